@@ -1,0 +1,51 @@
+# The two commands of README.md are `make demo` and `make test`.
+SHELL := /usr/bin/env bash -o pipefail
+GO ?= go
+OUTPUT ?= _output
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.0.0-dev)
+LDFLAGS := -X github.com/manifestwork/work/pkg/version.gitVersion=$(VERSION) \
+	-X github.com/manifestwork/work/pkg/version.gitCommit=$(shell git rev-parse HEAD 2>/dev/null) \
+	-X github.com/manifestwork/work/pkg/version.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+# The test bed (kube-apiserver, etcd, kube-controller-manager, kube-scheduler,
+# kubectl, kwok, kwokctl) is built once into a cache outside the checkout.
+TESTBED = $(shell hack/testbed.sh)
+
+.PHONY: all build test test-unit test-integration test-e2e verify demo demo-down testbed update-codegen clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(OUTPUT)/bin/work ./cmd/work
+
+testbed:
+	@hack/testbed.sh
+
+test: testbed test-unit test-integration test-e2e
+
+test-unit:
+	$(GO) test -count=1 ./cmd/... ./pkg/...
+
+test-integration: testbed
+	WORK_TESTBED_BIN=$(TESTBED) $(GO) test -count=1 -timeout 20m ./test/integration/...
+
+test-e2e: testbed
+	WORK_TESTBED_BIN=$(TESTBED) $(GO) test -count=1 -timeout 45m -v ./test/e2e/...
+
+update-codegen:
+	hack/update-codegen.sh
+
+verify:
+	@echo "gofmt"; test -z "$$(gofmt -l cmd pkg test | tee /dev/stderr)"
+	@echo "go vet"; $(GO) vet ./...
+	@echo "go mod verify"; $(GO) mod verify
+	@echo "vendor"; hack/verify-vendor.sh
+	@echo "generated code and CRDs"; hack/verify-codegen.sh
+
+demo: build testbed
+	hack/demo.sh up
+
+demo-down:
+	hack/demo.sh down
+
+clean:
+	rm -rf $(OUTPUT)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Regenerates deepcopy, the typed clientset (with its fake), listers, informers
+# and apply configurations from pkg/apis with k8s.io/code-generator, and the
+# CRDs in manifests/ with controller-gen. Versions come from hack/tools/go.mod.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+module=github.com/manifestwork/work
+boilerplate="$root/hack/boilerplate.go.txt"
+
+codegen_dir=$(cd "$root/hack/tools" && GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' k8s.io/code-generator)
+# kube_codegen.sh installs its generators into GOBIN; keep them out of the user's PATH.
+export GOBIN="${GOBIN:-$(go env GOCACHE)/manifestwork-codegen}"
+source "$codegen_dir/kube_codegen.sh"
+
+cd "$root"
+kube::codegen::gen_helpers --boilerplate "$boilerplate" "$root/pkg/apis"
+kube::codegen::gen_client \
+  --with-watch --with-applyconfig \
+  --output-dir "$root/pkg/client" \
+  --output-pkg "$module/pkg/client" \
+  --boilerplate "$boilerplate" \
+  "$root/pkg/apis"
+
+bin=$("$root/hack/testbed.sh")
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$bin/controller-gen" crd:crdVersions=v1 paths=./pkg/apis/... output:crd:dir="$out"
+mkdir -p manifests/hub manifests/managed
+mv "$out/work.open-cluster-management.io_manifestworks.yaml" manifests/hub/
+mv "$out/work.open-cluster-management.io_appliedmanifestworks.yaml" manifests/managed/

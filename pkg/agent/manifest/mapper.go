@@ -1,0 +1,101 @@
+package manifest
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/restmapper"
+)
+
+// minRefresh bounds how often a miss may re-read discovery: a manifest of an
+// unknown kind is retried with backoff and must not hammer the API server.
+const minRefresh = time.Second
+
+// Mapper maps kinds to resources from the managed cluster's discovery, cached
+// in memory. A kind it does not know makes it re-read discovery (at most once
+// per minRefresh), so a CustomResourceDefinition applied by one manifest is
+// found for the custom resource of another without a restart.
+type Mapper struct {
+	mapper *restmapper.DeferredDiscoveryRESTMapper
+	now    func() time.Time
+
+	mu          sync.Mutex
+	lastRefresh time.Time
+}
+
+// NewMapper returns a Mapper over the given discovery client.
+func NewMapper(client discovery.DiscoveryInterface) *Mapper {
+	return &Mapper{
+		mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(client)),
+		now:    time.Now,
+	}
+}
+
+// Mapping is where a manifest lives on the managed cluster.
+type Mapping struct {
+	Resource   schema.GroupVersionResource
+	Namespaced bool
+}
+
+// Map finds the resource of obj's kind and checks its namespace: a namespaced
+// kind needs one, and a cluster-scoped kind loses any it was given.
+func (m *Mapper) Map(obj *unstructured.Unstructured) (Mapping, error) {
+	gvk := obj.GroupVersionKind()
+	mapping, err := m.mapping(gvk)
+	if err != nil {
+		return Mapping{}, err
+	}
+	namespaced := mapping.Scope.Name() == meta.RESTScopeNameNamespace
+	switch {
+	case namespaced && obj.GetNamespace() == "":
+		return Mapping{}, fmt.Errorf("%s %q is namespaced but the manifest has no metadata.namespace", gvk.Kind, obj.GetName())
+	case !namespaced:
+		obj.SetNamespace("")
+	}
+	return Mapping{Resource: mapping.Resource, Namespaced: namespaced}, nil
+}
+
+func (m *Mapper) mapping(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
+	mapping, err := m.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err == nil || !meta.IsNoMatchError(err) || !m.mayRefresh() {
+		return mapping, describe(gvk, err)
+	}
+	m.mapper.Reset()
+	mapping, err = m.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	return mapping, describe(gvk, err)
+}
+
+func (m *Mapper) mayRefresh() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if now := m.now(); now.Sub(m.lastRefresh) >= minRefresh {
+		m.lastRefresh = now
+		return true
+	}
+	return false
+}
+
+// describe turns a miss into a message a work author understands.
+func describe(gvk schema.GroupVersionKind, err error) error {
+	if err == nil {
+		return nil
+	}
+	if meta.IsNoMatchError(err) {
+		return &UnknownKindError{GVK: gvk}
+	}
+	return fmt.Errorf("cannot map %s: %w", gvk, err)
+}
+
+// UnknownKindError is a kind the managed cluster does not serve (yet).
+type UnknownKindError struct{ GVK schema.GroupVersionKind }
+
+func (e *UnknownKindError) Error() string {
+	return fmt.Sprintf("the managed cluster does not serve kind %s in %s (is its CustomResourceDefinition installed and established?)",
+		e.GVK.Kind, e.GVK.GroupVersion())
+}

@@ -1,0 +1,69 @@
+package manifest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+	clienttesting "k8s.io/client-go/testing"
+)
+
+func object(apiVersion, kind, namespace, name string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion(apiVersion)
+	u.SetKind(kind)
+	u.SetNamespace(namespace)
+	u.SetName(name)
+	return u
+}
+
+func TestMapper(t *testing.T) {
+	disco := &fakediscovery.FakeDiscovery{Fake: &clienttesting.Fake{}}
+	disco.Resources = []*metav1.APIResourceList{{
+		GroupVersion: "v1",
+		APIResources: []metav1.APIResource{
+			{Name: "configmaps", Kind: "ConfigMap", Namespaced: true},
+			{Name: "namespaces", Kind: "Namespace"},
+		},
+	}}
+	now := time.Unix(1000, 0)
+	m := NewMapper(disco)
+	m.now = func() time.Time { return now }
+
+	mapping, err := m.Map(object("v1", "ConfigMap", "ns", "a"))
+	require.NoError(t, err)
+	assert.Equal(t, "configmaps", mapping.Resource.Resource)
+	assert.True(t, mapping.Namespaced)
+
+	_, err = m.Map(object("v1", "ConfigMap", "", "a"))
+	require.EqualError(t, err, `ConfigMap "a" is namespaced but the manifest has no metadata.namespace`)
+
+	ns := object("v1", "Namespace", "stray", "team")
+	mapping, err = m.Map(ns)
+	require.NoError(t, err)
+	assert.False(t, mapping.Namespaced)
+	assert.Empty(t, ns.GetNamespace(), "a cluster-scoped object loses its namespace")
+
+	widget := object("example.com/v1", "Widget", "ns", "w")
+	_, err = m.Map(widget)
+	var unknown *UnknownKindError
+	require.ErrorAs(t, err, &unknown)
+	assert.Contains(t, err.Error(), "does not serve kind Widget in example.com/v1")
+
+	// The CRD arrives; a retry within minRefresh does not re-read discovery,
+	// one after it does and finds the kind.
+	disco.Resources = append(disco.Resources, &metav1.APIResourceList{
+		GroupVersion: "example.com/v1",
+		APIResources: []metav1.APIResource{{Name: "widgets", Kind: "Widget", Namespaced: true}},
+	})
+	_, err = m.Map(widget)
+	require.ErrorAs(t, err, &unknown)
+	now = now.Add(minRefresh)
+	mapping, err = m.Map(widget)
+	require.NoError(t, err)
+	assert.Equal(t, "widgets", mapping.Resource.Resource)
+}

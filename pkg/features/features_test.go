@@ -1,0 +1,44 @@
+package features
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/component-base/featuregate"
+)
+
+func TestDefaults(t *testing.T) {
+	tests := []struct {
+		name    string
+		gate    featuregate.FeatureGate
+		feature featuregate.Feature
+	}{
+		{"agent RawFeedbackJsonString", NewAgentFeatureGate(), RawFeedbackJsonString},
+		{"agent ExecutorValidatingCaches", NewAgentFeatureGate(), ExecutorValidatingCaches},
+		{"hub NilExecutorValidating", NewHubFeatureGate(), NilExecutorValidating},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.False(t, tt.gate.Enabled(tt.feature), "alpha features are off by default")
+		})
+	}
+}
+
+func TestSetFromFlagValue(t *testing.T) {
+	gate := NewAgentFeatureGate()
+	require.NoError(t, gate.Set("RawFeedbackJsonString=true"))
+	assert.True(t, gate.Enabled(RawFeedbackJsonString))
+	assert.False(t, gate.Enabled(ExecutorValidatingCaches))
+}
+
+func TestGatesAreIndependent(t *testing.T) {
+	a, b := NewAgentFeatureGate(), NewAgentFeatureGate()
+	require.NoError(t, a.Set("ExecutorValidatingCaches=true"))
+	assert.False(t, b.Enabled(ExecutorValidatingCaches))
+}
+
+func TestGatesRejectTheOtherSubcommandsFeatures(t *testing.T) {
+	assert.Error(t, NewHubFeatureGate().Set("RawFeedbackJsonString=true"))
+	assert.Error(t, NewAgentFeatureGate().Set("NilExecutorValidating=true"))
+}

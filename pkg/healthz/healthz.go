@@ -1,0 +1,103 @@
+// Package healthz serves the liveness (/healthz) and readiness (/readyz)
+// endpoints of the work processes.
+//
+// /healthz answers ok for as long as the process serves HTTP at all. /readyz
+// answers ok only while the Readiness given to Start is set; what "ready" means
+// is decided by the caller.
+package healthz
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+)
+
+// Disabled is the bind address that turns the probe server off.
+const Disabled = "0"
+
+// shutdownTimeout bounds how long Stop waits for in-flight probe requests.
+const shutdownTimeout = 5 * time.Second
+
+// Readiness is a concurrency-safe ready flag. The zero value is "not ready".
+type Readiness struct {
+	ready atomic.Bool
+}
+
+// Set marks the process ready or not ready.
+func (r *Readiness) Set(ready bool) { r.ready.Store(ready) }
+
+// Ready reports the current state.
+func (r *Readiness) Ready() bool { return r.ready.Load() }
+
+// Server is a running probe server. A Server for the Disabled address does nothing.
+type Server struct {
+	srv  *http.Server
+	addr string
+	done chan struct{}
+}
+
+// Start binds addr and serves the probes in the background. Binding happens
+// before Start returns, so a busy port is reported here. addr "0" (or empty)
+// disables the server.
+func Start(addr string, ready *Readiness) (*Server, error) {
+	s := &Server{done: make(chan struct{})}
+	if addr == Disabled || addr == "" {
+		close(s.done)
+		return s, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("health probe address %q: %w", addr, err)
+	}
+	s.addr = ln.Addr().String()
+	s.srv = &http.Server{Handler: Handler(ready), ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		defer close(s.done)
+		// Serve returns http.ErrServerClosed after Stop. Any other error means
+		// the listener broke, which the kubelet's liveness probe then notices.
+		_ = s.srv.Serve(ln)
+	}()
+	return s, nil
+}
+
+// Addr is the address actually bound (useful with port 0), or "" when disabled.
+func (s *Server) Addr() string { return s.addr }
+
+// Stop shuts the server down and waits until it has stopped serving.
+func (s *Server) Stop() {
+	if s.srv == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := s.srv.Shutdown(ctx); err != nil {
+		_ = s.srv.Close()
+	}
+	<-s.done
+}
+
+// Handler returns the mux serving /healthz and /readyz.
+func Handler(ready *Readiness) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeStatus(w, true)
+	})
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
+		writeStatus(w, ready.Ready())
+	})
+	return mux
+}
+
+func writeStatus(w http.ResponseWriter, ok bool) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if !ok {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = fmt.Fprintln(w, "not ready")
+		return
+	}
+	_, _ = fmt.Fprintln(w, "ok")
+}

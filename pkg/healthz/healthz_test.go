@@ -1,0 +1,108 @@
+package healthz
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestHandler(t *testing.T) {
+	tests := []struct {
+		name     string
+		path     string
+		ready    bool
+		wantCode int
+		wantBody string
+	}{
+		{"healthz while not ready", "/healthz", false, http.StatusOK, "ok\n"},
+		{"healthz while ready", "/healthz", true, http.StatusOK, "ok\n"},
+		{"readyz while not ready", "/readyz", false, http.StatusServiceUnavailable, "not ready\n"},
+		{"readyz while ready", "/readyz", true, http.StatusOK, "ok\n"},
+		{"unknown path", "/metrics", true, http.StatusNotFound, "404 page not found\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r Readiness
+			r.Set(tt.ready)
+			rec := httptest.NewRecorder()
+			Handler(&r).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tt.path, nil))
+			assert.Equal(t, tt.wantCode, rec.Code)
+			assert.Equal(t, tt.wantBody, rec.Body.String())
+		})
+	}
+}
+
+func TestStartServesAndStops(t *testing.T) {
+	var r Readiness
+	s, err := Start("127.0.0.1:0", &r)
+	require.NoError(t, err)
+	url := "http://" + s.Addr()
+
+	assert.Equal(t, http.StatusServiceUnavailable, get(t, url+"/readyz"))
+	r.Set(true)
+	assert.Equal(t, http.StatusOK, get(t, url+"/readyz"))
+	assert.Equal(t, http.StatusOK, get(t, url+"/healthz"))
+
+	s.Stop()
+	_, err = http.Get(url + "/healthz")
+	assert.Error(t, err, "the server no longer listens after Stop")
+}
+
+func TestStartReportsBusyPort(t *testing.T) {
+	first, err := Start("127.0.0.1:0", &Readiness{})
+	require.NoError(t, err)
+	defer first.Stop()
+
+	_, err = Start(first.Addr(), &Readiness{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `health probe address "`+first.Addr()+`"`)
+	assert.Contains(t, err.Error(), "address already in use")
+}
+
+func TestDisabled(t *testing.T) {
+	for _, addr := range []string{Disabled, ""} {
+		s, err := Start(addr, &Readiness{})
+		require.NoError(t, err)
+		assert.Empty(t, s.Addr())
+		s.Stop()
+	}
+}
+
+func get(t *testing.T, url string) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode
+}
+
+func TestValidateAddress(t *testing.T) {
+	tests := []struct {
+		addr    string
+		wantErr string
+	}{
+		{"0", ""},
+		{":8081", ""},
+		{"127.0.0.1:0", ""},
+		{"[::1]:9000", ""},
+		{"", `--health-probe-bind-address "": want host:port, :port or 0 to disable`},
+		{"8081", `--health-probe-bind-address "8081": want host:port, :port or 0 to disable`},
+		{":http", `--health-probe-bind-address ":http": invalid port "http"`},
+		{":70000", `--health-probe-bind-address ":70000": invalid port "70000"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.addr, func(t *testing.T) {
+			err := ValidateAddress(tt.addr)
+			if tt.wantErr == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.EqualError(t, err, tt.wantErr)
+			}
+		})
+	}
+}

@@ -1,0 +1,85 @@
+// Package hub is the work hub process: it runs on the hub cluster next to the
+// ManifestWorks and hosts the hub-side controllers.
+package hub
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/component-base/featuregate"
+	logsapi "k8s.io/component-base/logs/api/v1"
+
+	"github.com/manifestwork/work/pkg/features"
+	"github.com/manifestwork/work/pkg/healthz"
+)
+
+// Options is the hub's configuration, set from flags.
+type Options struct {
+	Kubeconfig   string // --kubeconfig: the hub; empty means in-cluster
+	KubeAPIQPS   float32
+	KubeAPIBurst int
+
+	DisableLeaderElection   bool
+	LeaderElectionNamespace string
+	HealthProbeBindAddress  string
+
+	FeatureGate featuregate.MutableVersionedFeatureGate
+	Logging     *logsapi.LoggingConfiguration
+}
+
+// NewOptions returns the defaults documented in the flag help.
+func NewOptions() *Options {
+	return &Options{
+		KubeAPIQPS:              50,
+		KubeAPIBurst:            100,
+		LeaderElectionNamespace: "open-cluster-management-hub",
+		HealthProbeBindAddress:  ":8081",
+		FeatureGate:             features.NewHubFeatureGate(),
+		Logging:                 logsapi.NewLoggingConfiguration(),
+	}
+}
+
+// AddFlags registers the hub flags, the feature gates and the logging flags.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig,
+		"Kubeconfig of the hub cluster. Empty means the in-cluster service account.")
+	fs.Float32Var(&o.KubeAPIQPS, "kube-api-qps", o.KubeAPIQPS, "Queries per second to the hub.")
+	fs.IntVar(&o.KubeAPIBurst, "kube-api-burst", o.KubeAPIBurst, "Burst of queries to the hub.")
+	fs.BoolVar(&o.DisableLeaderElection, "disable-leader-election", o.DisableLeaderElection,
+		"Run without the leader election lease. Only safe with a single replica.")
+	fs.StringVar(&o.LeaderElectionNamespace, "leader-election-namespace", o.LeaderElectionNamespace,
+		"Namespace, on the hub, of the Lease "+LeaseName+" that elects the active replica.")
+	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
+		"Address serving /healthz and /readyz; 0 disables them.")
+	o.FeatureGate.AddFlag(fs)
+	logsapi.AddFlags(o.Logging, fs)
+}
+
+// Validate reports every invalid option at once, on one line.
+func (o *Options) Validate() error {
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	if o.KubeAPIQPS <= 0 {
+		add("--kube-api-qps must be positive, got %v", o.KubeAPIQPS)
+	}
+	if o.KubeAPIBurst <= 0 {
+		add("--kube-api-burst must be positive, got %d", o.KubeAPIBurst)
+	}
+	if !o.DisableLeaderElection && len(validation.IsDNS1123Label(o.LeaderElectionNamespace)) > 0 {
+		add("--leader-election-namespace %q is not a valid namespace name", o.LeaderElectionNamespace)
+	}
+	if err := healthz.ValidateAddress(o.HealthProbeBindAddress); err != nil {
+		add("%s", err)
+	}
+	if errs := logsapi.Validate(o.Logging, o.FeatureGate, nil); len(errs) > 0 {
+		add("logging: %s", errs.ToAggregate())
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}

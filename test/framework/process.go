@@ -1,0 +1,232 @@
+package framework
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Process is a long-running program (work hub or work agent) started by the
+// framework, with its output in a log file and a health endpoint on a free
+// local port. It can be stopped and started again.
+type Process struct {
+	// Name identifies the process in messages, e.g. "hub" or "agent-cluster1".
+	Name string
+	// LogPath receives stdout and stderr of every start, appended.
+	LogPath string
+	// HealthAddr is host:port of --health-probe-bind-address for the current start.
+	HealthAddr string
+
+	binary string
+	args   []string
+
+	mu    sync.Mutex
+	cmd   *exec.Cmd
+	done  chan struct{}
+	state *os.ProcessState
+}
+
+// ErrNotRunning is returned by Stop and Kill for a process that has exited.
+var ErrNotRunning = errors.New("framework: process is not running")
+
+func newProcess(name, binary, logPath string, args []string) *Process {
+	return &Process{Name: name, LogPath: logPath, binary: binary, args: args}
+}
+
+// Args returns the arguments of the next start, without the health address.
+func (p *Process) Args() []string { return slices.Clone(p.args) }
+
+// Start starts the process on a fresh health port; it does not wait for it to
+// be ready (see WaitReady).
+func (p *Process) Start() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd != nil && p.state == nil {
+		return fmt.Errorf("framework: %s is already running", p.Name)
+	}
+	port, err := FreePort()
+	if err != nil {
+		return err
+	}
+	p.HealthAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	args := append(p.Args(), "--health-probe-bind-address", p.HealthAddr)
+	return p.spawn(args)
+}
+
+func (p *Process) spawn(args []string) error {
+	log, err := os.OpenFile(p.LogPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Close() }()
+	_, _ = fmt.Fprintf(log, "=== %s start: %s %s\n", time.Now().Format(time.RFC3339), p.binary, strings.Join(args, " "))
+	cmd := exec.Command(p.binary, args...)
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = childProcAttr()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("framework: start %s: %w", p.Name, err)
+	}
+	p.cmd, p.state, p.done = cmd, nil, make(chan struct{})
+	go p.wait(cmd, p.done)
+	return nil
+}
+
+func (p *Process) wait(cmd *exec.Cmd, done chan struct{}) {
+	_ = cmd.Wait()
+	p.mu.Lock()
+	p.state = cmd.ProcessState
+	p.mu.Unlock()
+	close(done)
+}
+
+// Running reports whether the process has been started and not exited.
+func (p *Process) Running() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cmd != nil && p.state == nil
+}
+
+// Pid returns the pid of the current (or last) start, or 0.
+func (p *Process) Pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}
+
+// WaitReady polls GET /readyz on the health address until it answers 200,
+// the process exits, or timeout passes.
+func (p *Process) WaitReady(timeout time.Duration) error {
+	url := "http://" + p.HealthAddr + "/readyz"
+	client := &http.Client{Timeout: 2 * time.Second}
+	last := "no answer yet"
+	err := poll(context.Background(), timeout, func(context.Context) (bool, error) {
+		if !p.Running() {
+			return false, fmt.Errorf("exited (%s) before it was ready", p.exitDescription())
+		}
+		status, err := httpStatus(client, url)
+		if err != nil {
+			last = err.Error()
+			return false, nil
+		}
+		last = "status " + strconv.Itoa(status)
+		return status == http.StatusOK, nil
+	})
+	if err != nil {
+		return fmt.Errorf("framework: %s not ready at %s (%s): %w\n%s", p.Name, url, last, err, p.Tail(30))
+	}
+	return nil
+}
+
+func httpStatus(client *http.Client, url string) (int, error) {
+	resp, err := client.Get(url)
+	if err != nil {
+		return 0, err
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// Wait waits at most timeout for the process to exit by itself and returns
+// its exit code (-1 when a signal ended it).
+func (p *Process) Wait(timeout time.Duration) (int, error) {
+	p.mu.Lock()
+	done := p.done
+	p.mu.Unlock()
+	if done == nil {
+		return -1, ErrNotRunning
+	}
+	select {
+	case <-done:
+		return p.exitCode(), nil
+	case <-time.After(timeout):
+		return -1, fmt.Errorf("framework: %s did not exit within %s", p.Name, timeout)
+	}
+}
+
+// Stop sends SIGTERM and waits at most timeout for the process to exit; past
+// that it kills it and returns an error. It returns the exit code.
+func (p *Process) Stop(timeout time.Duration) (int, error) {
+	if err := p.signal(syscall.SIGTERM); err != nil {
+		return p.exitCode(), err
+	}
+	code, err := p.Wait(timeout)
+	if err != nil {
+		_, _ = p.Kill()
+		return code, fmt.Errorf("%w after SIGTERM; killed it", err)
+	}
+	return code, nil
+}
+
+// Kill sends SIGKILL and waits for the process to exit.
+func (p *Process) Kill() (int, error) {
+	if err := p.signal(syscall.SIGKILL); err != nil {
+		return p.exitCode(), err
+	}
+	return p.Wait(time.Minute)
+}
+
+// Restart stops the process (SIGTERM, bounded by timeout), starts it again and
+// waits for it to be ready, again bounded by timeout.
+func (p *Process) Restart(timeout time.Duration) error {
+	if p.Running() {
+		if _, err := p.Stop(timeout); err != nil {
+			return err
+		}
+	}
+	if err := p.Start(); err != nil {
+		return err
+	}
+	return p.WaitReady(timeout)
+}
+
+func (p *Process) signal(sig syscall.Signal) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil || p.state != nil {
+		return ErrNotRunning
+	}
+	return p.cmd.Process.Signal(sig)
+}
+
+func (p *Process) exitCode() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.state.ExitCode()
+}
+
+func (p *Process) exitDescription() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state == nil {
+		return "running"
+	}
+	return p.state.String()
+}
+
+// Tail returns the last n lines of the log file.
+func (p *Process) Tail(n int) string {
+	return tailFile(p.LogPath, n)
+}
+
+// FreePort asks the kernel for a free TCP port on 127.0.0.1.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = l.Close() }()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

@@ -1,0 +1,3 @@
+// +k8s:deepcopy-gen=package
+// +groupName=imageregistry.operator.openshift.io
+package v1
