@@ -2,15 +2,13 @@ package agent
 
 import (
 	"context"
-	"fmt"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/client/clientset/versioned"
-	"github.com/manifestwork/work/pkg/client/informers/externalversions"
 	"github.com/manifestwork/work/pkg/healthz"
 )
 
@@ -25,6 +23,9 @@ type agentDeps struct {
 	Hub         *rest.Config // the hub, with --hub-kube-api-qps/burst
 	Spoke       *rest.Config // the managed cluster, with --kube-api-qps/burst
 	Ready       *healthz.Readiness
+	Workers     int // concurrent ManifestWork reconciles
+	// EvictionGracePeriod is how long an AppliedManifestWork whose work is gone stays.
+	EvictionGracePeriod time.Duration
 }
 
 // agent is the active replica's work: informers now, controllers later.
@@ -36,39 +37,35 @@ func newAgent(d agentDeps) *agent {
 	return &agent{agentDeps: d}
 }
 
-// run starts the informers, reports ready once their caches are synced and
-// blocks until ctx is cancelled; it returns after the informers have stopped.
+// run starts the informers and, once their caches have synced, the
+// controllers; it reports ready then and blocks until ctx is cancelled. It
+// returns after the controllers and informers have stopped.
 func (a *agent) run(ctx context.Context) error {
 	a.Ready.Set(false)
 	defer a.Ready.Set(false)
 
-	hubClient, err := versioned.NewForConfig(a.Hub)
+	w, err := a.wire()
 	if err != nil {
-		return fmt.Errorf("hub client: %w", err)
+		return err
 	}
-	spokeClient, err := versioned.NewForConfig(a.Spoke)
-	if err != nil {
-		return fmt.Errorf("managed cluster client: %w", err)
-	}
-	// The hub factory only sees the namespace named after this cluster.
-	hubInformers := externalversions.NewSharedInformerFactoryWithOptions(hubClient, informerResync,
-		externalversions.WithNamespace(a.ClusterName))
-	spokeInformers := externalversions.NewSharedInformerFactory(spokeClient, informerResync)
-	works := hubInformers.Work().V1().ManifestWorks().Informer()
-	applied := spokeInformers.Work().V1().AppliedManifestWorks().Informer()
+	w.hubInformers.Start(ctx.Done())
+	w.spokeInformers.Start(ctx.Done())
+	defer w.hubInformers.Shutdown() // after ctx is done: waits for the informers to stop
+	defer w.spokeInformers.Shutdown()
 
-	hubInformers.Start(ctx.Done())
-	spokeInformers.Start(ctx.Done())
-	defer hubInformers.Shutdown() // after ctx is done: waits for the informers to stop
-	defer spokeInformers.Shutdown()
-
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, works.HasSynced, applied.HasSynced) {
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, w.synced...) {
 		return nil // cancelled before the caches synced
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { w.objects.Run(ctx) })
+	for _, c := range w.controllers {
+		wg.Go(func() { c.controller.Run(ctx, c.workers) })
 	}
 	klog.FromContext(ctx).Info("Ready", "cluster", a.ClusterName, "hub", a.Hub.Host, "agentID", a.AgentID)
 	a.Ready.Set(true)
 
 	<-ctx.Done()
 	klog.FromContext(ctx).Info("Shutting down")
+	wg.Wait()
 	return nil
 }

@@ -48,11 +48,13 @@ func Run(ctx context.Context, o *Options) error {
 		return err
 	}
 	a := newAgent(agentDeps{
-		ClusterName: o.ClusterName,
-		AgentID:     o.agentID(),
-		Hub:         conns.hub,
-		Spoke:       conns.spoke,
-		Ready:       ready,
+		ClusterName:         o.ClusterName,
+		AgentID:             o.agentID(),
+		Hub:                 conns.hub,
+		Spoke:               conns.spoke,
+		Ready:               ready,
+		Workers:             o.WorkloadAgentWorkers,
+		EvictionGracePeriod: o.AppliedManifestWorkEvictionGracePeriod,
 	})
 	lease := leaderelect.Lease{
 		Disabled: o.DisableLeaderElection, Config: conns.lease,

@@ -137,6 +137,11 @@ func TestRunWithLeaderElection(t *testing.T) {
 		lease, ok := srv.Lease("open-cluster-management-agent", LeaseName)
 		return ok && lease.Spec.HolderIdentity != nil && *lease.Spec.HolderIdentity != ""
 	}, 20*time.Second, 10*time.Millisecond, "the agent takes the lease")
+	// It leads once its informers list the works: only then does it know it
+	// holds the lease (a cancel racing the acquiring request would leave the
+	// lease to expire instead, as with any client-go elector).
+	require.Eventually(t, func() bool { return srv.Reads("manifestworks") > 0 }, 20*time.Second, 10*time.Millisecond,
+		"the agent leads")
 
 	require.NoError(t, cancel())
 	lease, _ := srv.Lease("open-cluster-management-agent", LeaseName)

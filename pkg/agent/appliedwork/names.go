@@ -40,3 +40,13 @@ func OwnerReference(applied *workv1.AppliedManifestWork) metav1.OwnerReference {
 		UID:        applied.UID,
 	}
 }
+
+// WorkKey is the queue key (namespace/name) of the ManifestWork an
+// AppliedManifestWork of the given hub records; ok is false for another hub's.
+func WorkKey(clusterName, hubHash, appliedName string) (key string, ok bool) {
+	name, ok := WorkName(hubHash, appliedName)
+	if !ok {
+		return "", false
+	}
+	return clusterName + "/" + name, true
+}

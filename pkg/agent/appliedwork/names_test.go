@@ -23,3 +23,12 @@ func TestNames(t *testing.T) {
 	_, ok = WorkName(hash, hash+"-")
 	assert.False(t, ok, "no work name")
 }
+
+func TestWorkKey(t *testing.T) {
+	hash := HubHash("https://hub:6443")
+	key, ok := WorkKey("cluster1", hash, Name(hash, "web"))
+	assert.True(t, ok)
+	assert.Equal(t, "cluster1/web", key)
+	_, ok = WorkKey("cluster1", hash, "otherhub-web")
+	assert.False(t, ok)
+}

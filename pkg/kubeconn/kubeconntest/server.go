@@ -32,13 +32,14 @@ type Server struct {
 	mu      sync.Mutex
 	leases  map[string]coordinationv1.Lease // by namespace/name
 	version int
+	reads   map[string]int // list and watch requests by resource
 }
 
 // NewServer starts a server serving apis (and always Leases); it is closed
 // when the test ends.
 func NewServer(t *testing.T, apis ...kubeconn.API) *Server {
 	t.Helper()
-	s := &Server{apis: append(apis, kubeconn.LeaseAPI), leases: map[string]coordinationv1.Lease{}}
+	s := &Server{apis: append(apis, kubeconn.LeaseAPI), leases: map[string]coordinationv1.Lease{}, reads: map[string]int{}}
 	s.Server = httptest.NewTLSServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -80,6 +81,13 @@ func (s *Server) Lease(namespace, name string) (coordinationv1.Lease, bool) {
 	defer s.mu.Unlock()
 	l, ok := s.leases[namespace+"/"+name]
 	return l, ok
+}
+
+// Reads is how many list and watch requests a resource of the work API got.
+func (s *Server) Reads(resource string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reads[resource]
 }
 
 // SetLease stores a Lease as if another process held it.
@@ -138,6 +146,9 @@ func (s *Server) serveWork(w http.ResponseWriter, r *http.Request, gv, resource 
 		http.NotFound(w, r)
 		return
 	}
+	s.mu.Lock()
+	s.reads[resource]++
+	s.mu.Unlock()
 	if r.URL.Query().Get("watch") != "true" {
 		writeJSON(w, http.StatusOK, map[string]any{
 			"apiVersion": gv, "kind": kind + "List",

@@ -1,0 +1,128 @@
+// Package apply writes one decoded manifest to the managed cluster with the
+// update strategy its manifestConfig selects: Update (the default),
+// CreateOnly, ServerSideApply or ReadOnly.
+//
+// Every strategy reads before it writes and writes only when the live object
+// does not already hold what the work asks for, so an idle agent sends no
+// writes at all. Every object written carries the owner reference to the
+// AppliedManifestWork and the object-hash annotation.
+package apply
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// Request is one manifest to apply.
+type Request struct {
+	// Resource is the resource the manifest's kind maps to.
+	Resource schema.GroupVersionResource
+	// Desired is the decoded manifest; its namespace is already set for
+	// namespaced kinds. Strategies never modify it.
+	Desired *unstructured.Unstructured
+	// Owner points at the AppliedManifestWork; every object written carries it.
+	Owner metav1.OwnerReference
+	// Config is the manifestConfig matching the manifest, nil if none.
+	Config *workv1.ManifestConfigOption
+	// KnownAbsent says a synced cache has no such object, so the strategy
+	// creates without reading first.
+	KnownAbsent bool
+}
+
+// Result is what a strategy did.
+type Result struct {
+	// Object is the live object after the apply; nil only when ReadOnly finds nothing.
+	Object *unstructured.Unstructured
+	// Written is true when a create, update or patch went through. A write
+	// the server refused is reported by the error, with Written false.
+	Written bool
+}
+
+// Strategy applies a manifest to the managed cluster.
+type Strategy interface {
+	Apply(ctx context.Context, client dynamic.Interface, req Request) (Result, error)
+}
+
+// strategies is the registry behind For. The strategies are stateless, so
+// one value of each serves every request.
+var strategies = map[workv1.UpdateStrategyType]Strategy{
+	workv1.UpdateStrategyTypeUpdate:          updateStrategy{},
+	workv1.UpdateStrategyTypeCreateOnly:      createOnlyStrategy{},
+	workv1.UpdateStrategyTypeServerSideApply: serverSideApplyStrategy{},
+	workv1.UpdateStrategyTypeReadOnly:        readOnlyStrategy{},
+}
+
+// For returns the strategy of a type; the empty type is Update, the API
+// default. An unknown type is an *Error with ManifestAppliedReasonFailed.
+func For(t workv1.UpdateStrategyType) (Strategy, error) {
+	if t == "" {
+		t = workv1.UpdateStrategyTypeUpdate
+	}
+	s, ok := strategies[t]
+	if !ok {
+		return nil, &Error{
+			Reason:  workv1.ManifestAppliedReasonFailed,
+			Message: fmt.Sprintf("unknown update strategy type %q", t),
+		}
+	}
+	return s, nil
+}
+
+// ForConfig returns the strategy a manifestConfig selects; a nil config or
+// one without updateStrategy selects Update.
+func ForConfig(config *workv1.ManifestConfigOption) (Strategy, error) {
+	return For(strategyType(config))
+}
+
+func strategyType(config *workv1.ManifestConfigOption) workv1.UpdateStrategyType {
+	if config == nil || config.UpdateStrategy == nil {
+		return ""
+	}
+	return config.UpdateStrategy.Type
+}
+
+// Error is a failure the caller reports as the manifest's Applied condition.
+type Error struct {
+	// Reason is one of the ManifestApplied* reasons.
+	Reason string
+	// Message is shown to the user; for API errors it is the server's message.
+	Message string
+	// Err is the underlying error, if any, so callers can still test it with
+	// apierrors.IsInvalid, apierrors.IsForbidden and the like.
+	Err error
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// failed turns an API error into an *Error. The server's message is kept
+// verbatim: it already names the object, the field and the rule broken
+// (immutable fields, RBAC, apply conflicts with their managers).
+func failed(err error) error {
+	return &Error{Reason: workv1.ManifestAppliedReasonFailed, Message: err.Error(), Err: err}
+}
+
+// resourceClient is the client for the manifest's resource, namespaced when
+// the manifest has a namespace. An empty namespace selects the cluster-scoped
+// path, so one call covers both scopes.
+func resourceClient(client dynamic.Interface, req Request) dynamic.ResourceInterface {
+	return client.Resource(req.Resource).Namespace(req.Desired.GetNamespace())
+}
+
+// readLive reads the object; a synced cache that knows it is absent saves
+// the round trip.
+func readLive(ctx context.Context, client dynamic.Interface, req Request) (*unstructured.Unstructured, error) {
+	if req.KnownAbsent {
+		return nil, apierrors.NewNotFound(req.Resource.GroupResource(), req.Desired.GetName())
+	}
+	return resourceClient(client, req).Get(ctx, req.Desired.GetName(), metav1.GetOptions{})
+}

@@ -1,0 +1,223 @@
+package apply
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// fieldPath is a field of an object as a list of steps from the root: map
+// keys, or list indexes written in decimal. Steps stay strings because a JSON
+// pointer token such as "0" is a key or an index depending on what it meets.
+type fieldPath []string
+
+// parseJSONPath reads the simple JSONPaths ignoreFields accept: dotted field
+// names from the root (.spec.replicas), optionally wrapped in {} or starting
+// with $, with bracketed names for keys holding dots
+// (.metadata.annotations['example.com/x']), a backslash escaping a dot
+// (.metadata.labels.app\.kubernetes\.io/name) and list indexes (.spec.containers[0].image).
+// Wildcards, filters, slices and recursive descent select several fields and
+// are refused.
+func parseJSONPath(path string) (fieldPath, error) {
+	p := strings.TrimSpace(path)
+	if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+		p = strings.TrimSpace(p[1 : len(p)-1])
+	}
+	p = strings.TrimPrefix(p, "$")
+	if p == "" {
+		return nil, errors.New("path is empty")
+	}
+	var steps fieldPath
+	for i := 0; i < len(p); {
+		var step string
+		var err error
+		switch p[i] {
+		case '.':
+			step, i, err = readDottedName(p, i+1)
+		case '[':
+			step, i, err = readBracket(p, i+1)
+		default:
+			err = fmt.Errorf("unexpected %q at offset %d, expected '.' or '['", p[i], i)
+		}
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, step)
+	}
+	return steps, nil
+}
+
+// readDottedName reads a field name starting at i, up to the next unescaped
+// '.' or '[', and returns the offset after it.
+func readDottedName(p string, i int) (string, int, error) {
+	start := i
+	var name strings.Builder
+	for ; i < len(p) && p[i] != '.' && p[i] != '['; i++ {
+		if p[i] == '\\' && i+1 < len(p) {
+			i++
+		}
+		name.WriteByte(p[i])
+	}
+	switch {
+	case name.Len() == 0 && i < len(p) && p[i] == '.':
+		return "", i, fmt.Errorf("recursive descent (..) at offset %d is not supported", start-1)
+	case name.Len() == 0:
+		return "", i, fmt.Errorf("empty field name at offset %d", start)
+	case name.String() == "*":
+		return "", i, fmt.Errorf("wildcard at offset %d is not supported", start)
+	}
+	return name.String(), i, nil
+}
+
+// readBracket reads what follows a '[' at i: a quoted key or a list index,
+// and returns the offset after the closing ']'.
+func readBracket(p string, i int) (string, int, error) {
+	if i < len(p) && (p[i] == '\'' || p[i] == '"') {
+		return readQuotedKey(p, i)
+	}
+	end := strings.IndexByte(p[i:], ']')
+	if end < 0 {
+		return "", i, fmt.Errorf("unterminated '[' at offset %d", i-1)
+	}
+	index := p[i : i+end]
+	if n, err := strconv.Atoi(index); err != nil || n < 0 {
+		return "", i, fmt.Errorf("unsupported subscript [%s] at offset %d: only a quoted key or a list index is accepted", index, i-1)
+	}
+	return index, i + end + 1, nil
+}
+
+func readQuotedKey(p string, i int) (string, int, error) {
+	quote := p[i]
+	end := strings.IndexByte(p[i+1:], quote)
+	if end < 0 {
+		return "", i, fmt.Errorf("unterminated quote at offset %d", i)
+	}
+	key := p[i+1 : i+1+end]
+	after := i + 1 + end + 1
+	if after >= len(p) || p[after] != ']' {
+		return "", i, fmt.Errorf("expected ']' at offset %d", after)
+	}
+	return key, after + 1, nil
+}
+
+// parseJSONPointer reads an RFC 6901 pointer such as /data/key, where ~1
+// stands for '/' and ~0 for '~'. The empty pointer, the whole object, is
+// refused: ignoring every field would leave nothing to apply.
+func parseJSONPointer(pointer string) (fieldPath, error) {
+	if pointer == "" {
+		return nil, errors.New("the empty pointer selects the whole object")
+	}
+	if !strings.HasPrefix(pointer, "/") {
+		return nil, errors.New("a JSON pointer must start with '/'")
+	}
+	var steps fieldPath
+	for _, token := range strings.Split(pointer[1:], "/") {
+		step, err := unescapePointerToken(token)
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, step)
+	}
+	return steps, nil
+}
+
+func unescapePointerToken(token string) (string, error) {
+	for i := 0; i < len(token); i++ {
+		if token[i] == '~' && (i+1 == len(token) || (token[i+1] != '0' && token[i+1] != '1')) {
+			return "", fmt.Errorf("invalid escape in %q: '~' must be followed by 0 or 1", token)
+		}
+	}
+	// ~1 first, so that "~01" becomes "~1" and not "/".
+	return strings.ReplaceAll(strings.ReplaceAll(token, "~1", "/"), "~0", "~"), nil
+}
+
+// get returns the value at the path, and whether there is one.
+func (fp fieldPath) get(obj map[string]any) (any, bool) {
+	var node any = obj
+	for _, step := range fp {
+		next, ok := child(node, step)
+		if !ok {
+			return nil, false
+		}
+		node = next
+	}
+	return node, true
+}
+
+// set puts value at the path, creating missing maps on the way. A missing
+// list item cannot be created meaningfully, so set reports false then.
+func (fp fieldPath) set(obj map[string]any, value any) bool {
+	parent, ok := fp.parent(obj, true)
+	if !ok {
+		return false
+	}
+	return setChild(parent, fp[len(fp)-1], value)
+}
+
+// remove deletes the field at the path, if there is one. List items are
+// only ever replaced, never removed, since removing one would shift the
+// others.
+func (fp fieldPath) remove(obj map[string]any) {
+	parent, ok := fp.parent(obj, false)
+	if !ok {
+		return
+	}
+	if m, isMap := parent.(map[string]any); isMap {
+		delete(m, fp[len(fp)-1])
+	}
+}
+
+// parent walks to the container of the last step; with create, missing maps
+// on the way are added. Maps are references, so the map stored in the parent
+// is the very one walked into next.
+func (fp fieldPath) parent(obj map[string]any, create bool) (any, bool) {
+	var node any = obj
+	for _, step := range fp[:len(fp)-1] {
+		next, ok := child(node, step)
+		if !ok && create {
+			next = map[string]any{}
+			ok = setChild(node, step, next)
+		}
+		if !ok {
+			return nil, false
+		}
+		node = next
+	}
+	return node, true
+}
+
+func child(node any, step string) (any, bool) {
+	switch n := node.(type) {
+	case map[string]any:
+		v, ok := n[step]
+		return v, ok
+	case []any:
+		i, ok := listIndex(n, step)
+		if !ok {
+			return nil, false
+		}
+		return n[i], true
+	}
+	return nil, false
+}
+
+func setChild(node any, step string, value any) bool {
+	switch n := node.(type) {
+	case map[string]any:
+		n[step] = value
+		return true
+	case []any:
+		i, ok := listIndex(n, step)
+		if ok {
+			n[i] = value
+		}
+		return ok
+	}
+	return false
+}
+
+func listIndex(list []any, step string) (int, bool) {
+	i, err := strconv.Atoi(step)
+	return i, err == nil && i >= 0 && i < len(list)
+}

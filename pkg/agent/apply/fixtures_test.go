@@ -1,0 +1,199 @@
+package apply
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/client-go/dynamic/fake"
+	clienttesting "k8s.io/client-go/testing"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+var (
+	deploymentsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	configMapsGVR  = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+
+	ownerA = workOwner("hubhash-work-a", "uid-a")
+	ownerB = workOwner("hubhash-work-b", "uid-b")
+)
+
+func workOwner(name, uid string) metav1.OwnerReference {
+	return metav1.OwnerReference{
+		APIVersion: "work.open-cluster-management.io/v1",
+		Kind:       "AppliedManifestWork",
+		Name:       name,
+		UID:        types.UID(uid),
+	}
+}
+
+// decode reads JSON the way the agent decodes manifests: whole numbers
+// become int64, as they do with the API server's decoder.
+func decode(t *testing.T, text string) *unstructured.Unstructured {
+	t.Helper()
+	content := map[string]any{}
+	require.NoError(t, utiljson.Unmarshal([]byte(text), &content))
+	return &unstructured.Unstructured{Object: content}
+}
+
+const deploymentManifest = `{
+  "apiVersion": "apps/v1", "kind": "Deployment",
+  "metadata": {"name": "hello", "namespace": "default", "labels": {"app": "hello"}},
+  "spec": {
+    "replicas": 3,
+    "selector": {"matchLabels": {"app": "hello"}},
+    "template": {
+      "metadata": {"labels": {"app": "hello"}, "creationTimestamp": null},
+      "spec": {"containers": [{
+        "name": "hello", "image": "nginx:1.25",
+        "resources": {"requests": {"cpu": "0.1", "memory": "1024Mi"}, "limits": {"cpu": 0.5}}
+      }]}
+    }
+  }
+}`
+
+// deploymentAsServed is deploymentManifest as the API server returns it
+// after the agent created it: server-set metadata, defaults inside list
+// items, quantities in canonical form, replicas decoded as a float, a
+// status, and a label, an annotation and a finalizer from other actors.
+// The agent's annotations are set by the tests that need them.
+const deploymentAsServed = `{
+  "apiVersion": "apps/v1", "kind": "Deployment",
+  "metadata": {
+    "name": "hello", "namespace": "default",
+    "uid": "9f1c", "resourceVersion": "42", "generation": 1,
+    "creationTimestamp": "2024-01-01T00:00:00Z",
+    "managedFields": [{"manager": "work-agent", "operation": "Update"}],
+    "labels": {"app": "hello", "team": "platform"},
+    "annotations": {"deployment.kubernetes.io/revision": "1"},
+    "finalizers": ["example.com/protect"]
+  },
+  "spec": {
+    "replicas": 3.0,
+    "progressDeadlineSeconds": 600, "revisionHistoryLimit": 10,
+    "selector": {"matchLabels": {"app": "hello"}},
+    "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}},
+    "template": {
+      "metadata": {"labels": {"app": "hello"}},
+      "spec": {
+        "containers": [{
+          "name": "hello", "image": "nginx:1.25", "imagePullPolicy": "IfNotPresent",
+          "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+          "resources": {"requests": {"cpu": "100m", "memory": "1Gi"}, "limits": {"cpu": "500m"}}
+        }],
+        "restartPolicy": "Always", "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler",
+        "terminationGracePeriodSeconds": 30, "securityContext": {}
+      }
+    }
+  },
+  "status": {"replicas": 3, "readyReplicas": 3, "observedGeneration": 1}
+}`
+
+func desiredDeployment(t *testing.T) *unstructured.Unstructured {
+	return decode(t, deploymentManifest)
+}
+
+// servedDeployment is the live Deployment stamped as written by the Update
+// strategy for the given owners.
+func servedDeployment(t *testing.T, owners ...metav1.OwnerReference) *unstructured.Unstructured {
+	t.Helper()
+	live := decode(t, deploymentAsServed)
+	live.SetOwnerReferences(owners)
+	setAnnotation(live, workv1.ObjectHashAnnotation, mustObjectHash(t, desiredDeployment(t)))
+	return live
+}
+
+func configMap(t *testing.T, data map[string]any) *unstructured.Unstructured {
+	t.Helper()
+	obj := decode(t, `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": "default"}}`)
+	if data != nil {
+		require.NoError(t, unstructured.SetNestedField(obj.Object, data, "data"))
+	}
+	return obj
+}
+
+func mustObjectHash(t *testing.T, obj *unstructured.Unstructured) string {
+	t.Helper()
+	hash, err := ObjectHash(obj)
+	require.NoError(t, err)
+	return hash
+}
+
+func newClient(objects ...*unstructured.Unstructured) *fake.FakeDynamicClient {
+	runtimeObjects := make([]runtime.Object, 0, len(objects))
+	for _, obj := range objects {
+		runtimeObjects = append(runtimeObjects, obj.DeepCopy())
+	}
+	return fake.NewSimpleDynamicClient(runtime.NewScheme(), runtimeObjects...)
+}
+
+// verbs lists the verbs the client received, in order.
+func verbs(client *fake.FakeDynamicClient) []string {
+	var out []string
+	for _, action := range client.Actions() {
+		out = append(out, action.GetVerb())
+	}
+	return out
+}
+
+// stored reads an object from the fake's tracker without recording an action.
+func stored(t *testing.T, client *fake.FakeDynamicClient, gvr schema.GroupVersionResource, namespace, name string) *unstructured.Unstructured {
+	t.Helper()
+	obj, err := client.Tracker().Get(gvr, namespace, name)
+	require.NoError(t, err)
+	u, ok := obj.(*unstructured.Unstructured)
+	require.True(t, ok, "tracker holds %T", obj)
+	return u
+}
+
+// sentObject is the object of the first action with the verb (create or update).
+func sentObject(t *testing.T, client *fake.FakeDynamicClient, verb string) *unstructured.Unstructured {
+	t.Helper()
+	for _, action := range client.Actions() {
+		if action.GetVerb() != verb {
+			continue
+		}
+		withObject, ok := action.(interface{ GetObject() runtime.Object })
+		require.True(t, ok)
+		u, ok := withObject.GetObject().(*unstructured.Unstructured)
+		require.True(t, ok)
+		return u
+	}
+	t.Fatalf("no %s action in %v", verb, verbs(client))
+	return nil
+}
+
+// applyRecorder stands in for the API server's server-side apply, which the
+// fake tracker does not implement: it records each apply patch and answers
+// with the patch body as the resulting object.
+type applyRecorder struct {
+	patches []clienttesting.PatchActionImpl
+}
+
+func recordApplies(client *fake.FakeDynamicClient) *applyRecorder {
+	rec := &applyRecorder{}
+	client.PrependReactor("patch", "*", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		patch := action.(clienttesting.PatchActionImpl)
+		rec.patches = append(rec.patches, patch)
+		obj := &unstructured.Unstructured{}
+		if err := json.Unmarshal(patch.GetPatch(), &obj.Object); err != nil {
+			return true, nil, err
+		}
+		return true, obj, nil
+	})
+	return rec
+}
+
+// body is the last applied object.
+func (r *applyRecorder) body(t *testing.T) *unstructured.Unstructured {
+	t.Helper()
+	require.NotEmpty(t, r.patches, "no apply patch was sent")
+	return decode(t, string(r.patches[len(r.patches)-1].GetPatch()))
+}

@@ -1,0 +1,108 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// jqNotSupported is the whole message users get for jqPathExpressions.
+const jqNotSupported = "jqPathExpressions are not supported yet: use jsonPaths or jsonPointers"
+
+// ignoreRule is one ignoreFields entry with its paths parsed.
+type ignoreRule struct {
+	condition workv1.IgnoreFieldsCondition
+	paths     []fieldPath
+}
+
+// parseIgnoreFields checks and parses every ignoreFields entry before
+// anything is sent, so that a bad path fails the manifest instead of
+// applying the very fields the user asked to leave alone.
+func parseIgnoreFields(fields []workv1.IgnoreField) ([]ignoreRule, error) {
+	rules := make([]ignoreRule, 0, len(fields))
+	for _, f := range fields {
+		rule, err := parseIgnoreField(f)
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, rule)
+	}
+	return rules, nil
+}
+
+func parseIgnoreField(f workv1.IgnoreField) (ignoreRule, error) {
+	if len(f.JQPathExpressions) > 0 {
+		return ignoreRule{}, ignoreFieldError(jqNotSupported)
+	}
+	rule := ignoreRule{condition: f.Condition}
+	switch rule.condition {
+	case "":
+		// The API defaults the condition; a client that skipped defaulting
+		// gets the same behaviour.
+		rule.condition = workv1.IgnoreFieldsConditionOnSpokePresent
+	case workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreFieldsConditionOnSpokeChange:
+	default:
+		return ignoreRule{}, ignoreFieldError(fmt.Sprintf("unknown ignoreFields condition %q", f.Condition))
+	}
+	for _, p := range f.JSONPaths {
+		path, err := parseJSONPath(p)
+		if err != nil {
+			return ignoreRule{}, ignoreFieldError(fmt.Sprintf("invalid jsonPath %q: %v", p, err))
+		}
+		rule.paths = append(rule.paths, path)
+	}
+	for _, p := range f.JSONPointers {
+		path, err := parseJSONPointer(p)
+		if err != nil {
+			return ignoreRule{}, ignoreFieldError(fmt.Sprintf("invalid jsonPointer %q: %v", p, err))
+		}
+		rule.paths = append(rule.paths, path)
+	}
+	return rule, nil
+}
+
+func ignoreFieldError(message string) error {
+	return &Error{Reason: workv1.ManifestAppliedReasonSSAIgnoreFail, Message: message}
+}
+
+// applies tells whether the rule holds the fields at their live values.
+// OnSpokePresent always does once the object exists. OnSpokeChange does only
+// while the work is unchanged since the last apply (workUnchanged: the
+// config-spec-hash on the object is the one we would write), so changes made
+// on the managed cluster stay while a change of the work is applied.
+func (r ignoreRule) applies(workUnchanged bool) bool {
+	return r.condition == workv1.IgnoreFieldsConditionOnSpokePresent || workUnchanged
+}
+
+// keepLiveValues makes the ignored fields of body take their values on
+// live: a field live has is copied, so the apply neither changes it nor
+// drops our ownership of it; a field live lacks is removed, so the apply
+// does not add it.
+func keepLiveValues(ctx context.Context, body, live *unstructured.Unstructured, rules []ignoreRule, workUnchanged bool) {
+	for _, rule := range rules {
+		if !rule.applies(workUnchanged) {
+			continue
+		}
+		for _, path := range rule.paths {
+			keepLiveValue(ctx, body.Object, live.Object, path)
+		}
+	}
+}
+
+func keepLiveValue(ctx context.Context, body, live map[string]any, path fieldPath) {
+	value, found := path.get(live)
+	if !found {
+		path.remove(body)
+		return
+	}
+	if !path.set(body, runtime.DeepCopyJSONValue(value)) {
+		// Only possible when the path goes through a list item the manifest
+		// does not have; the manifest then does not set the field either.
+		klog.FromContext(ctx).V(4).Info("Cannot keep ignored field, the manifest has no such list item", "path", path)
+	}
+}

@@ -1,0 +1,110 @@
+package apply
+
+import (
+	"maps"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// serverSetMetadata are metadata fields the API server owns. They are never
+// compared, and never sent from a manifest: a stale resourceVersion in a
+// manifest would make every update fail, and apply refuses managedFields.
+var serverSetMetadata = []string{
+	"resourceVersion", "uid", "managedFields", "creationTimestamp",
+	"generation", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds",
+}
+
+// forCreate is the object to create: the manifest, owned by the
+// AppliedManifestWork and stamped with its hash.
+func forCreate(desired *unstructured.Unstructured, owner metav1.OwnerReference, hash string) *unstructured.Unstructured {
+	obj := withoutServerSetMetadata(desired)
+	obj.SetOwnerReferences(unionOwners(obj.GetOwnerReferences(), owner))
+	setAnnotation(obj, workv1.ObjectHashAnnotation, hash)
+	return obj
+}
+
+// forUpdate is the object to send to replace live: the manifest with live's
+// resourceVersion, and live's metadata kept. Labels, annotations, owner
+// references and finalizers that other actors put on the object stay, so the
+// agent does not fight them over fields the work never mentioned; the
+// manifest's values win where both set a key.
+func forUpdate(desired, live *unstructured.Unstructured, owner metav1.OwnerReference, hash string) *unstructured.Unstructured {
+	obj := withoutServerSetMetadata(desired)
+	obj.SetResourceVersion(live.GetResourceVersion())
+	obj.SetLabels(mergeStringMaps(live.GetLabels(), obj.GetLabels()))
+	obj.SetAnnotations(mergeStringMaps(live.GetAnnotations(), obj.GetAnnotations()))
+	obj.SetOwnerReferences(unionOwners(live.GetOwnerReferences(), append(obj.GetOwnerReferences(), owner)...))
+	obj.SetFinalizers(unionStrings(live.GetFinalizers(), obj.GetFinalizers()))
+	setAnnotation(obj, workv1.ObjectHashAnnotation, hash)
+	return obj
+}
+
+func withoutServerSetMetadata(obj *unstructured.Unstructured) *unstructured.Unstructured {
+	out := obj.DeepCopy()
+	for _, field := range serverSetMetadata {
+		unstructured.RemoveNestedField(out.Object, "metadata", field)
+	}
+	return out
+}
+
+func setAnnotation(obj *unstructured.Unstructured, key, value string) {
+	annotations := obj.GetAnnotations()
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	annotations[key] = value
+	obj.SetAnnotations(annotations)
+}
+
+// mergeStringMaps returns base overlaid with over, nil when both are empty so
+// that no empty map is written.
+func mergeStringMaps(base, over map[string]string) map[string]string {
+	if len(base) == 0 && len(over) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(base)+len(over))
+	maps.Copy(out, base)
+	maps.Copy(out, over)
+	return out
+}
+
+// unionOwners appends to base the references it does not already hold, in
+// order. Two works that share an object thus each add their own reference
+// without removing the other's.
+func unionOwners(base []metav1.OwnerReference, more ...metav1.OwnerReference) []metav1.OwnerReference {
+	out := append([]metav1.OwnerReference(nil), base...)
+	for _, ref := range more {
+		if !hasOwner(out, ref) {
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+func hasOwner(refs []metav1.OwnerReference, owner metav1.OwnerReference) bool {
+	return slices.ContainsFunc(refs, func(ref metav1.OwnerReference) bool { return sameOwner(ref, owner) })
+}
+
+// sameOwner matches references by UID, which is what the garbage collector
+// uses; a reference without UID (possible in a hand-written manifest) is
+// matched by apiVersion, kind and name instead.
+func sameOwner(a, b metav1.OwnerReference) bool {
+	if a.UID != "" && b.UID != "" {
+		return a.UID == b.UID
+	}
+	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name
+}
+
+func unionStrings(base, more []string) []string {
+	out := append([]string(nil), base...)
+	for _, s := range more {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

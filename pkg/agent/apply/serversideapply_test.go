@@ -1,0 +1,373 @@
+package apply
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic/fake"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+var applyConflict = apierrors.NewApplyConflict([]metav1.StatusCause{{
+	Type:    metav1.CauseTypeFieldManagerConflict,
+	Message: `conflict with "hpa-controller" using apps/v1`,
+	Field:   ".spec.replicas",
+}}, `Apply failed with 1 conflict: conflict with "hpa-controller" using apps/v1: .spec.replicas`)
+
+func ssaConfig(ssa *workv1.ServerSideApplyConfig) *workv1.ManifestConfigOption {
+	return &workv1.ManifestConfigOption{
+		ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "default", Name: "settings"},
+		UpdateStrategy:     &workv1.UpdateStrategy{Type: workv1.UpdateStrategyTypeServerSideApply, ServerSideApply: ssa},
+	}
+}
+
+func ignoring(condition workv1.IgnoreFieldsCondition, field workv1.IgnoreField) *workv1.ManifestConfigOption {
+	field.Condition = condition
+	return ssaConfig(&workv1.ServerSideApplyConfig{IgnoreFields: []workv1.IgnoreField{field}})
+}
+
+// appliedBy stamps live as an earlier server-side apply of desired with
+// config left it: owner reference and both hashes.
+func appliedBy(t *testing.T, live, desired *unstructured.Unstructured, config *workv1.ManifestConfigOption, owners ...metav1.OwnerReference) *unstructured.Unstructured {
+	t.Helper()
+	out := live.DeepCopy()
+	out.SetOwnerReferences(owners)
+	configHash, err := ConfigSpecHash(desired, config)
+	require.NoError(t, err)
+	setAnnotation(out, workv1.ObjectHashAnnotation, mustObjectHash(t, desired))
+	setAnnotation(out, workv1.ConfigSpecHashAnnotation, configHash)
+	return out
+}
+
+type ssaCase struct {
+	name        string
+	gvr         schema.GroupVersionResource // zero: configmaps
+	desired     *unstructured.Unstructured
+	live        *unstructured.Unstructured // nil: the object does not exist
+	config      *workv1.ManifestConfigOption
+	knownAbsent bool
+	reactors    []func(*fake.FakeDynamicClient)
+	wantVerbs   []string
+	check       func(t *testing.T, rec *applyRecorder, res Result)
+	checkErr    func(t *testing.T, err error)
+}
+
+func runSSACases(t *testing.T, tests []ssaCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var existing []*unstructured.Unstructured
+			if tt.live != nil {
+				existing = append(existing, tt.live)
+			}
+			client := newClient(existing...)
+			rec := recordApplies(client)
+			for _, react := range tt.reactors {
+				react(client)
+			}
+			gvr := tt.gvr
+			if gvr.Empty() {
+				gvr = configMapsGVR
+			}
+
+			res, err := serverSideApplyStrategy{}.Apply(context.Background(), client, Request{
+				Resource: gvr, Desired: tt.desired, Owner: ownerA, Config: tt.config, KnownAbsent: tt.knownAbsent,
+			})
+
+			assert.Equal(t, tt.wantVerbs, verbs(client))
+			if tt.checkErr != nil {
+				require.Error(t, err)
+				tt.checkErr(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, len(rec.patches) > 0, res.Written)
+			require.NotNil(t, res.Object)
+			if tt.check != nil {
+				tt.check(t, rec, res)
+			}
+		})
+	}
+}
+
+func TestServerSideApply(t *testing.T) {
+	desired := configMap(t, map[string]any{"key": "ours"})
+	deployment := desiredDeployment(t)
+	plain := ssaConfig(nil)
+	runSSACases(t, []ssaCase{
+		{
+			name:      "creates a missing object with a forced=false apply by work-agent",
+			desired:   desired,
+			config:    plain,
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				patch := rec.patches[0]
+				assert.Equal(t, types.ApplyPatchType, patch.GetPatchType())
+				assert.Equal(t, "work-agent", patch.PatchOptions.FieldManager)
+				require.NotNil(t, patch.PatchOptions.Force)
+				assert.False(t, *patch.PatchOptions.Force)
+				body := rec.body(t)
+				assert.Equal(t, []metav1.OwnerReference{ownerA}, body.GetOwnerReferences())
+				assert.Equal(t, mustObjectHash(t, desired), body.GetAnnotations()[workv1.ObjectHashAnnotation])
+				configHash, err := ConfigSpecHash(desired, plain)
+				require.NoError(t, err)
+				assert.Equal(t, configHash, body.GetAnnotations()[workv1.ConfigSpecHashAnnotation])
+				assert.Equal(t, map[string]any{"key": "ours"}, body.Object["data"])
+			},
+		},
+		{
+			name:        "known absent applies without a GET",
+			desired:     desired,
+			config:      plain,
+			knownAbsent: true,
+			wantVerbs:   []string{"patch"},
+		},
+		{
+			name:      "no config at all is a plain apply too",
+			desired:   desired,
+			wantVerbs: []string{"get", "patch"},
+		},
+		{
+			name:      "field manager and force come from the config",
+			desired:   desired,
+			config:    ssaConfig(&workv1.ServerSideApplyConfig{Force: true, FieldManager: "work-agent-replicas"}),
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				assert.Equal(t, "work-agent-replicas", rec.patches[0].PatchOptions.FieldManager)
+				assert.True(t, *rec.patches[0].PatchOptions.Force)
+			},
+		},
+		{
+			name:      "no write when the work is unchanged and live holds it with server defaults",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      appliedBy(t, decode(t, deploymentAsServed), deployment, plain, ownerB, ownerA),
+			config:    plain,
+			wantVerbs: []string{"get"},
+		},
+		{
+			name:      "a changed work is applied even when live already holds it",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      appliedBy(t, decode(t, deploymentAsServed), deployment, ssaConfig(&workv1.ServerSideApplyConfig{Force: true}), ownerA),
+			config:    plain,
+			wantVerbs: []string{"get", "patch"},
+		},
+		{
+			name:      "drift is applied back",
+			desired:   desired,
+			live:      appliedBy(t, configMap(t, map[string]any{"key": "theirs"}), desired, plain, ownerA),
+			config:    plain,
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				assert.Equal(t, map[string]any{"key": "ours"}, rec.body(t).Object["data"])
+			},
+		},
+		{
+			name:      "owner references of other works are kept in the apply",
+			desired:   desired,
+			live:      appliedBy(t, configMap(t, map[string]any{"key": "ours"}), desired, plain, ownerB),
+			config:    plain,
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				assert.Equal(t, []metav1.OwnerReference{ownerB, ownerA}, rec.body(t).GetOwnerReferences())
+			},
+		},
+		{
+			name:      "a conflict is Failed with the server's message naming the managers",
+			desired:   desired,
+			config:    plain,
+			reactors:  []func(*fake.FakeDynamicClient){failOn("patch", applyConflict)},
+			wantVerbs: []string{"get", "patch"},
+			checkErr: func(t *testing.T, err error) {
+				requireApplyError(t, err, workv1.ManifestAppliedReasonFailed, applyConflict)
+				assert.Contains(t, err.Error(), `"hpa-controller"`)
+				assert.True(t, apierrors.IsConflict(err))
+			},
+		},
+		{
+			name:      "a forbidden read is Failed with the server's message",
+			desired:   desired,
+			config:    plain,
+			reactors:  []func(*fake.FakeDynamicClient){failOn("get", forbiddenDeployments)},
+			wantVerbs: []string{"get"},
+			checkErr: func(t *testing.T, err error) {
+				requireApplyError(t, err, workv1.ManifestAppliedReasonFailed, forbiddenDeployments)
+			},
+		},
+	})
+}
+
+func TestServerSideApplyIgnoreFields(t *testing.T) {
+	ours := configMap(t, map[string]any{"key": "ours", "other": "v2"})
+	theirs := configMap(t, map[string]any{"key": "theirs", "other": "v1"})
+	older := configMap(t, map[string]any{"key": "old", "other": "v1"}) // the work before its last change
+
+	dataPath := workv1.IgnoreField{JSONPaths: []string{".data"}}
+	keyPointer := workv1.IgnoreField{JSONPointers: []string{"/data/key"}}
+	onPresentData := ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, dataPath)
+	onPresentKey := ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, keyPointer)
+	onChangeKey := ignoring(workv1.IgnoreFieldsConditionOnSpokeChange, keyPointer)
+
+	deployment := desiredDeployment(t)
+	onChangeReplicas := ignoring(workv1.IgnoreFieldsConditionOnSpokeChange, workv1.IgnoreField{JSONPaths: []string{".spec.replicas"}})
+	scaledBySpoke := decode(t, deploymentAsServed)
+	require.NoError(t, unstructured.SetNestedField(scaledBySpoke.Object, int64(5), "spec", "replicas"))
+
+	dataOf := func(t *testing.T, rec *applyRecorder) any { return rec.body(t).Object["data"] }
+
+	runSSACases(t, []ssaCase{
+		{
+			name:      "OnSpokePresent: a missing object gets the work's values",
+			desired:   ours,
+			config:    onPresentData,
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				assert.Equal(t, map[string]any{"key": "ours", "other": "v2"}, dataOf(t, rec))
+			},
+		},
+		{
+			name:      "OnSpokePresent jsonPath: another actor's change stays and nothing is written",
+			desired:   ours,
+			live:      appliedBy(t, theirs, ours, onPresentData, ownerA),
+			config:    onPresentData,
+			wantVerbs: []string{"get"},
+		},
+		{
+			name:      "OnSpokePresent jsonPath: even a change of the work keeps the live values",
+			desired:   ours,
+			live:      appliedBy(t, theirs, older, onPresentData, ownerA),
+			config:    onPresentData,
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				assert.Equal(t, map[string]any{"key": "theirs", "other": "v1"}, dataOf(t, rec))
+			},
+		},
+		{
+			name:      "OnSpokePresent jsonPointer: only the pointed field keeps its live value",
+			desired:   ours,
+			live:      appliedBy(t, theirs, older, onPresentKey, ownerA),
+			config:    onPresentKey,
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				assert.Equal(t, map[string]any{"key": "theirs", "other": "v2"}, dataOf(t, rec))
+			},
+		},
+		{
+			name:      "OnSpokePresent jsonPointer: a field live lacks is not added",
+			desired:   ours,
+			live:      appliedBy(t, configMap(t, map[string]any{"other": "v1"}), older, onPresentKey, ownerA),
+			config:    onPresentKey,
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				assert.Equal(t, map[string]any{"other": "v2"}, dataOf(t, rec))
+			},
+		},
+		{
+			name:      "OnSpokeChange jsonPointer: unchanged work keeps the spoke's change",
+			desired:   ours,
+			live:      appliedBy(t, configMap(t, map[string]any{"key": "theirs", "other": "v0"}), ours, onChangeKey, ownerA),
+			config:    onChangeKey,
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				// "other" drifted and is applied back; "key" stays the spoke's.
+				assert.Equal(t, map[string]any{"key": "theirs", "other": "v2"}, dataOf(t, rec))
+			},
+		},
+		{
+			name:      "OnSpokeChange jsonPointer: a changed work applies its value",
+			desired:   ours,
+			live:      appliedBy(t, theirs, older, onChangeKey, ownerA),
+			config:    onChangeKey,
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				assert.Equal(t, map[string]any{"key": "ours", "other": "v2"}, dataOf(t, rec))
+			},
+		},
+		{
+			name:      "OnSpokeChange jsonPath: a spoke scale of an unchanged work writes nothing",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      appliedBy(t, scaledBySpoke, deployment, onChangeReplicas, ownerA),
+			config:    onChangeReplicas,
+			wantVerbs: []string{"get"},
+		},
+		{
+			name:      "OnSpokeChange jsonPath: a changed work scales back to its replicas",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      appliedBy(t, scaledBySpoke, deployment, ssaConfig(nil), ownerA),
+			config:    onChangeReplicas,
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				replicas, _, _ := unstructured.NestedInt64(rec.body(t).Object, "spec", "replicas")
+				assert.Equal(t, int64(3), replicas)
+			},
+		},
+		{
+			name:    "jqPathExpressions are refused before anything is sent",
+			desired: ours,
+			live:    appliedBy(t, theirs, ours, ssaConfig(nil), ownerA),
+			config:  ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreField{JQPathExpressions: []string{".data.key"}}),
+			checkErr: func(t *testing.T, err error) {
+				requireIgnoreFieldError(t, err, "jqPathExpressions are not supported yet: use jsonPaths or jsonPointers")
+			},
+		},
+		{
+			name:    "an invalid jsonPath is an SSA ignore field error naming the path",
+			desired: ours,
+			config:  ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreField{JSONPaths: []string{".data", ".spec["}}),
+			checkErr: func(t *testing.T, err error) {
+				requireIgnoreFieldError(t, err, `invalid jsonPath ".spec[": unterminated '[' at offset 5`)
+			},
+		},
+		{
+			name:    "an invalid jsonPointer is an SSA ignore field error naming the pointer",
+			desired: ours,
+			config:  ignoring(workv1.IgnoreFieldsConditionOnSpokeChange, workv1.IgnoreField{JSONPointers: []string{"data/key"}}),
+			checkErr: func(t *testing.T, err error) {
+				requireIgnoreFieldError(t, err, `invalid jsonPointer "data/key": a JSON pointer must start with '/'`)
+			},
+		},
+	})
+}
+
+func requireIgnoreFieldError(t *testing.T, err error, message string) {
+	t.Helper()
+	var applyErr *Error
+	require.ErrorAs(t, err, &applyErr)
+	assert.Equal(t, workv1.ManifestAppliedReasonSSAIgnoreFail, applyErr.Reason)
+	assert.Equal(t, message, applyErr.Message)
+}
+
+func TestApplyOptionsOf(t *testing.T) {
+	tests := []struct {
+		name   string
+		config *workv1.ManifestConfigOption
+		want   applyOptions
+	}{
+		{name: "no config", want: applyOptions{fieldManager: "work-agent"}},
+		{name: "no serverSideApply block", config: ssaConfig(nil), want: applyOptions{fieldManager: "work-agent"}},
+		{name: "force without manager", config: ssaConfig(&workv1.ServerSideApplyConfig{Force: true}), want: applyOptions{fieldManager: "work-agent", force: true}},
+		{
+			name:   "manager and ignore fields",
+			config: ignoring(workv1.IgnoreFieldsConditionOnSpokeChange, workv1.IgnoreField{JSONPaths: []string{".data"}}),
+			want: applyOptions{fieldManager: "work-agent", ignoreFields: []workv1.IgnoreField{
+				{Condition: workv1.IgnoreFieldsConditionOnSpokeChange, JSONPaths: []string{".data"}},
+			}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, applyOptionsOf(tt.config))
+		})
+	}
+}

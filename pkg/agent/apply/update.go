@@ -1,0 +1,67 @@
+package apply
+
+import (
+	"context"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/klog/v2"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// maxUpdateAttempts bounds how often an update is recomputed when another
+// writer changed the object between our read and our update (409 Conflict on
+// the resourceVersion). Beyond that the error goes back to the caller, which
+// requeues the work.
+const maxUpdateAttempts = 3
+
+// updateStrategy, the default, creates the object when it is missing and
+// replaces it with the manifest when the live object no longer holds it.
+type updateStrategy struct{}
+
+func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req Request) (Result, error) {
+	ctx = withRequestLogger(ctx, req, workv1.UpdateStrategyTypeUpdate)
+	hash, err := ObjectHash(req.Desired)
+	if err != nil {
+		return Result{}, failed(err)
+	}
+	rc := resourceClient(client, req)
+	live, created, err := getOrCreate(ctx, rc, req, forCreate(req.Desired, req.Owner, hash))
+	if err != nil || created {
+		return Result{Object: live, Written: created}, err
+	}
+	for attempt := 1; ; attempt++ {
+		result, err := updateIfChanged(ctx, rc, req, live, hash)
+		if !apierrors.IsConflict(err) || attempt == maxUpdateAttempts {
+			return result, err
+		}
+		klog.FromContext(ctx).V(4).Info("Object changed while updating, reading it again", "attempt", attempt)
+		if live, err = rc.Get(ctx, req.Desired.GetName(), metav1.GetOptions{}); err != nil {
+			return Result{}, failed(err)
+		}
+	}
+}
+
+// updateIfChanged writes the manifest over live unless live is up to date.
+//
+// Besides comparing content, it compares the object-hash annotation: a field
+// the work stopped setting is still present on live, so content alone would
+// never notice that the work changed. An object stamped with our hash and
+// holding the manifest is left alone, whatever other actors added to it.
+func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Request, live *unstructured.Unstructured, hash string) (Result, error) {
+	if live.GetAnnotations()[workv1.ObjectHashAnnotation] == hash && upToDate(req.Desired, live, req.Owner) {
+		klog.FromContext(ctx).V(4).Info("Object is up to date")
+		return Result{Object: live}, nil
+	}
+	updated, err := rc.Update(ctx, forUpdate(req.Desired, live, req.Owner, hash), metav1.UpdateOptions{})
+	if err != nil {
+		// An immutable field rejected with 422 Invalid lands here too; the
+		// server's message names the field, so it reaches the user unchanged.
+		return Result{Object: live}, failed(err)
+	}
+	klog.FromContext(ctx).V(2).Info("Updated object", "resourceVersion", updated.GetResourceVersion())
+	return Result{Object: updated, Written: true}, nil
+}

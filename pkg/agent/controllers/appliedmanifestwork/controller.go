@@ -1,0 +1,145 @@
+// Package appliedmanifestwork keeps the status of each AppliedManifestWork
+// current with what its ManifestWork applied, and removes from the managed
+// cluster the resources that were dropped from the work.
+//
+// status.appliedResources lists every resource of the work's
+// status.resourceStatus.manifests whose Applied condition is True, each with
+// the UID of the live object. That UID is what makes pruning safe: a resource
+// that was recorded but is no longer in the work is deleted only while the
+// object of that name still has the recorded UID.
+package appliedmanifestwork
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+)
+
+// ControllerName names the controller in logs, events and its queue.
+const ControllerName = "AppliedManifestWorkController"
+
+const (
+	// conflictRetry is how soon a work whose status write met a newer
+	// AppliedManifestWork than the cache had is looked at again.
+	conflictRetry = time.Second
+	// missingRecheck is how soon a work is looked at again after one of its
+	// applied objects was found missing, to record the object put back.
+	missingRecheck = 5 * time.Second
+)
+
+// Deps are the controller's collaborators.
+type Deps struct {
+	ClusterName string
+	HubHash     string
+
+	Works        workinformers.ManifestWorkInformer // on the hub, in ClusterName
+	SpokeClient  workclient.Interface               // AppliedManifestWorks on the managed cluster
+	AppliedWorks workinformers.AppliedManifestWorkInformer
+	Metadata     metadata.Interface  // applied objects on the managed cluster
+	Objects      cleanup.ObjectCache // watch cache of applied objects
+	Recorder     events.Recorder
+	// SyncContext, when set, is the controller's queue; share it with the
+	// object cache's change callback (see Enqueue). Nil makes a new one.
+	SyncContext factory.SyncContext
+}
+
+// Controller reconciles AppliedManifestWork status with the works.
+type Controller struct {
+	Deps
+	works   worklisters.ManifestWorkNamespaceLister
+	applied worklisters.AppliedManifestWorkLister
+	cleaner *cleanup.Cleaner
+	logger  klog.Logger // for the queue key functions, which have no context
+}
+
+// New returns the controller, ready to Run.
+func New(d Deps) factory.Controller {
+	if d.SyncContext == nil {
+		d.SyncContext = factory.NewSyncContext(ControllerName, d.Recorder)
+	}
+	c := newController(d)
+	return factory.New().
+		WithSyncContext(d.SyncContext).
+		WithInformersQueueKeysFunc(c.workKey, d.Works.Informer()).
+		WithInformersQueueKeysFunc(c.appliedWorkKey, d.AppliedWorks.Informer()).
+		WithSync(c.sync).
+		ToController(ControllerName, d.Recorder)
+}
+
+func newController(d Deps) *Controller {
+	return &Controller{
+		Deps:    d,
+		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
+		applied: d.AppliedWorks.Lister(),
+		cleaner: &cleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
+		logger:  klog.Background().WithName(ControllerName),
+	}
+}
+
+// sync looks the work up and reconciles it; a work that is gone needs nothing
+// here: its AppliedManifestWork is finalized elsewhere.
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	namespace, name, err := cache.SplitMetaNamespaceKey(syncCtx.QueueKey())
+	if err != nil || namespace != c.ClusterName {
+		return nil // not a key of ours; retrying cannot help
+	}
+	work, err := c.works.Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	logger := klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work))
+	after, err := c.reconcile(klog.NewContext(ctx, logger), work)
+	if apierrors.IsConflict(err) {
+		// Our cache was behind a write, often our own: look again once it
+		// has caught up, without reporting a failure.
+		logger.V(2).Info("Object changed meanwhile; looking again", "err", err)
+		after, err = wait.Jitter(conflictRetry, 0.5), nil
+	}
+	if err == nil && after > 0 {
+		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), after)
+	}
+	return err
+}
+
+// workKey is the key of a ManifestWork.
+func (c *Controller) workKey(obj runtime.Object) []string {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
+		return nil
+	}
+	return []string{key}
+}
+
+// appliedWorkKey maps an AppliedManifestWork of this hub to its work's key.
+func (c *Controller) appliedWorkKey(obj runtime.Object) []string {
+	accessor, err := apimeta.Accessor(obj)
+	if err != nil {
+		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
+		return nil
+	}
+	key, ok := appliedwork.WorkKey(c.ClusterName, c.HubHash, accessor.GetName())
+	if !ok {
+		return nil // another hub's
+	}
+	return []string{key}
+}

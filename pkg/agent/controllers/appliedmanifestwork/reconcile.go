@@ -1,0 +1,240 @@
+package appliedmanifestwork
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
+	"github.com/manifestwork/work/pkg/agent/manifest"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// state is what one reconcile builds up before its single status write.
+type state struct {
+	work    *workv1.ManifestWork
+	applied *workv1.AppliedManifestWork
+	// resources is the new status.appliedResources.
+	resources []workv1.AppliedManifestResourceMeta
+	// inWork holds every resource the work's status names, applied or not.
+	inWork map[workv1.ResourceIdentifier]bool
+	// unmapped holds the manifests whose resource type could not be found
+	// this time (a CRD missing), with an empty Resource: a recorded resource
+	// of the same group, namespace and name may be one of them.
+	unmapped map[workv1.ResourceIdentifier]bool
+	// settled is true when the work's status describes its current spec, so
+	// that a resource it does not name was really dropped.
+	settled bool
+	// errs are per-resource failures; the other resources go on.
+	errs []error
+	// missing is set when an applied object was not found: the manifestwork
+	// controller puts it back, and its new UID must then be recorded, but
+	// the creation of an object brings no event here.
+	missing bool
+}
+
+// reconcile records what the work applied, prunes what it dropped, and
+// writes the AppliedManifestWork status once, if it changed. While any
+// resource fails it returns an error, so the queue retries with backoff; it
+// returns how soon to look again when an applied object was missing.
+func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (time.Duration, error) {
+	if work.DeletionTimestamp != nil {
+		return 0, nil // the finalize controllers own deleted works
+	}
+	applied, err := c.appliedWork(work)
+	if err != nil || applied == nil {
+		return 0, err
+	}
+	st := &state{work: work, applied: applied}
+	for _, step := range []func(context.Context, *state) error{
+		c.recordApplied,
+		c.pruneDropped,
+		c.updateStatus,
+	} {
+		if err := step(ctx, st); err != nil {
+			return 0, err
+		}
+	}
+	if err := errors.Join(st.errs...); err != nil {
+		return 0, err
+	}
+	if st.missing {
+		return wait.Jitter(missingRecheck, 0.5), nil
+	}
+	return 0, nil
+}
+
+// appliedWork is the work's AppliedManifestWork, or nil when there is none
+// yet (the manifestwork controller creates it, and its event requeues the
+// work) or it is being deleted.
+func (c *Controller) appliedWork(work *workv1.ManifestWork) (*workv1.AppliedManifestWork, error) {
+	applied, err := c.applied.Get(appliedwork.Name(c.HubHash, work.Name))
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if applied.DeletionTimestamp != nil {
+		return nil, nil
+	}
+	return applied, nil
+}
+
+// recordApplied lists the resources of the work's status whose Applied
+// condition is True, with the UIDs of the live objects. A resource the status
+// still names but that is not applied right now (a failed update) keeps its
+// previous record, so that a transient failure never looks like a removal.
+// ReadOnly resources are only read by the agent and are never recorded.
+func (c *Controller) recordApplied(ctx context.Context, st *state) error {
+	previous := map[workv1.ResourceIdentifier]workv1.AppliedManifestResourceMeta{}
+	for _, r := range st.applied.Status.AppliedResources {
+		previous[r.ResourceIdentifier] = r
+	}
+	st.inWork = map[workv1.ResourceIdentifier]bool{}
+	st.unmapped = map[workv1.ResourceIdentifier]bool{}
+	st.settled = statusCurrent(st.work)
+	for _, m := range st.work.Status.ResourceStatus.Manifests {
+		meta := m.ResourceMeta
+		switch {
+		case meta.Name == "" || meta.Version == "":
+			st.settled = false // undecodable: it could be any recorded resource
+			continue
+		case meta.Resource == "":
+			st.unmapped[workv1.ResourceIdentifier{Group: meta.Group, Namespace: meta.Namespace, Name: meta.Name}] = true
+			continue
+		}
+		id := workv1.ResourceIdentifier{Group: meta.Group, Resource: meta.Resource, Namespace: meta.Namespace, Name: meta.Name}
+		if st.inWork[id] {
+			continue
+		}
+		st.inWork[id] = true
+		if c.readOnly(st.work, meta) {
+			continue
+		}
+		prev, recorded := previous[id]
+		if !apimeta.IsStatusConditionTrue(m.Conditions, workv1.ManifestApplied) {
+			if recorded {
+				st.resources = append(st.resources, prev)
+			}
+			continue
+		}
+		entry := workv1.AppliedManifestResourceMeta{ResourceIdentifier: id, Version: meta.Version}
+		live, err := c.cleaner.Lookup(ctx, cleanup.GVR(entry), meta.Namespace, meta.Name)
+		switch {
+		case err != nil:
+			st.errs = append(st.errs, err)
+			if recorded {
+				st.resources = append(st.resources, prev)
+			}
+		case live == nil:
+			// Deleted behind our back: the manifestwork controller recreates
+			// it, and a look a little later records the new object.
+			klog.FromContext(ctx).V(2).Info("Applied object is gone; not recording it", "resource", cleanup.Describe(entry))
+			st.missing = true
+		default:
+			entry.UID = string(live.UID)
+			st.resources = append(st.resources, entry)
+		}
+	}
+	return nil
+}
+
+// statusCurrent reports whether the work's status was written for its
+// current generation: until then, its manifest list may still lack what the
+// new spec added back.
+func statusCurrent(work *workv1.ManifestWork) bool {
+	cond := apimeta.FindStatusCondition(work.Status.Conditions, workv1.WorkApplied)
+	return cond != nil && cond.ObservedGeneration == work.Generation
+}
+
+func (c *Controller) readOnly(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
+	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
+	config := manifest.ConfigFor(work.Spec.ManifestConfigs, gvr, meta.Namespace, meta.Name)
+	return manifest.StrategyOf(config) == workv1.UpdateStrategyTypeReadOnly
+}
+
+// pruneDropped removes from the managed cluster the recorded resources that
+// the work no longer names: deleted when the object is still the one
+// recorded and only ours, released when another AppliedManifestWork shares
+// it. It waits, keeping their records, while the work's status is behind its
+// spec. A manifest whose type cannot be mapped right now (its CRD is gone)
+// protects the recorded resources of its group, namespace and name, since it
+// may be one of them. A resource that cannot be pruned now keeps its record
+// for the retry.
+func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
+	var dropped []workv1.AppliedManifestResourceMeta
+	for _, r := range st.applied.Status.AppliedResources {
+		if st.inWork[r.ResourceIdentifier] {
+			continue
+		}
+		if st.unmapped[workv1.ResourceIdentifier{Group: r.Group, Namespace: r.Namespace, Name: r.Name}] {
+			st.resources = append(st.resources, r) // may still be in the work
+			continue
+		}
+		dropped = append(dropped, r)
+	}
+	if len(dropped) == 0 {
+		return nil
+	}
+	logger := klog.FromContext(ctx)
+	if !st.settled {
+		logger.V(2).Info("Work status is not settled; not pruning yet", "dropped", len(dropped))
+		st.resources = append(st.resources, dropped...)
+		return nil
+	}
+	for _, r := range dropped {
+		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, cleanup.Delete)
+		if err != nil {
+			st.errs = append(st.errs, fmt.Errorf("pruning %s: %w", cleanup.Describe(r), err))
+			st.resources = append(st.resources, r)
+			continue
+		}
+		logger.Info("Pruned a resource dropped from the work", "resource", cleanup.Describe(r), "outcome", outcome.String())
+	}
+	return nil
+}
+
+// updateStatus writes status.appliedResources when it changed, as a merge
+// patch carrying the resourceVersion it was computed from.
+func (c *Controller) updateStatus(ctx context.Context, st *state) error {
+	if sameResources(st.applied.Status.AppliedResources, st.resources) {
+		return nil
+	}
+	var resources any // null clears the list
+	if len(st.resources) > 0 {
+		resources = st.resources
+	}
+	patch, err := json.Marshal(map[string]any{
+		"metadata": map[string]any{"resourceVersion": st.applied.ResourceVersion},
+		"status":   map[string]any{"appliedResources": resources},
+	})
+	if err != nil {
+		return err
+	}
+	_, err = c.SpokeClient.WorkV1().AppliedManifestWorks().Patch(ctx, st.applied.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
+	if err != nil {
+		return fmt.Errorf("patching AppliedManifestWork %s status: %w", st.applied.Name, err)
+	}
+	klog.FromContext(ctx).V(2).Info("Updated applied resources", "appliedManifestWork", st.applied.Name, "count", len(st.resources))
+	return nil
+}
+
+func sameResources(a, b []workv1.AppliedManifestResourceMeta) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	return equality.Semantic.DeepEqual(a, b)
+}

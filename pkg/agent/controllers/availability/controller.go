@@ -1,0 +1,144 @@
+// Package availability reports whether the objects a ManifestWork applied
+// exist on the managed cluster: the Available condition of each manifest and
+// of the whole work, in at most one status patch per reconcile.
+//
+// Existence is read from the agent's watch cache of applied objects, so an
+// idle agent sends no request for it; the cache's change callback requeues a
+// work as soon as one of its objects is deleted. While a resource is missing
+// or unknown the work is checked again with backoff (1s up to 30s, from the
+// cache); otherwise only a five-minute safety net requeues it.
+package availability
+
+import (
+	"context"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+)
+
+// ControllerName names the controller in logs, events and its queue.
+const ControllerName = "AvailableStatusController"
+
+const (
+	// resyncInterval is the safety net: every work is checked again this
+	// often even without events. With a synced cache that costs no request.
+	resyncInterval = 5 * time.Minute
+	// jitterFactor spreads the safety-net requeues of many works.
+	jitterFactor = 0.1
+	// A work with a missing or unknown resource is checked again after
+	// recheckFirst, doubling up to recheckMax while it stays so. The cache
+	// reports deletions but not creations: an object that comes back (the
+	// apply recreates a deleted one within moments) is noticed by a recheck.
+	recheckFirst = time.Second
+	recheckMax   = 30 * time.Second
+)
+
+// ObjectCache answers from a watch cache whether an applied object exists.
+// synced is false when the cache cannot answer for gvr; a nil object with
+// synced true means the object does not exist.
+type ObjectCache interface {
+	Get(gvr schema.GroupVersionResource, namespace, name string) (obj *metav1.PartialObjectMetadata, synced bool, err error)
+}
+
+// Deps are the controller's collaborators.
+type Deps struct {
+	ClusterName string
+
+	HubClient   workclient.Interface // ManifestWork status on the hub
+	Works       workinformers.ManifestWorkInformer
+	Objects     ObjectCache        // applied objects, cached
+	Metadata    metadata.Interface // applied objects, when the cache cannot answer
+	Recorder    events.Recorder
+	SyncContext factory.SyncContext // its queue also receives the ObjectCache's change callbacks
+}
+
+// Controller sets the Available conditions of ManifestWorks.
+type Controller struct {
+	Deps
+	works    worklisters.ManifestWorkNamespaceLister
+	rechecks workqueue.TypedRateLimiter[string] // per-work backoff of the rechecks
+}
+
+// New returns the controller, ready to Run.
+func New(d Deps) factory.Controller {
+	c := &Controller{
+		Deps:     d,
+		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
+		rechecks: newRechecks(),
+	}
+	return factory.New().
+		WithSyncContext(d.SyncContext).
+		WithInformersQueueKeysFunc(workKey, d.Works.Informer()).
+		WithSync(c.sync).
+		ToController(ControllerName, d.Recorder)
+}
+
+// sync looks the work up, reconciles it and schedules its next check. A work
+// that is gone needs nothing; a status written meanwhile by someone else
+// means the work is simply checked again.
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	key := syncCtx.QueueKey()
+	_, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil // not a key of ours; retrying cannot help
+	}
+	work, err := c.works.Get(name)
+	if apierrors.IsNotFound(err) {
+		c.rechecks.Forget(key)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	logger := klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work))
+	ctx = klog.NewContext(ctx, logger)
+
+	result, err := c.reconcile(ctx, work)
+	switch {
+	case apierrors.IsConflict(err):
+		logger.V(2).Info("Work changed while its availability was checked; checking again")
+		syncCtx.Queue().AddRateLimited(key)
+		return nil
+	case apierrors.IsNotFound(err):
+		return nil // deleted meanwhile; the cache will catch up
+	}
+	if err != nil {
+		return err
+	}
+	switch result {
+	case settled:
+		c.rechecks.Forget(key)
+		syncCtx.Queue().AddAfter(key, wait.Jitter(resyncInterval, jitterFactor))
+	case unsettled:
+		syncCtx.Queue().AddAfter(key, c.rechecks.When(key))
+	default:
+		c.rechecks.Forget(key)
+	}
+	return nil
+}
+
+func newRechecks() workqueue.TypedRateLimiter[string] {
+	return workqueue.NewTypedItemExponentialFailureRateLimiter[string](recheckFirst, recheckMax)
+}
+
+func workKey(obj runtime.Object) []string {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return nil
+	}
+	return []string{key}
+}

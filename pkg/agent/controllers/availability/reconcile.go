@@ -1,0 +1,240 @@
+package availability
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// outcome tells sync how to follow a reconcile up.
+type outcome int
+
+const (
+	// finished: nothing to follow up (the work is being deleted).
+	finished outcome = iota
+	// settled: every resource is available, or none is applied yet; only the
+	// safety net checks again.
+	settled
+	// unsettled: a resource is missing or its state is unknown; the work is
+	// checked again soon.
+	unsettled
+)
+
+// reconcile checks every manifest the work's status lists and patches the
+// Available conditions when they changed. Works being deleted belong to the
+// finalize controller and are left alone.
+func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (outcome, error) {
+	if work.DeletionTimestamp != nil {
+		return finished, nil
+	}
+	if len(work.Status.ResourceStatus.Manifests) == 0 {
+		// Nothing applied yet: the status write of the apply requeues the work.
+		return settled, nil
+	}
+	conditions := c.checkManifests(ctx, work)
+	if err := c.patchStatus(ctx, work, buildStatus(work, conditions)); err != nil {
+		return finished, err
+	}
+	if summarize(conditions).available < len(conditions) {
+		return unsettled, nil
+	}
+	return settled, nil
+}
+
+// checkManifests returns the Available condition of each manifest of the
+// work's status, in the same order.
+func (c *Controller) checkManifests(ctx context.Context, work *workv1.ManifestWork) []metav1.Condition {
+	manifests := work.Status.ResourceStatus.Manifests
+	conditions := make([]metav1.Condition, len(manifests))
+	for i := range manifests {
+		conditions[i] = c.checkManifest(ctx, &manifests[i], work.Generation)
+	}
+	return conditions
+}
+
+// checkManifest decides whether one manifest's object exists.
+func (c *Controller) checkManifest(ctx context.Context, mc *workv1.ManifestCondition, generation int64) metav1.Condition {
+	meta := mc.ResourceMeta
+	cond := metav1.Condition{Type: workv1.ManifestAvailable, ObservedGeneration: generation}
+	if missing := missingFields(meta); len(missing) > 0 {
+		cond.Status = metav1.ConditionUnknown
+		cond.Reason = workv1.ManifestAvailableReasonIncompleteResource
+		cond.Message = "Resource meta lacks " + strings.Join(missing, ", ") + "; the manifest could not be resolved to a resource"
+		return cond
+	}
+	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
+	// A manifest seen for the first time was usually applied a moment ago; the
+	// cache may not have caught up yet, so its absence is confirmed.
+	confirmAbsence := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestAvailable) == nil
+	found, err := c.exists(ctx, gvr, meta.Namespace, meta.Name, confirmAbsence)
+	switch {
+	case err != nil:
+		klog.FromContext(ctx).V(2).Info("Cannot read applied object", "resource", gvr.String(),
+			"object", klog.KRef(meta.Namespace, meta.Name), "err", err)
+		cond.Status = metav1.ConditionUnknown
+		cond.Reason = workv1.ManifestAvailableReasonFetchFailed
+		cond.Message = truncate(fmt.Sprintf("Failed to read the resource: %v", err))
+	case found:
+		cond.Status = metav1.ConditionTrue
+		cond.Reason = workv1.ManifestAvailableReasonAvailable
+		cond.Message = workv1.ManifestAvailableMessageAvailable
+	default:
+		cond.Status = metav1.ConditionFalse
+		cond.Reason = workv1.ManifestAvailableReasonNotAvailable
+		cond.Message = "Resource is not available"
+	}
+	return cond
+}
+
+// missingFields names the resourceMeta fields needed to find the object that
+// are empty.
+func missingFields(meta workv1.ManifestResourceMeta) []string {
+	var missing []string
+	for _, f := range []struct{ name, value string }{
+		{"resource", meta.Resource}, {"version", meta.Version}, {"name", meta.Name},
+	} {
+		if f.value == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	return missing
+}
+
+// exists answers from the cache when it can; otherwise, or when confirm is
+// set and the cache says the object is absent, it asks the API server.
+func (c *Controller) exists(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, confirm bool) (bool, error) {
+	obj, synced, err := c.Objects.Get(gvr, namespace, name)
+	if err != nil {
+		return false, err
+	}
+	if synced && (obj != nil || !confirm) {
+		return obj != nil, nil
+	}
+	_, err = c.Metadata.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// counts sums up the manifest conditions.
+type counts struct{ available, notAvailable, unknown int }
+
+func summarize(conditions []metav1.Condition) counts {
+	var n counts
+	for _, cond := range conditions {
+		switch cond.Status {
+		case metav1.ConditionTrue:
+			n.available++
+		case metav1.ConditionFalse:
+			n.notAvailable++
+		default:
+			n.unknown++
+		}
+	}
+	return n
+}
+
+// workAvailable aggregates the manifest conditions: unknown wins over not
+// available, which wins over available.
+func workAvailable(conditions []metav1.Condition, generation int64) metav1.Condition {
+	n := summarize(conditions)
+	total := len(conditions)
+	cond := metav1.Condition{Type: workv1.WorkAvailable, ObservedGeneration: generation}
+	switch {
+	case n.unknown > 0:
+		cond.Status = metav1.ConditionUnknown
+		cond.Reason = workv1.WorkAvailableReasonUnknown
+		cond.Message = fmt.Sprintf("The availability of %d of %d resources is unknown", n.unknown, total)
+	case n.notAvailable > 0:
+		cond.Status = metav1.ConditionFalse
+		cond.Reason = workv1.WorkAvailableReasonNotAvailable
+		cond.Message = fmt.Sprintf("%d of %d resources are not available", n.notAvailable, total)
+	default:
+		cond.Status = metav1.ConditionTrue
+		cond.Reason = workv1.WorkAvailableReasonAvailable
+		cond.Message = workv1.WorkAvailableMessageAvailable
+	}
+	return cond
+}
+
+// buildStatus is the work's status with the given manifest Available
+// conditions and their aggregate; everything else is kept as it is.
+func buildStatus(work *workv1.ManifestWork, conditions []metav1.Condition) workv1.ManifestWorkStatus {
+	status := *work.Status.DeepCopy()
+	for i := range status.ResourceStatus.Manifests {
+		apimeta.SetStatusCondition(&status.ResourceStatus.Manifests[i].Conditions, conditions[i])
+	}
+	apimeta.SetStatusCondition(&status.Conditions, workAvailable(conditions, work.Generation))
+	return status
+}
+
+// patchStatus writes the changed parts of the status in one merge patch. The
+// lists it replaces are whole lists, so the patch carries the resourceVersion
+// they were computed from: if another writer (the apply) changed the status
+// meanwhile, the patch fails with a conflict instead of undoing that change.
+func (c *Controller) patchStatus(ctx context.Context, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) error {
+	patch, changed, err := statusPatch(work, status)
+	if err != nil || !changed {
+		return err
+	}
+	_, err = c.HubClient.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch,
+		metav1.PatchOptions{}, "status")
+	if err != nil {
+		return fmt.Errorf("patching status: %w", err)
+	}
+	klog.FromContext(ctx).V(2).Info("Updated availability",
+		"available", string(workAvailableStatus(status)), "resourceVersion", work.ResourceVersion)
+	return nil
+}
+
+// statusPatch builds the merge patch from the work's status to status;
+// changed is false when there is nothing to write.
+func statusPatch(work *workv1.ManifestWork, status workv1.ManifestWorkStatus) (patch []byte, changed bool, err error) {
+	diff := map[string]any{}
+	if !equality.Semantic.DeepEqual(work.Status.Conditions, status.Conditions) {
+		diff["conditions"] = status.Conditions
+	}
+	if !equality.Semantic.DeepEqual(work.Status.ResourceStatus.Manifests, status.ResourceStatus.Manifests) {
+		diff["resourceStatus"] = map[string]any{"manifests": status.ResourceStatus.Manifests}
+	}
+	if len(diff) == 0 {
+		return nil, false, nil
+	}
+	patch, err = json.Marshal(map[string]any{
+		"metadata": map[string]any{"resourceVersion": work.ResourceVersion},
+		"status":   diff,
+	})
+	return patch, err == nil, err
+}
+
+func workAvailableStatus(status workv1.ManifestWorkStatus) metav1.ConditionStatus {
+	if cond := apimeta.FindStatusCondition(status.Conditions, workv1.WorkAvailable); cond != nil {
+		return cond.Status
+	}
+	return ""
+}
+
+// maxMessage keeps a message within the condition schema's limit.
+const maxMessage = 32768
+
+func truncate(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	return s[:maxMessage-3] + "..."
+}

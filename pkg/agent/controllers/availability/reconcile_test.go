@@ -1,0 +1,569 @@
+package availability
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	metadatafake "k8s.io/client-go/metadata/fake"
+	clienttesting "k8s.io/client-go/testing"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workfake "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
+)
+
+const (
+	cluster    = "cluster1"
+	workName   = "web"
+	generation = 3
+)
+
+var (
+	configMaps  = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	namespaces  = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+)
+
+// object names an applied object.
+type object struct {
+	gvr             schema.GroupVersionResource
+	namespace, name string
+}
+
+var (
+	cm     = object{configMaps, "default", "cm"}
+	deploy = object{deployments, "default", "web"}
+	ns     = object{namespaces, "", "team"}
+)
+
+// stubCache is the watch cache: objects it holds exist, others do not.
+type stubCache struct {
+	synced  bool
+	err     error
+	objects map[object]bool
+	gets    int
+}
+
+func (s *stubCache) Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {
+	s.gets++
+	if s.err != nil {
+		return nil, false, s.err
+	}
+	if !s.synced {
+		return nil, false, nil
+	}
+	if !s.objects[object{gvr, namespace, name}] {
+		return nil, true, nil
+	}
+	return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}, true, nil
+}
+
+func cached(objs ...object) *stubCache {
+	s := &stubCache{synced: true, objects: map[object]bool{}}
+	for _, o := range objs {
+		s.objects[o] = true
+	}
+	return s
+}
+
+var kinds = map[schema.GroupVersionResource]schema.GroupVersionKind{
+	configMaps:  {Version: "v1", Kind: "ConfigMap"},
+	deployments: {Group: "apps", Version: "v1", Kind: "Deployment"},
+	namespaces:  {Version: "v1", Kind: "Namespace"},
+}
+
+// metadataScheme knows the kinds of the tests as metadata-only objects.
+func metadataScheme() *runtime.Scheme {
+	scheme := runtime.NewScheme()
+	for _, gvk := range kinds {
+		scheme.AddKnownTypeWithName(gvk, &metav1.PartialObjectMetadata{})
+		scheme.AddKnownTypeWithName(gvk.GroupVersion().WithKind(gvk.Kind+"List"), &metav1.PartialObjectMetadataList{})
+	}
+	return scheme
+}
+
+// live is the managed cluster behind the cache, for the metadata client.
+func live(objs ...object) []runtime.Object {
+	var out []runtime.Object
+	for _, o := range objs {
+		gvk := kinds[o.gvr]
+		out = append(out, &metav1.PartialObjectMetadata{
+			TypeMeta:   metav1.TypeMeta{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind},
+			ObjectMeta: metav1.ObjectMeta{Namespace: o.namespace, Name: o.name},
+		})
+	}
+	return out
+}
+
+func meta(ordinal int32, o object) workv1.ManifestResourceMeta {
+	return workv1.ManifestResourceMeta{
+		Ordinal: ordinal, Group: o.gvr.Group, Version: o.gvr.Version, Resource: o.gvr.Resource,
+		Namespace: o.namespace, Name: o.name,
+	}
+}
+
+func cond(typ string, status metav1.ConditionStatus, reason, message string) metav1.Condition {
+	return metav1.Condition{
+		Type: typ, Status: status, Reason: reason, Message: message, ObservedGeneration: generation,
+		LastTransitionTime: metav1.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)),
+	}
+}
+
+var (
+	applied      = cond(workv1.ManifestApplied, metav1.ConditionTrue, workv1.ManifestAppliedReasonComplete, workv1.ManifestAppliedMessageComplete)
+	available    = cond(workv1.ManifestAvailable, metav1.ConditionTrue, workv1.ManifestAvailableReasonAvailable, workv1.ManifestAvailableMessageAvailable)
+	notAvailable = cond(workv1.ManifestAvailable, metav1.ConditionFalse, workv1.ManifestAvailableReasonNotAvailable, "Resource is not available")
+	workApplied  = cond(workv1.WorkApplied, metav1.ConditionTrue, workv1.WorkAppliedReasonComplete, workv1.WorkAppliedMessageComplete)
+	progressing  = cond(workv1.WorkProgressing, metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted, "All manifests are applied")
+	workAvail    = cond(workv1.WorkAvailable, metav1.ConditionTrue, workv1.WorkAvailableReasonAvailable, workv1.WorkAvailableMessageAvailable)
+)
+
+// manifest is one entry of status.resourceStatus.manifests.
+func manifest(m workv1.ManifestResourceMeta, conditions ...metav1.Condition) workv1.ManifestCondition {
+	return workv1.ManifestCondition{ResourceMeta: m, Conditions: append([]metav1.Condition{}, conditions...)}
+}
+
+func newWork(conditions []metav1.Condition, manifests ...workv1.ManifestCondition) *workv1.ManifestWork {
+	return &workv1.ManifestWork{
+		ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: workName, Generation: generation, ResourceVersion: "42"},
+		Status: workv1.ManifestWorkStatus{
+			Conditions:     conditions,
+			ResourceStatus: workv1.ManifestResourceStatus{Manifests: manifests},
+		},
+	}
+}
+
+type fixture struct {
+	c     *Controller
+	hub   *workfake.Clientset
+	spoke *metadatafake.FakeMetadataClient
+	cache *stubCache
+}
+
+func newFixture(work *workv1.ManifestWork, cache *stubCache, liveObjects ...object) *fixture {
+	hub := workfake.NewSimpleClientset(work)
+	spoke := metadatafake.NewSimpleMetadataClient(metadataScheme(), live(liveObjects...)...)
+	return &fixture{
+		c: &Controller{
+			Deps:     Deps{ClusterName: cluster, HubClient: hub, Objects: cache, Metadata: spoke},
+			rechecks: newRechecks(),
+		},
+		hub:   hub,
+		spoke: spoke,
+		cache: cache,
+	}
+}
+
+func (f *fixture) reconcile(t *testing.T, work *workv1.ManifestWork) (outcome, error) {
+	t.Helper()
+	f.hub.ClearActions()
+	return f.c.reconcile(t.Context(), work)
+}
+
+// patches returns the status patches sent to the hub.
+func (f *fixture) patches(t *testing.T) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, a := range f.hub.Actions() {
+		if a.GetVerb() != "patch" {
+			continue
+		}
+		p := a.(clienttesting.PatchAction)
+		require.Equal(t, "status", p.GetSubresource())
+		var doc map[string]any
+		require.NoError(t, json.Unmarshal(p.GetPatch(), &doc))
+		out = append(out, doc)
+	}
+	return out
+}
+
+func (f *fixture) stored(t *testing.T) *workv1.ManifestWork {
+	t.Helper()
+	work, err := f.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), workName, metav1.GetOptions{})
+	require.NoError(t, err)
+	return work
+}
+
+func (f *fixture) liveGets() int {
+	n := 0
+	for _, a := range f.spoke.Actions() {
+		if a.GetVerb() == "get" {
+			n++
+		}
+	}
+	return n
+}
+
+// utc puts the transition times read back from JSON in UTC, as the
+// fixtures are, so that conditions compare with assert.Equal.
+func utc(conditions []metav1.Condition) {
+	for i := range conditions {
+		conditions[i].LastTransitionTime = metav1.NewTime(conditions[i].LastTransitionTime.UTC())
+	}
+}
+
+// want is the expected outcome of a condition, without its timestamps.
+type want struct {
+	status metav1.ConditionStatus
+	reason string
+}
+
+func find(t *testing.T, conditions []metav1.Condition, typ string) want {
+	t.Helper()
+	c := apimeta.FindStatusCondition(conditions, typ)
+	require.NotNil(t, c, "no %s condition in %v", typ, conditions)
+	assert.Equal(t, int64(generation), c.ObservedGeneration, "observedGeneration of %s", typ)
+	return want{c.Status, c.Reason}
+}
+
+func TestReconcileManifestAvailability(t *testing.T) {
+	var (
+		isAvailable    = want{metav1.ConditionTrue, workv1.ManifestAvailableReasonAvailable}
+		isNotAvailable = want{metav1.ConditionFalse, workv1.ManifestAvailableReasonNotAvailable}
+		isIncomplete   = want{metav1.ConditionUnknown, workv1.ManifestAvailableReasonIncompleteResource}
+		fetchFailed    = want{metav1.ConditionUnknown, workv1.ManifestAvailableReasonFetchFailed}
+		workAvailable  = want{metav1.ConditionTrue, workv1.WorkAvailableReasonAvailable}
+		workMissing    = want{metav1.ConditionFalse, workv1.WorkAvailableReasonNotAvailable}
+		workUnknown    = want{metav1.ConditionUnknown, workv1.WorkAvailableReasonUnknown}
+	)
+	boom := errors.New("boom")
+	tests := []struct {
+		name      string
+		manifests []workv1.ManifestCondition
+		cache     *stubCache
+		live      []object // on the managed cluster, for reads that bypass the cache
+		liveErr   error    // every live read fails with it
+		manifest  []want
+		work      want
+		liveGets  int
+		recheck   bool // unsettled: checked again soon rather than by the safety net
+	}{
+		{
+			name:      "objects in the cache are available without any request",
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available), manifest(meta(1, ns), applied, available), manifest(meta(2, deploy), applied)},
+			cache:     cached(cm, ns, deploy),
+			manifest:  []want{isAvailable, isAvailable, isAvailable},
+			work:      workAvailable,
+		},
+		{
+			name:      "an object gone from the cache is not available, without a request",
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available), manifest(meta(1, deploy), applied, available)},
+			cache:     cached(cm),
+			live:      []object{deploy}, // the cache is trusted: the request is not made
+			manifest:  []want{isAvailable, isNotAvailable},
+			work:      workMissing,
+			recheck:   true,
+		},
+		{
+			name:      "a new manifest absent from the cache is confirmed with the API: present",
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied)},
+			cache:     cached(),
+			live:      []object{cm},
+			manifest:  []want{isAvailable},
+			work:      workAvailable,
+			liveGets:  1,
+		},
+		{
+			name:      "a new manifest absent from the cache is confirmed with the API: absent",
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied)},
+			cache:     cached(),
+			manifest:  []want{isNotAvailable},
+			work:      workMissing,
+			liveGets:  1,
+			recheck:   true,
+		},
+		{
+			name:      "without a synced cache the API answers",
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available), manifest(meta(1, ns), applied, available)},
+			cache:     &stubCache{},
+			live:      []object{ns},
+			manifest:  []want{isNotAvailable, isAvailable},
+			work:      workMissing,
+			liveGets:  2,
+			recheck:   true,
+		},
+		{
+			name: "incomplete resource meta is unknown",
+			manifests: []workv1.ManifestCondition{
+				manifest(workv1.ManifestResourceMeta{Ordinal: 0}, cond(workv1.ManifestApplied, metav1.ConditionFalse, workv1.ManifestAppliedReasonFailed, "cannot decode")),
+				manifest(meta(1, cm), applied, available),
+			},
+			cache:    cached(cm),
+			manifest: []want{isIncomplete, isAvailable},
+			work:     workUnknown,
+			recheck:  true,
+		},
+		{
+			name:      "a missing resource (mapping failed) alone makes the meta incomplete",
+			manifests: []workv1.ManifestCondition{manifest(workv1.ManifestResourceMeta{Version: "v1", Kind: "Widget", Name: "w"})},
+			cache:     cached(),
+			manifest:  []want{isIncomplete},
+			work:      workUnknown,
+			recheck:   true,
+		},
+		{
+			name:      "a cache error is unknown",
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available)},
+			cache:     &stubCache{err: boom},
+			live:      []object{cm},
+			manifest:  []want{fetchFailed},
+			work:      workUnknown,
+			recheck:   true,
+		},
+		{
+			name:      "a failing API read is unknown",
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available)},
+			cache:     &stubCache{},
+			liveErr:   apierrors.NewForbidden(configMaps.GroupResource(), "cm", boom),
+			manifest:  []want{fetchFailed},
+			work:      workUnknown,
+			liveGets:  1,
+			recheck:   true,
+		},
+		{
+			name:      "unknown wins over not available",
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available), manifest(workv1.ManifestResourceMeta{Ordinal: 1})},
+			cache:     cached(),
+			manifest:  []want{isNotAvailable, isIncomplete},
+			work:      workUnknown,
+			recheck:   true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			work := newWork([]metav1.Condition{workApplied, progressing}, tt.manifests...)
+			f := newFixture(work, tt.cache, tt.live...)
+			if tt.liveErr != nil {
+				f.spoke.PrependReactor("get", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
+					return true, nil, tt.liveErr
+				})
+			}
+
+			result, err := f.reconcile(t, work)
+			require.NoError(t, err)
+
+			require.Len(t, f.patches(t), 1, "exactly one status patch")
+			got := f.stored(t)
+			require.Len(t, got.Status.ResourceStatus.Manifests, len(tt.manifest))
+			for i, w := range tt.manifest {
+				assert.Equal(t, w, find(t, got.Status.ResourceStatus.Manifests[i].Conditions, workv1.ManifestAvailable), "manifest %d", i)
+			}
+			assert.Equal(t, tt.work, find(t, got.Status.Conditions, workv1.WorkAvailable), "work")
+			assert.Equal(t, tt.liveGets, f.liveGets(), "requests to the managed cluster")
+			if tt.recheck {
+				assert.Equal(t, unsettled, result)
+			} else {
+				assert.Equal(t, settled, result)
+			}
+		})
+	}
+}
+
+func TestReconcileWorkMessages(t *testing.T) {
+	work := newWork(nil,
+		manifest(meta(0, cm), applied, available), manifest(meta(1, deploy), applied, available),
+		manifest(meta(2, ns), applied, available))
+	f := newFixture(work, cached(ns))
+
+	_, err := f.reconcile(t, work)
+	require.NoError(t, err)
+
+	got := apimeta.FindStatusCondition(f.stored(t).Status.Conditions, workv1.WorkAvailable)
+	require.NotNil(t, got)
+	assert.Equal(t, "2 of 3 resources are not available", got.Message)
+
+	manifests := f.stored(t).Status.ResourceStatus.Manifests
+	assert.Equal(t, "Resource is not available", apimeta.FindStatusCondition(manifests[0].Conditions, workv1.ManifestAvailable).Message)
+	assert.Equal(t, workv1.ManifestAvailableMessageAvailable, apimeta.FindStatusCondition(manifests[2].Conditions, workv1.ManifestAvailable).Message)
+}
+
+func TestReconcileAllAvailableMessage(t *testing.T) {
+	work := newWork(nil, manifest(meta(0, cm), applied))
+	f := newFixture(work, cached(cm))
+
+	_, err := f.reconcile(t, work)
+	require.NoError(t, err)
+
+	got := apimeta.FindStatusCondition(f.stored(t).Status.Conditions, workv1.WorkAvailable)
+	require.NotNil(t, got)
+	assert.Equal(t, workv1.WorkAvailableMessageAvailable, got.Message)
+	assert.Equal(t, metav1.ConditionTrue, got.Status)
+}
+
+func TestReconcileFetchErrorMessage(t *testing.T) {
+	work := newWork(nil, manifest(meta(0, cm), applied, available))
+	f := newFixture(work, &stubCache{err: errors.New("cache is broken")})
+
+	_, err := f.reconcile(t, work)
+	require.NoError(t, err)
+
+	got := apimeta.FindStatusCondition(f.stored(t).Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestAvailable)
+	require.NotNil(t, got)
+	assert.Contains(t, got.Message, "cache is broken")
+}
+
+func TestReconcileNoPatchWhenUnchanged(t *testing.T) {
+	tests := map[string]struct {
+		manifests []workv1.ManifestCondition
+		work      metav1.Condition
+		cache     *stubCache
+	}{
+		"available": {
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available)},
+			work:      workAvail,
+			cache:     cached(cm),
+		},
+		"not available": {
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, notAvailable), manifest(meta(1, ns), applied, available)},
+			work:      cond(workv1.WorkAvailable, metav1.ConditionFalse, workv1.WorkAvailableReasonNotAvailable, "1 of 2 resources are not available"),
+			cache:     cached(ns),
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			work := newWork([]metav1.Condition{workApplied, tt.work}, tt.manifests...)
+			f := newFixture(work, tt.cache)
+
+			_, err := f.reconcile(t, work)
+			require.NoError(t, err)
+
+			assert.Empty(t, f.patches(t))
+			assert.Zero(t, f.liveGets())
+		})
+	}
+}
+
+// Only the Available conditions change; every other condition, the feedback
+// values and the order of everything are kept, and the patch carries the
+// resourceVersion it was computed from.
+func TestReconcilePreservesTheRestOfTheStatus(t *testing.T) {
+	feedback := workv1.StatusFeedbackResult{Values: []workv1.FeedbackValue{{
+		Name: "ReadyReplicas", Value: workv1.FieldValue{Type: workv1.Integer, Integer: new(int64)},
+	}}}
+	synced := cond(workv1.ManifestStatusFeedbackSynced, metav1.ConditionTrue, workv1.StatusFeedbackSyncedReasonSynced, "")
+	deployStatus := manifest(meta(0, deploy), applied, synced, available)
+	deployStatus.StatusFeedbacks = feedback
+	degraded := cond(workv1.WorkDegraded, metav1.ConditionFalse, "AsExpected", "")
+	work := newWork([]metav1.Condition{workApplied, workAvail, progressing, degraded},
+		deployStatus, manifest(meta(1, cm), applied))
+	f := newFixture(work, cached(cm))
+
+	_, err := f.reconcile(t, work)
+	require.NoError(t, err)
+
+	patches := f.patches(t)
+	require.Len(t, patches, 1)
+	assert.Equal(t, map[string]any{"resourceVersion": "42"}, patches[0]["metadata"])
+
+	got := f.stored(t).Status
+	utc(got.Conditions)
+	assert.Equal(t, []metav1.Condition{workApplied, got.Conditions[1], progressing, degraded}, got.Conditions)
+	assert.Equal(t, workv1.WorkAvailable, got.Conditions[1].Type)
+	assert.Equal(t, metav1.ConditionFalse, got.Conditions[1].Status)
+	assert.False(t, got.Conditions[1].LastTransitionTime.Equal(&workAvail.LastTransitionTime), "status changed: new transition time")
+
+	require.Len(t, got.ResourceStatus.Manifests, 2)
+	d := got.ResourceStatus.Manifests[0]
+	utc(d.Conditions)
+	assert.Equal(t, meta(0, deploy), d.ResourceMeta)
+	assert.Equal(t, feedback, d.StatusFeedbacks)
+	require.Len(t, d.Conditions, 3)
+	assert.Equal(t, []metav1.Condition{applied, synced}, d.Conditions[:2])
+	flipped := d.Conditions[2]
+	assert.False(t, flipped.LastTransitionTime.Equal(&notAvailable.LastTransitionTime), "status changed: new transition time")
+	flipped.LastTransitionTime = notAvailable.LastTransitionTime
+	assert.Equal(t, notAvailable, flipped)
+	c := got.ResourceStatus.Manifests[1]
+	utc(c.Conditions)
+	assert.Equal(t, []metav1.Condition{applied}, c.Conditions[:1])
+	assert.Equal(t, workv1.ManifestAvailable, c.Conditions[1].Type)
+	assert.Equal(t, metav1.ConditionTrue, c.Conditions[1].Status)
+}
+
+// A condition whose status stays the same keeps its transition time while
+// its observedGeneration follows the work.
+func TestReconcileFollowsTheGeneration(t *testing.T) {
+	old := available
+	old.ObservedGeneration = generation - 1
+	oldWork := workAvail
+	oldWork.ObservedGeneration = generation - 1
+	work := newWork([]metav1.Condition{oldWork}, manifest(meta(0, cm), applied, old))
+	f := newFixture(work, cached(cm))
+
+	_, err := f.reconcile(t, work)
+	require.NoError(t, err)
+
+	require.Len(t, f.patches(t), 1)
+	got := f.stored(t).Status
+	utc(got.Conditions)
+	utc(got.ResourceStatus.Manifests[0].Conditions)
+	assert.Equal(t, []metav1.Condition{workAvail}, got.Conditions)
+	assert.Equal(t, []metav1.Condition{applied, available}, got.ResourceStatus.Manifests[0].Conditions)
+}
+
+// Only what changed is in the patch: a work-level change alone leaves the
+// manifests out.
+func TestReconcilePatchesOnlyWhatChanged(t *testing.T) {
+	work := newWork(nil, manifest(meta(0, cm), applied, available))
+	f := newFixture(work, cached(cm))
+
+	_, err := f.reconcile(t, work)
+	require.NoError(t, err)
+
+	patches := f.patches(t)
+	require.Len(t, patches, 1)
+	status := patches[0]["status"].(map[string]any)
+	assert.Contains(t, status, "conditions")
+	assert.NotContains(t, status, "resourceStatus")
+}
+
+func TestReconcileSkips(t *testing.T) {
+	deleting := newWork(nil, manifest(meta(0, cm), applied))
+	deleting.DeletionTimestamp = &metav1.Time{Time: time.Now()}
+	deleting.Finalizers = []string{workv1.ManifestWorkFinalizer}
+	tests := map[string]struct {
+		work *workv1.ManifestWork
+		want outcome
+	}{
+		"a work being deleted": {work: deleting, want: finished},
+		"a work not applied yet": {
+			work: newWork([]metav1.Condition{cond(workv1.WorkProgressing, metav1.ConditionTrue, workv1.WorkProgressingReasonApplying, "")}),
+			want: settled,
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			cache := cached(cm)
+			f := newFixture(tt.work, cache)
+
+			result, err := f.reconcile(t, tt.work)
+			require.NoError(t, err)
+
+			assert.Empty(t, f.patches(t))
+			assert.Zero(t, cache.gets)
+			assert.Equal(t, tt.want, result)
+		})
+	}
+}
+
+func TestReconcileConflict(t *testing.T) {
+	work := newWork(nil, manifest(meta(0, cm), applied))
+	f := newFixture(work, cached(cm))
+	f.hub.PrependReactor("patch", "manifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewConflict(workv1.Resource("manifestworks"), workName, errors.New("changed"))
+	})
+
+	_, err := f.reconcile(t, work)
+
+	require.Error(t, err)
+	assert.True(t, apierrors.IsConflict(err), "a conflict stays recognisable, so sync requeues: %v", err)
+}

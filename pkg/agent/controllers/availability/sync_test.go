@@ -1,0 +1,154 @@
+package availability
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+)
+
+// recordingQueue records the requeues of a sync; any other use panics.
+type recordingQueue struct {
+	workqueue.RateLimitingInterface
+	after       map[string]time.Duration
+	rateLimited []string
+}
+
+func (q *recordingQueue) AddAfter(item any, d time.Duration) { q.after[item.(string)] = d }
+func (q *recordingQueue) AddRateLimited(item any) {
+	q.rateLimited = append(q.rateLimited, item.(string))
+}
+
+type syncContext struct {
+	key   string
+	queue *recordingQueue
+}
+
+func (s syncContext) Queue() workqueue.RateLimitingInterface { return s.queue }
+func (s syncContext) QueueKey() string                       { return s.key }
+func (s syncContext) Recorder() events.Recorder              { return nil }
+
+func newSyncContext(key string) syncContext {
+	return syncContext{key: key, queue: &recordingQueue{after: map[string]time.Duration{}}}
+}
+
+// withLister gives the fixture's controller a work cache holding works.
+func (f *fixture) withLister(t *testing.T, works ...*workv1.ManifestWork) {
+	t.Helper()
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	for _, w := range works {
+		require.NoError(t, indexer.Add(w))
+	}
+	f.c.works = worklisters.NewManifestWorkLister(indexer).ManifestWorks(cluster)
+}
+
+func TestSyncSchedulesTheNextCheck(t *testing.T) {
+	work := newWork(nil, manifest(meta(0, cm), applied, available))
+	f := newFixture(work, cached())
+	f.withLister(t, work)
+	key := cluster + "/" + workName
+	next := func() time.Duration {
+		t.Helper()
+		syncCtx := newSyncContext(key)
+		require.NoError(t, f.c.sync(t.Context(), syncCtx))
+		assert.Empty(t, syncCtx.queue.rateLimited)
+		d, ok := syncCtx.queue.after[key]
+		require.True(t, ok, "no next check scheduled")
+		return d
+	}
+	safetyNet := func(d time.Duration) {
+		t.Helper()
+		assert.InDelta(t, resyncInterval, d, float64(resyncInterval)*jitterFactor+1)
+	}
+
+	// While the object is missing the rechecks back off, from a second up.
+	assert.Equal(t, recheckFirst, next())
+	assert.Equal(t, 2*recheckFirst, next())
+	assert.Equal(t, 4*recheckFirst, next())
+	for range 10 {
+		next()
+	}
+	assert.Equal(t, recheckMax, next())
+
+	// Once it is back, only the safety net, and the backoff starts over.
+	f.cache.objects[cm] = true
+	safetyNet(next())
+	safetyNet(next())
+	delete(f.cache.objects, cm)
+	assert.Equal(t, recheckFirst, next())
+
+	// A deleted work is forgotten.
+	f.withLister(t)
+	require.NoError(t, f.c.sync(t.Context(), newSyncContext(key)))
+	assert.Zero(t, f.c.rechecks.NumRequeues(key))
+}
+
+func TestSyncOfAWorkBeingDeleted(t *testing.T) {
+	work := newWork(nil, manifest(meta(0, cm), applied))
+	work.DeletionTimestamp = &metav1.Time{Time: time.Now()}
+	f := newFixture(work, cached())
+	f.withLister(t, work)
+	syncCtx := newSyncContext(cluster + "/" + workName)
+
+	require.NoError(t, f.c.sync(t.Context(), syncCtx))
+
+	assert.Empty(t, syncCtx.queue.after, "the finalize controller owns it now")
+	assert.Empty(t, f.hub.Actions())
+}
+
+func TestSyncOfAWorkThatIsGone(t *testing.T) {
+	work := newWork(nil, manifest(meta(0, cm), applied))
+	f := newFixture(work, cached(cm))
+	f.withLister(t)
+	syncCtx := newSyncContext(cluster + "/" + workName)
+
+	require.NoError(t, f.c.sync(t.Context(), syncCtx))
+
+	assert.Empty(t, syncCtx.queue.after, "no more checks")
+	assert.Empty(t, f.hub.Actions())
+}
+
+func TestSyncRequeuesOnConflict(t *testing.T) {
+	tests := map[string]struct {
+		err         error
+		wantErr     bool
+		rateLimited bool
+	}{
+		"conflict: checked again":  {err: apierrors.NewConflict(workv1.Resource("manifestworks"), workName, errors.New("changed")), rateLimited: true},
+		"not found: deleted":       {err: apierrors.NewNotFound(workv1.Resource("manifestworks"), workName)},
+		"other errors: backed off": {err: errors.New("hub unreachable"), wantErr: true},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			work := newWork(nil, manifest(meta(0, cm), applied))
+			f := newFixture(work, cached(cm))
+			f.withLister(t, work)
+			f.hub.PrependReactor("patch", "manifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
+				return true, nil, tt.err
+			})
+			syncCtx := newSyncContext(cluster + "/" + workName)
+
+			err := f.c.sync(t.Context(), syncCtx)
+
+			assert.Equal(t, tt.wantErr, err != nil, "error: %v", err)
+			if tt.rateLimited {
+				assert.Equal(t, []string{syncCtx.key}, syncCtx.queue.rateLimited)
+			} else {
+				assert.Empty(t, syncCtx.queue.rateLimited)
+			}
+			assert.Empty(t, syncCtx.queue.after)
+		})
+	}
+}

@@ -1,0 +1,318 @@
+package finalize
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/metadata"
+	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
+	"github.com/manifestwork/work/pkg/agent/manifest"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+)
+
+// AppliedControllerName names the AppliedManifestWork finalize controller in
+// logs, events and its queue.
+const AppliedControllerName = "AppliedManifestWorkFinalizeController"
+
+// AppliedDeps are the AppliedManifestWork finalize controller's collaborators.
+type AppliedDeps struct {
+	ClusterName string
+	HubHash     string
+	AgentID     string
+
+	HubClient    workclient.Interface // ManifestWorks on the hub, for their Deleting condition
+	Works        workinformers.ManifestWorkInformer
+	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
+	AppliedWorks workinformers.AppliedManifestWorkInformer
+	Metadata     metadata.Interface  // applied objects on the managed cluster
+	Objects      cleanup.ObjectCache // watch cache of applied objects
+	Recorder     events.Recorder
+	// SyncContext, when set, is the controller's queue; share it with the
+	// object cache's change callback (the wiring adds AppliedManifestWork names to it). Nil makes a new one.
+	SyncContext factory.SyncContext
+}
+
+// AppliedController finalizes deleted AppliedManifestWorks.
+type AppliedController struct {
+	AppliedDeps
+	works   worklisters.ManifestWorkNamespaceLister
+	applied worklisters.AppliedManifestWorkLister
+	cleaner *cleanup.Cleaner
+	logger  klog.Logger // for the queue key functions, which have no context
+}
+
+// NewAppliedController returns the AppliedManifestWork finalize controller,
+// ready to Run.
+func NewAppliedController(d AppliedDeps) factory.Controller {
+	if d.SyncContext == nil {
+		d.SyncContext = factory.NewSyncContext(AppliedControllerName, d.Recorder)
+	}
+	c := newAppliedController(d)
+	return factory.New().
+		WithSyncContext(d.SyncContext).
+		WithInformersQueueKeysFunc(c.appliedKey, d.AppliedWorks.Informer()).
+		WithInformersQueueKeysFunc(c.workKey, d.Works.Informer()).
+		WithSync(c.sync).
+		ToController(AppliedControllerName, d.Recorder)
+}
+
+func newAppliedController(d AppliedDeps) *AppliedController {
+	return &AppliedController{
+		AppliedDeps: d,
+		works:       d.Works.Lister().ManifestWorks(d.ClusterName),
+		applied:     d.AppliedWorks.Lister(),
+		cleaner:     &cleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
+		logger:      klog.Background().WithName(AppliedControllerName),
+	}
+}
+
+// sync looks the AppliedManifestWork up and reconciles it.
+func (c *AppliedController) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	name := syncCtx.QueueKey()
+	applied, err := c.applied.Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("appliedManifestWork", klog.KObj(applied),
+		"manifestWork", klog.KRef(c.ClusterName, workName(applied))))
+	after, err := c.reconcile(ctx, applied)
+	return requeue(ctx, syncCtx, name, after, err)
+}
+
+// appliedState is what one reconcile of a deleted AppliedManifestWork builds up.
+type appliedState struct {
+	applied *workv1.AppliedManifestWork
+	work    *workv1.ManifestWork // nil when gone from the hub
+	// pending names the objects still being deleted; requested tells whether
+	// this pass asked for any of those deletions.
+	pending   []string
+	requested bool
+}
+
+// reconcile finalizes a deleted AppliedManifestWork of this hub. It returns
+// how soon to look again while deleted objects are still there.
+func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.AppliedManifestWork) (time.Duration, error) {
+	if applied.DeletionTimestamp == nil || !slices.Contains(applied.Finalizers, workv1.AppliedManifestWorkFinalizer) {
+		return 0, nil
+	}
+	if !c.ours(applied) {
+		return 0, nil // another agent finalizes it
+	}
+	work, err := c.workOf(applied)
+	if err != nil {
+		return 0, err
+	}
+	st := &appliedState{applied: applied, work: work}
+	for _, step := range []func(context.Context, *appliedState) error{
+		c.cleanResources,
+		c.reportWaiting,
+	} {
+		if err := step(ctx, st); err != nil {
+			return 0, err
+		}
+	}
+	if len(st.pending) > 0 {
+		if st.requested {
+			return jittered(settleInterval), nil
+		}
+		return jittered(pollInterval), nil
+	}
+	return 0, c.removeFinalizer(ctx, st)
+}
+
+// ours tells whether this agent finalizes an AppliedManifestWork: one of its
+// hub, or one it applied for a hub it no longer points at. Objects such an old
+// record shares with the current hub's record only lose its owner reference,
+// which is how a hub switch adopts them instead of deleting them.
+func (c *AppliedController) ours(applied *workv1.AppliedManifestWork) bool {
+	_, sameHub := appliedwork.WorkName(c.HubHash, applied.Name)
+	return sameHub || (c.AgentID != "" && applied.Spec.AgentID == c.AgentID)
+}
+
+// workOf is the ManifestWork of an AppliedManifestWork, or nil when it is
+// gone from the hub or the record belongs to another hub.
+func (c *AppliedController) workOf(applied *workv1.AppliedManifestWork) (*workv1.ManifestWork, error) {
+	if _, sameHub := appliedwork.WorkName(c.HubHash, applied.Name); !sameHub {
+		return nil, nil
+	}
+	work, err := c.works.Get(workName(applied))
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return work, nil
+}
+
+// workName is the name of the ManifestWork an AppliedManifestWork records.
+func workName(applied *workv1.AppliedManifestWork) string {
+	if applied.Spec.ManifestWorkName != "" {
+		return applied.Spec.ManifestWorkName
+	}
+	name, _ := appliedwork.WorkName(applied.Spec.HubHash, applied.Name)
+	return name
+}
+
+// cleanResources deletes or orphans every applied resource as the work's
+// deleteOption says, and records which deleted objects are still there.
+// Orphaned objects lose our owner reference here, before the finalizer goes:
+// once the AppliedManifestWork is gone, the garbage collector deletes every
+// object still owned only by it.
+func (c *AppliedController) cleanResources(ctx context.Context, st *appliedState) error {
+	option := deleteOptionOf(st.work)
+	var errs []error
+	for _, r := range c.resources(st) {
+		action := actionFor(option, r)
+		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, action)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s %s: %w", action, cleanup.Describe(r), err))
+			continue
+		}
+		switch outcome {
+		case cleanup.Deleting:
+			st.requested = true
+			st.pending = append(st.pending, cleanup.Describe(r))
+		case cleanup.Terminating:
+			st.pending = append(st.pending, cleanup.Describe(r))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// resources are the recorded applied resources and, while the work is
+// still there, the ones its status says were applied but that were not
+// recorded yet (a work deleted right after it was applied). Those have no
+// recorded UID: only our owner reference marks them as ours.
+func (c *AppliedController) resources(st *appliedState) []workv1.AppliedManifestResourceMeta {
+	out := slices.Clone(st.applied.Status.AppliedResources)
+	if st.work == nil {
+		return out
+	}
+	recorded := map[workv1.ResourceIdentifier]bool{}
+	for _, r := range out {
+		recorded[r.ResourceIdentifier] = true
+	}
+	for _, m := range st.work.Status.ResourceStatus.Manifests {
+		meta := m.ResourceMeta
+		if meta.Resource == "" || meta.Version == "" || meta.Name == "" ||
+			!apimeta.IsStatusConditionTrue(m.Conditions, workv1.ManifestApplied) {
+			continue
+		}
+		id := workv1.ResourceIdentifier{Group: meta.Group, Resource: meta.Resource, Namespace: meta.Namespace, Name: meta.Name}
+		if recorded[id] || readOnly(st.work, meta) {
+			continue
+		}
+		recorded[id] = true
+		out = append(out, workv1.AppliedManifestResourceMeta{ResourceIdentifier: id, Version: meta.Version})
+	}
+	return out
+}
+
+func readOnly(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
+	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
+	config := manifest.ConfigFor(work.Spec.ManifestConfigs, gvr, meta.Namespace, meta.Name)
+	return manifest.StrategyOf(config) == workv1.UpdateStrategyTypeReadOnly
+}
+
+// deleteOptionOf is the work's deleteOption; a work that is gone, or that
+// sets none, is deleted in the foreground.
+func deleteOptionOf(work *workv1.ManifestWork) workv1.DeleteOption {
+	if work == nil || work.Spec.DeleteOption == nil {
+		return workv1.DeleteOption{PropagationPolicy: workv1.DeletePropagationPolicyTypeForeground}
+	}
+	return *work.Spec.DeleteOption
+}
+
+// actionFor is what deleteOption says to do with one resource.
+func actionFor(option workv1.DeleteOption, r workv1.AppliedManifestResourceMeta) cleanup.Action {
+	switch option.PropagationPolicy {
+	case workv1.DeletePropagationPolicyTypeOrphan:
+		return cleanup.Orphan
+	case workv1.DeletePropagationPolicyTypeSelectivelyOrphan:
+		if option.SelectivelyOrphan != nil && slices.ContainsFunc(option.SelectivelyOrphan.OrphaningRules, func(rule workv1.OrphaningRule) bool {
+			return rule.Group == r.Group && rule.Resource == r.Resource && rule.Namespace == r.Namespace && rule.Name == r.Name
+		}) {
+			return cleanup.Orphan
+		}
+	}
+	return cleanup.Delete
+}
+
+// reportWaiting names, in the Deleting condition of the work being deleted,
+// the objects its deletion waits for. A work that is not being deleted (its
+// AppliedManifestWork was deleted on its own) is left alone.
+func (c *AppliedController) reportWaiting(ctx context.Context, st *appliedState) error {
+	if len(st.pending) == 0 || st.work == nil || st.work.DeletionTimestamp == nil {
+		return nil
+	}
+	klog.FromContext(ctx).V(2).Info("Waiting for applied objects to be deleted", "objects", st.pending)
+	updated, err := setDeleting(ctx, c.HubClient, st.work, deletingCondition(st.work, waitingMessage(st.pending)))
+	if err != nil {
+		return err
+	}
+	st.work = updated
+	return nil
+}
+
+// removeFinalizer lets the AppliedManifestWork go.
+func (c *AppliedController) removeFinalizer(ctx context.Context, st *appliedState) error {
+	patch, err := withoutFinalizer(st.applied.Finalizers, st.applied.ResourceVersion, workv1.AppliedManifestWorkFinalizer)
+	if err != nil {
+		return err
+	}
+	_, err = c.SpokeClient.WorkV1().AppliedManifestWorks().Patch(ctx, st.applied.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("removing finalizer: %w", err)
+	}
+	klog.FromContext(ctx).Info("Applied resources cleaned up; removed the AppliedManifestWork finalizer",
+		"deleteOption", string(deleteOptionOf(st.work).PropagationPolicy))
+	return nil
+}
+
+// appliedKey is the key of an AppliedManifestWork this agent finalizes: its name.
+func (c *AppliedController) appliedKey(obj runtime.Object) []string {
+	applied, ok := obj.(*workv1.AppliedManifestWork)
+	if !ok {
+		c.logger.Error(nil, "Ignoring an event of an unexpected type", "type", fmt.Sprintf("%T", obj))
+		return nil
+	}
+	if !c.ours(applied) {
+		return nil
+	}
+	return []string{applied.Name}
+}
+
+// workKey maps a ManifestWork to its AppliedManifestWork's key, so that a
+// change of its deleteOption is seen.
+func (c *AppliedController) workKey(obj runtime.Object) []string {
+	accessor, err := apimeta.Accessor(obj)
+	if err != nil {
+		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
+		return nil
+	}
+	return []string{appliedwork.Name(c.HubHash, accessor.GetName())}
+}

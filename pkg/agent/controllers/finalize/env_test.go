@@ -1,0 +1,197 @@
+package finalize
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	metadatafake "k8s.io/client-go/metadata/fake"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
+	ct "github.com/manifestwork/work/pkg/agent/controllers/cleanup/cleanuptest"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+)
+
+const (
+	cluster    = "cluster1"
+	hubHash    = "0123abcd"
+	appliedUID = types.UID("amw-uid")
+)
+
+var (
+	appliedName = appliedwork.Name(hubHash, "web")
+	ourRef      = ct.Owner(appliedName, appliedUID)
+	otherRef    = ct.Owner(hubHash+"-other", "amw-other")
+)
+
+// newWork is the work "web", not being deleted, with our finalizer.
+func newWork() *workv1.ManifestWork {
+	return &workv1.ManifestWork{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: cluster, Name: "web", Generation: 1, ResourceVersion: "10",
+			Finalizers: []string{workv1.ManifestWorkFinalizer},
+		},
+	}
+}
+
+// deleting marks a work or an AppliedManifestWork as being deleted.
+func deleting[T metav1.Object](obj T) T {
+	now := metav1.Now()
+	obj.SetDeletionTimestamp(&now)
+	return obj
+}
+
+// withDeleteOption sets the work's deleteOption.
+func withDeleteOption(work *workv1.ManifestWork, policy workv1.DeletePropagationPolicyType, rules ...workv1.OrphaningRule) *workv1.ManifestWork {
+	work.Spec.DeleteOption = &workv1.DeleteOption{PropagationPolicy: policy}
+	if len(rules) > 0 {
+		work.Spec.DeleteOption.SelectivelyOrphan = &workv1.SelectivelyOrphan{OrphaningRules: rules}
+	}
+	return work
+}
+
+// withApplied lists resources in the work's status as applied.
+func withApplied(work *workv1.ManifestWork, resources ...workv1.AppliedManifestResourceMeta) *workv1.ManifestWork {
+	for i, r := range resources {
+		work.Status.ResourceStatus.Manifests = append(work.Status.ResourceStatus.Manifests, workv1.ManifestCondition{
+			ResourceMeta: workv1.ManifestResourceMeta{
+				Ordinal: int32(i), Group: r.Group, Version: r.Version, Resource: r.Resource, Namespace: r.Namespace, Name: r.Name,
+			},
+			Conditions: []metav1.Condition{{Type: workv1.ManifestApplied, Status: metav1.ConditionTrue, Reason: "Test"}},
+		})
+	}
+	return work
+}
+
+func newApplied(resources ...workv1.AppliedManifestResourceMeta) *workv1.AppliedManifestWork {
+	return &workv1.AppliedManifestWork{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: appliedName, UID: appliedUID, ResourceVersion: "20",
+			Finalizers: []string{workv1.AppliedManifestWorkFinalizer},
+		},
+		Spec:   workv1.AppliedManifestWorkSpec{HubHash: hubHash, ManifestWorkName: "web"},
+		Status: workv1.AppliedManifestWorkStatus{AppliedResources: resources},
+	}
+}
+
+// env holds both controllers over the same fakes.
+type env struct {
+	work     *WorkController
+	applied  *AppliedController
+	hub      *fakework.Clientset
+	spoke    *fakework.Clientset
+	metadata *metadatafake.FakeMetadataClient
+}
+
+// fixture is what exists when a test starts. Objects in cached are in the
+// watch cache (which is then synced for their types); inAPIOnly are
+// AppliedManifestWorks the API has but the lister has not seen yet.
+type fixture struct {
+	work      *workv1.ManifestWork // nil: gone from the hub
+	applied   *workv1.AppliedManifestWork
+	inAPIOnly *workv1.AppliedManifestWork
+	objects   []*metav1.PartialObjectMetadata
+	cached    ct.Cache
+}
+
+func newEnv(t *testing.T, f fixture) *env {
+	t.Helper()
+	hub := fakework.NewSimpleClientset()
+	spoke := fakework.NewSimpleClientset()
+	works := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	applied := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	if f.work != nil {
+		require.NoError(t, hub.Tracker().Add(f.work.DeepCopy()))
+		require.NoError(t, works.Add(f.work.DeepCopy()))
+	}
+	if f.applied != nil {
+		require.NoError(t, spoke.Tracker().Add(f.applied.DeepCopy()))
+		require.NoError(t, applied.Add(f.applied.DeepCopy()))
+	}
+	if f.inAPIOnly != nil {
+		require.NoError(t, spoke.Tracker().Add(f.inAPIOnly.DeepCopy()))
+	}
+	md := ct.NewClient(t, f.objects...)
+	var objects cleanup.ObjectCache
+	if f.cached != nil {
+		objects = f.cached
+	}
+	worksLister := worklisters.NewManifestWorkLister(works).ManifestWorks(cluster)
+	appliedLister := worklisters.NewAppliedManifestWorkLister(applied)
+	return &env{
+		work: &WorkController{
+			WorkDeps: WorkDeps{ClusterName: cluster, HubHash: hubHash, HubClient: hub, SpokeClient: spoke},
+			works:    worksLister, applied: appliedLister,
+		},
+		applied: &AppliedController{
+			AppliedDeps: AppliedDeps{ClusterName: cluster, HubHash: hubHash, AgentID: "agent1", HubClient: hub, SpokeClient: spoke, Metadata: md, Objects: objects},
+			works:       worksLister, applied: appliedLister,
+			cleaner: &cleanup.Cleaner{Client: md, Objects: objects},
+		},
+		hub: hub, spoke: spoke, metadata: md,
+	}
+}
+
+func (e *env) hubWrites() []string    { return ct.Writes(e.hub.Actions()) }
+func (e *env) spokeWrites() []string  { return ct.Writes(e.spoke.Actions()) }
+func (e *env) objectWrites() []string { return ct.Writes(e.metadata.Actions()) }
+
+func (e *env) clearActions() {
+	e.hub.ClearActions()
+	e.spoke.ClearActions()
+	e.metadata.ClearActions()
+}
+
+// object is an applied object as the fake managed cluster holds it, or nil.
+func (e *env) object(t *testing.T, gvr schema.GroupVersionResource, namespace, name string) *metav1.PartialObjectMetadata {
+	t.Helper()
+	return ct.Stored(t, e.metadata, gvr, namespace, name)
+}
+
+// hubWork is the work as the fake hub holds it, or nil.
+func (e *env) hubWork(t *testing.T) *workv1.ManifestWork {
+	t.Helper()
+	w, err := e.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), "web", metav1.GetOptions{})
+	if err != nil {
+		return nil
+	}
+	return w
+}
+
+// spokeApplied is the AppliedManifestWork as the fake managed cluster holds
+// it, or nil.
+func (e *env) spokeApplied(t *testing.T) *workv1.AppliedManifestWork {
+	t.Helper()
+	a, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedName, metav1.GetOptions{})
+	if err != nil {
+		return nil
+	}
+	return a
+}
+
+// deletingCond is the work's Deleting condition in the fake hub, or nil.
+func (e *env) deletingCond(t *testing.T) *metav1.Condition {
+	t.Helper()
+	w := e.hubWork(t)
+	if w == nil {
+		return nil
+	}
+	return apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkDeleting)
+}
+
+// listerOf is a work lister holding work, as the informer would after the
+// hub's latest change.
+func listerOf(t *testing.T, work *workv1.ManifestWork) worklisters.ManifestWorkNamespaceLister {
+	t.Helper()
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	require.NoError(t, indexer.Add(work))
+	return worklisters.NewManifestWorkLister(indexer).ManifestWorks(cluster)
+}

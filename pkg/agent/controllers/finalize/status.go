@@ -1,0 +1,117 @@
+package finalize
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/klog/v2"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+)
+
+// ReasonResourcesDeleting is the reason of the Deleting condition of a work
+// whose applied resources are being cleaned up.
+const ReasonResourcesDeleting = "ResourcesDeleting"
+
+const (
+	// pollInterval is how often a deletion that is waiting is looked at again
+	// when no watch event comes first.
+	pollInterval = 5 * time.Second
+	// settleInterval is how soon objects whose deletion was just requested
+	// are looked at again: most are gone by then.
+	settleInterval = time.Second
+	// maxNamed is how many waited-for objects the Deleting message names.
+	maxNamed = 5
+)
+
+// requeue puts key back in the queue after a reconcile that must wait, and
+// turns a conflict, which only means that a cache was behind a write (often
+// our own), into a quiet retry. Other errors go to the queue's backoff.
+func requeue(ctx context.Context, syncCtx factory.SyncContext, key string, after time.Duration, err error) error {
+	if apierrors.IsConflict(err) {
+		klog.FromContext(ctx).V(2).Info("Object changed meanwhile; looking again", "err", err)
+		after, err = jittered(settleInterval), nil
+	}
+	if err == nil && after > 0 {
+		syncCtx.Queue().AddAfter(key, after)
+	}
+	return err
+}
+
+// jittered spreads requeues so that many works deleted together are not
+// polled in lockstep.
+func jittered(d time.Duration) time.Duration {
+	return wait.Jitter(d, 0.5)
+}
+
+// deletingCondition is the Deleting condition of a work, saying what its
+// deletion waits for.
+func deletingCondition(work *workv1.ManifestWork, message string) metav1.Condition {
+	return metav1.Condition{
+		Type: workv1.WorkDeleting, Status: metav1.ConditionTrue, ObservedGeneration: work.Generation,
+		Reason: ReasonResourcesDeleting, Message: message,
+	}
+}
+
+// waitingMessage names the objects a deletion waits for, the first maxNamed
+// of them.
+func waitingMessage(names []string) string {
+	shown := names
+	if len(shown) > maxNamed {
+		shown = shown[:maxNamed]
+	}
+	msg := "waiting for " + strings.Join(shown, ", ")
+	if more := len(names) - len(shown); more > 0 {
+		msg += fmt.Sprintf(" and %d more", more)
+	}
+	return msg + " to be deleted"
+}
+
+// setDeleting writes the work's Deleting condition, unless it already says
+// the same, as one merge patch of the conditions carrying the
+// resourceVersion they were read at. It returns the work as it now is.
+func setDeleting(ctx context.Context, hub workclient.Interface, work *workv1.ManifestWork, cond metav1.Condition) (*workv1.ManifestWork, error) {
+	if old := apimeta.FindStatusCondition(work.Status.Conditions, cond.Type); old != nil &&
+		old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message &&
+		old.ObservedGeneration == cond.ObservedGeneration {
+		return work, nil
+	}
+	conditions := slices.Clone(work.Status.Conditions)
+	apimeta.SetStatusCondition(&conditions, cond)
+	patch, err := json.Marshal(map[string]any{
+		"metadata": map[string]any{"resourceVersion": work.ResourceVersion},
+		"status":   map[string]any{"conditions": conditions},
+	})
+	if err != nil {
+		return nil, err
+	}
+	updated, err := hub.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
+	if err != nil {
+		return nil, fmt.Errorf("setting the Deleting condition: %w", err)
+	}
+	return updated, nil
+}
+
+// withoutFinalizer is the merge patch that removes finalizer from an object
+// whose finalizers and resourceVersion are given.
+func withoutFinalizer(finalizers []string, resourceVersion, finalizer string) ([]byte, error) {
+	var remaining any // null clears the list
+	if rest := slices.DeleteFunc(slices.Clone(finalizers), func(f string) bool { return f == finalizer }); len(rest) > 0 {
+		remaining = rest
+	}
+	return json.Marshal(map[string]any{"metadata": map[string]any{
+		"finalizers":      remaining,
+		"resourceVersion": resourceVersion,
+	}})
+}

@@ -1,0 +1,253 @@
+// Package finalize cleans up after deleted works.
+//
+// Two controllers share the job, one per finalizer:
+//   - the work controller sees a ManifestWork being deleted: it sets the
+//     work's Deleting condition, deletes the work's AppliedManifestWork, waits
+//     until that is gone, and then removes the ManifestWork finalizer;
+//   - the applied controller sees an AppliedManifestWork being deleted: it
+//     deletes or releases every applied resource as the work's deleteOption
+//     says, waits until the deleted ones are really gone (naming them in the
+//     work's Deleting condition meanwhile), and then removes the
+//     AppliedManifestWork finalizer.
+//
+// So a work stays on the hub until everything it applied is gone from the
+// managed cluster, and an object stuck terminating holds both finalizers.
+package finalize
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+)
+
+// ControllerName names the ManifestWork finalize controller in logs, events
+// and its queue.
+const ControllerName = "ManifestWorkFinalizeController"
+
+// WorkDeps are the ManifestWork finalize controller's collaborators.
+type WorkDeps struct {
+	ClusterName string
+	HubHash     string
+
+	HubClient    workclient.Interface // ManifestWorks on the hub
+	Works        workinformers.ManifestWorkInformer
+	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
+	AppliedWorks workinformers.AppliedManifestWorkInformer
+	Recorder     events.Recorder
+}
+
+// WorkController finalizes deleted ManifestWorks.
+type WorkController struct {
+	WorkDeps
+	works   worklisters.ManifestWorkNamespaceLister
+	applied worklisters.AppliedManifestWorkLister
+	logger  klog.Logger // for the queue key functions, which have no context
+}
+
+// NewWorkController returns the ManifestWork finalize controller, ready to Run.
+func NewWorkController(d WorkDeps) factory.Controller {
+	c := newWorkController(d)
+	return factory.New().
+		WithInformersQueueKeysFunc(c.workKey, d.Works.Informer()).
+		WithInformersQueueKeysFunc(c.appliedWorkKey, d.AppliedWorks.Informer()).
+		WithSync(c.sync).
+		ToController(ControllerName, d.Recorder)
+}
+
+func newWorkController(d WorkDeps) *WorkController {
+	return &WorkController{
+		WorkDeps: d,
+		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
+		applied:  d.AppliedWorks.Lister(),
+		logger:   klog.Background().WithName(ControllerName),
+	}
+}
+
+// sync looks the work up and reconciles it; a work that is gone needs nothing.
+func (c *WorkController) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	key := syncCtx.QueueKey()
+	namespace, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil || namespace != c.ClusterName {
+		return nil // not a key of ours; retrying cannot help
+	}
+	work, err := c.works.Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work)))
+	after, err := c.reconcile(ctx, work)
+	return requeue(ctx, syncCtx, key, after, err)
+}
+
+// workState is what one reconcile of a deleted work builds up.
+type workState struct {
+	work *workv1.ManifestWork // the latest copy, after our own writes
+	wait time.Duration        // > 0 when the work must wait and be looked at again
+}
+
+// reconcile finalizes a deleted work. It returns how soon to look again
+// while the work waits for its AppliedManifestWork to go.
+func (c *WorkController) reconcile(ctx context.Context, work *workv1.ManifestWork) (time.Duration, error) {
+	if work.DeletionTimestamp == nil || !slices.Contains(work.Finalizers, workv1.ManifestWorkFinalizer) {
+		return 0, nil
+	}
+	st := &workState{work: work}
+	for _, step := range []func(context.Context, *workState) error{
+		c.markDeleting,
+		c.deleteAppliedWork,
+		c.removeFinalizer,
+	} {
+		if err := step(ctx, st); err != nil {
+			return 0, err
+		}
+		if st.wait > 0 {
+			return st.wait, nil
+		}
+	}
+	return 0, nil
+}
+
+// markDeleting sets the Deleting condition when the work has none yet. Once
+// it is set, the applied controller keeps its message naming what the
+// deletion waits for, and this controller leaves it alone.
+func (c *WorkController) markDeleting(ctx context.Context, st *workState) error {
+	if apimeta.IsStatusConditionTrue(st.work.Status.Conditions, workv1.WorkDeleting) {
+		return nil
+	}
+	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted", appliedwork.Name(c.HubHash, st.work.Name))
+	updated, err := setDeleting(ctx, c.HubClient, st.work, deletingCondition(st.work, msg))
+	if err != nil {
+		return err
+	}
+	st.work = updated
+	return nil
+}
+
+// deleteAppliedWork deletes the work's AppliedManifestWork and waits until
+// it is gone. The cache may not have seen an AppliedManifestWork created a
+// moment ago, so the API confirms that there is none before the work goes.
+func (c *WorkController) deleteAppliedWork(ctx context.Context, st *workState) error {
+	name := appliedwork.Name(c.HubHash, st.work.Name)
+	applied, err := c.applied.Get(name)
+	if apierrors.IsNotFound(err) {
+		applied, err = c.SpokeClient.WorkV1().AppliedManifestWorks().Get(ctx, name, metav1.GetOptions{})
+	}
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading AppliedManifestWork %s: %w", name, err)
+	}
+	if applied.DeletionTimestamp != nil {
+		klog.FromContext(ctx).V(4).Info("Waiting for the AppliedManifestWork to be finalized", "appliedManifestWork", name)
+		st.wait = jittered(pollInterval)
+		return nil
+	}
+	if err := c.ensureAppliedFinalizer(ctx, applied); err != nil {
+		return err
+	}
+	// Background: the garbage collector must not touch the applied objects
+	// while the applied controller decides, per deleteOption, what happens to
+	// each of them (foreground would delete them all, orphan would strip the
+	// owner references that the applied controller relies on).
+	uid := applied.UID
+	background := metav1.DeletePropagationBackground
+	err = c.SpokeClient.WorkV1().AppliedManifestWorks().Delete(ctx, name, metav1.DeleteOptions{
+		Preconditions:     &metav1.Preconditions{UID: &uid},
+		PropagationPolicy: &background,
+	})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("deleting AppliedManifestWork %s: %w", name, err)
+	}
+	klog.FromContext(ctx).Info("Deleting the AppliedManifestWork of a deleted work", "appliedManifestWork", name)
+	st.wait = jittered(pollInterval)
+	return nil
+}
+
+// ensureAppliedFinalizer gives the AppliedManifestWork its finalizer if it
+// lacks it (one written by hand or by an older agent). Without it the
+// AppliedManifestWork would vanish at once and the garbage collector would
+// delete everything it owns, also what the work says to orphan.
+func (c *WorkController) ensureAppliedFinalizer(ctx context.Context, applied *workv1.AppliedManifestWork) error {
+	if slices.Contains(applied.Finalizers, workv1.AppliedManifestWorkFinalizer) {
+		return nil
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
+		"finalizers":      append(slices.Clone(applied.Finalizers), workv1.AppliedManifestWorkFinalizer),
+		"resourceVersion": applied.ResourceVersion,
+	}})
+	if err != nil {
+		return err
+	}
+	_, err = c.SpokeClient.WorkV1().AppliedManifestWorks().Patch(ctx, applied.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	if err != nil {
+		return fmt.Errorf("adding finalizer to AppliedManifestWork %s: %w", applied.Name, err)
+	}
+	return nil
+}
+
+// removeFinalizer lets the work go.
+func (c *WorkController) removeFinalizer(ctx context.Context, st *workState) error {
+	patch, err := withoutFinalizer(st.work.Finalizers, st.work.ResourceVersion, workv1.ManifestWorkFinalizer)
+	if err != nil {
+		return err
+	}
+	_, err = c.HubClient.WorkV1().ManifestWorks(st.work.Namespace).Patch(ctx, st.work.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("removing finalizer: %w", err)
+	}
+	klog.FromContext(ctx).Info("Cleanup done; removed the ManifestWork finalizer")
+	return nil
+}
+
+// workKey is the key of a ManifestWork.
+func (c *WorkController) workKey(obj runtime.Object) []string {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
+		return nil
+	}
+	return []string{key}
+}
+
+// appliedWorkKey maps an AppliedManifestWork of this hub to its work's key,
+// so that its disappearance lets the work go at once.
+func (c *WorkController) appliedWorkKey(obj runtime.Object) []string {
+	accessor, err := apimeta.Accessor(obj)
+	if err != nil {
+		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
+		return nil
+	}
+	name, ok := appliedwork.WorkName(c.HubHash, accessor.GetName())
+	if !ok {
+		return nil
+	}
+	return []string{c.ClusterName + "/" + name}
+}

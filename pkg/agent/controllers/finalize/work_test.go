@@ -1,0 +1,161 @@
+package finalize
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	clienttesting "k8s.io/client-go/testing"
+
+	ct "github.com/manifestwork/work/pkg/agent/controllers/cleanup/cleanuptest"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+func TestWorkReconcile(t *testing.T) {
+	workStatus := "patch:status manifestworks " + cluster + "/web"
+	workFinalizer := "patch manifestworks " + cluster + "/web"
+	deleteApplied := "delete appliedmanifestworks " + appliedName
+	withDeleting := func(w *workv1.ManifestWork, msg string) *workv1.ManifestWork {
+		w.Status.Conditions = append(w.Status.Conditions, deletingCondition(w, msg))
+		return w
+	}
+	cases := []struct {
+		name          string
+		f             fixture
+		wantWait      bool
+		wantHub       []string
+		wantSpoke     []string
+		wantFinalizer bool   // the work still has our finalizer afterwards
+		wantMessage   string // of the Deleting condition; "" for none
+	}{{
+		name:          "a work that is not deleted needs nothing",
+		f:             fixture{work: newWork(), applied: newApplied()},
+		wantFinalizer: true,
+	}, {
+		name: "a deleted work without our finalizer needs nothing",
+		f: fixture{work: func() *workv1.ManifestWork {
+			w := deleting(newWork())
+			w.Finalizers = []string{"example.com/other"}
+			return w
+		}(), applied: newApplied()},
+	}, {
+		name:     "marks the work Deleting and deletes its AppliedManifestWork",
+		f:        fixture{work: deleting(newWork()), applied: newApplied()},
+		wantWait: true, wantHub: []string{workStatus}, wantSpoke: []string{deleteApplied}, wantFinalizer: true,
+		wantMessage: "waiting for AppliedManifestWork " + appliedName + " to be deleted",
+	}, {
+		name: "waits for an AppliedManifestWork being finalized, without writes",
+		f: fixture{
+			work:    withDeleting(deleting(newWork()), "waiting for deployments apps/v1 default/web to be deleted"),
+			applied: deleting(newApplied()),
+		},
+		wantWait: true, wantFinalizer: true,
+		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+	}, {
+		name:     "asks the API about an AppliedManifestWork the cache has not seen yet",
+		f:        fixture{work: deleting(newWork()), inAPIOnly: newApplied()},
+		wantWait: true, wantHub: []string{workStatus}, wantSpoke: []string{deleteApplied}, wantFinalizer: true,
+		wantMessage: "waiting for AppliedManifestWork " + appliedName + " to be deleted",
+	}, {
+		name: "gives an AppliedManifestWork without finalizer ours before deleting it",
+		f: fixture{work: deleting(newWork()), applied: func() *workv1.AppliedManifestWork {
+			a := newApplied()
+			a.Finalizers = nil
+			return a
+		}()},
+		wantWait: true, wantHub: []string{workStatus}, wantFinalizer: true,
+		wantSpoke:   []string{"patch appliedmanifestworks " + appliedName, deleteApplied},
+		wantMessage: "waiting for AppliedManifestWork " + appliedName + " to be deleted",
+	}, {
+		name:    "removes the finalizer once the AppliedManifestWork is gone",
+		f:       fixture{work: withDeleting(deleting(newWork()), "waiting for something")},
+		wantHub: []string{workFinalizer}, wantMessage: "waiting for something",
+	}, {
+		name:        "sets the Deleting condition even when there was nothing to wait for",
+		f:           fixture{work: deleting(newWork())},
+		wantHub:     []string{workStatus, workFinalizer},
+		wantMessage: "waiting for AppliedManifestWork " + appliedName + " to be deleted",
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.f)
+			wait, err := e.work.reconcile(context.Background(), tc.f.work)
+			require.NoError(t, err)
+			assert.Equal(t, tc.wantWait, wait > 0, "wait %s", wait)
+			assert.Equal(t, tc.wantHub, e.hubWrites(), "hub writes")
+			assert.Equal(t, tc.wantSpoke, e.spokeWrites(), "managed cluster writes")
+
+			w := e.hubWork(t)
+			if w == nil {
+				assert.False(t, tc.wantFinalizer, "work is gone")
+				return
+			}
+			assert.Equal(t, tc.wantFinalizer, slices.Contains(w.Finalizers, workv1.ManifestWorkFinalizer), "finalizers %v", w.Finalizers)
+			if tc.wantMessage == "" {
+				assert.Nil(t, e.deletingCond(t))
+				return
+			}
+			cond := e.deletingCond(t)
+			require.NotNil(t, cond)
+			assert.Equal(t, metav1.ConditionTrue, cond.Status)
+			assert.Equal(t, ReasonResourcesDeleting, cond.Reason)
+			assert.Equal(t, tc.wantMessage, cond.Message)
+		})
+	}
+}
+
+// The AppliedManifestWork is deleted only if it is the one that was read,
+// and in the background, so that the garbage collector leaves the applied
+// objects to the applied controller.
+func TestWorkDeletesAppliedWorkConditionally(t *testing.T) {
+	e := newEnv(t, fixture{work: deleting(newWork()), applied: newApplied()})
+	_, err := e.work.reconcile(context.Background(), deleting(newWork()))
+	require.NoError(t, err)
+
+	var del *clienttesting.DeleteActionImpl
+	for _, a := range e.spoke.Actions() {
+		if d, ok := a.(clienttesting.DeleteActionImpl); ok {
+			del = &d
+		}
+	}
+	require.NotNil(t, del)
+	opts := del.GetDeleteOptions()
+	require.NotNil(t, opts.Preconditions)
+	assert.Equal(t, types.UID(appliedUID), *opts.Preconditions.UID)
+	require.NotNil(t, opts.PropagationPolicy)
+	assert.Equal(t, metav1.DeletePropagationBackground, *opts.PropagationPolicy)
+}
+
+// Removing our finalizer keeps the others.
+func TestWorkRemovesOnlyOurFinalizer(t *testing.T) {
+	work := deleting(newWork())
+	work.Finalizers = []string{"example.com/first", workv1.ManifestWorkFinalizer, "example.com/last"}
+	e := newEnv(t, fixture{work: work})
+	_, err := e.work.reconcile(context.Background(), work)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"example.com/first", "example.com/last"}, e.hubWork(t).Finalizers)
+}
+
+func TestWorkQueueKeys(t *testing.T) {
+	e := newEnv(t, fixture{})
+	assert.Equal(t, []string{cluster + "/web"}, e.work.workKey(newWork()))
+	assert.Equal(t, []string{cluster + "/web"}, e.work.appliedWorkKey(newApplied()))
+	other := newApplied()
+	other.Name = "otherhub-web"
+	assert.Empty(t, e.work.appliedWorkKey(other))
+}
+
+func TestWorkSyncRequeuesWhileWaiting(t *testing.T) {
+	e := newEnv(t, fixture{work: deleting(newWork()), applied: deleting(newApplied())})
+	syncCtx := ct.NewSyncContext(cluster + "/web")
+	require.NoError(t, e.work.sync(context.Background(), syncCtx))
+	assert.Equal(t, []any{cluster + "/web"}, syncCtx.Q.Added)
+
+	other := ct.NewSyncContext("elsewhere/web")
+	require.NoError(t, e.work.sync(context.Background(), other))
+	assert.Empty(t, other.Q.Added, "a key of another namespace is ignored")
+}

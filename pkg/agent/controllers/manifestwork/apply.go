@@ -1,0 +1,117 @@
+package manifestwork
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/apply"
+	"github.com/manifestwork/work/pkg/agent/manifest"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// prepared is a manifest decoded and mapped, ready to apply.
+type prepared struct {
+	obj *unstructured.Unstructured
+	gvr schema.GroupVersionResource
+}
+
+// applyManifests applies every manifest it can, in dependency order, and
+// records each outcome. A manifest that cannot be decoded, mapped or applied
+// fails alone: the others are still applied.
+func (c *Controller) applyManifests(ctx context.Context, st *state) error {
+	manifests := st.work.Spec.Workload.Manifests
+	st.results = make([]manifestResult, len(manifests))
+	ready := make([]*prepared, len(manifests))
+	kinds := make([]schema.GroupKind, len(manifests))
+	var gvrs []schema.GroupVersionResource
+	for i, m := range manifests {
+		st.results[i].meta.Ordinal = int32(i)
+		p, err := c.prepare(m, &st.results[i].meta)
+		if err != nil {
+			st.results[i].err = err
+			continue
+		}
+		ready[i], kinds[i] = p, p.obj.GroupVersionKind().GroupKind()
+		gvrs = append(gvrs, p.gvr)
+	}
+	key := st.work.Namespace + "/" + st.work.Name
+	c.Objects.SetUses(key, gvrs)
+
+	owner := appliedwork.OwnerReference(st.applied)
+	for _, i := range manifest.Order(kinds) {
+		if ready[i] == nil {
+			continue
+		}
+		st.results[i].err = c.applyOne(ctx, st.work, memoryKey{work: key, ordinal: i}, ready[i], owner)
+	}
+	return nil
+}
+
+// prepare decodes and maps one manifest, filling in what is known of its
+// resourceMeta even when it fails, so the user sees which manifest it is.
+func (c *Controller) prepare(m workv1.Manifest, meta *workv1.ManifestResourceMeta) (*prepared, error) {
+	obj, err := manifest.Decode(m)
+	if err != nil {
+		return nil, err
+	}
+	gvk := obj.GroupVersionKind()
+	meta.Group, meta.Version, meta.Kind = gvk.Group, gvk.Version, gvk.Kind
+	meta.Name, meta.Namespace = obj.GetName(), obj.GetNamespace()
+	mapping, err := c.Mapper.Map(obj)
+	if err != nil {
+		return nil, err
+	}
+	meta.Resource, meta.Namespace = mapping.Resource.Resource, obj.GetNamespace()
+	return &prepared{obj: obj, gvr: mapping.Resource}, nil
+}
+
+// applyOne applies a manifest with its strategy, unless the watch cache shows
+// the object exactly as this agent last left it for the same desired state.
+func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key memoryKey, p *prepared, owner metav1.OwnerReference) error {
+	config := manifest.ConfigFor(work.Spec.ManifestConfigs, p.gvr, p.obj.GetNamespace(), p.obj.GetName())
+	strategy, err := apply.ForConfig(config)
+	if err != nil {
+		return err
+	}
+	fingerprint, err := fingerprintOf(p.obj, config, owner)
+	if err != nil {
+		return err
+	}
+	cached, synced, err := c.Objects.Get(p.gvr, p.obj.GetNamespace(), p.obj.GetName())
+	if err == nil && synced && cached != nil &&
+		c.memory.unchanged(key, memoryEntry{fingerprint: fingerprint, uid: cached.UID, resourceVersion: cached.ResourceVersion}) {
+		return nil
+	}
+	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: config, KnownAbsent: err == nil && synced && cached == nil}
+	res, err := strategy.Apply(ctx, c.Dynamic, req)
+	if err != nil {
+		c.memory.drop(key)
+		return err
+	}
+	if res.Object != nil {
+		c.memory.remember(key, memoryEntry{fingerprint: fingerprint, uid: res.Object.GetUID(), resourceVersion: res.Object.GetResourceVersion()})
+	}
+	if res.Written {
+		klog.FromContext(ctx).V(2).Info("Applied", "resource", p.gvr.Resource, "object", klog.KObj(p.obj))
+	}
+	return nil
+}
+
+// fingerprintOf identifies a desired state: the manifest, its config and the
+// owner it must carry.
+func fingerprintOf(obj *unstructured.Unstructured, config *workv1.ManifestConfigOption, owner metav1.OwnerReference) (string, error) {
+	data, err := json.Marshal([]any{obj.Object, config, owner})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}

@@ -1,0 +1,151 @@
+// Package manifestwork applies the manifests of the ManifestWorks in the
+// agent's cluster namespace to the managed cluster and reports, in one status
+// patch per reconcile, what happened to each.
+package manifestwork
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/manifest"
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+)
+
+// ControllerName names the controller in logs, events and its queue.
+const ControllerName = "ManifestWorkController"
+
+// ObjectCache answers from a watch cache whether an applied object exists and
+// at which resourceVersion, so that unchanged objects cost no request.
+type ObjectCache interface {
+	SetUses(user string, gvrs []schema.GroupVersionResource)
+	Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error)
+}
+
+// Deps are the controller's collaborators.
+type Deps struct {
+	ClusterName string
+	HubHash     string
+	AgentID     string
+
+	HubClient    workclient.Interface // ManifestWorks on the hub
+	Works        workinformers.ManifestWorkInformer
+	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
+	AppliedWorks workinformers.AppliedManifestWorkInformer
+	Dynamic      dynamic.Interface // applied objects on the managed cluster
+	Mapper       *manifest.Mapper
+	Objects      ObjectCache
+	Recorder     events.Recorder
+	SyncContext  factory.SyncContext // its queue is shared with the ObjectCache's change callback
+}
+
+// Controller applies ManifestWorks.
+type Controller struct {
+	Deps
+	works   worklisters.ManifestWorkNamespaceLister
+	applied worklisters.AppliedManifestWorkLister
+	memory  *appliedMemory
+	retries workqueue.TypedRateLimiter[string] // per-work backoff while manifests fail
+}
+
+// Failing manifests are retried with a per-work backoff from retryFirst up to
+// retryMax: quick enough to pick up a CustomResourceDefinition or an RBAC
+// grant that arrives a moment later, bounded so that a fix made hours later
+// is still picked up within a minute.
+const (
+	retryFirst = 500 * time.Millisecond
+	retryMax   = time.Minute
+)
+
+// New returns the controller, ready to Run.
+func New(d Deps) factory.Controller {
+	c := &Controller{
+		Deps:    d,
+		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
+		applied: d.AppliedWorks.Lister(),
+		memory:  newAppliedMemory(),
+		retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
+	}
+	return factory.New().
+		WithSyncContext(d.SyncContext).
+		WithInformersQueueKeysFunc(workKey, d.Works.Informer()).
+		WithInformersQueueKeysFunc(c.appliedWorkKey, d.AppliedWorks.Informer()).
+		WithSync(c.sync).
+		ToController(ControllerName, d.Recorder)
+}
+
+// sync looks the work up and reconciles it; a work that is gone needs
+// nothing. Failing manifests are retried with the work's own backoff; other
+// errors go back to the queue's rate limiter.
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	key := syncCtx.QueueKey()
+	_, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil // not a key of ours; retrying cannot help
+	}
+	work, err := c.works.Get(name)
+	if apierrors.IsNotFound(err) {
+		c.forget(name)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	logger := klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work))
+	err = c.reconcile(klog.NewContext(ctx, logger), work)
+	var failed *manifestFailures
+	switch {
+	case errors.As(err, &failed):
+		delay := c.retries.When(key)
+		logger.V(2).Info("Manifests failed; retrying", "after", delay, "err", err)
+		syncCtx.Queue().AddAfter(key, delay)
+		return nil
+	case err == nil:
+		c.retries.Forget(key)
+	}
+	return err
+}
+
+// forget drops what the controller remembers about a deleted work.
+func (c *Controller) forget(name string) {
+	key := c.ClusterName + "/" + name
+	c.Objects.SetUses(key, nil)
+	c.memory.forget(key)
+	c.retries.Forget(key)
+}
+
+func workKey(obj runtime.Object) []string {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return nil
+	}
+	return []string{key}
+}
+
+// appliedWorkKey maps an AppliedManifestWork of this hub to its work's key.
+func (c *Controller) appliedWorkKey(obj runtime.Object) []string {
+	accessor, err := apimeta.Accessor(obj)
+	if err != nil {
+		return nil
+	}
+	key, ok := appliedwork.WorkKey(c.ClusterName, c.HubHash, accessor.GetName())
+	if !ok {
+		return nil
+	}
+	return []string{key}
+}

@@ -1,0 +1,229 @@
+package manifestwork
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+	fakedynamic "k8s.io/client-go/dynamic/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/manifest"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/test/fixture"
+)
+
+const (
+	cluster = "cluster1"
+	hubHash = "0123abcd"
+)
+
+// noCache is an ObjectCache whose informers never synced: every object is read
+// from the API.
+type noCache struct{}
+
+func (noCache) SetUses(string, []schema.GroupVersionResource) {}
+func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.PartialObjectMetadata, bool, error) {
+	return nil, false, nil
+}
+
+// env is a controller over fake clients, with its fakes exposed.
+type env struct {
+	c       *Controller
+	hub     *fakework.Clientset
+	spoke   *fakework.Clientset
+	dynamic *fakedynamic.FakeDynamicClient
+	applied cache.Indexer // behind the AppliedManifestWork lister
+}
+
+func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) *env {
+	t.Helper()
+	hub := fakework.NewSimpleClientset(work)
+	spoke := fakework.NewSimpleClientset()
+	scheme := runtime.NewScheme()
+	gvrToList := map[schema.GroupVersionResource]string{
+		{Version: "v1", Resource: "configmaps"}: "ConfigMapList",
+		{Version: "v1", Resource: "namespaces"}: "NamespaceList",
+	}
+	dyn := fakedynamic.NewSimpleDynamicClientWithCustomListKinds(scheme, gvrToList, objects...)
+	disco := &fakediscovery.FakeDiscovery{Fake: &clienttesting.Fake{}}
+	disco.Resources = []*metav1.APIResourceList{{GroupVersion: "v1", APIResources: []metav1.APIResource{
+		{Name: "configmaps", Kind: "ConfigMap", Namespaced: true},
+		{Name: "namespaces", Kind: "Namespace"},
+	}}}
+
+	works := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	require.NoError(t, works.Add(work))
+	applied := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	return &env{
+		c: &Controller{
+			Deps: Deps{
+				ClusterName: cluster, HubHash: hubHash, AgentID: "agent1",
+				HubClient: hub, SpokeClient: spoke, Dynamic: dyn,
+				Mapper: manifest.NewMapper(disco), Objects: noCache{},
+			},
+			works:   worklisters.NewManifestWorkLister(works).ManifestWorks(cluster),
+			applied: worklisters.NewAppliedManifestWorkLister(applied),
+			memory:  newAppliedMemory(),
+			retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
+		},
+		hub: hub, spoke: spoke, dynamic: dyn, applied: applied,
+	}
+}
+
+// writes lists the verbs of the actions that change something.
+func writes(actions []clienttesting.Action) []string {
+	var out []string
+	for _, a := range actions {
+		switch a.GetVerb() {
+		case "get", "list", "watch":
+		default:
+			out = append(out, a.GetVerb()+" "+a.GetResource().Resource+subresource(a))
+		}
+	}
+	return out
+}
+
+func subresource(a clienttesting.Action) string {
+	if s := a.GetSubresource(); s != "" {
+		return "/" + s
+	}
+	return ""
+}
+
+func (e *env) work(t *testing.T) *workv1.ManifestWork {
+	w, err := e.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), "w", metav1.GetOptions{})
+	require.NoError(t, err)
+	return w
+}
+
+func TestReconcileAppliesAndReportsOnce(t *testing.T) {
+	work := fixture.NewWork(cluster, "w").WithGeneration(2).
+		WithManifest(fixture.ConfigMap("team", "settings", map[string]string{"a": "b"}), fixture.Namespace("team")).
+		Build()
+	e := newEnv(t, work)
+
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+
+	assert.Equal(t, []string{"patch manifestworks", "patch manifestworks/status"}, writes(e.hub.Actions()),
+		"one finalizer patch, then one status patch")
+	assert.Equal(t, []string{"create appliedmanifestworks"}, writes(e.spoke.Actions()))
+	created := writes(e.dynamic.Actions())
+	assert.Equal(t, []string{"create namespaces", "create configmaps"}, created, "namespaces before what lives in them")
+
+	got := e.work(t)
+	assert.Contains(t, got.Finalizers, workv1.ManifestWorkFinalizer)
+	applied := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkApplied)
+	require.NotNil(t, applied)
+	assert.Equal(t, metav1.ConditionTrue, applied.Status)
+	assert.Equal(t, workv1.WorkAppliedReasonComplete, applied.Reason)
+	assert.Equal(t, int64(2), applied.ObservedGeneration)
+	require.Len(t, got.Status.ResourceStatus.Manifests, 2)
+	assert.Equal(t, workv1.ManifestResourceMeta{Ordinal: 0, Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Name: "settings", Namespace: "team"},
+		got.Status.ResourceStatus.Manifests[0].ResourceMeta)
+
+	cm, err := e.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("team").Get(context.Background(), "settings", metav1.GetOptions{})
+	require.NoError(t, err)
+	require.Len(t, cm.GetOwnerReferences(), 1)
+	assert.Equal(t, appliedwork.Name(hubHash, "w"), cm.GetOwnerReferences()[0].Name)
+
+	// The same work again, as the informer now shows it: nothing changes, so
+	// nothing is written anywhere.
+	e.hub.ClearActions()
+	e.spoke.ClearActions()
+	e.dynamic.ClearActions()
+	amw, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedwork.Name(hubHash, "w"), metav1.GetOptions{})
+	require.NoError(t, err)
+	require.NoError(t, e.applied.Add(amw))
+	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))
+	assert.Empty(t, writes(e.hub.Actions()))
+	assert.Empty(t, writes(e.spoke.Actions()))
+	assert.Empty(t, writes(e.dynamic.Actions()))
+}
+
+func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
+	work := fixture.NewWork(cluster, "w").WithGeneration(1).
+		WithRawManifest(`[1, 2]`).
+		WithRawManifest(`{"apiVersion": "v1", "metadata": {"name": "x"}}`).
+		WithRawManifest(`{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "team"}}`).
+		WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "no-namespace"}}`).
+		WithManifest(fixture.ConfigMap("team", "good", nil)).
+		Build()
+	e := newEnv(t, work)
+
+	err := e.c.reconcile(context.Background(), work)
+	require.Error(t, err, "failing manifests make the queue retry with backoff")
+
+	got := e.work(t)
+	require.Len(t, got.Status.ResourceStatus.Manifests, 5)
+	wantMessages := []string{
+		"manifest is not a JSON object",
+		"manifest has no kind",
+		"the managed cluster does not serve kind Widget in example.com/v1",
+		`ConfigMap "no-namespace" is namespaced but the manifest has no metadata.namespace`,
+		workv1.ManifestAppliedMessageComplete,
+	}
+	for i, want := range wantMessages {
+		m := got.Status.ResourceStatus.Manifests[i]
+		assert.Equal(t, int32(i), m.ResourceMeta.Ordinal)
+		c := apimeta.FindStatusCondition(m.Conditions, workv1.ManifestApplied)
+		require.NotNil(t, c, "manifest %d", i)
+		assert.Contains(t, c.Message, want, "manifest %d", i)
+		if i < 4 {
+			assert.Equal(t, metav1.ConditionFalse, c.Status, "manifest %d", i)
+			assert.Equal(t, workv1.ManifestAppliedReasonFailed, c.Reason, "manifest %d", i)
+		} else {
+			assert.Equal(t, metav1.ConditionTrue, c.Status)
+		}
+	}
+	assert.Equal(t, "Widget", got.Status.ResourceStatus.Manifests[2].ResourceMeta.Kind, "what is known of a failing manifest is shown")
+	applied := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkApplied)
+	require.NotNil(t, applied)
+	assert.Equal(t, metav1.ConditionFalse, applied.Status)
+	assert.Equal(t, "Failed to apply 4 of 5 manifests; see status.resourceStatus", applied.Message)
+	progressing := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkProgressing)
+	require.NotNil(t, progressing)
+	assert.Equal(t, metav1.ConditionTrue, progressing.Status)
+}
+
+func TestReconcileLeavesDeletedWorksToFinalize(t *testing.T) {
+	work := fixture.NewWork(cluster, "w").WithFinalizer().WithManifest(fixture.ConfigMap("team", "a", nil)).Build()
+	now := metav1.Now()
+	work.DeletionTimestamp = &now
+	e := newEnv(t, work)
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	assert.Empty(t, writes(e.hub.Actions()))
+	assert.Empty(t, e.dynamic.Actions())
+}
+
+func TestSyncIgnoresWorksThatAreGone(t *testing.T) {
+	e := newEnv(t, fixture.NewWork(cluster, "other").Build())
+	require.NoError(t, e.c.sync(context.Background(), newFakeSyncContext(cluster+"/gone")))
+	assert.Empty(t, writes(e.hub.Actions()))
+}
+
+// Failing manifests are retried with the work's own growing delay, not as a
+// queue error; success resets it.
+func TestSyncRetriesFailingManifestsWithBackoff(t *testing.T) {
+	work := fixture.NewWork(cluster, "w").
+		WithRawManifest(`{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "team"}}`).
+		Build()
+	e := newEnv(t, work)
+	syncCtx := newFakeSyncContext(cluster + "/w")
+	for i := 1; i <= 3; i++ {
+		require.NoError(t, e.c.sync(context.Background(), syncCtx))
+		assert.Equal(t, i, e.c.retries.NumRequeues(cluster+"/w"), "attempt %d", i)
+	}
+	assert.Equal(t, 8*retryFirst, e.c.retries.When(cluster+"/w"), "0.5s, 1s, 2s, then 4s")
+}

@@ -1,0 +1,155 @@
+package manifestwork
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/manifestwork/work/pkg/agent/apply"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// buildStatus is the work's status after this reconcile: one entry per
+// manifest with its Applied condition, and the work-level Applied and
+// Progressing conditions. Conditions other controllers own (Available,
+// feedback, condition rules) and feedback values are carried over.
+func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.ManifestWorkStatus {
+	status := *work.Status.DeepCopy()
+	previous := status.ResourceStatus.Manifests
+	manifests := make([]workv1.ManifestCondition, len(results))
+	for i, r := range results {
+		mc := carryOver(previous, r.meta)
+		mc.ResourceMeta = r.meta
+		apimeta.SetStatusCondition(&mc.Conditions, manifestApplied(r.err, work.Generation))
+		manifests[i] = mc
+	}
+	status.ResourceStatus.Manifests = manifests
+	failed := countFailed(results)
+	apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, len(results), work.Generation))
+	apimeta.SetStatusCondition(&status.Conditions, workProgressing(failed, work.Generation))
+	return status
+}
+
+// carryOver returns the previous status of the same object: matched on the
+// resource identity, not the ordinal, so reordering manifests keeps it.
+func carryOver(previous []workv1.ManifestCondition, meta workv1.ManifestResourceMeta) workv1.ManifestCondition {
+	for _, p := range previous {
+		id := p.ResourceMeta
+		id.Ordinal = meta.Ordinal
+		if id == meta {
+			return *p.DeepCopy()
+		}
+	}
+	return workv1.ManifestCondition{Conditions: []metav1.Condition{}}
+}
+
+func manifestApplied(err error, generation int64) metav1.Condition {
+	if err == nil {
+		return metav1.Condition{
+			Type: workv1.ManifestApplied, Status: metav1.ConditionTrue, ObservedGeneration: generation,
+			Reason: workv1.ManifestAppliedReasonComplete, Message: workv1.ManifestAppliedMessageComplete,
+		}
+	}
+	reason := workv1.ManifestAppliedReasonFailed
+	var applyErr *apply.Error
+	if errors.As(err, &applyErr) && applyErr.Reason != "" {
+		reason = applyErr.Reason
+	}
+	return metav1.Condition{
+		Type: workv1.ManifestApplied, Status: metav1.ConditionFalse, ObservedGeneration: generation,
+		Reason: reason, Message: truncate(err.Error()),
+	}
+}
+
+func workApplied(failed, total int, generation int64) metav1.Condition {
+	if failed == 0 {
+		return metav1.Condition{
+			Type: workv1.WorkApplied, Status: metav1.ConditionTrue, ObservedGeneration: generation,
+			Reason: workv1.WorkAppliedReasonComplete, Message: workv1.WorkAppliedMessageComplete,
+		}
+	}
+	return metav1.Condition{
+		Type: workv1.WorkApplied, Status: metav1.ConditionFalse, ObservedGeneration: generation,
+		Reason:  workv1.WorkAppliedReasonFailed,
+		Message: fmt.Sprintf("Failed to apply %d of %d manifests; see status.resourceStatus", failed, total),
+	}
+}
+
+// workProgressing is False once every manifest of this generation is
+// applied; while some fail the agent keeps retrying them, so it stays True.
+func workProgressing(failed int, generation int64) metav1.Condition {
+	if failed == 0 {
+		return metav1.Condition{
+			Type: workv1.WorkProgressing, Status: metav1.ConditionFalse, ObservedGeneration: generation,
+			Reason: workv1.WorkProgressingReasonCompleted, Message: "All manifests are applied",
+		}
+	}
+	return metav1.Condition{
+		Type: workv1.WorkProgressing, Status: metav1.ConditionTrue, ObservedGeneration: generation,
+		Reason: workv1.WorkProgressingReasonFailed, Message: "Some manifests failed to apply; retrying with backoff",
+	}
+}
+
+func countFailed(results []manifestResult) int {
+	n := 0
+	for _, r := range results {
+		if r.err != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// maxMessage keeps a message within the condition schema's limit.
+const maxMessage = 32768
+
+func truncate(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	return s[:maxMessage-3] + "..."
+}
+
+// patchStatus sends the status as one merge patch, only when it changed. The
+// patch carries the resourceVersion it was computed from, so a concurrent
+// writer makes it fail and the work is reconciled again instead of losing
+// that writer's change.
+func (c *Controller) patchStatus(ctx context.Context, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) error {
+	if equality.Semantic.DeepEqual(work.Status, status) {
+		return nil
+	}
+	patch, err := statusPatch(work, status)
+	if err != nil {
+		return err
+	}
+	_, err = c.HubClient.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
+	if err != nil {
+		return fmt.Errorf("patching status: %w", err)
+	}
+	return nil
+}
+
+// statusPatch is the merge patch from the work's status to the new one, with
+// explicit nulls for what disappeared.
+func statusPatch(work *workv1.ManifestWork, status workv1.ManifestWorkStatus) ([]byte, error) {
+	type doc struct {
+		Metadata map[string]string         `json:"metadata"`
+		Status   workv1.ManifestWorkStatus `json:"status"`
+	}
+	before, err := json.Marshal(doc{Metadata: map[string]string{}, Status: work.Status})
+	if err != nil {
+		return nil, err
+	}
+	after, err := json.Marshal(doc{Metadata: map[string]string{"resourceVersion": work.ResourceVersion}, Status: status})
+	if err != nil {
+		return nil, err
+	}
+	return jsonpatch.CreateMergePatch(before, after)
+}

@@ -1,0 +1,124 @@
+// Package unmanagedappliedwork evicts the AppliedManifestWorks of this agent
+// whose ManifestWork is no longer on the hub the agent serves: the work was
+// removed from the hub without the agent cleaning up (it was stopped, or the
+// finalizer was forced off), or the agent now points at another hub.
+//
+// Such an AppliedManifestWork first gets status.evictionStartTime. If its work
+// comes back within the grace period the mark is removed; otherwise the
+// AppliedManifestWork is deleted and its finalizer removes what it applied,
+// except objects that another AppliedManifestWork also owns (a new hub's work
+// applying the same objects), which only lose the old owner reference.
+package unmanagedappliedwork
+
+import (
+	"context"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+)
+
+// ControllerName names the controller in logs, events and its queue.
+const ControllerName = "UnManagedAppliedManifestWorkController"
+
+// Deps are the controller's collaborators.
+type Deps struct {
+	ClusterName string
+	HubHash     string
+	AgentID     string
+	// GracePeriod is how long an AppliedManifestWork stays after its work is
+	// gone (--appliedmanifestwork-eviction-grace-period).
+	GracePeriod time.Duration
+
+	Works        workinformers.ManifestWorkInformer // on the hub
+	SpokeClient  workclient.Interface               // AppliedManifestWorks on the managed cluster
+	AppliedWorks workinformers.AppliedManifestWorkInformer
+	Clock        clock.PassiveClock // nil means the real clock
+	Recorder     events.Recorder
+}
+
+// Controller evicts orphaned AppliedManifestWorks.
+type Controller struct {
+	Deps
+	works   worklisters.ManifestWorkNamespaceLister
+	applied worklisters.AppliedManifestWorkLister
+}
+
+// New returns the controller, ready to Run. Its queue keys are
+// AppliedManifestWork names.
+func New(d Deps) factory.Controller {
+	if d.Clock == nil {
+		d.Clock = clock.RealClock{}
+	}
+	c := &Controller{
+		Deps:    d,
+		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
+		applied: d.AppliedWorks.Lister(),
+	}
+	return factory.New().
+		WithInformersQueueKeysFunc(c.appliedWorkKey, d.AppliedWorks.Informer()).
+		WithInformersQueueKeysFunc(c.workKey, d.Works.Informer()).
+		WithSync(c.sync).
+		ToController(ControllerName, d.Recorder)
+}
+
+// sync looks the AppliedManifestWork up, reconciles it and requeues it for
+// the moment its grace period ends.
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	name := syncCtx.QueueKey()
+	applied, err := c.applied.Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	logger := klog.FromContext(ctx).WithValues("appliedManifestWork", klog.KObj(applied))
+	ctx = klog.NewContext(ctx, logger)
+
+	next, err := c.reconcile(ctx, applied)
+	switch {
+	case apierrors.IsConflict(err):
+		logger.V(2).Info("AppliedManifestWork changed meanwhile; checking again")
+		syncCtx.Queue().AddRateLimited(name)
+		return nil
+	case apierrors.IsNotFound(err):
+		return nil // deleted meanwhile; the cache will catch up
+	}
+	if err != nil {
+		return err
+	}
+	if next > 0 {
+		syncCtx.Queue().AddAfter(name, next)
+	}
+	return nil
+}
+
+// appliedWorkKey queues the AppliedManifestWorks of this agent only.
+func (c *Controller) appliedWorkKey(obj runtime.Object) []string {
+	applied, ok := obj.(*workv1.AppliedManifestWork)
+	if !ok || applied.Spec.AgentID != c.AgentID {
+		return nil
+	}
+	return []string{applied.Name}
+}
+
+// workKey maps a ManifestWork to its AppliedManifestWork on this hub: a work
+// that is deleted or comes back changes whether that one is orphaned.
+func (c *Controller) workKey(obj runtime.Object) []string {
+	work, ok := obj.(*workv1.ManifestWork)
+	if !ok {
+		return nil
+	}
+	return []string{appliedwork.Name(c.HubHash, work.Name)}
+}

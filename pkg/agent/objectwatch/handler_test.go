@@ -1,0 +1,138 @@
+package objectwatch
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+)
+
+func withRV(o *metav1.PartialObjectMetadata, rv string) *metav1.PartialObjectMetadata {
+	o = o.DeepCopy()
+	o.ResourceVersion = rv
+	return o
+}
+
+func TestDriftHandler(t *testing.T) {
+	owned := object("ns1", "cm1", workOwner("amw-a"))
+	shared := object("ns1", "cm1", workOwner("amw-a"), workOwner("amw-b"))
+	unowned := object("ns1", "cm1")
+
+	cases := []struct {
+		name  string
+		event func(h driftHandler)
+		want  []string
+	}{
+		{"add after sync", func(h driftHandler) { h.OnAdd(owned, false) }, nil},
+		{"add from initial list", func(h driftHandler) { h.OnAdd(owned, true) }, nil},
+		{"update with new RV", func(h driftHandler) { h.OnUpdate(withRV(owned, "1"), withRV(owned, "2")) }, []string{"amw-a"}},
+		{"update with same RV", func(h driftHandler) { h.OnUpdate(withRV(owned, "1"), withRV(owned, "1")) }, nil},
+		{"update of unowned object", func(h driftHandler) { h.OnUpdate(withRV(unowned, "1"), withRV(unowned, "2")) }, nil},
+		{"update adds a second owner", func(h driftHandler) { h.OnUpdate(withRV(owned, "1"), withRV(shared, "2")) }, []string{"amw-a", "amw-b"}},
+		{"update removes our owner", func(h driftHandler) { h.OnUpdate(withRV(owned, "1"), withRV(unowned, "2")) }, []string{"amw-a"}},
+		{"update with a non-object", func(h driftHandler) { h.OnUpdate("junk", withRV(owned, "2")) }, nil},
+		{"delete", func(h driftHandler) { h.OnDelete(shared) }, []string{"amw-a", "amw-b"}},
+		{"delete of unowned object", func(h driftHandler) { h.OnDelete(unowned) }, nil},
+		{"delete tombstone", func(h driftHandler) {
+			h.OnDelete(cache.DeletedFinalStateUnknown{Key: "ns1/cm1", Obj: owned})
+		}, []string{"amw-a"}},
+		{"delete tombstone without object", func(h driftHandler) {
+			h.OnDelete(cache.DeletedFinalStateUnknown{Key: "ns1/cm1"})
+		}, nil},
+		{"delete of a non-object", func(h driftHandler) { h.OnDelete(42) }, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			h := driftHandler{logger: klog.Background(), onChange: func(name string) { got = append(got, name) }}
+			tc.event(h)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestDeletedObjectMeta(t *testing.T) {
+	m, err := deletedObjectMeta(cache.DeletedFinalStateUnknown{Key: "ns1/cm1", Obj: object("ns1", "cm1")})
+	require.NoError(t, err)
+	assert.Equal(t, "cm1", m.GetName())
+
+	_, err = deletedObjectMeta(cache.DeletedFinalStateUnknown{Key: "ns1/cm1", Obj: "junk"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "ns1/cm1", "the error names the tombstone's key")
+
+	_, err = deletedObjectMeta(nil)
+	require.Error(t, err)
+}
+
+func TestAppliedManifestWorkOwners(t *testing.T) {
+	ref := func(apiVersion, kind, name string) metav1.OwnerReference {
+		return metav1.OwnerReference{APIVersion: apiVersion, Kind: kind, Name: name, UID: "uid"}
+	}
+	cases := []struct {
+		name string
+		refs [][]metav1.OwnerReference // owner references of each object passed
+		want []string
+	}{
+		{"no owners", [][]metav1.OwnerReference{nil}, nil},
+		{"ours", [][]metav1.OwnerReference{{workOwner("a")}}, []string{"a"}},
+		{"other version of our group", [][]metav1.OwnerReference{{ref("work.open-cluster-management.io/v1beta1", "AppliedManifestWork", "a")}}, []string{"a"}},
+		{"other group", [][]metav1.OwnerReference{{ref("example.io/v1", "AppliedManifestWork", "a")}}, nil},
+		{"core group", [][]metav1.OwnerReference{{ref("v1", "AppliedManifestWork", "a")}}, nil},
+		{"other kind in our group", [][]metav1.OwnerReference{{ref("work.open-cluster-management.io/v1", "ManifestWork", "a")}}, nil},
+		{"malformed apiVersion", [][]metav1.OwnerReference{{ref("work.open-cluster-management.io/v1/x", "AppliedManifestWork", "a")}}, nil},
+		{"empty name", [][]metav1.OwnerReference{{ref("work.open-cluster-management.io/v1", "AppliedManifestWork", "")}}, nil},
+		{"sorted and distinct across objects", [][]metav1.OwnerReference{
+			{workOwner("b"), workOwner("a")},
+			{workOwner("a"), ref("apps/v1", "ReplicaSet", "rs")},
+		}, []string{"a", "b"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var objs []metav1.Object
+			for _, refs := range tc.refs {
+				objs = append(objs, object("ns1", "x", refs...))
+			}
+			assert.Equal(t, tc.want, appliedManifestWorkOwners(objs...))
+		})
+	}
+}
+
+func TestStripMetadata(t *testing.T) {
+	managed := []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}
+	cases := []struct {
+		name            string
+		annotations     map[string]string
+		wantAnnotations map[string]string
+	}{
+		{"no annotations", nil, nil},
+		{"only last-applied", map[string]string{lastAppliedAnnotation: "{}"}, nil},
+		{"others kept", map[string]string{lastAppliedAnnotation: "{}", "keep": "me"}, map[string]string{"keep": "me"}},
+		{"nothing to strip", map[string]string{"keep": "me"}, map[string]string{"keep": "me"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := object("ns1", "cm1")
+			in.ManagedFields = managed
+			in.Annotations = tc.annotations
+
+			out, err := stripMetadata(in)
+			require.NoError(t, err)
+			got, ok := out.(*metav1.PartialObjectMetadata)
+			require.True(t, ok)
+			assert.Nil(t, got.ManagedFields)
+			assert.Equal(t, tc.wantAnnotations, got.Annotations)
+
+			again, err := stripMetadata(got)
+			require.NoError(t, err)
+			assert.Equal(t, got, again, "stripping is idempotent")
+		})
+	}
+
+	tombstone := cache.DeletedFinalStateUnknown{Key: "ns1/cm1", Obj: object("ns1", "cm1")}
+	out, err := stripMetadata(tombstone)
+	require.NoError(t, err)
+	assert.Equal(t, tombstone, out, "non-objects pass through")
+}

@@ -1,0 +1,171 @@
+package objectwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+)
+
+// lastAppliedAnnotation is written by `kubectl apply`; it holds a full copy of
+// the object and would dominate the cache's memory if kept.
+const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+
+// gvrInformer is the cluster-wide metadata informer of one resource type, with
+// its own context so that it can be stopped on its own.
+type gvrInformer struct {
+	ctx      context.Context
+	cancel   context.CancelFunc
+	informer cache.SharedIndexInformer
+	// listWatchOK is false until a list succeeds and again whenever a list or
+	// watch request fails. After such a failure (RBAC revoked, CRD removed) the
+	// cache may silently miss changes, so Get must not trust it.
+	listWatchOK atomic.Bool
+}
+
+// newGVRInformer builds, but does not start, the informer for gvr. Its
+// lifetime is bounded by parent and by stop.
+func newGVRInformer(parent context.Context, client metadata.Interface, gvr schema.GroupVersionResource,
+	resync time.Duration, onChange func(string)) (*gvrInformer, error) {
+	ctx, cancel := context.WithCancel(parent)
+	i := &gvrInformer{ctx: ctx, cancel: cancel}
+	i.informer = cache.NewSharedIndexInformerWithOptions(
+		i.listWatch(client, gvr),
+		&metav1.PartialObjectMetadata{},
+		cache.SharedIndexInformerOptions{ResyncPeriod: resync, ObjectDescription: gvr.String()},
+	)
+	if err := i.configure(onChange); err != nil {
+		cancel()
+		return nil, err
+	}
+	return i, nil
+}
+
+// configure installs the transform, error handler and event handler. Each
+// call fails only on an informer that has already started.
+func (i *gvrInformer) configure(onChange func(string)) error {
+	if err := i.informer.SetTransform(stripMetadata); err != nil {
+		return fmt.Errorf("set transform: %w", err)
+	}
+	if err := i.informer.SetWatchErrorHandlerWithContext(logListWatchError); err != nil {
+		return fmt.Errorf("set watch error handler: %w", err)
+	}
+	logger := klog.FromContext(i.ctx)
+	h := driftHandler{logger: logger, onChange: onChange}
+	if _, err := i.informer.AddEventHandlerWithOptions(h, cache.HandlerOptions{Logger: &logger}); err != nil {
+		return fmt.Errorf("add event handler: %w", err)
+	}
+	return nil
+}
+
+// listWatch lists and watches gvr in all namespaces, recording in listWatchOK
+// whether the last request succeeded.
+func (i *gvrInformer) listWatch(client metadata.Interface, gvr schema.GroupVersionResource) cache.ListerWatcher {
+	resource := client.Resource(gvr)
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			list, err := resource.List(ctx, opts)
+			i.listWatchOK.Store(err == nil)
+			if err != nil {
+				return nil, err
+			}
+			return list, nil
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			w, err := resource.Watch(ctx, opts)
+			i.listWatchOK.Store(err == nil)
+			if err != nil {
+				return nil, err
+			}
+			return w, nil
+		},
+	}
+	// Lets a client that cannot serve watch-list streams (such as test fakes)
+	// opt out; a real API server gets the cheaper streaming initial list.
+	return cache.ToListWatcherWithWatchListSemantics(lw, client)
+}
+
+// run blocks until the informer is stopped and all its goroutines are done.
+func (i *gvrInformer) run() {
+	i.informer.RunWithContext(i.ctx)
+}
+
+// stop asks the informer to stop; run returns once it has.
+func (i *gvrInformer) stop() {
+	i.cancel()
+}
+
+// synced reports whether the cache is complete and still being kept current.
+func (i *gvrInformer) synced() bool {
+	return i.ctx.Err() == nil && i.listWatchOK.Load() && i.informer.HasSynced()
+}
+
+// get looks an object up in the cache; see Tracker.Get.
+func (i *gvrInformer) get(namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {
+	key := cache.NewObjectName(namespace, name).String()
+	item, exists, err := i.informer.GetIndexer().GetByKey(key)
+	if err != nil {
+		return nil, false, fmt.Errorf("read cache for %q: %w", key, err)
+	}
+	if !exists {
+		return nil, true, nil
+	}
+	obj, ok := item.(*metav1.PartialObjectMetadata)
+	if !ok {
+		return nil, false, fmt.Errorf("cache holds %T for %q, want *v1.PartialObjectMetadata", item, key)
+	}
+	// The cached object is shared with the informer and other readers.
+	return obj.DeepCopy(), true, nil
+}
+
+// stripMetadata drops the parts of an object's metadata the agent never reads
+// but that can be large. It mutates in place, which client-go allows for
+// freshly received objects, and is idempotent. Anything that is not an object
+// (such as a tombstone built from already stripped objects) passes through.
+func stripMetadata(obj interface{}) (interface{}, error) {
+	m, ok := obj.(metav1.Object)
+	if !ok {
+		return obj, nil
+	}
+	m.SetManagedFields(nil)
+	if annotations := m.GetAnnotations(); annotations != nil {
+		if _, found := annotations[lastAppliedAnnotation]; found {
+			delete(annotations, lastAppliedAnnotation)
+			if len(annotations) == 0 {
+				m.SetAnnotations(nil)
+			}
+		}
+	}
+	return obj, nil
+}
+
+// logListWatchError logs why a list or watch ended. The reflector then retries
+// with exponential backoff (up to 30s), so a type the agent may not list
+// (Forbidden) or that no longer exists (NotFound) costs a request every 30s
+// and a log line each time, not a busy loop.
+func logListWatchError(ctx context.Context, _ *cache.Reflector, err error) {
+	logger := klog.FromContext(ctx)
+	switch {
+	case errors.Is(err, io.EOF):
+		// The server closed the watch normally; the reflector simply re-watches.
+	case apierrors.IsResourceExpired(err) || apierrors.IsGone(err):
+		logger.V(4).Info("Watch expired, relisting", "err", err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		logger.V(2).Info("Watch closed unexpectedly, retrying", "err", err)
+	case apierrors.IsForbidden(err) || apierrors.IsNotFound(err):
+		logger.Error(err, "Cannot list or watch objects; cache unavailable until this succeeds, retrying with backoff")
+	default:
+		logger.Error(err, "List or watch failed, retrying with backoff")
+	}
+}

@@ -1,0 +1,269 @@
+// Package objectwatch keeps metadata-only informers for the resource types
+// that ManifestWorks currently apply on the managed cluster.
+//
+// The work agent uses it for two things:
+//   - drift detection: when someone else updates or deletes an applied object,
+//     a watch event names the AppliedManifestWork(s) owning it, so the agent
+//     requeues those works within seconds instead of re-reading every object
+//     on a timer;
+//   - cheap existence checks: "does this object exist, and what are its
+//     resourceVersion and UID?" is answered from the cache, so an idle agent
+//     sends no requests to the managed cluster.
+//
+// Informers are cluster-wide (objects of one type may live in any namespace)
+// and reference counted by the works using them: a type is watched only while
+// at least one work applies objects of that type.
+package objectwatch
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/metadata"
+	"k8s.io/klog/v2"
+)
+
+// Deps is what a Tracker needs.
+type Deps struct {
+	// Client reads object metadata from the managed cluster.
+	Client metadata.Interface
+	// OnChange is called with the name of every AppliedManifestWork that owns an
+	// object that was updated (resourceVersion changed) or deleted, so the caller
+	// can requeue its work. It runs on the informer's event goroutine: it must be
+	// quick and must not block (adding to a workqueue is the intended use).
+	OnChange func(appliedManifestWorkName string)
+	// Resync is the informers' resync period; 0 disables resyncs. Resync events
+	// carry an unchanged resourceVersion and therefore never call OnChange.
+	Resync time.Duration
+}
+
+// Tracker runs one metadata informer per resource type in use. It is safe for
+// concurrent use; create it with New and start it with Run.
+type Tracker struct {
+	client   metadata.Interface
+	onChange func(string)
+	resync   time.Duration
+
+	// mu guards every field below. It is never held while waiting for an
+	// informer to stop: OnChange may call back into the Tracker (SetUses), and
+	// the informer waits for OnChange before it can stop.
+	mu sync.RWMutex
+	// ctx is Run's context, nil until Run starts; informers wanted before then
+	// are started by Run.
+	ctx context.Context
+	// stopped is set once Run's context is done; no informer starts after that.
+	stopped bool
+	// uses is the set of resource types each user (work) needs.
+	uses map[string]gvrSet
+	// refs counts the users of each resource type; a type is watched while > 0.
+	refs map[schema.GroupVersionResource]int
+	// informers holds the running informer of each watched type.
+	informers map[schema.GroupVersionResource]*gvrInformer
+	// wg counts informer goroutines, including ones already cancelled but not
+	// yet finished, so that Run returns only once all of them have exited.
+	wg sync.WaitGroup
+}
+
+// New returns a Tracker that does nothing until Run is called. OnChange may be
+// nil, in which case changes are only reflected in the cache.
+func New(d Deps) *Tracker {
+	onChange := d.OnChange
+	if onChange == nil {
+		onChange = func(string) {}
+	}
+	return &Tracker{
+		client:    d.Client,
+		onChange:  onChange,
+		resync:    d.Resync,
+		uses:      map[string]gvrSet{},
+		refs:      map[schema.GroupVersionResource]int{},
+		informers: map[schema.GroupVersionResource]*gvrInformer{},
+	}
+}
+
+// Run starts the informers currently in use, starts and stops informers as
+// SetUses changes the set of used types, and blocks until ctx is done. It then
+// stops every informer and returns once all their goroutines have exited.
+// Run must be called at most once.
+func (t *Tracker) Run(ctx context.Context) {
+	logger := klog.FromContext(ctx).WithName("objectwatch")
+	ctx = klog.NewContext(ctx, logger)
+
+	if !t.begin(ctx) {
+		logger.Error(nil, "Tracker.Run called more than once; ignoring the extra call")
+		return
+	}
+	logger.V(1).Info("Started object tracker")
+	<-ctx.Done()
+
+	t.end()
+	t.wg.Wait()
+	logger.V(1).Info("Stopped object tracker")
+}
+
+// begin records Run's context and starts the informers wanted so far. It
+// reports false if Run was already called.
+func (t *Tracker) begin(ctx context.Context) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ctx != nil {
+		return false
+	}
+	t.ctx = ctx
+	for gvr := range t.refs {
+		t.startLocked(gvr)
+	}
+	return true
+}
+
+// end cancels every informer and forbids new ones. Users and reference counts
+// are kept: they describe what callers asked for, not what runs.
+func (t *Tracker) end() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stopped = true
+	for gvr, inf := range t.informers {
+		inf.stop()
+		delete(t.informers, gvr)
+	}
+}
+
+// SetUses declares the complete set of resource types user needs, replacing
+// what it declared before. An empty list releases the user. Informers start
+// for types that gain their first user and stop for types that lose their
+// last one. It does not wait for informers to sync or to stop.
+func (t *Tracker) SetUses(user string, gvrs []schema.GroupVersionResource) {
+	next := newGVRSet(gvrs)
+
+	t.mu.Lock()
+	defer t.mu.Unlock()
+
+	prev := t.uses[user]
+	if len(next) == 0 {
+		delete(t.uses, user)
+	} else {
+		t.uses[user] = next
+	}
+	for gvr := range next {
+		if !prev.has(gvr) {
+			t.acquireLocked(gvr)
+		}
+	}
+	for gvr := range prev {
+		if !next.has(gvr) {
+			t.releaseLocked(gvr)
+		}
+	}
+}
+
+// acquireLocked adds a user to gvr, starting its informer for the first one.
+func (t *Tracker) acquireLocked(gvr schema.GroupVersionResource) {
+	t.refs[gvr]++
+	if t.refs[gvr] == 1 {
+		t.startLocked(gvr)
+	}
+}
+
+// releaseLocked removes a user from gvr, stopping its informer with the last.
+func (t *Tracker) releaseLocked(gvr schema.GroupVersionResource) {
+	t.refs[gvr]--
+	if t.refs[gvr] > 0 {
+		return
+	}
+	delete(t.refs, gvr)
+	if inf, ok := t.informers[gvr]; ok {
+		inf.stop()
+		delete(t.informers, gvr)
+		klog.FromContext(t.ctx).V(2).Info("Stopped watching resource type", "gvr", gvr.String())
+	}
+}
+
+// startLocked starts the informer for gvr unless Run has not begun yet (Run
+// will start it) or has ended (nothing may start any more).
+func (t *Tracker) startLocked(gvr schema.GroupVersionResource) {
+	if t.ctx == nil || t.stopped {
+		return
+	}
+	if _, running := t.informers[gvr]; running {
+		return
+	}
+	logger := klog.FromContext(t.ctx).WithValues("gvr", gvr.String())
+	ctx := klog.NewContext(t.ctx, logger)
+
+	inf, err := newGVRInformer(ctx, t.client, gvr, t.resync, t.onChange)
+	if err != nil {
+		// Only possible if the informer was already started, which a fresh one
+		// never is; Get keeps reporting synced=false so callers read the API.
+		logger.Error(err, "Cannot set up informer")
+		return
+	}
+	t.informers[gvr] = inf
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		inf.run()
+	}()
+	logger.V(2).Info("Started watching resource type")
+}
+
+// Get returns the cached metadata of an object. synced is false when no
+// informer for gvr is running or its cache cannot be trusted yet (not synced,
+// or its last list/watch failed): the caller must then read the API instead.
+// When synced is true, a nil object means the object does not exist. The
+// returned object is a copy the caller may modify. err reports only real
+// errors, never "not found" or "not synced".
+func (t *Tracker) Get(gvr schema.GroupVersionResource, namespace, name string) (obj *metav1.PartialObjectMetadata, synced bool, err error) {
+	t.mu.RLock()
+	inf := t.informers[gvr]
+	t.mu.RUnlock()
+
+	if inf == nil || !inf.synced() {
+		return nil, false, nil
+	}
+	return inf.get(namespace, name)
+}
+
+// Running returns the resource types whose informers are running, sorted by
+// group, version and resource; nil if none.
+func (t *Tracker) Running() []schema.GroupVersionResource {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+
+	var out []schema.GroupVersionResource
+	for gvr := range t.informers {
+		out = append(out, gvr)
+	}
+	slices.SortFunc(out, compareGVR)
+	return out
+}
+
+// gvrSet is a set of resource types.
+type gvrSet map[schema.GroupVersionResource]struct{}
+
+func newGVRSet(gvrs []schema.GroupVersionResource) gvrSet {
+	s := make(gvrSet, len(gvrs))
+	for _, gvr := range gvrs {
+		s[gvr] = struct{}{}
+	}
+	return s
+}
+
+// has works on a nil set, which stands for a user that declared nothing yet.
+func (s gvrSet) has(gvr schema.GroupVersionResource) bool {
+	_, ok := s[gvr]
+	return ok
+}
+
+// compareGVR orders resource types by group, version and resource.
+func compareGVR(a, b schema.GroupVersionResource) int {
+	return cmp.Or(
+		cmp.Compare(a.Group, b.Group),
+		cmp.Compare(a.Version, b.Version),
+		cmp.Compare(a.Resource, b.Resource),
+	)
+}

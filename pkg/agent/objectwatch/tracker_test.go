@@ -1,0 +1,491 @@
+package objectwatch
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+const (
+	timeout = 10 * time.Second
+	tick    = 10 * time.Millisecond
+)
+
+var (
+	configMaps  = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	secrets     = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+)
+
+// workOwner is the owner reference the agent puts on what it applies.
+func workOwner(name string) metav1.OwnerReference {
+	return metav1.OwnerReference{
+		APIVersion: "work.open-cluster-management.io/v1",
+		Kind:       "AppliedManifestWork",
+		Name:       name,
+		UID:        types.UID("uid-" + name),
+	}
+}
+
+func object(namespace, name string, owners ...metav1.OwnerReference) *metav1.PartialObjectMetadata {
+	return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{
+		Namespace:       namespace,
+		Name:            name,
+		OwnerReferences: owners,
+	}}
+}
+
+// recorder collects OnChange calls.
+type recorder struct {
+	mu    sync.Mutex
+	names []string
+}
+
+func (r *recorder) record(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.names = append(r.names, name)
+}
+
+func (r *recorder) calls() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.names)
+}
+
+// env is a Tracker running against a fake client.
+type env struct {
+	client  *fakeClient
+	tracker *Tracker
+	changes *recorder
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when Run has returned
+}
+
+// start runs a Tracker until the test ends and checks that Run returns then.
+func start(t *testing.T, client *fakeClient) *env {
+	t.Helper()
+	e := &env{client: client, changes: &recorder{}, done: make(chan struct{})}
+	e.tracker = New(Deps{Client: client, OnChange: e.changes.record})
+	ctx, cancel := context.WithCancel(context.Background())
+	e.cancel = cancel
+	go func() {
+		defer close(e.done)
+		e.tracker.Run(ctx)
+	}()
+	t.Cleanup(func() { e.stop(t) })
+	return e
+}
+
+// stop cancels Run and waits, bounded, for it to return.
+func (e *env) stop(t *testing.T) {
+	t.Helper()
+	e.cancel()
+	select {
+	case <-e.done:
+	case <-time.After(timeout):
+		t.Fatal("Run did not return after its context was cancelled")
+	}
+}
+
+// waitSynced waits until Get answers from the cache for gvr.
+func (e *env) waitSynced(t *testing.T, gvr schema.GroupVersionResource) {
+	t.Helper()
+	require.Eventually(t, func() bool { return e.synced(t, gvr) }, timeout, tick, "informer for %s never synced", gvr)
+}
+
+func (e *env) synced(t *testing.T, gvr schema.GroupVersionResource) bool {
+	t.Helper()
+	_, synced, err := e.tracker.Get(gvr, "", "no-such-object")
+	require.NoError(t, err)
+	return synced
+}
+
+func TestGetAnswersFromCache(t *testing.T) {
+	client := newFakeClient()
+	stored := client.create(configMaps, object("ns1", "cm1", workOwner("hub-work1")))
+	node := client.create(secrets, object("", "cluster-scoped"))
+	e := start(t, client)
+
+	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps, secrets})
+	e.waitSynced(t, configMaps)
+	e.waitSynced(t, secrets)
+
+	got, synced, err := e.tracker.Get(configMaps, "ns1", "cm1")
+	require.NoError(t, err)
+	require.True(t, synced)
+	require.NotNil(t, got)
+	assert.Equal(t, stored.ResourceVersion, got.ResourceVersion)
+	assert.Equal(t, stored.UID, got.UID)
+
+	got, synced, err = e.tracker.Get(secrets, "", "cluster-scoped")
+	require.NoError(t, err)
+	require.True(t, synced)
+	require.NotNil(t, got)
+	assert.Equal(t, node.ResourceVersion, got.ResourceVersion)
+
+	got, synced, err = e.tracker.Get(configMaps, "ns1", "absent")
+	require.NoError(t, err)
+	assert.True(t, synced, "a synced cache can tell that an object does not exist")
+	assert.Nil(t, got)
+
+	got, synced, err = e.tracker.Get(deployments, "ns1", "cm1")
+	require.NoError(t, err)
+	assert.False(t, synced, "nobody uses deployments, so there is no cache for them")
+	assert.Nil(t, got)
+
+	assert.Equal(t, []schema.GroupVersionResource{configMaps, secrets}, e.tracker.Running())
+}
+
+func TestGetReturnsACopy(t *testing.T) {
+	client := newFakeClient()
+	client.create(configMaps, object("ns1", "cm1"))
+	e := start(t, client)
+	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.waitSynced(t, configMaps)
+
+	first, _, err := e.tracker.Get(configMaps, "ns1", "cm1")
+	require.NoError(t, err)
+	first.Labels = map[string]string{"changed": "by-caller"}
+
+	second, _, err := e.tracker.Get(configMaps, "ns1", "cm1")
+	require.NoError(t, err)
+	assert.Empty(t, second.Labels, "a caller's change must not reach the cache")
+}
+
+func TestGetSeesLaterChanges(t *testing.T) {
+	client := newFakeClient()
+	client.create(configMaps, object("ns1", "cm1"))
+	e := start(t, client)
+	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.waitSynced(t, configMaps)
+
+	updated := client.update(configMaps, "ns1", "cm1", func(o *metav1.PartialObjectMetadata) { o.Labels = map[string]string{"a": "b"} })
+	require.Eventually(t, func() bool {
+		got, _, err := e.tracker.Get(configMaps, "ns1", "cm1")
+		return err == nil && got != nil && got.ResourceVersion == updated.ResourceVersion
+	}, timeout, tick)
+
+	client.delete(configMaps, "ns1", "cm1")
+	require.Eventually(t, func() bool {
+		got, synced, err := e.tracker.Get(configMaps, "ns1", "cm1")
+		return err == nil && synced && got == nil
+	}, timeout, tick)
+}
+
+func TestSetUsesBeforeRun(t *testing.T) {
+	client := newFakeClient()
+	tracker := New(Deps{Client: client})
+	tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+
+	assert.Empty(t, tracker.Running(), "nothing runs before Run")
+	_, synced, err := tracker.Get(configMaps, "ns1", "cm1")
+	require.NoError(t, err)
+	assert.False(t, synced)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tracker.Run(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	require.Eventually(t, func() bool {
+		_, synced, err := tracker.Get(configMaps, "ns1", "cm1")
+		return err == nil && synced
+	}, timeout, tick, "Run must start what was asked for before it")
+}
+
+// TestRunningFollowsUses checks the reference counting: an informer runs
+// exactly while at least one user needs its type.
+func TestRunningFollowsUses(t *testing.T) {
+	type call struct {
+		user string
+		gvrs []schema.GroupVersionResource
+	}
+	gvrs := func(g ...schema.GroupVersionResource) []schema.GroupVersionResource { return g }
+	steps := []struct {
+		name string
+		call call
+		want []schema.GroupVersionResource
+	}{
+		{"first user starts its types", call{"w1", gvrs(deployments, configMaps)}, gvrs(configMaps, deployments)},
+		{"second user of a type starts nothing", call{"w2", gvrs(configMaps)}, gvrs(configMaps, deployments)},
+		{"duplicates count once", call{"w3", gvrs(secrets, secrets)}, gvrs(configMaps, secrets, deployments)},
+		{"dropping a type keeps it while others use it", call{"w1", gvrs(deployments)}, gvrs(configMaps, secrets, deployments)},
+		{"replacing the set stops types no one uses", call{"w1", gvrs(configMaps)}, gvrs(configMaps, secrets)},
+		{"duplicate entries released once", call{"w3", nil}, gvrs(configMaps)},
+		{"releasing an unknown user is harmless", call{"unknown", nil}, gvrs(configMaps)},
+		{"one of two users left", call{"w1", gvrs()}, gvrs(configMaps)},
+		{"last user left", call{"w2", nil}, gvrs()},
+		{"a type can be used again", call{"w4", gvrs(configMaps)}, gvrs(configMaps)},
+	}
+
+	e := start(t, newFakeClient())
+	// Run begins asynchronously; once an informer has synced it has begun, and
+	// from then on Running follows SetUses synchronously.
+	e.tracker.SetUses("probe", gvrs(configMaps))
+	e.waitSynced(t, configMaps)
+	e.tracker.SetUses("probe", nil)
+	require.Empty(t, e.tracker.Running())
+
+	for _, step := range steps {
+		e.tracker.SetUses(step.call.user, step.call.gvrs)
+		assert.Equal(t, step.want, e.tracker.Running(), step.name)
+	}
+}
+
+func TestReleasingLastUserStopsInformer(t *testing.T) {
+	client := newFakeClient()
+	client.create(configMaps, object("ns1", "cm1"))
+	e := start(t, client)
+
+	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.tracker.SetUses("ns/work2", []schema.GroupVersionResource{configMaps})
+	e.waitSynced(t, configMaps)
+	require.Eventually(t, func() bool { return client.activeWatches(configMaps) == 1 }, timeout, tick)
+
+	e.tracker.SetUses("ns/work1", nil)
+	assert.True(t, e.synced(t, configMaps), "work2 still uses config maps")
+
+	e.tracker.SetUses("ns/work2", []schema.GroupVersionResource{})
+	assert.Empty(t, e.tracker.Running())
+	got, synced, err := e.tracker.Get(configMaps, "ns1", "cm1")
+	require.NoError(t, err)
+	assert.False(t, synced, "a stopped informer's cache must not be used")
+	assert.Nil(t, got)
+	require.Eventually(t, func() bool { return client.activeWatches(configMaps) == 0 }, timeout, tick,
+		"the stopped informer must end its watch")
+
+	e.tracker.SetUses("ns/work3", []schema.GroupVersionResource{configMaps})
+	e.waitSynced(t, configMaps)
+}
+
+func TestRunStopsEveryInformer(t *testing.T) {
+	client := newFakeClient()
+	e := start(t, client)
+	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps, deployments})
+	e.waitSynced(t, configMaps)
+	e.waitSynced(t, deployments)
+
+	e.stop(t)
+
+	// Run returns only after the informers' goroutines have exited, and the
+	// reflectors stop their watches before exiting.
+	assert.Zero(t, client.activeWatches(configMaps))
+	assert.Zero(t, client.activeWatches(deployments))
+	assert.Empty(t, e.tracker.Running())
+	assert.False(t, e.synced(t, configMaps))
+
+	e.tracker.SetUses("ns/work2", []schema.GroupVersionResource{secrets})
+	assert.Empty(t, e.tracker.Running(), "nothing starts after Run has returned")
+}
+
+func TestOnChange(t *testing.T) {
+	otherOwner := metav1.OwnerReference{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "uid-rs"}
+	foreignKind := metav1.OwnerReference{APIVersion: "example.io/v1", Kind: "AppliedManifestWork", Name: "foreign", UID: "uid-f"}
+	relabel := func(o *metav1.PartialObjectMetadata) { o.Labels = map[string]string{"edited": "by-someone"} }
+
+	cases := []struct {
+		name    string
+		objects []*metav1.PartialObjectMetadata
+		change  func(c *fakeClient)
+		want    []string
+	}{{
+		name:    "update of an owned object",
+		objects: []*metav1.PartialObjectMetadata{object("ns1", "cm1", workOwner("amw-a"))},
+		change:  func(c *fakeClient) { c.update(configMaps, "ns1", "cm1", relabel) },
+		want:    []string{"amw-a"},
+	}, {
+		name:    "update event with an unchanged resourceVersion",
+		objects: []*metav1.PartialObjectMetadata{object("ns1", "cm1", workOwner("amw-a"))},
+		change:  func(c *fakeClient) { c.replayUnchanged(configMaps, "ns1", "cm1") },
+	}, {
+		name:    "update of an object not owned by an AppliedManifestWork",
+		objects: []*metav1.PartialObjectMetadata{object("ns1", "cm1", otherOwner, foreignKind)},
+		change:  func(c *fakeClient) { c.update(configMaps, "ns1", "cm1", relabel) },
+	}, {
+		name:    "delete of an owned object",
+		objects: []*metav1.PartialObjectMetadata{object("ns1", "cm1", otherOwner, workOwner("amw-a"))},
+		change:  func(c *fakeClient) { c.delete(configMaps, "ns1", "cm1") },
+		want:    []string{"amw-a"},
+	}, {
+		name:    "delete of an object not owned by an AppliedManifestWork",
+		objects: []*metav1.PartialObjectMetadata{object("ns1", "cm1", otherOwner)},
+		change:  func(c *fakeClient) { c.delete(configMaps, "ns1", "cm1") },
+	}, {
+		name:    "update of an object shared by two works",
+		objects: []*metav1.PartialObjectMetadata{object("ns1", "cm1", workOwner("amw-b"), workOwner("amw-a"))},
+		change:  func(c *fakeClient) { c.update(configMaps, "ns1", "cm1", relabel) },
+		want:    []string{"amw-a", "amw-b"},
+	}, {
+		name:    "delete of an object shared by two works",
+		objects: []*metav1.PartialObjectMetadata{object("ns1", "cm1", workOwner("amw-a"), workOwner("amw-b"))},
+		change:  func(c *fakeClient) { c.delete(configMaps, "ns1", "cm1") },
+		want:    []string{"amw-a", "amw-b"},
+	}, {
+		name:    "owner reference removed by someone else",
+		objects: []*metav1.PartialObjectMetadata{object("ns1", "cm1", workOwner("amw-a"))},
+		change: func(c *fakeClient) {
+			c.update(configMaps, "ns1", "cm1", func(o *metav1.PartialObjectMetadata) { o.OwnerReferences = nil })
+		},
+		want: []string{"amw-a"},
+	}, {
+		name:   "object created after sync",
+		change: func(c *fakeClient) { c.create(configMaps, object("ns1", "new", workOwner("amw-a"))) },
+	}, {
+		name:    "delete missed by the watch and found by a relist",
+		objects: []*metav1.PartialObjectMetadata{object("ns1", "cm1", workOwner("amw-a"))},
+		change:  func(c *fakeClient) { c.deleteUnseen(configMaps, "ns1", "cm1") },
+		want:    []string{"amw-a"},
+	}}
+
+	const barrierOwner = "barrier"
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			client := newFakeClient()
+			for _, o := range tc.objects {
+				client.create(configMaps, o)
+			}
+			client.create(configMaps, object("ns1", "barrier", workOwner(barrierOwner)))
+			e := start(t, client)
+			e.tracker.SetUses("ns/work", []schema.GroupVersionResource{configMaps})
+			e.waitSynced(t, configMaps)
+
+			tc.change(client)
+			// One informer delivers events in order, so once the barrier's
+			// update has been seen, so has every event caused by the change.
+			client.update(configMaps, "ns1", "barrier", relabel)
+			require.Eventually(t, func() bool { return slices.Contains(e.changes.calls(), barrierOwner) }, timeout, tick)
+
+			require.Eventually(t, func() bool {
+				return slices.Equal(withoutBarrier(e.changes.calls(), barrierOwner), tc.want)
+			}, timeout, tick, "want OnChange for %v", tc.want)
+			assert.Equal(t, tc.want, withoutBarrier(e.changes.calls(), barrierOwner))
+		})
+	}
+}
+
+func withoutBarrier(names []string, barrier string) []string {
+	var out []string
+	for _, n := range names {
+		if n != barrier {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func TestCacheStripsBulkyMetadata(t *testing.T) {
+	client := newFakeClient()
+	withBulk := func(o *metav1.PartialObjectMetadata) {
+		o.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply}}
+		o.Annotations = map[string]string{
+			lastAppliedAnnotation:                    `{"big":"json"}`,
+			"open-cluster-management.io/object-hash": "abc",
+		}
+	}
+	o := object("ns1", "cm1", workOwner("amw-a"))
+	withBulk(o)
+	client.create(configMaps, o)
+	e := start(t, client)
+	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.waitSynced(t, configMaps)
+
+	assertStripped := func() {
+		t.Helper()
+		got, synced, err := e.tracker.Get(configMaps, "ns1", "cm1")
+		require.NoError(t, err)
+		require.True(t, synced)
+		require.NotNil(t, got)
+		assert.Nil(t, got.ManagedFields)
+		assert.Equal(t, map[string]string{"open-cluster-management.io/object-hash": "abc"}, got.Annotations)
+	}
+	assertStripped()
+
+	updated := client.update(configMaps, "ns1", "cm1", withBulk)
+	require.Eventually(t, func() bool {
+		got, _, err := e.tracker.Get(configMaps, "ns1", "cm1")
+		return err == nil && got != nil && got.ResourceVersion == updated.ResourceVersion
+	}, timeout, tick)
+	assertStripped()
+}
+
+func TestForbiddenListBacksOffAndRecovers(t *testing.T) {
+	client := newFakeClient()
+	client.create(configMaps, object("ns1", "cm1"))
+	client.fail(configMaps, apierrors.NewForbidden(configMaps.GroupResource(), "", fmt.Errorf("no RBAC")))
+	e := start(t, client)
+	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+
+	require.Eventually(t, func() bool { return len(client.listTimes(configMaps)) >= 2 }, timeout, tick,
+		"the informer must retry the list")
+	calls := client.listTimes(configMaps)
+	assert.GreaterOrEqual(t, calls[1].Sub(calls[0]), 500*time.Millisecond, "retries must back off, not spin")
+	assert.False(t, e.synced(t, configMaps), "an informer that cannot list is not synced")
+	assert.Equal(t, []schema.GroupVersionResource{configMaps}, e.tracker.Running(), "it keeps retrying while in use")
+
+	client.fail(configMaps, nil)
+	e.waitSynced(t, configMaps)
+}
+
+func TestAccessLostAfterSync(t *testing.T) {
+	client := newFakeClient()
+	client.create(configMaps, object("ns1", "cm1"))
+	e := start(t, client)
+	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.waitSynced(t, configMaps)
+
+	client.fail(configMaps, apierrors.NewForbidden(configMaps.GroupResource(), "", fmt.Errorf("RBAC revoked")))
+	require.Eventually(t, func() bool { return !e.synced(t, configMaps) }, timeout, tick,
+		"a cache that no longer receives changes must not be trusted")
+
+	client.fail(configMaps, nil)
+	e.waitSynced(t, configMaps)
+}
+
+func TestConcurrentUse(t *testing.T) {
+	client := newFakeClient()
+	all := []schema.GroupVersionResource{configMaps, deployments, secrets}
+	for _, gvr := range all {
+		client.create(gvr, object("ns1", "obj", workOwner("amw-a")))
+	}
+	e := start(t, client)
+
+	var wg sync.WaitGroup
+	for worker := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			user := fmt.Sprintf("ns/work%d", worker)
+			for i := range 30 {
+				e.tracker.SetUses(user, all[:(worker+i)%(len(all)+1)])
+				for _, gvr := range all {
+					_, _, err := e.tracker.Get(gvr, "ns1", "obj")
+					assert.NoError(t, err)
+				}
+				_ = e.tracker.Running()
+			}
+			e.tracker.SetUses(user, nil)
+		}()
+	}
+	wg.Wait()
+
+	assert.Empty(t, e.tracker.Running())
+	for _, gvr := range all {
+		require.Eventually(t, func() bool { return client.activeWatches(gvr) == 0 }, timeout, tick, "%s still watched", gvr)
+	}
+}

@@ -1,0 +1,163 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/clock"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/appliedmanifestwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/availability"
+	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
+	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/unmanagedappliedwork"
+	"github.com/manifestwork/work/pkg/agent/manifest"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
+	"github.com/manifestwork/work/pkg/client/clientset/versioned"
+	"github.com/manifestwork/work/pkg/client/informers/externalversions"
+	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+)
+
+// wiring is everything the active replica runs.
+type wiring struct {
+	hubInformers   externalversions.SharedInformerFactory
+	spokeInformers externalversions.SharedInformerFactory
+	synced         []cache.InformerSynced
+	objects        *objectwatch.Tracker
+	controllers    []runnable
+}
+
+type runnable struct {
+	controller factory.Controller
+	workers    int
+}
+
+// clients are the API clients of the hub and the managed cluster.
+type clients struct {
+	hub, spoke versioned.Interface
+	dynamic    dynamic.Interface
+	metadata   metadata.Interface
+	discovery  discovery.DiscoveryInterface
+}
+
+func (a *agent) clients() (*clients, error) {
+	var c clients
+	var err error
+	if c.hub, err = versioned.NewForConfig(a.Hub); err != nil {
+		return nil, fmt.Errorf("hub client: %w", err)
+	}
+	if c.spoke, err = versioned.NewForConfig(a.Spoke); err != nil {
+		return nil, fmt.Errorf("managed cluster client: %w", err)
+	}
+	if c.dynamic, err = dynamic.NewForConfig(a.Spoke); err != nil {
+		return nil, fmt.Errorf("managed cluster client: %w", err)
+	}
+	if c.metadata, err = metadata.NewForConfig(a.Spoke); err != nil {
+		return nil, fmt.Errorf("managed cluster client: %w", err)
+	}
+	if c.discovery, err = discovery.NewDiscoveryClientForConfig(a.Spoke); err != nil {
+		return nil, fmt.Errorf("managed cluster client: %w", err)
+	}
+	return &c, nil
+}
+
+// wire builds the informers and controllers. The hub informers only see the
+// namespace named after this cluster.
+func (a *agent) wire() (*wiring, error) {
+	c, err := a.clients()
+	if err != nil {
+		return nil, err
+	}
+	w := &wiring{
+		hubInformers: externalversions.NewSharedInformerFactoryWithOptions(c.hub, informerResync,
+			externalversions.WithNamespace(a.ClusterName)),
+		spokeInformers: externalversions.NewSharedInformerFactory(c.spoke, informerResync),
+	}
+	in := informers{
+		works:   w.hubInformers.Work().V1().ManifestWorks(),
+		applied: w.spokeInformers.Work().V1().AppliedManifestWorks(),
+	}
+	w.synced = []cache.InformerSynced{in.works.Informer().HasSynced, in.applied.Informer().HasSynced}
+
+	q := newQueues()
+	hubHash := appliedwork.HubHash(a.Hub.Host)
+	w.objects = objectwatch.New(objectwatch.Deps{Client: c.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash)})
+	w.controllers = a.controllers(c, in, q, w.objects, hubHash)
+	return w, nil
+}
+
+type informers struct {
+	works   workinformers.ManifestWorkInformer
+	applied workinformers.AppliedManifestWorkInformer
+}
+
+// queues are the queues that changes of applied objects feed.
+type queues struct {
+	recorder                       events.Recorder
+	apply, available, record, done factory.SyncContext
+}
+
+func newQueues() queues {
+	recorder := events.NewLoggingEventRecorder("work-agent", clock.RealClock{})
+	return queues{
+		recorder:  recorder,
+		apply:     factory.NewSyncContext(manifestwork.ControllerName, recorder),
+		available: factory.NewSyncContext(availability.ControllerName, recorder),
+		record:    factory.NewSyncContext(appliedmanifestwork.ControllerName, recorder),
+		done:      factory.NewSyncContext(finalize.AppliedControllerName, recorder),
+	}
+}
+
+// onObjectChange requeues, when an applied object changes or disappears, the
+// work that owns it (to repair drift, report availability and record its UID)
+// and its AppliedManifestWork (a deletion may be waiting for that object).
+func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName string) {
+	return func(appliedName string) {
+		if key, ok := appliedwork.WorkKey(clusterName, hubHash, appliedName); ok {
+			q.apply.Queue().Add(key)
+			q.available.Queue().Add(key)
+			q.record.Queue().Add(key)
+		}
+		q.done.Queue().Add(appliedName)
+	}
+}
+
+// controllers are the agent's controllers, each with its workers.
+func (a *agent) controllers(c *clients, in informers, q queues, objects *objectwatch.Tracker, hubHash string) []runnable {
+	return []runnable{
+		{workers: a.Workers, controller: manifestwork.New(manifestwork.Deps{
+			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
+			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
+			Recorder: q.recorder, SyncContext: q.apply,
+		})},
+		{workers: 2, controller: availability.New(availability.Deps{
+			ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works,
+			Objects: objects, Metadata: c.metadata, Recorder: q.recorder, SyncContext: q.available,
+		})},
+		{workers: 2, controller: appliedmanifestwork.New(appliedmanifestwork.Deps{
+			ClusterName: a.ClusterName, HubHash: hubHash,
+			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Metadata: c.metadata, Objects: objects, Recorder: q.recorder, SyncContext: q.record,
+		})},
+		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
+			ClusterName: a.ClusterName, HubHash: hubHash,
+			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied, Recorder: q.recorder,
+		})},
+		{workers: 2, controller: finalize.NewAppliedController(finalize.AppliedDeps{
+			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
+			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Metadata: c.metadata, Objects: objects, Recorder: q.recorder, SyncContext: q.done,
+		})},
+		{workers: 1, controller: unmanagedappliedwork.New(unmanagedappliedwork.Deps{
+			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, GracePeriod: a.EvictionGracePeriod,
+			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied, Recorder: q.recorder,
+		})},
+	}
+}

@@ -1,0 +1,123 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/framework"
+)
+
+// convergeTimeout bounds how long the agent may take to act on a change.
+const convergeTimeout = 60 * time.Second
+
+var (
+	agentsMu sync.Mutex
+	agents   = map[string]*framework.Process{}
+)
+
+// runningAgent returns the agent of a managed cluster shared by the tests,
+// starting it when it is not running. It runs without leader election, so a
+// test may kill it and start another at once instead of waiting for the
+// killed leader's lease to expire; the smoke test covers leader election.
+func runningAgent(t *testing.T, cluster string) *framework.Process {
+	t.Helper()
+	agentsMu.Lock()
+	defer agentsMu.Unlock()
+	if p := agents[cluster]; p != nil && p.Running() {
+		return p
+	}
+	p, err := env.StartAgent(cluster, "--disable-leader-election")
+	require.NoError(t, err, "starting the agent of %s", cluster)
+	agents[cluster] = p
+	return p
+}
+
+// createWork creates a work on the hub and deletes it when the test ends.
+func createWork(t *testing.T, work *workv1.ManifestWork) {
+	t.Helper()
+	works := env.Hub.Work.WorkV1().ManifestWorks(work.Namespace)
+	_, err := works.Create(t.Context(), work, metav1.CreateOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		_ = works.Delete(context.Background(), work.Name, metav1.DeleteOptions{})
+	})
+}
+
+// getWork reads a work from the hub.
+func getWork(ctx context.Context, namespace, name string) (*workv1.ManifestWork, error) {
+	return env.Hub.Work.WorkV1().ManifestWorks(namespace).Get(ctx, name, metav1.GetOptions{})
+}
+
+// updateWork changes a work on the hub, retrying on conflicts with the agent's
+// own writes.
+func updateWork(t *testing.T, namespace, name string, mutate func(*workv1.ManifestWork)) {
+	t.Helper()
+	framework.Eventually(t, convergeTimeout, func() error {
+		w, err := getWork(t.Context(), namespace, name)
+		if err != nil {
+			return err
+		}
+		mutate(w)
+		_, err = env.Hub.Work.WorkV1().ManifestWorks(namespace).Update(t.Context(), w, metav1.UpdateOptions{})
+		return err
+	}, "update work %s/%s", namespace, name)
+}
+
+// waitWorkCondition waits until the work has a condition of the type with the
+// status, for its current generation.
+func waitWorkCondition(t *testing.T, namespace, name, condType string, status metav1.ConditionStatus) *workv1.ManifestWork {
+	t.Helper()
+	var got *workv1.ManifestWork
+	framework.Eventually(t, convergeTimeout, func() error {
+		w, err := getWork(t.Context(), namespace, name)
+		if err != nil {
+			return err
+		}
+		c := apimeta.FindStatusCondition(w.Status.Conditions, condType)
+		switch {
+		case c == nil:
+			return fmt.Errorf("no %s condition yet", condType)
+		case c.ObservedGeneration != w.Generation:
+			return fmt.Errorf("%s is for generation %d, work is at %d", condType, c.ObservedGeneration, w.Generation)
+		case c.Status != status:
+			return fmt.Errorf("%s is %s (%s: %s)", condType, c.Status, c.Reason, c.Message)
+		}
+		got = w
+		return nil
+	}, "work %s/%s %s=%s", namespace, name, condType, status)
+	return got
+}
+
+// manifestCondition is the condition of a type of the manifest at ordinal.
+func manifestCondition(w *workv1.ManifestWork, ordinal int, condType string) *metav1.Condition {
+	for _, m := range w.Status.ResourceStatus.Manifests {
+		if int(m.ResourceMeta.Ordinal) == ordinal {
+			return apimeta.FindStatusCondition(m.Conditions, condType)
+		}
+	}
+	return nil
+}
+
+// waitGone waits until get reports NotFound.
+func waitGone(t *testing.T, what string, get func(context.Context) error) {
+	t.Helper()
+	framework.Eventually(t, convergeTimeout, func() error {
+		err := get(t.Context())
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("%s still exists", what)
+	}, "%s gone", what)
+}

@@ -1,3 +1,0 @@
-// +k8s:deepcopy-gen=package
-// +groupName=imageregistry.operator.openshift.io
-package v1
