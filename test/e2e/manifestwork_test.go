@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -286,10 +287,13 @@ func TestAgentRestartCatchesUp(t *testing.T) {
 	cms := e.Cluster("cluster1").Kube.CoreV1().ConfigMaps(ns)
 	createWork(t, fixture.NewWork("cluster1", "restart").
 		WithManifest(fixture.Namespace(ns), fixture.ConfigMap(ns, "a", map[string]string{"v": "1"})).Build())
+	createWork(t, fixture.NewWork("cluster1", "restart-deleted").WithManifest(fixture.ConfigMap(ns, "gone", nil)).Build())
 	waitWorkCondition(t, "cluster1", "restart", workv1.WorkApplied, metav1.ConditionTrue)
+	waitWorkCondition(t, "cluster1", "restart-deleted", workv1.WorkApplied, metav1.ConditionTrue)
 
 	_, err := agent.Kill()
 	require.NoError(t, err)
+	require.NoError(t, e.Hub.Work.WorkV1().ManifestWorks("cluster1").Delete(ctx, "restart-deleted", metav1.DeleteOptions{}))
 	updateWork(t, "cluster1", "restart", func(w *workv1.ManifestWork) {
 		w.Spec.Workload.Manifests = append(w.Spec.Workload.Manifests[:1],
 			manifestOf(t, fixture.ConfigMap(ns, "a", map[string]string{"v": "2"})),
@@ -309,6 +313,14 @@ func TestAgentRestartCatchesUp(t *testing.T) {
 		_, err = cms.Get(ctx, "b", metav1.GetOptions{})
 		return err
 	}, "caught up")
+	waitGone(t, "the work deleted while the agent was down", func(ctx context.Context) error {
+		_, err := getWork(ctx, "cluster1", "restart-deleted")
+		return err
+	})
+	waitGone(t, "its ConfigMap", func(ctx context.Context) error {
+		_, err := cms.Get(ctx, "gone", metav1.GetOptions{})
+		return err
+	})
 	applied, err := e.Cluster("cluster1").Work.WorkV1().AppliedManifestWorks().List(ctx, metav1.ListOptions{})
 	require.NoError(t, err)
 	n := 0

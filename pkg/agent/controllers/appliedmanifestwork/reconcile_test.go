@@ -18,7 +18,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/cleanup/cleanuptest"
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -124,7 +124,7 @@ func TestReconcile(t *testing.T) {
 	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
 	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ourRef)
 	deployObj := ct.Object(ct.Deployments, "default", "web", "uid-web", ourRef)
-	statusPatch := []string{"patch:status appliedmanifestworks " + appliedName}
+	statusPatch := []string{"patch appliedmanifestworks/status " + appliedName}
 
 	cases := []struct {
 		name        string

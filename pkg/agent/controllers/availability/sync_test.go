@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -13,36 +12,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/util/workqueue"
 
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 )
-
-// recordingQueue records the requeues of a sync; any other use panics.
-type recordingQueue struct {
-	workqueue.RateLimitingInterface
-	after       map[string]time.Duration
-	rateLimited []string
-}
-
-func (q *recordingQueue) AddAfter(item any, d time.Duration) { q.after[item.(string)] = d }
-func (q *recordingQueue) AddRateLimited(item any) {
-	q.rateLimited = append(q.rateLimited, item.(string))
-}
-
-type syncContext struct {
-	key   string
-	queue *recordingQueue
-}
-
-func (s syncContext) Queue() workqueue.RateLimitingInterface { return s.queue }
-func (s syncContext) QueueKey() string                       { return s.key }
-func (s syncContext) Recorder() events.Recorder              { return nil }
-
-func newSyncContext(key string) syncContext {
-	return syncContext{key: key, queue: &recordingQueue{after: map[string]time.Duration{}}}
-}
 
 // withLister gives the fixture's controller a work cache holding works.
 func (f *fixture) withLister(t *testing.T, works ...*workv1.ManifestWork) {
@@ -61,10 +35,10 @@ func TestSyncSchedulesTheNextCheck(t *testing.T) {
 	key := cluster + "/" + workName
 	next := func() time.Duration {
 		t.Helper()
-		syncCtx := newSyncContext(key)
+		syncCtx := ct.NewSyncContext(key)
 		require.NoError(t, f.c.sync(t.Context(), syncCtx))
-		assert.Empty(t, syncCtx.queue.rateLimited)
-		d, ok := syncCtx.queue.after[key]
+		assert.Empty(t, syncCtx.Q.RateLimited)
+		d, ok := syncCtx.Q.Delay(key)
 		require.True(t, ok, "no next check scheduled")
 		return d
 	}
@@ -91,7 +65,7 @@ func TestSyncSchedulesTheNextCheck(t *testing.T) {
 
 	// A deleted work is forgotten.
 	f.withLister(t)
-	require.NoError(t, f.c.sync(t.Context(), newSyncContext(key)))
+	require.NoError(t, f.c.sync(t.Context(), ct.NewSyncContext(key)))
 	assert.Zero(t, f.c.rechecks.NumRequeues(key))
 }
 
@@ -100,11 +74,11 @@ func TestSyncOfAWorkBeingDeleted(t *testing.T) {
 	work.DeletionTimestamp = &metav1.Time{Time: time.Now()}
 	f := newFixture(work, cached())
 	f.withLister(t, work)
-	syncCtx := newSyncContext(cluster + "/" + workName)
+	syncCtx := ct.NewSyncContext(cluster + "/" + workName)
 
 	require.NoError(t, f.c.sync(t.Context(), syncCtx))
 
-	assert.Empty(t, syncCtx.queue.after, "the finalize controller owns it now")
+	assert.Empty(t, syncCtx.Q.Added, "the finalize controller owns it now")
 	assert.Empty(t, f.hub.Actions())
 }
 
@@ -112,11 +86,11 @@ func TestSyncOfAWorkThatIsGone(t *testing.T) {
 	work := newWork(nil, manifest(meta(0, cm), applied))
 	f := newFixture(work, cached(cm))
 	f.withLister(t)
-	syncCtx := newSyncContext(cluster + "/" + workName)
+	syncCtx := ct.NewSyncContext(cluster + "/" + workName)
 
 	require.NoError(t, f.c.sync(t.Context(), syncCtx))
 
-	assert.Empty(t, syncCtx.queue.after, "no more checks")
+	assert.Empty(t, syncCtx.Q.Added, "no more checks")
 	assert.Empty(t, f.hub.Actions())
 }
 
@@ -138,17 +112,17 @@ func TestSyncRequeuesOnConflict(t *testing.T) {
 			f.hub.PrependReactor("patch", "manifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
 				return true, nil, tt.err
 			})
-			syncCtx := newSyncContext(cluster + "/" + workName)
+			syncCtx := ct.NewSyncContext(cluster + "/" + workName)
 
 			err := f.c.sync(t.Context(), syncCtx)
 
 			assert.Equal(t, tt.wantErr, err != nil, "error: %v", err)
 			if tt.rateLimited {
-				assert.Equal(t, []string{syncCtx.key}, syncCtx.queue.rateLimited)
+				assert.Equal(t, []any{syncCtx.Key}, syncCtx.Q.RateLimited)
 			} else {
-				assert.Empty(t, syncCtx.queue.rateLimited)
+				assert.Empty(t, syncCtx.Q.RateLimited)
 			}
-			assert.Empty(t, syncCtx.queue.after)
+			assert.Empty(t, syncCtx.Q.Added)
 		})
 	}
 }

@@ -15,7 +15,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/cleanup/cleanuptest"
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 

@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clienttesting "k8s.io/client-go/testing"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/cleanup/cleanuptest"
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -232,7 +232,7 @@ func TestAppliedWaitsAndThenLetsGo(t *testing.T) {
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, wait, pollInterval)
 	assert.Empty(t, e.objectWrites())
-	assert.Equal(t, []string{"patch:status manifestworks " + cluster + "/web"}, e.hubWrites(), "message now names only the deployment")
+	assert.Equal(t, []string{"patch manifestworks/status " + cluster + "/web"}, e.hubWrites(), "message now names only the deployment")
 	assert.Equal(t, "waiting for deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
 
 	// Nothing changed: no writes at all.

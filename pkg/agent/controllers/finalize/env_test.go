@@ -14,7 +14,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/cleanup/cleanuptest"
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"

@@ -11,12 +11,12 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	clienttesting "k8s.io/client-go/testing"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/cleanup/cleanuptest"
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 func TestWorkReconcile(t *testing.T) {
-	workStatus := "patch:status manifestworks " + cluster + "/web"
+	workStatus := "patch manifestworks/status " + cluster + "/web"
 	workFinalizer := "patch manifestworks " + cluster + "/web"
 	deleteApplied := "delete appliedmanifestworks " + appliedName
 	withDeleting := func(w *workv1.ManifestWork, msg string) *workv1.ManifestWork {

@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	"github.com/manifestwork/work/pkg/agent/manifest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
@@ -82,26 +83,6 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 	}
 }
 
-// writes lists the verbs of the actions that change something.
-func writes(actions []clienttesting.Action) []string {
-	var out []string
-	for _, a := range actions {
-		switch a.GetVerb() {
-		case "get", "list", "watch":
-		default:
-			out = append(out, a.GetVerb()+" "+a.GetResource().Resource+subresource(a))
-		}
-	}
-	return out
-}
-
-func subresource(a clienttesting.Action) string {
-	if s := a.GetSubresource(); s != "" {
-		return "/" + s
-	}
-	return ""
-}
-
 func (e *env) work(t *testing.T) *workv1.ManifestWork {
 	w, err := e.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), "w", metav1.GetOptions{})
 	require.NoError(t, err)
@@ -116,11 +97,11 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 
 	require.NoError(t, e.c.reconcile(context.Background(), work))
 
-	assert.Equal(t, []string{"patch manifestworks", "patch manifestworks/status"}, writes(e.hub.Actions()),
+	assert.Equal(t, []string{"patch manifestworks " + cluster + "/w", "patch manifestworks/status " + cluster + "/w"}, ct.Writes(e.hub.Actions()),
 		"one finalizer patch, then one status patch")
-	assert.Equal(t, []string{"create appliedmanifestworks"}, writes(e.spoke.Actions()))
-	created := writes(e.dynamic.Actions())
-	assert.Equal(t, []string{"create namespaces", "create configmaps"}, created, "namespaces before what lives in them")
+	assert.Equal(t, []string{"create appliedmanifestworks " + appliedwork.Name(hubHash, "w")}, ct.Writes(e.spoke.Actions()))
+	created := ct.Writes(e.dynamic.Actions())
+	assert.Equal(t, []string{"create namespaces team", "create configmaps team/settings"}, created, "namespaces before what lives in them")
 
 	got := e.work(t)
 	assert.Contains(t, got.Finalizers, workv1.ManifestWorkFinalizer)
@@ -147,9 +128,9 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, e.applied.Add(amw))
 	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))
-	assert.Empty(t, writes(e.hub.Actions()))
-	assert.Empty(t, writes(e.spoke.Actions()))
-	assert.Empty(t, writes(e.dynamic.Actions()))
+	assert.Empty(t, ct.Writes(e.hub.Actions()))
+	assert.Empty(t, ct.Writes(e.spoke.Actions()))
+	assert.Empty(t, ct.Writes(e.dynamic.Actions()))
 }
 
 func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
@@ -203,14 +184,14 @@ func TestReconcileLeavesDeletedWorksToFinalize(t *testing.T) {
 	work.DeletionTimestamp = &now
 	e := newEnv(t, work)
 	require.NoError(t, e.c.reconcile(context.Background(), work))
-	assert.Empty(t, writes(e.hub.Actions()))
+	assert.Empty(t, ct.Writes(e.hub.Actions()))
 	assert.Empty(t, e.dynamic.Actions())
 }
 
 func TestSyncIgnoresWorksThatAreGone(t *testing.T) {
 	e := newEnv(t, fixture.NewWork(cluster, "other").Build())
-	require.NoError(t, e.c.sync(context.Background(), newFakeSyncContext(cluster+"/gone")))
-	assert.Empty(t, writes(e.hub.Actions()))
+	require.NoError(t, e.c.sync(context.Background(), ct.NewSyncContext(cluster+"/gone")))
+	assert.Empty(t, ct.Writes(e.hub.Actions()))
 }
 
 // Failing manifests are retried with the work's own growing delay, not as a
@@ -220,7 +201,7 @@ func TestSyncRetriesFailingManifestsWithBackoff(t *testing.T) {
 		WithRawManifest(`{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "team"}}`).
 		Build()
 	e := newEnv(t, work)
-	syncCtx := newFakeSyncContext(cluster + "/w")
+	syncCtx := ct.NewSyncContext(cluster + "/w")
 	for i := 1; i <= 3; i++ {
 		require.NoError(t, e.c.sync(context.Background(), syncCtx))
 		assert.Equal(t, i, e.c.retries.NumRequeues(cluster+"/w"), "attempt %d", i)

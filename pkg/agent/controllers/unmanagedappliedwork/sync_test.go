@@ -3,52 +3,27 @@ package unmanagedappliedwork
 import (
 	"errors"
 	"testing"
-	"time"
 
-	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/util/workqueue"
 
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
-
-// recordingQueue records the requeues of a sync; any other use panics.
-type recordingQueue struct {
-	workqueue.RateLimitingInterface
-	after       map[string]time.Duration
-	rateLimited []string
-}
-
-func (q *recordingQueue) AddAfter(item any, d time.Duration) { q.after[item.(string)] = d }
-func (q *recordingQueue) AddRateLimited(item any) {
-	q.rateLimited = append(q.rateLimited, item.(string))
-}
-
-type syncContext struct {
-	key   string
-	queue *recordingQueue
-}
-
-func (s syncContext) Queue() workqueue.RateLimitingInterface { return s.queue }
-func (s syncContext) QueueKey() string                       { return s.key }
-func (s syncContext) Recorder() events.Recorder              { return nil }
-
-func newSyncContext(key string) syncContext {
-	return syncContext{key: key, queue: &recordingQueue{after: map[string]time.Duration{}}}
-}
 
 func TestSyncRequeuesAtTheEndOfTheGracePeriod(t *testing.T) {
 	applied := newApplied(ourHub, agentID, ago(grace/4))
 	f := newFixture(t, applied)
-	syncCtx := newSyncContext(applied.Name)
+	syncCtx := ct.NewSyncContext(applied.Name)
 
 	require.NoError(t, f.c.sync(t.Context(), syncCtx))
 
-	requeueAfter(t, grace-grace/4, syncCtx.queue.after[applied.Name])
+	next, ok := syncCtx.Q.Delay(applied.Name)
+	require.True(t, ok, "no requeue")
+	requeueAfter(t, grace-grace/4, next)
 	assert.Empty(t, f.writes())
 }
 
@@ -63,11 +38,11 @@ func TestSyncWithoutRequeue(t *testing.T) {
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			syncCtx := newSyncContext(tt.key)
+			syncCtx := ct.NewSyncContext(tt.key)
 
 			require.NoError(t, tt.f.c.sync(t.Context(), syncCtx))
 
-			assert.Empty(t, syncCtx.queue.after)
+			assert.Empty(t, syncCtx.Q.Added)
 			assert.Empty(t, tt.f.writes())
 		})
 	}
@@ -90,17 +65,17 @@ func TestSyncErrors(t *testing.T) {
 			f.spoke.PrependReactor("patch", "appliedmanifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
 				return true, nil, tt.err
 			})
-			syncCtx := newSyncContext(applied.Name)
+			syncCtx := ct.NewSyncContext(applied.Name)
 
 			err := f.c.sync(t.Context(), syncCtx)
 
 			assert.Equal(t, tt.wantErr, err != nil, "error: %v", err)
 			if tt.rateLimited {
-				assert.Equal(t, []string{applied.Name}, syncCtx.queue.rateLimited)
+				assert.Equal(t, []any{applied.Name}, syncCtx.Q.RateLimited)
 			} else {
-				assert.Empty(t, syncCtx.queue.rateLimited)
+				assert.Empty(t, syncCtx.Q.RateLimited)
 			}
-			assert.Empty(t, syncCtx.queue.after)
+			assert.Empty(t, syncCtx.Q.Added)
 		})
 	}
 }

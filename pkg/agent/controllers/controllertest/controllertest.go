@@ -1,7 +1,8 @@
-// Package cleanuptest has the fakes that the tests of the cleanup and
-// finalize controllers share: applied objects as metadata, a metadata client
-// holding them, and an object cache.
-package cleanuptest
+// Package controllertest has the fakes that the tests of the agent's
+// controllers share: applied objects as metadata, a metadata client holding
+// them, an object cache, the writes a fake client saw, and a sync context
+// whose queue records what a sync puts back.
+package controllertest
 
 import (
 	"fmt"
@@ -46,7 +47,7 @@ func Owner(name string, uid types.UID) metav1.OwnerReference {
 func Object(gvr schema.GroupVersionResource, namespace, name string, uid types.UID, owners ...metav1.OwnerReference) *metav1.PartialObjectMetadata {
 	kind, ok := kinds[gvr]
 	if !ok {
-		panic(fmt.Sprintf("cleanuptest: no kind for %s", gvr))
+		panic(fmt.Sprintf("controllertest: no kind for %s", gvr))
 	}
 	return &metav1.PartialObjectMetadata{
 		TypeMeta: metav1.TypeMeta{APIVersion: gvr.GroupVersion().String(), Kind: kind},
@@ -102,7 +103,8 @@ func Stored(t testing.TB, client *metadatafake.FakeMetadataClient, gvr schema.Gr
 }
 
 // Writes lists the write actions sent to a fake client, as "verb resource
-// namespace/name".
+// namespace/name", the resource followed by "/subresource" if there is one
+// (e.g. "patch manifestworks/status cluster1/web").
 func Writes(actions []clienttesting.Action) []string {
 	var out []string
 	for _, a := range actions {
@@ -129,11 +131,11 @@ func Writes(actions []clienttesting.Action) []string {
 		if ns := a.GetNamespace(); ns != "" {
 			key = ns + "/" + name
 		}
-		verb := a.GetVerb()
+		resource := a.GetResource().Resource
 		if sub := a.GetSubresource(); sub != "" {
-			verb += ":" + sub
+			resource += "/" + sub
 		}
-		out = append(out, strings.Join([]string{verb, a.GetResource().Resource, key}, " "))
+		out = append(out, strings.Join([]string{a.GetVerb(), resource, key}, " "))
 	}
 	return out
 }
@@ -185,11 +187,15 @@ func (s *SyncContext) Recorder() events.Recorder {
 	return events.NewInMemoryRecorder("test", clock.RealClock{})
 }
 
-// RecordingQueue records Add and AddAfter; any other use panics.
+// RecordingQueue records Add, AddAfter and AddRateLimited; any other use
+// panics.
 type RecordingQueue struct {
 	workqueue.RateLimitingInterface
-	Added []any
-	After []time.Duration // of AddAfter, in call order
+	Added       []any           // items of Add and AddAfter, in call order
+	After       []time.Duration // delays of AddAfter, in call order
+	RateLimited []any           // items of AddRateLimited, in call order
+
+	afterItems []any // items of AddAfter, matching After
 }
 
 func (q *RecordingQueue) Add(item any) { q.Added = append(q.Added, item) }
@@ -197,4 +203,17 @@ func (q *RecordingQueue) Add(item any) { q.Added = append(q.Added, item) }
 func (q *RecordingQueue) AddAfter(item any, d time.Duration) {
 	q.Added = append(q.Added, item)
 	q.After = append(q.After, d)
+	q.afterItems = append(q.afterItems, item)
+}
+
+func (q *RecordingQueue) AddRateLimited(item any) { q.RateLimited = append(q.RateLimited, item) }
+
+// Delay is the delay of the last AddAfter of item, and whether there was one.
+func (q *RecordingQueue) Delay(item any) (time.Duration, bool) {
+	for i := len(q.afterItems) - 1; i >= 0; i-- {
+		if q.afterItems[i] == item {
+			return q.After[i], true
+		}
+	}
+	return 0, false
 }
