@@ -203,7 +203,7 @@ func TestBadManifestsAndRecovery(t *testing.T) {
 		fixture.Widget(ns, "w", map[string]any{"size": int64(3)}),
 		fixture.ConfigMap("", "no-namespace", nil),
 		fixture.ConfigMap(ns, "good", map[string]string{"key": "value"}),
-	).Build())
+	).WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"namespace": "e2e-bad"}}`).Build())
 
 	framework.Eventually(t, convergeTimeout, func() error {
 		w, err := getWork(ctx, "cluster1", "bad")
@@ -215,6 +215,7 @@ func TestBadManifestsAndRecovery(t *testing.T) {
 			1: "does not serve kind Widget in example.com/v1",
 			2: `ConfigMap "no-namespace" is namespaced but the manifest has no metadata.namespace`,
 			3: workv1.ManifestAppliedReasonComplete,
+			4: "manifest has no metadata.name",
 		})
 	}, "each manifest's Applied condition")
 	_, err := e.Cluster("cluster1").Kube.CoreV1().ConfigMaps(ns).Get(ctx, "good", metav1.GetOptions{})
@@ -226,9 +227,9 @@ func TestBadManifestsAndRecovery(t *testing.T) {
 		return err
 	}, "the widget is applied once its CRD is established")
 
-	// Dropping the bad manifest makes the work Applied.
+	// Dropping the bad manifests makes the work Applied.
 	updateWork(t, "cluster1", "bad", func(w *workv1.ManifestWork) {
-		w.Spec.Workload.Manifests = append(w.Spec.Workload.Manifests[:2], w.Spec.Workload.Manifests[3:]...)
+		w.Spec.Workload.Manifests = append(w.Spec.Workload.Manifests[:2], w.Spec.Workload.Manifests[3])
 	})
 	waitWorkCondition(t, "cluster1", "bad", workv1.WorkApplied, metav1.ConditionTrue)
 }

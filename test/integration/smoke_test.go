@@ -129,6 +129,24 @@ func TestInvalidManifestWorkIsRejected(t *testing.T) {
 			},
 			field: "spec.manifestConfigs[0].updateStrategy.type",
 		},
+		// The agent reports a manifest without kind or apiVersion precisely too,
+		// but the CRD schema already refuses it with the field's path.
+		"manifest without kind": {
+			mutate: func(w *workv1.ManifestWork) {
+				w.Spec.Workload.Manifests = append(w.Spec.Workload.Manifests, workv1.Manifest{RawExtension: runtime.RawExtension{
+					Raw: []byte(`{"apiVersion": "v1", "metadata": {"name": "x", "namespace": "default"}}`),
+				}})
+			},
+			field: "spec.workload.manifests[1].kind",
+		},
+		"manifest without apiVersion": {
+			mutate: func(w *workv1.ManifestWork) {
+				w.Spec.Workload.Manifests = append(w.Spec.Workload.Manifests, workv1.Manifest{RawExtension: runtime.RawExtension{
+					Raw: []byte(`{"kind": "ConfigMap", "metadata": {"name": "x", "namespace": "default"}}`),
+				}})
+			},
+			field: "spec.workload.manifests[1].apiVersion",
+		},
 		"unknown propagation policy": {
 			mutate: func(w *workv1.ManifestWork) {
 				w.Spec.DeleteOption = &workv1.DeleteOption{PropagationPolicy: "Bogus"}
