@@ -121,3 +121,20 @@ func waitGone(t *testing.T, what string, get func(context.Context) error) {
 		return fmt.Errorf("%s still exists", what)
 	}, "%s gone", what)
 }
+
+// waitConfigMapData waits until a ConfigMap of a managed cluster holds
+// data[key] == value.
+func waitConfigMapData(t *testing.T, cluster, namespace, name, key, value string) {
+	t.Helper()
+	cms := env.Cluster(cluster).Kube.CoreV1().ConfigMaps(namespace)
+	framework.Eventually(t, convergeTimeout, func() error {
+		cm, err := cms.Get(t.Context(), name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if got := cm.Data[key]; got != value {
+			return fmt.Errorf("%s has %s=%q", name, key, got)
+		}
+		return nil
+	}, "ConfigMap %s/%s on %s has %s=%q", namespace, name, cluster, key, value)
+}

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"path/filepath"
 	"testing"
@@ -45,16 +44,7 @@ func TestHubUnreachableThenCaughtUp(t *testing.T) {
 	assert.Equal(t, "1", a.Data["v"], "the agent cannot have seen the change yet")
 	proxy.Resume()
 
-	framework.Eventually(t, convergeTimeout, func() error {
-		a, err := cms.Get(ctx, "a", metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		if a.Data["v"] != "2" {
-			return fmt.Errorf("a has v=%s", a.Data["v"])
-		}
-		return nil
-	}, "the change is caught up")
+	waitConfigMapData(t, "cluster2", ns, "a", "v", "2")
 	waitGone(t, "the work deleted meanwhile", func(ctx context.Context) error {
 		_, err := getWork(ctx, "cluster2", "deleted")
 		return err

@@ -91,18 +91,9 @@ func TestDriftIsRepaired(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, cms.Delete(ctx, "deleted", metav1.DeleteOptions{}))
 
-	framework.Eventually(t, convergeTimeout, func() error {
-		for _, name := range []string{"edited", "deleted"} {
-			cm, err := cms.Get(ctx, name, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			if cm.Data["key"] != "desired" {
-				return fmt.Errorf("%s has key=%s", name, cm.Data["key"])
-			}
-		}
-		return nil
-	}, "drift repaired")
+	for _, name := range []string{"edited", "deleted"} {
+		waitConfigMapData(t, "cluster1", "e2e-drift", name, "key", "desired")
+	}
 	cm, err = cms.Get(ctx, "edited", metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "someone-else", cm.Labels["added-by"], "labels of other actors are not fought")
@@ -165,16 +156,7 @@ func TestUpdateStrategies(t *testing.T) {
 	updateWork(t, "cluster1", "strategies", func(w *workv1.ManifestWork) {
 		w.Spec.ManifestConfigs[2].UpdateStrategy.ServerSideApply = &workv1.ServerSideApplyConfig{Force: true}
 	})
-	framework.Eventually(t, convergeTimeout, func() error {
-		cm, err := cms.Get(ctx, "ssa", metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		if cm.Data["key"] != "desired" {
-			return fmt.Errorf("ssa has key=%s", cm.Data["key"])
-		}
-		return nil
-	}, "ServerSideApply with force takes its field back")
+	waitConfigMapData(t, "cluster1", ns, "ssa", "key", "desired") // with force it takes the field back
 	waitWorkCondition(t, "cluster1", "strategies", workv1.WorkApplied, metav1.ConditionTrue)
 	createOnly, err := cms.Get(ctx, "create-only", metav1.GetOptions{})
 	require.NoError(t, err)
@@ -303,17 +285,11 @@ func TestAgentRestartCatchesUp(t *testing.T) {
 	runningAgent(t, "cluster1") // a new process
 
 	waitWorkCondition(t, "cluster1", "restart", workv1.WorkApplied, metav1.ConditionTrue)
+	waitConfigMapData(t, "cluster1", ns, "a", "v", "2")
 	framework.Eventually(t, convergeTimeout, func() error {
-		a, err := cms.Get(ctx, "a", metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		if a.Data["v"] != "2" {
-			return fmt.Errorf("a has v=%s", a.Data["v"])
-		}
-		_, err = cms.Get(ctx, "b", metav1.GetOptions{})
+		_, err := cms.Get(ctx, "b", metav1.GetOptions{})
 		return err
-	}, "caught up")
+	}, "the added ConfigMap")
 	waitGone(t, "the work deleted while the agent was down", func(ctx context.Context) error {
 		_, err := getWork(ctx, "cluster1", "restart-deleted")
 		return err
