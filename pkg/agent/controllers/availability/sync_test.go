@@ -96,13 +96,13 @@ func TestSyncOfAWorkThatIsGone(t *testing.T) {
 
 func TestSyncRequeuesOnConflict(t *testing.T) {
 	tests := map[string]struct {
-		err         error
-		wantErr     bool
-		rateLimited bool
+		err        error
+		wantErr    bool
+		retryLater bool
 	}{
-		"conflict: checked again":  {err: apierrors.NewConflict(workv1.Resource("manifestworks"), workName, errors.New("changed")), rateLimited: true},
-		"not found: deleted":       {err: apierrors.NewNotFound(workv1.Resource("manifestworks"), workName)},
-		"other errors: backed off": {err: errors.New("hub unreachable"), wantErr: true},
+		"conflict: checked again later": {err: apierrors.NewConflict(workv1.Resource("manifestworks"), workName, errors.New("changed")), retryLater: true},
+		"not found: deleted":            {err: apierrors.NewNotFound(workv1.Resource("manifestworks"), workName)},
+		"other errors: backed off":      {err: errors.New("hub unreachable"), wantErr: true},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -117,12 +117,12 @@ func TestSyncRequeuesOnConflict(t *testing.T) {
 			err := f.c.sync(t.Context(), syncCtx)
 
 			assert.Equal(t, tt.wantErr, err != nil, "error: %v", err)
-			if tt.rateLimited {
-				assert.Equal(t, []any{syncCtx.Key}, syncCtx.Q.RateLimited)
-			} else {
-				assert.Empty(t, syncCtx.Q.RateLimited)
+			assert.Empty(t, syncCtx.Q.RateLimited, "a rate-limited requeue would come back at once")
+			delay, requeued := syncCtx.Q.Delay(syncCtx.Key)
+			assert.Equal(t, tt.retryLater, requeued)
+			if tt.retryLater {
+				assert.GreaterOrEqual(t, delay, conflictRetry)
 			}
-			assert.Empty(t, syncCtx.Q.Added)
 		})
 	}
 }

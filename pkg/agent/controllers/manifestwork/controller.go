@@ -6,6 +6,7 @@ package manifestwork
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -61,6 +62,14 @@ type Controller struct {
 	applied worklisters.AppliedManifestWorkLister
 	memory  *appliedMemory
 	retries workqueue.TypedRateLimiter[string] // per-work backoff while manifests fail
+	waiting sync.Map                           // key -> retry scheduled for a failing work
+	now     func() time.Time
+}
+
+// retry is the scheduled retry of a work whose manifests failed.
+type retry struct {
+	generation int64
+	at         time.Time
 }
 
 // Failing manifests are retried with a per-work backoff from retryFirst up to
@@ -80,6 +89,7 @@ func New(d Deps) factory.Controller {
 		applied: d.AppliedWorks.Lister(),
 		memory:  newAppliedMemory(),
 		retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
+		now:     time.Now,
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
@@ -106,6 +116,11 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	if err != nil {
 		return err
 	}
+	if c.retryPending(key, work.Generation) {
+		// Events in between, mostly our own status writes, do not bring the
+		// retry forward; a new generation of the work does.
+		return nil
+	}
 	logger := klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work))
 	err = c.reconcile(klog.NewContext(ctx, logger), work)
 	var failed *manifestFailures
@@ -113,12 +128,24 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	case errors.As(err, &failed):
 		delay := c.retries.When(key)
 		logger.V(2).Info("Manifests failed; retrying", "after", delay, "err", err)
+		c.waiting.Store(key, retry{generation: work.Generation, at: c.now().Add(delay)})
 		syncCtx.Queue().AddAfter(key, delay)
 		return nil
 	case err == nil:
 		c.retries.Forget(key)
+		c.waiting.Delete(key)
 	}
 	return err
+}
+
+// retryPending tells whether a retry of this generation is scheduled later.
+func (c *Controller) retryPending(key string, generation int64) bool {
+	v, ok := c.waiting.Load(key)
+	if !ok {
+		return false
+	}
+	r := v.(retry)
+	return r.generation == generation && c.now().Before(r.at)
 }
 
 // forget drops what the controller remembers about a deleted work.
@@ -127,6 +154,7 @@ func (c *Controller) forget(name string) {
 	c.Objects.SetUses(key, nil)
 	c.memory.forget(key)
 	c.retries.Forget(key)
+	c.waiting.Delete(key)
 }
 
 func workKey(obj runtime.Object) []string {

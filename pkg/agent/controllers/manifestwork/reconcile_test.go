@@ -3,6 +3,7 @@ package manifestwork
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,6 +47,7 @@ type env struct {
 	spoke   *fakework.Clientset
 	dynamic *fakedynamic.FakeDynamicClient
 	applied cache.Indexer // behind the AppliedManifestWork lister
+	works   cache.Indexer // behind the ManifestWork lister
 }
 
 func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) *env {
@@ -78,8 +80,9 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 			applied: worklisters.NewAppliedManifestWorkLister(applied),
 			memory:  newAppliedMemory(),
 			retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
+			now:     time.Now,
 		},
-		hub: hub, spoke: spoke, dynamic: dyn, applied: applied,
+		hub: hub, spoke: spoke, dynamic: dyn, applied: applied, works: works,
 	}
 }
 
@@ -197,14 +200,33 @@ func TestSyncIgnoresWorksThatAreGone(t *testing.T) {
 // Failing manifests are retried with the work's own growing delay, not as a
 // queue error; success resets it.
 func TestSyncRetriesFailingManifestsWithBackoff(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").
+	work := fixture.NewWork(cluster, "w").WithGeneration(1).
 		WithRawManifest(`{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "team"}}`).
 		Build()
 	e := newEnv(t, work)
-	syncCtx := ct.NewSyncContext(cluster + "/w")
+	now := time.Unix(1000, 0)
+	e.c.now = func() time.Time { return now }
+	key := cluster + "/w"
+	syncCtx := ct.NewSyncContext(key)
 	for i := 1; i <= 3; i++ {
 		require.NoError(t, e.c.sync(context.Background(), syncCtx))
-		assert.Equal(t, i, e.c.retries.NumRequeues(cluster+"/w"), "attempt %d", i)
+		assert.Equal(t, i, e.c.retries.NumRequeues(key), "attempt %d", i)
+		delay, ok := syncCtx.Q.Delay(key)
+		require.True(t, ok)
+		assert.Equal(t, retryFirst<<(i-1), delay, "0.5s, 1s, 2s")
+
+		// An event before the retry is due, such as our own status write,
+		// does not bring the retry forward.
+		e.hub.ClearActions()
+		require.NoError(t, e.c.sync(context.Background(), syncCtx))
+		assert.Empty(t, ct.Writes(e.hub.Actions()))
+		assert.Equal(t, i, e.c.retries.NumRequeues(key))
+		now = now.Add(delay)
 	}
-	assert.Equal(t, 8*retryFirst, e.c.retries.When(cluster+"/w"), "0.5s, 1s, 2s, then 4s")
+
+	// A new generation of the work is tried at once.
+	work.Generation = 2
+	require.NoError(t, e.works.Update(work))
+	require.NoError(t, e.c.sync(context.Background(), syncCtx))
+	assert.Equal(t, 4, e.c.retries.NumRequeues(key))
 }
