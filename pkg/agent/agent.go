@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/feedback"
 	"github.com/manifestwork/work/pkg/healthz"
 )
 
@@ -26,6 +27,11 @@ type agentDeps struct {
 	Workers     int // concurrent ManifestWork reconciles
 	// EvictionGracePeriod is how long an AppliedManifestWork whose work is gone stays.
 	EvictionGracePeriod time.Duration
+	// Feedback: how often polled manifests are read, how many watches may
+	// run, and what JSONPaths values may return.
+	StatusSyncInterval time.Duration
+	MaxFeedbackWatch   int
+	Feedback           feedback.Options
 }
 
 // agent is the active replica's work: informers now, controllers later.
@@ -57,7 +63,9 @@ func (a *agent) run(ctx context.Context) error {
 		return nil // cancelled before the caches synced
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() { w.objects.Run(ctx) })
+	for _, run := range w.background {
+		wg.Go(func() { run(ctx) })
+	}
 	for _, c := range w.controllers {
 		wg.Go(func() { c.controller.Run(ctx, c.workers) })
 	}

@@ -8,6 +8,8 @@ import (
 	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/feedback"
+	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/leaderelect"
@@ -55,6 +57,12 @@ func Run(ctx context.Context, o *Options) error {
 		Ready:               ready,
 		Workers:             o.WorkloadAgentWorkers,
 		EvictionGracePeriod: o.AppliedManifestWorkEvictionGracePeriod,
+		StatusSyncInterval:  o.StatusSyncInterval,
+		MaxFeedbackWatch:    o.MaxFeedbackWatch,
+		Feedback: feedback.Options{
+			RawJSON:          o.FeatureGate.Enabled(features.RawFeedbackJsonString),
+			MaxJSONRawLength: o.MaxJSONRawLength,
+		},
 	})
 	lease := leaderelect.Lease{
 		Disabled: o.DisableLeaderElection, Config: conns.lease,

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -12,10 +13,12 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/controllers/appliedmanifestwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
 	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/statusfeedback"
 	"github.com/manifestwork/work/pkg/agent/controllers/unmanagedappliedwork"
 	"github.com/manifestwork/work/pkg/agent/manifest"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
@@ -31,6 +34,7 @@ type wiring struct {
 	synced         []cache.InformerSynced
 	objects        *objectwatch.Tracker
 	controllers    []runnable
+	background     []func(context.Context) // run beside the controllers
 }
 
 type runnable struct {
@@ -67,6 +71,10 @@ func (a *agent) clients() (*clients, error) {
 	return &c, nil
 }
 
+// celCostLimit bounds the runtime cost of one CEL condition rule, so that a
+// rule cannot stall a worker.
+const celCostLimit = 1_000_000
+
 // wire builds the informers and controllers. The hub informers only see the
 // namespace named after this cluster.
 func (a *agent) wire() (*wiring, error) {
@@ -89,6 +97,13 @@ func (a *agent) wire() (*wiring, error) {
 	hubHash := appliedwork.HubHash(a.Hub.Host)
 	w.objects = objectwatch.New(objectwatch.Deps{Client: c.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash)})
 	w.controllers = a.controllers(c, in, q, w.objects, hubHash)
+	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
+		ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works, Dynamic: c.dynamic,
+		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
+		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder,
+	})
+	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
+	w.background = append(w.background, w.objects.Run, feedbackWatches.Run)
 	return w, nil
 }
 

@@ -3,20 +3,28 @@ package hub
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
 	"github.com/manifestwork/work/pkg/healthz"
+	"github.com/manifestwork/work/pkg/hub/controllers/ttl"
 )
 
 // informerResync is how often the informers replay every cached object to
 // their handlers, so controllers re-check objects even without events.
 const informerResync = 10 * time.Minute
+
+// ttlWorkers is how many works the TTL controller handles at once.
+const ttlWorkers = 2
 
 // hubDeps is what the hub needs, all resolved before it starts.
 type hubDeps struct {
@@ -24,7 +32,8 @@ type hubDeps struct {
 	Ready  *healthz.Readiness
 }
 
-// hub is the active replica's work: informers now, controllers later.
+// hub is the active replica's work: the ManifestWork informer and the
+// hub-side controllers.
 type hub struct {
 	hubDeps
 }
@@ -33,30 +42,64 @@ func newHub(d hubDeps) *hub {
 	return &hub{hubDeps: d}
 }
 
-// run starts a cluster-wide ManifestWork informer, reports ready once its
-// cache is synced and blocks until ctx is cancelled; it returns after the
-// informer has stopped.
+// runnable is a controller with its number of workers.
+type runnable struct {
+	controller factory.Controller
+	workers    int
+}
+
+// wiring is the hub's informers and the controllers fed by them.
+type wiring struct {
+	informers   externalversions.SharedInformerFactory
+	synced      []cache.InformerSynced
+	controllers []runnable
+}
+
+// wire builds the client, the cluster-wide ManifestWork informer and the
+// controllers; nothing runs yet.
+func (h *hub) wire() (*wiring, error) {
+	client, err := versioned.NewForConfig(h.Config)
+	if err != nil {
+		return nil, fmt.Errorf("hub client: %w", err)
+	}
+	informers := externalversions.NewSharedInformerFactory(client, informerResync)
+	works := informers.Work().V1().ManifestWorks()
+	recorder := events.NewLoggingEventRecorder("work-hub", clock.RealClock{})
+	return &wiring{
+		informers: informers,
+		synced:    []cache.InformerSynced{works.Informer().HasSynced},
+		controllers: []runnable{
+			{workers: ttlWorkers, controller: ttl.New(ttl.Deps{Client: client, Works: works, Recorder: recorder})},
+		},
+	}, nil
+}
+
+// run starts the informers and, once their caches have synced, the
+// controllers; it reports ready then and blocks until ctx is cancelled. It
+// returns after the controllers and informers have stopped.
 func (h *hub) run(ctx context.Context) error {
 	h.Ready.Set(false)
 	defer h.Ready.Set(false)
 
-	client, err := versioned.NewForConfig(h.Config)
+	w, err := h.wire()
 	if err != nil {
-		return fmt.Errorf("hub client: %w", err)
+		return err
 	}
-	informers := externalversions.NewSharedInformerFactory(client, informerResync)
-	works := informers.Work().V1().ManifestWorks().Informer()
+	w.informers.Start(ctx.Done())
+	defer w.informers.Shutdown() // after ctx is done: waits for the informers to stop
 
-	informers.Start(ctx.Done())
-	defer informers.Shutdown() // after ctx is done: waits for the informer to stop
-
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, works.HasSynced) {
-		return nil // cancelled before the cache synced
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, w.synced...) {
+		return nil // cancelled before the caches synced
+	}
+	var wg sync.WaitGroup
+	for _, c := range w.controllers {
+		wg.Go(func() { c.controller.Run(ctx, c.workers) })
 	}
 	klog.FromContext(ctx).Info("Ready", "hub", h.Config.Host)
 	h.Ready.Set(true)
 
 	<-ctx.Done()
 	klog.FromContext(ctx).Info("Shutting down")
+	wg.Wait()
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
 )
 
@@ -137,4 +138,17 @@ func waitConfigMapData(t *testing.T, cluster, namespace, name, key, value string
 		}
 		return nil
 	}, "ConfigMap %s/%s on %s has %s=%q", namespace, name, cluster, key, value)
+}
+
+// ensureWidgetCRD installs the Widget CRD on a managed cluster unless another
+// test already did, and waits until it is served.
+func ensureWidgetCRD(t *testing.T, cluster string) {
+	t.Helper()
+	c := env.Cluster(cluster)
+	crd, err := c.APIExtensions.ApiextensionsV1().CustomResourceDefinitions().Create(t.Context(), fixture.WidgetCRD(), metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		return
+	}
+	require.NoError(t, err)
+	require.NoError(t, c.WaitCRDsEstablished(t.Context(), convergeTimeout, crd))
 }

@@ -32,11 +32,7 @@ func TestForbiddenUntilAggregatedRoleArrives(t *testing.T) {
 	c2 := e.Cluster("cluster2")
 	_, err := e.Kubectl("cluster2", "apply", "-k", framework.RepoPath("deploy", "agent"))
 	require.NoError(t, err)
-	_, err = c2.APIExtensions.ApiextensionsV1().CustomResourceDefinitions().Create(ctx, fixture.WidgetCRD(), metav1.CreateOptions{})
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		_ = c2.APIExtensions.ApiextensionsV1().CustomResourceDefinitions().Delete(ctx, "widgets.example.com", metav1.DeleteOptions{})
-	})
+	ensureWidgetCRD(t, "cluster2")
 
 	kubeconfig := serviceAccountKubeconfig(t, c2.Kubeconfig)
 	agent, err := e.StartAgent("cluster2", "--spoke-kubeconfig", kubeconfig, "--kubeconfig", kubeconfig)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -47,7 +48,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 
 	owner := appliedwork.OwnerReference(st.applied)
 	for _, i := range manifest.Order(kinds) {
-		if ready[i] == nil {
+		if ready[i] == nil || completed(st.work, st.results[i].meta) {
 			continue
 		}
 		st.results[i].err = c.applyOne(ctx, st.work, memoryKey{work: key, ordinal: i}, ready[i], owner)
@@ -114,4 +115,12 @@ func fingerprintOf(obj *unstructured.Unstructured, config *workv1.ManifestConfig
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]), nil
+}
+
+// completed tells whether a manifest's condition rules found it Complete: such
+// a manifest is never updated or recreated again, also after a restart, as
+// the status on the hub remembers it.
+func completed(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
+	previous := carryOver(work.Status.ResourceStatus.Manifests, meta)
+	return apimeta.IsStatusConditionTrue(previous.Conditions, workv1.ManifestComplete)
 }

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/workstatus"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -45,7 +46,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) e
 			return err
 		}
 	}
-	if err := c.patchStatus(ctx, st.work, buildStatus(st.work, st.results)); err != nil {
+	if err := workstatus.Patch(ctx, c.HubClient, st.work, buildStatus(st.work, st.results)); err != nil {
 		return err
 	}
 	return st.failures()

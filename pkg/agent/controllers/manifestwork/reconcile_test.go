@@ -230,3 +230,17 @@ func TestSyncRetriesFailingManifestsWithBackoff(t *testing.T) {
 	require.NoError(t, e.c.sync(context.Background(), syncCtx))
 	assert.Equal(t, 4, e.c.retries.NumRequeues(key))
 }
+
+// A manifest that its condition rules found Complete is not applied again.
+func TestReconcileLeavesCompletedManifestsAlone(t *testing.T) {
+	work := fixture.NewWork(cluster, "w").WithFinalizer().WithGeneration(1).
+		WithManifest(fixture.ConfigMap("team", "done", nil), fixture.ConfigMap("team", "live", nil)).Build()
+	work.Status.ResourceStatus.Manifests = []workv1.ManifestCondition{{
+		ResourceMeta: workv1.ManifestResourceMeta{Ordinal: 0, Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Name: "done", Namespace: "team"},
+		Conditions: []metav1.Condition{{Type: workv1.ManifestComplete, Status: metav1.ConditionTrue, Reason: workv1.ConditionRuleEvaluated,
+			LastTransitionTime: metav1.Now()}},
+	}}
+	e := newEnv(t, work)
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	assert.Equal(t, []string{"create configmaps team/live"}, ct.Writes(e.dynamic.Actions()), "the completed one is not recreated")
+}

@@ -1,16 +1,11 @@
 package manifestwork
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
-	jsonpatch "gopkg.in/evanphx/json-patch.v4"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -115,41 +110,4 @@ func truncate(s string) string {
 		return s
 	}
 	return s[:maxMessage-3] + "..."
-}
-
-// patchStatus sends the status as one merge patch, only when it changed. The
-// patch carries the resourceVersion it was computed from, so a concurrent
-// writer makes it fail and the work is reconciled again instead of losing
-// that writer's change.
-func (c *Controller) patchStatus(ctx context.Context, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) error {
-	if equality.Semantic.DeepEqual(work.Status, status) {
-		return nil
-	}
-	patch, err := statusPatch(work, status)
-	if err != nil {
-		return err
-	}
-	_, err = c.HubClient.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
-	if err != nil {
-		return fmt.Errorf("patching status: %w", err)
-	}
-	return nil
-}
-
-// statusPatch is the merge patch from the work's status to the new one, with
-// explicit nulls for what disappeared.
-func statusPatch(work *workv1.ManifestWork, status workv1.ManifestWorkStatus) ([]byte, error) {
-	type doc struct {
-		Metadata map[string]string         `json:"metadata"`
-		Status   workv1.ManifestWorkStatus `json:"status"`
-	}
-	before, err := json.Marshal(doc{Metadata: map[string]string{}, Status: work.Status})
-	if err != nil {
-		return nil, err
-	}
-	after, err := json.Marshal(doc{Metadata: map[string]string{"resourceVersion": work.ResourceVersion}, Status: status})
-	if err != nil {
-		return nil, err
-	}
-	return jsonpatch.CreateMergePatch(before, after)
 }

@@ -1,0 +1,109 @@
+// Package statusfeedback reports, for the manifests that ask for it, values
+// read from the live objects (feedback rules) and conditions computed from
+// them (condition rules), polled every --status-sync-interval or watched.
+package statusfeedback
+
+import (
+	"context"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/conditionrules"
+	"github.com/manifestwork/work/pkg/agent/feedback"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+)
+
+// ControllerName names the controller in logs, events and its queue.
+const ControllerName = "StatusFeedbackController"
+
+// jitterFactor spreads the polls of many works over the interval.
+const jitterFactor = 0.5
+
+// Deps are the controller's collaborators.
+type Deps struct {
+	ClusterName string
+	HubClient   workclient.Interface
+	Works       workinformers.ManifestWorkInformer
+	Dynamic     dynamic.Interface
+	Feedback    feedback.Options
+	Rules       *conditionrules.Evaluator
+	Interval    time.Duration // --status-sync-interval
+	MaxWatches  int           // --max-feedback-watch
+	Recorder    events.Recorder
+	SyncContext factory.SyncContext
+}
+
+// Controller collects feedback and evaluates condition rules.
+type Controller struct {
+	Deps
+	works   worklisters.ManifestWorkNamespaceLister
+	watches *Watches
+}
+
+// New returns the controller and the watches it runs; run both.
+func New(d Deps) (factory.Controller, *Watches) {
+	if d.SyncContext == nil {
+		d.SyncContext = factory.NewSyncContext(ControllerName, d.Recorder)
+	}
+	c := &Controller{
+		Deps:    d,
+		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
+		watches: newWatches(d.Dynamic, d.MaxWatches, func(key string) { d.SyncContext.Queue().Add(key) }),
+	}
+	return factory.New().
+		WithSyncContext(d.SyncContext).
+		WithInformersQueueKeysFunc(workKey, d.Works.Informer()).
+		WithSync(c.sync).
+		ToController(ControllerName, d.Recorder), c.watches
+}
+
+// sync looks the work up, reconciles it and schedules its next poll.
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	key := syncCtx.QueueKey()
+	_, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil
+	}
+	work, err := c.works.Get(name)
+	if apierrors.IsNotFound(err) {
+		c.watches.setUses(key, nil)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work)))
+	polled, err := c.reconcile(ctx, key, work)
+	if apierrors.IsConflict(err) {
+		syncCtx.Queue().AddAfter(key, wait.Jitter(time.Second, jitterFactor))
+		return nil
+	}
+	if polled {
+		syncCtx.Queue().AddAfter(key, wait.Jitter(c.Interval, jitterFactor))
+	}
+	return err
+}
+
+func workKey(obj runtime.Object) []string {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return nil
+	}
+	return []string{key}
+}
+
+// hasRules tells whether a manifestConfig asks this controller for anything.
+func hasRules(c workv1.ManifestConfigOption) bool {
+	return len(c.FeedbackRules) > 0 || len(c.ConditionRules) > 0
+}

@@ -1,0 +1,180 @@
+package statusfeedback
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	fakedynamic "k8s.io/client-go/dynamic/fake"
+
+	"github.com/manifestwork/work/pkg/agent/conditionrules"
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
+	"github.com/manifestwork/work/pkg/agent/feedback"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
+	"github.com/manifestwork/work/test/fixture"
+)
+
+const cluster = "cluster1"
+
+var deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+
+func liveDeployment(ready int64) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"namespace": "team", "name": "web"},
+		"spec":     map[string]any{"replicas": int64(2)},
+		"status": map[string]any{"replicas": int64(2), "readyReplicas": ready, "availableReplicas": ready,
+			"phase": "Done"},
+	}}
+}
+
+// appliedWork is a work whose Deployment the agent already applied.
+func appliedWork(configs ...workv1.ManifestConfigOption) *workv1.ManifestWork {
+	b := fixture.NewWork(cluster, "w").WithGeneration(3).WithManifest(fixture.Deployment("team", "web", 2))
+	for _, c := range configs {
+		b.WithConfig(c)
+	}
+	w := b.Build()
+	w.Status.ResourceStatus.Manifests = []workv1.ManifestCondition{{
+		ResourceMeta: workv1.ManifestResourceMeta{Ordinal: 0, Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments", Namespace: "team", Name: "web"},
+		Conditions:   []metav1.Condition{},
+	}}
+	return w
+}
+
+type env struct {
+	c   *Controller
+	hub *fakework.Clientset
+	dyn *fakedynamic.FakeDynamicClient
+}
+
+func newEnv(t *testing.T, work *workv1.ManifestWork, maxWatches int, objects ...runtime.Object) *env {
+	t.Helper()
+	hub := fakework.NewSimpleClientset(work)
+	dyn := fakedynamic.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
+		map[schema.GroupVersionResource]string{deployments: "DeploymentList"}, objects...)
+	return &env{
+		c: &Controller{
+			Deps: Deps{ClusterName: cluster, HubClient: hub, Dynamic: dyn, MaxWatches: maxWatches,
+				Feedback: feedback.Options{MaxJSONRawLength: 1024}, Rules: conditionrules.NewEvaluator(0)},
+			watches: newWatches(dyn, maxWatches, func(string) {}),
+		},
+		hub: hub, dyn: dyn,
+	}
+}
+
+func (e *env) work(t *testing.T) *workv1.ManifestWork {
+	w, err := e.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), "w", metav1.GetOptions{})
+	require.NoError(t, err)
+	return w
+}
+
+func feedbackConfig(rules ...workv1.FeedbackRule) workv1.ManifestConfigOption {
+	c := fixture.Config("apps", "deployments", "team", "web")
+	c.FeedbackRules = rules
+	return c
+}
+
+func TestReconcileReportsFeedbackOnceAndOnlyWhenChanged(t *testing.T) {
+	work := appliedWork(feedbackConfig(
+		workv1.FeedbackRule{Type: workv1.WellKnownStatusType},
+		workv1.FeedbackRule{Type: workv1.JSONPathsType, JsonPaths: []workv1.JsonPath{{Name: "phase", Path: ".status.phase"}}},
+	))
+	e := newEnv(t, work, 10, liveDeployment(1))
+
+	polled, err := e.c.reconcile(context.Background(), cluster+"/w", work)
+	require.NoError(t, err)
+	assert.True(t, polled)
+	assert.Equal(t, []string{"patch manifestworks/status " + cluster + "/w"}, ct.Writes(e.hub.Actions()))
+	got := e.work(t)
+	values := got.Status.ResourceStatus.Manifests[0].StatusFeedbacks.Values
+	names := []string{}
+	for _, v := range values {
+		names = append(names, v.Name)
+	}
+	assert.Equal(t, []string{"AvailableReplicas", "ReadyReplicas", "Replicas", "phase"}, names)
+	assert.Equal(t, int64(1), *values[1].Value.Integer)
+	assert.Equal(t, "Done", *values[3].Value.String)
+	synced := apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestStatusFeedbackSynced)
+	require.NotNil(t, synced)
+	assert.Equal(t, metav1.ConditionTrue, synced.Status)
+	assert.Equal(t, int64(3), synced.ObservedGeneration)
+
+	// Nothing changed on the managed cluster: nothing is written to the hub.
+	e.hub.ClearActions()
+	_, err = e.c.reconcile(context.Background(), cluster+"/w", got)
+	require.NoError(t, err)
+	assert.Empty(t, ct.Writes(e.hub.Actions()))
+}
+
+func TestReconcileReportsBadRules(t *testing.T) {
+	unknownTarget := fixture.Config("apps", "deployments", "team", "missing")
+	unknownTarget.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}
+	work := appliedWork(
+		feedbackConfig(workv1.FeedbackRule{Type: workv1.JSONPathsType, JsonPaths: []workv1.JsonPath{{Name: "bad", Path: ".status[?("}}}),
+		unknownTarget,
+	)
+	e := newEnv(t, work, 10, liveDeployment(1))
+	_, err := e.c.reconcile(context.Background(), cluster+"/w", work)
+	require.NoError(t, err)
+
+	got := e.work(t)
+	synced := apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestStatusFeedbackSynced)
+	require.NotNil(t, synced)
+	assert.Equal(t, workv1.StatusFeedbackSyncedReasonFailed, synced.Reason)
+	assert.Contains(t, synced.Message, "bad")
+	valid := apimeta.FindStatusCondition(got.Status.Conditions, ConfigsValid)
+	require.NotNil(t, valid)
+	assert.Equal(t, metav1.ConditionFalse, valid.Status)
+	assert.Contains(t, valid.Message, "manifestConfigs[1] (deployments.apps team/missing)")
+}
+
+func TestReconcileFallsBackToPollingBeyondTheWatchLimit(t *testing.T) {
+	config := feedbackConfig(workv1.FeedbackRule{Type: workv1.WellKnownStatusType})
+	config.FeedbackScrapeType = workv1.FeedbackWatchType
+	work := appliedWork(config)
+	e := newEnv(t, work, 0, liveDeployment(2))
+	polled, err := e.c.reconcile(context.Background(), cluster+"/w", work)
+	require.NoError(t, err)
+	assert.True(t, polled, "no watch could be had")
+	synced := apimeta.FindStatusCondition(e.work(t).Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestStatusFeedbackSynced)
+	require.NotNil(t, synced)
+	assert.Equal(t, metav1.ConditionTrue, synced.Status)
+	assert.Contains(t, synced.Message, "--max-feedback-watch=0")
+}
+
+func TestConditionRulesCompleteAndStayComplete(t *testing.T) {
+	config := fixture.Config("apps", "deployments", "team", "web")
+	config.ConditionRules = []workv1.ConditionRule{{
+		Type: workv1.CELConditionExpressionsType, Condition: workv1.ManifestComplete,
+		CelExpressions: []string{`object.status.phase == "Done"`},
+	}}
+	work := appliedWork(config)
+	e := newEnv(t, work, 10, liveDeployment(1))
+	_, err := e.c.reconcile(context.Background(), cluster+"/w", work)
+	require.NoError(t, err)
+	got := e.work(t)
+	assert.True(t, apimeta.IsStatusConditionTrue(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestComplete))
+	complete := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkComplete)
+	require.NotNil(t, complete)
+	assert.Equal(t, metav1.ConditionTrue, complete.Status)
+	assert.Equal(t, workv1.ConditionRulesAggregated, complete.Reason)
+
+	// The object goes away (as a finished Job may): Complete stays True and
+	// the object is not even read.
+	require.NoError(t, e.dyn.Resource(deployments).Namespace("team").Delete(context.Background(), "web", metav1.DeleteOptions{}))
+	e.hub.ClearActions()
+	e.dyn.ClearActions()
+	polled, err := e.c.reconcile(context.Background(), cluster+"/w", got)
+	require.NoError(t, err)
+	assert.False(t, polled)
+	assert.Empty(t, e.dyn.Actions())
+	assert.Empty(t, ct.Writes(e.hub.Actions()))
+}
