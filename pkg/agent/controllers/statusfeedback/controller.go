@@ -90,6 +90,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		return nil
 	}
 	if polled {
+		// The queue keeps one delayed entry per work, the earliest: however
+		// many syncs ask, a polled work has one poll scheduled.
 		syncCtx.Queue().AddAfter(key, wait.Jitter(c.Interval, jitterFactor))
 	}
 	return err
