@@ -11,14 +11,11 @@ package appliedmanifestwork
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
@@ -76,8 +73,8 @@ func New(d Deps) factory.Controller {
 	c := newController(d)
 	return factory.New().
 		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(c.workKey, d.Works.Informer()).
-		WithInformersQueueKeysFunc(c.appliedWorkKey, d.AppliedWorks.Informer()).
+		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(c.logger), d.Works.Informer()).
+		WithInformersQueueKeysFunc(appliedwork.WorkOfAppliedQueueKeys(c.logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
 		WithSync(c.sync).
 		ToController(ControllerName, d.Recorder)
 }
@@ -118,28 +115,4 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), after)
 	}
 	return err
-}
-
-// workKey is the key of a ManifestWork.
-func (c *Controller) workKey(obj runtime.Object) []string {
-	key, err := cache.MetaNamespaceKeyFunc(obj)
-	if err != nil {
-		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
-		return nil
-	}
-	return []string{key}
-}
-
-// appliedWorkKey maps an AppliedManifestWork of this hub to its work's key.
-func (c *Controller) appliedWorkKey(obj runtime.Object) []string {
-	accessor, err := apimeta.Accessor(obj)
-	if err != nil {
-		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
-		return nil
-	}
-	key, ok := appliedwork.WorkKey(c.ClusterName, c.HubHash, accessor.GetName())
-	if !ok {
-		return nil // another hub's
-	}
-	return []string{key}
 }

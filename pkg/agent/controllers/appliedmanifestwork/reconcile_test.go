@@ -355,15 +355,6 @@ func TestStatusPatchCarriesResourceVersion(t *testing.T) {
 	assert.Equal(t, "20", body.Metadata.ResourceVersion)
 }
 
-func TestQueueKeys(t *testing.T) {
-	c := &Controller{Deps: Deps{ClusterName: cluster, HubHash: hubHash}}
-	assert.Equal(t, []string{cluster + "/web"}, c.workKey(newWork()))
-	assert.Equal(t, []string{cluster + "/web"}, c.appliedWorkKey(newApplied()))
-	other := newApplied()
-	other.Name = "otherhub-web"
-	assert.Empty(t, c.appliedWorkKey(other), "another hub's AppliedManifestWork")
-}
-
 // A status write that meets a newer AppliedManifestWork than the cache had
 // is retried quietly once the cache has caught up.
 func TestSyncRetriesAConflictQuietly(t *testing.T) {

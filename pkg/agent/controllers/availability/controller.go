@@ -17,7 +17,6 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/metadata"
@@ -25,6 +24,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -84,7 +84,7 @@ func New(d Deps) factory.Controller {
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(workKey, d.Works.Informer()).
+		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(klog.Background().WithName(ControllerName)), d.Works.Informer()).
 		WithSync(c.sync).
 		ToController(ControllerName, d.Recorder)
 }
@@ -139,12 +139,4 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 
 func newRechecks() workqueue.TypedRateLimiter[string] {
 	return workqueue.NewTypedItemExponentialFailureRateLimiter[string](recheckFirst, recheckMax)
-}
-
-func workKey(obj runtime.Object) []string {
-	key, err := cache.MetaNamespaceKeyFunc(obj)
-	if err != nil {
-		return nil
-	}
-	return []string{key}
 }

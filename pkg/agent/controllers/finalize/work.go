@@ -26,7 +26,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -66,8 +65,8 @@ type WorkController struct {
 func NewWorkController(d WorkDeps) factory.Controller {
 	c := newWorkController(d)
 	return factory.New().
-		WithInformersQueueKeysFunc(c.workKey, d.Works.Informer()).
-		WithInformersQueueKeysFunc(c.appliedWorkKey, d.AppliedWorks.Informer()).
+		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(c.logger), d.Works.Informer()).
+		WithInformersQueueKeysFunc(appliedwork.WorkOfAppliedQueueKeys(c.logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
 		WithSync(c.sync).
 		ToController(ControllerName, d.Recorder)
 }
@@ -225,29 +224,4 @@ func (c *WorkController) removeFinalizer(ctx context.Context, st *workState) err
 	}
 	klog.FromContext(ctx).Info("Cleanup done; removed the ManifestWork finalizer")
 	return nil
-}
-
-// workKey is the key of a ManifestWork.
-func (c *WorkController) workKey(obj runtime.Object) []string {
-	key, err := cache.MetaNamespaceKeyFunc(obj)
-	if err != nil {
-		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
-		return nil
-	}
-	return []string{key}
-}
-
-// appliedWorkKey maps an AppliedManifestWork of this hub to its work's key,
-// so that its disappearance lets the work go at once.
-func (c *WorkController) appliedWorkKey(obj runtime.Object) []string {
-	accessor, err := apimeta.Accessor(obj)
-	if err != nil {
-		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
-		return nil
-	}
-	name, ok := appliedwork.WorkName(c.HubHash, accessor.GetName())
-	if !ok {
-		return nil
-	}
-	return []string{c.ClusterName + "/" + name}
 }

@@ -140,15 +140,6 @@ func TestWorkRemovesOnlyOurFinalizer(t *testing.T) {
 	assert.Equal(t, []string{"example.com/first", "example.com/last"}, e.hubWork(t).Finalizers)
 }
 
-func TestWorkQueueKeys(t *testing.T) {
-	e := newEnv(t, fixture{})
-	assert.Equal(t, []string{cluster + "/web"}, e.work.workKey(newWork()))
-	assert.Equal(t, []string{cluster + "/web"}, e.work.appliedWorkKey(newApplied()))
-	other := newApplied()
-	other.Name = "otherhub-web"
-	assert.Empty(t, e.work.appliedWorkKey(other))
-}
-
 func TestWorkSyncRequeuesWhileWaiting(t *testing.T) {
 	e := newEnv(t, fixture{work: deleting(newWork()), applied: deleting(newApplied())})
 	syncCtx := ct.NewSyncContext(cluster + "/web")

@@ -12,9 +12,7 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
@@ -91,10 +89,11 @@ func New(d Deps) factory.Controller {
 		retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
 		now:     time.Now,
 	}
+	logger := klog.Background().WithName(ControllerName)
 	return factory.New().
 		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(workKey, d.Works.Informer()).
-		WithInformersQueueKeysFunc(c.appliedWorkKey, d.AppliedWorks.Informer()).
+		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(logger), d.Works.Informer()).
+		WithInformersQueueKeysFunc(appliedwork.WorkOfAppliedQueueKeys(logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
 		WithSync(c.sync).
 		ToController(ControllerName, d.Recorder)
 }
@@ -155,25 +154,4 @@ func (c *Controller) forget(name string) {
 	c.memory.forget(key)
 	c.retries.Forget(key)
 	c.waiting.Delete(key)
-}
-
-func workKey(obj runtime.Object) []string {
-	key, err := cache.MetaNamespaceKeyFunc(obj)
-	if err != nil {
-		return nil
-	}
-	return []string{key}
-}
-
-// appliedWorkKey maps an AppliedManifestWork of this hub to its work's key.
-func (c *Controller) appliedWorkKey(obj runtime.Object) []string {
-	accessor, err := apimeta.Accessor(obj)
-	if err != nil {
-		return nil
-	}
-	key, ok := appliedwork.WorkKey(c.ClusterName, c.HubHash, accessor.GetName())
-	if !ok {
-		return nil
-	}
-	return []string{key}
 }

@@ -10,12 +10,12 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/feedback"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -63,7 +63,7 @@ func New(d Deps) (factory.Controller, *Watches) {
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(workKey, d.Works.Informer()).
+		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(klog.Background().WithName(ControllerName)), d.Works.Informer()).
 		WithSync(c.sync).
 		ToController(ControllerName, d.Recorder), c.watches
 }
@@ -95,14 +95,6 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		syncCtx.Queue().AddAfter(key, wait.Jitter(c.Interval, jitterFactor))
 	}
 	return err
-}
-
-func workKey(obj runtime.Object) []string {
-	key, err := cache.MetaNamespaceKeyFunc(obj)
-	if err != nil {
-		return nil
-	}
-	return []string{key}
 }
 
 // hasRules tells whether a manifestConfig asks this controller for anything.
