@@ -192,18 +192,23 @@ func TestDeleteOptions(t *testing.T) {
 			}
 			// The orphans stay, also once the garbage collector has seen the
 			// AppliedManifestWork go.
-			deadline := time.Now().Add(orphanWatch)
-			for time.Now().Before(deadline) {
+			framework.Consistently(t, orphanWatch, func() error {
 				for _, name := range tc.kept {
 					cm, err := cms.Get(ctx, name, metav1.GetOptions{})
-					require.NoError(t, err, "orphaned ConfigMap %s", name)
-					assert.Nil(t, cm.DeletionTimestamp, "orphaned ConfigMap %s is being deleted", name)
+					if err != nil {
+						return fmt.Errorf("orphaned ConfigMap %s: %w", name, err)
+					}
+					if cm.DeletionTimestamp != nil {
+						return fmt.Errorf("orphaned ConfigMap %s is being deleted", name)
+					}
 					for _, ref := range cm.OwnerReferences {
-						assert.NotEqual(t, applied.UID, ref.UID, "orphaned ConfigMap %s still points at the AppliedManifestWork", name)
+						if ref.UID == applied.UID {
+							return fmt.Errorf("orphaned ConfigMap %s still points at the AppliedManifestWork", name)
+						}
 					}
 				}
-				time.Sleep(framework.PollInterval)
-			}
+				return nil
+			}, "orphans stay")
 			for _, name := range tc.kept {
 				_ = cms.Delete(context.Background(), name, metav1.DeleteOptions{})
 			}

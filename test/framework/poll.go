@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,4 +46,22 @@ func poll(ctx context.Context, timeout time.Duration, cond func(context.Context)
 		return fmt.Errorf("timed out after %s", timeout)
 	}
 	return err
+}
+
+// Consistently calls cond every PollInterval for the whole duration and fails
+// t as soon as it returns an error: for what must stay true for a while, such
+// as an object that nothing may delete.
+func Consistently(t testing.TB, duration time.Duration, cond func() error, msgAndArgs ...any) {
+	t.Helper()
+	var failed error
+	err := poll(context.Background(), duration, func(context.Context) (bool, error) {
+		failed = cond()
+		return failed != nil, nil
+	})
+	if failed != nil {
+		t.Fatalf("%s: stopped holding: %v", message(msgAndArgs), failed)
+	}
+	if err != nil && !strings.HasPrefix(err.Error(), "timed out") {
+		t.Fatalf("%s: %v", message(msgAndArgs), err)
+	}
 }

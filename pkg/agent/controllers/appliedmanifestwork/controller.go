@@ -52,7 +52,7 @@ type Deps struct {
 	Objects      cleanup.ObjectCache // watch cache of applied objects
 	Recorder     events.Recorder
 	// SyncContext, when set, is the controller's queue; share it with the
-	// object cache's change callback (see Enqueue). Nil makes a new one.
+	// object cache's change callback (the wiring adds work keys to it). Nil makes a new one.
 	SyncContext factory.SyncContext
 }
 

@@ -16,24 +16,11 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
 	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
-)
-
-const (
-	cluster    = "cluster1"
-	hubHash    = "0123abcd"
-	appliedUID = types.UID("amw-uid")
-)
-
-var (
-	appliedName = appliedwork.Name(hubHash, "web")
-	ourRef      = ct.Owner(appliedName, appliedUID)
-	otherRef    = ct.Owner(hubHash+"-other", "amw-other")
 )
 
 // manifest is one entry of a work's status.resourceStatus.manifests.
@@ -57,7 +44,7 @@ func newWork(manifests ...workv1.ManifestCondition) *workv1.ManifestWork {
 		manifests[i].ResourceMeta.Ordinal = int32(i)
 	}
 	return &workv1.ManifestWork{
-		ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: "web", Generation: 2, ResourceVersion: "10"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ct.Cluster, Name: "web", Generation: 2, ResourceVersion: "10"},
 		Status: workv1.ManifestWorkStatus{
 			Conditions: []metav1.Condition{{
 				Type: workv1.WorkApplied, Status: metav1.ConditionTrue, Reason: workv1.WorkAppliedReasonComplete, ObservedGeneration: 2,
@@ -70,10 +57,10 @@ func newWork(manifests ...workv1.ManifestCondition) *workv1.ManifestWork {
 func newApplied(resources ...workv1.AppliedManifestResourceMeta) *workv1.AppliedManifestWork {
 	return &workv1.AppliedManifestWork{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: appliedName, UID: appliedUID, ResourceVersion: "20",
+			Name: ct.AppliedName, UID: ct.AppliedUID, ResourceVersion: "20",
 			Finalizers: []string{workv1.AppliedManifestWorkFinalizer},
 		},
-		Spec:   workv1.AppliedManifestWorkSpec{HubHash: hubHash, ManifestWorkName: "web"},
+		Spec:   workv1.AppliedManifestWorkSpec{HubHash: ct.HubHash, ManifestWorkName: "web"},
 		Status: workv1.AppliedManifestWorkStatus{AppliedResources: resources},
 	}
 }
@@ -86,7 +73,7 @@ type env struct {
 }
 
 // newEnv builds the controller; applied may be nil (none yet), objects is
-// what exists on the managed cluster, and objectCache (may be nil) what the
+// what exists on the managed ct.Cluster, and objectCache (may be nil) what the
 // watch cache holds.
 func newEnv(t *testing.T, applied *workv1.AppliedManifestWork, objectCache ct.Cache, objects ...*metav1.PartialObjectMetadata) *env {
 	t.Helper()
@@ -102,7 +89,7 @@ func newEnv(t *testing.T, applied *workv1.AppliedManifestWork, objectCache ct.Ca
 		objectsCache = objectCache
 	}
 	c := &Controller{
-		Deps:    Deps{ClusterName: cluster, HubHash: hubHash, SpokeClient: spoke, Metadata: md, Objects: objectsCache},
+		Deps:    Deps{ClusterName: ct.Cluster, HubHash: ct.HubHash, SpokeClient: spoke, Metadata: md, Objects: objectsCache},
 		applied: worklisters.NewAppliedManifestWorkLister(indexer),
 		cleaner: &cleanup.Cleaner{Client: md, Objects: objectsCache},
 	}
@@ -112,7 +99,7 @@ func newEnv(t *testing.T, applied *workv1.AppliedManifestWork, objectCache ct.Ca
 // appliedResources is the AppliedManifestWork status the fake API holds.
 func (e *env) appliedResources(t *testing.T) []workv1.AppliedManifestResourceMeta {
 	t.Helper()
-	got, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedName, metav1.GetOptions{})
+	got, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), ct.AppliedName, metav1.GetOptions{})
 	require.NoError(t, err)
 	return got.Status.AppliedResources
 }
@@ -122,9 +109,9 @@ func (e *env) spokeWrites() []string { return ct.Writes(e.spoke.Actions()) }
 func TestReconcile(t *testing.T) {
 	cm := ct.Resource(ct.ConfigMaps, "default", "cm", "uid-cm")
 	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
-	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ourRef)
-	deployObj := ct.Object(ct.Deployments, "default", "web", "uid-web", ourRef)
-	statusPatch := []string{"patch appliedmanifestworks/status " + appliedName}
+	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
+	deployObj := ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef)
+	statusPatch := []string{"patch appliedmanifestworks/status " + ct.AppliedName}
 
 	cases := []struct {
 		name        string
@@ -199,13 +186,13 @@ func TestReconcile(t *testing.T) {
 		name:    "never deletes a dropped resource whose object was recreated",
 		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
 		applied: newApplied(cm, deploy),
-		objects: []*metav1.PartialObjectMetadata{cmObj, ct.Object(ct.Deployments, "default", "web", "uid-new", ourRef)},
+		objects: []*metav1.PartialObjectMetadata{cmObj, ct.Object(ct.Deployments, "default", "web", "uid-new", ct.OurRef)},
 		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
 	}, {
 		name:    "only releases a dropped resource that another work shares",
 		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
 		applied: newApplied(cm, deploy),
-		objects: []*metav1.PartialObjectMetadata{cmObj, ct.Object(ct.Deployments, "default", "web", "uid-web", otherRef, ourRef)},
+		objects: []*metav1.PartialObjectMetadata{cmObj, ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OtherRef, ct.OurRef)},
 		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
 		wantObjs: []string{"patch deployments default/web"},
 	}, {
@@ -292,7 +279,7 @@ func TestReconcile(t *testing.T) {
 }
 
 func TestReconcileWithoutAppliedWorkDoesNothing(t *testing.T) {
-	e := newEnv(t, nil, nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ourRef))
+	e := newEnv(t, nil, nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef))
 	_, err := e.c.reconcile(context.Background(), newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)))
 	require.NoError(t, err)
 	assert.Empty(t, e.spoke.Actions())
@@ -302,7 +289,7 @@ func TestReconcileWithoutAppliedWorkDoesNothing(t *testing.T) {
 // The delete of a dropped resource is conditional on the recorded UID.
 func TestPruneDeletesWithUIDPrecondition(t *testing.T) {
 	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
-	e := newEnv(t, newApplied(deploy), nil, ct.Object(ct.Deployments, "default", "web", "uid-web", ourRef))
+	e := newEnv(t, newApplied(deploy), nil, ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef))
 	_, err := e.c.reconcile(context.Background(), newWork())
 	require.NoError(t, err)
 
@@ -323,7 +310,7 @@ func TestPruneFailureKeepsTheRecord(t *testing.T) {
 	cm := ct.Resource(ct.ConfigMaps, "default", "cm", "uid-cm")
 	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
 	e := newEnv(t, newApplied(cm, deploy), nil,
-		ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ourRef), ct.Object(ct.Deployments, "default", "web", "uid-web", ourRef))
+		ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef), ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef))
 	e.metadata.PrependReactor("delete", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "deployments"}, "web", nil)
 	})
@@ -337,7 +324,7 @@ func TestPruneFailureKeepsTheRecord(t *testing.T) {
 
 // The status patch carries the resourceVersion it was computed from.
 func TestStatusPatchCarriesResourceVersion(t *testing.T) {
-	e := newEnv(t, newApplied(), nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ourRef))
+	e := newEnv(t, newApplied(), nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef))
 	_, err := e.c.reconcile(context.Background(), newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)))
 	require.NoError(t, err)
 
@@ -358,19 +345,19 @@ func TestStatusPatchCarriesResourceVersion(t *testing.T) {
 // A status write that meets a newer AppliedManifestWork than the cache had
 // is retried quietly once the cache has caught up.
 func TestSyncRetriesAConflictQuietly(t *testing.T) {
-	e := newEnv(t, newApplied(), nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ourRef))
+	e := newEnv(t, newApplied(), nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef))
 	e.spoke.PrependReactor("patch", "appliedmanifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
-		return true, nil, apierrors.NewConflict(schema.GroupResource{Resource: "appliedmanifestworks"}, appliedName, nil)
+		return true, nil, apierrors.NewConflict(schema.GroupResource{Resource: "appliedmanifestworks"}, ct.AppliedName, nil)
 	})
 	works := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	require.NoError(t, works.Add(newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))))
-	e.c.works = worklisters.NewManifestWorkLister(works).ManifestWorks(cluster)
+	e.c.works = worklisters.NewManifestWorkLister(works).ManifestWorks(ct.Cluster)
 
-	syncCtx := ct.NewSyncContext(cluster + "/web")
+	syncCtx := ct.NewSyncContext(ct.Cluster + "/web")
 	require.NoError(t, e.c.sync(context.Background(), syncCtx))
-	assert.Equal(t, []any{cluster + "/web"}, syncCtx.Q.Added)
+	assert.Equal(t, []any{ct.Cluster + "/web"}, syncCtx.Q.Added)
 
-	gone := ct.NewSyncContext(cluster + "/gone")
+	gone := ct.NewSyncContext(ct.Cluster + "/gone")
 	require.NoError(t, e.c.sync(context.Background(), gone))
 	assert.Empty(t, gone.Q.Added)
 }

@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
 
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -37,6 +38,22 @@ var kinds = map[schema.GroupVersionResource]string{
 	Deployments: "Deployment",
 	Namespaces:  "Namespace",
 }
+
+// The cluster, hub and AppliedManifestWork of the controllers' tests: the work
+// "web" of cluster1, applied under hub hash 0123abcd.
+const (
+	Cluster    = "cluster1"
+	HubHash    = "0123abcd"
+	AppliedUID = types.UID("amw-uid")
+)
+
+var (
+	// AppliedName is the AppliedManifestWork of the work "web".
+	AppliedName = appliedwork.Name(HubHash, "web")
+	// OurRef points at it; OtherRef at another AppliedManifestWork.
+	OurRef   = Owner(AppliedName, AppliedUID)
+	OtherRef = Owner(HubHash+"-other", "amw-other")
+)
 
 // Owner is an owner reference to an AppliedManifestWork.
 func Owner(name string, uid types.UID) metav1.OwnerReference {

@@ -22,10 +22,10 @@ var (
 	cmRes     = ct.Resource(ct.ConfigMaps, "default", "cm", "uid-cm")
 	deployRes = ct.Resource(ct.Deployments, "default", "web", "uid-web")
 	cmObj     = func() *metav1.PartialObjectMetadata {
-		return ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ourRef)
+		return ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
 	}
 	deployObj = func() *metav1.PartialObjectMetadata {
-		return ct.Object(ct.Deployments, "default", "web", "uid-web", ourRef)
+		return ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef)
 	}
 )
 
@@ -39,7 +39,7 @@ type objectState struct {
 }
 
 func TestAppliedReconcile(t *testing.T) {
-	finalizerPatch := "patch appliedmanifestworks " + appliedName
+	finalizerPatch := "patch appliedmanifestworks " + ct.AppliedName
 	cases := []struct {
 		name          string
 		f             fixture
@@ -53,7 +53,7 @@ func TestAppliedReconcile(t *testing.T) {
 		name:          "an AppliedManifestWork that is not deleted needs nothing",
 		f:             fixture{work: newWork(), applied: newApplied(cmRes), objects: []*metav1.PartialObjectMetadata{cmObj()}},
 		wantFinalizer: true,
-		wantState:     []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{ourRef}}},
+		wantState:     []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{ct.OurRef}}},
 	}, {
 		name: "another hub's AppliedManifestWork is left to its agent",
 		f: fixture{work: deleting(newWork()), applied: func() *workv1.AppliedManifestWork {
@@ -62,7 +62,7 @@ func TestAppliedReconcile(t *testing.T) {
 			return a
 		}(), objects: []*metav1.PartialObjectMetadata{cmObj()}},
 		wantFinalizer: true,
-		wantState:     []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{ourRef}}},
+		wantState:     []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{ct.OurRef}}},
 	}, {
 		// After a hub switch, the agent's record for its old hub is finalized
 		// here, in the foreground whatever a same-named work on the new hub
@@ -135,14 +135,14 @@ func TestAppliedReconcile(t *testing.T) {
 		f: fixture{work: deleting(newWork()), applied: deleting(newApplied(cmRes, deployRes)),
 			objects: []*metav1.PartialObjectMetadata{ct.Terminating(deployObj())}},
 		wantWait: true, wantFinalizer: true,
-		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{ourRef}}},
+		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{ct.OurRef}}},
 		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "a shared object only loses our owner reference",
 		f: fixture{work: deleting(newWork()), applied: deleting(newApplied(deployRes)),
-			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.Deployments, "default", "web", "uid-web", otherRef, ourRef)}},
+			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OtherRef, ct.OurRef)}},
 		wantObjects: []string{"patch deployments default/web"},
-		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{otherRef}}},
+		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{ct.OtherRef}}},
 	}, {
 		name: "a recreated object (another UID) is never deleted",
 		f: fixture{work: deleting(newWork()), applied: deleting(newApplied(deployRes)),
@@ -152,7 +152,7 @@ func TestAppliedReconcile(t *testing.T) {
 		name: "an object applied but not recorded yet is orphaned by our owner reference",
 		f: fixture{work: withApplied(withDeleteOption(deleting(newWork()), workv1.DeletePropagationPolicyTypeOrphan), cmRes),
 			applied: deleting(newApplied()),
-			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-fresh", ourRef)}},
+			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-fresh", ct.OurRef)}},
 		wantObjects: []string{"patch configmaps default/cm"},
 		wantState:   []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm"}},
 	}, {
@@ -160,7 +160,7 @@ func TestAppliedReconcile(t *testing.T) {
 		f: fixture{work: newWork(), applied: deleting(newApplied(deployRes)),
 			objects: []*metav1.PartialObjectMetadata{ct.Terminating(deployObj())}},
 		wantWait: true, wantFinalizer: true,
-		wantState: []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{ourRef}}},
+		wantState: []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{ct.OurRef}}},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -232,7 +232,7 @@ func TestAppliedWaitsAndThenLetsGo(t *testing.T) {
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, wait, pollInterval)
 	assert.Empty(t, e.objectWrites())
-	assert.Equal(t, []string{"patch manifestworks/status " + cluster + "/web"}, e.hubWrites(), "message now names only the deployment")
+	assert.Equal(t, []string{"patch manifestworks/status " + ct.Cluster + "/web"}, e.hubWrites(), "message now names only the deployment")
 	assert.Equal(t, "waiting for deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
 
 	// Nothing changed: no writes at all.
@@ -250,7 +250,7 @@ func TestAppliedWaitsAndThenLetsGo(t *testing.T) {
 	wait, err = e.applied.reconcile(context.Background(), applied)
 	require.NoError(t, err)
 	assert.Zero(t, wait)
-	assert.Equal(t, []string{"patch appliedmanifestworks " + appliedName}, e.spokeWrites())
+	assert.Equal(t, []string{"patch appliedmanifestworks " + ct.AppliedName}, e.spokeWrites())
 	assert.NotContains(t, e.spokeApplied(t).Finalizers, workv1.AppliedManifestWorkFinalizer)
 }
 
@@ -284,8 +284,8 @@ func TestAppliedRemovesOnlyOurFinalizer(t *testing.T) {
 
 func TestAppliedQueueKeys(t *testing.T) {
 	e := newEnv(t, fixture{})
-	assert.Equal(t, []string{appliedName}, e.applied.appliedKey(newApplied()))
-	assert.Equal(t, []string{appliedName}, e.applied.workKey(newWork()))
+	assert.Equal(t, []string{ct.AppliedName}, e.applied.appliedKey(newApplied()))
+	assert.Equal(t, []string{ct.AppliedName}, e.applied.workKey(newWork()))
 	other := newApplied()
 	other.Name = "otherhub-web"
 	assert.Empty(t, e.applied.appliedKey(other))
@@ -311,9 +311,9 @@ func TestAppliedSyncRequeues(t *testing.T) {
 	applied := deleting(newApplied(deployRes))
 	e := newEnv(t, fixture{work: deleting(newWork()), applied: applied,
 		objects: []*metav1.PartialObjectMetadata{ct.Terminating(deployObj())}})
-	syncCtx := ct.NewSyncContext(appliedName)
+	syncCtx := ct.NewSyncContext(ct.AppliedName)
 	require.NoError(t, e.applied.sync(context.Background(), syncCtx))
-	assert.Equal(t, []any{appliedName}, syncCtx.Q.Added)
+	assert.Equal(t, []any{ct.AppliedName}, syncCtx.Q.Added)
 	require.Len(t, syncCtx.Q.After, 1)
 	assert.GreaterOrEqual(t, syncCtx.Q.After[0], pollInterval)
 
@@ -328,7 +328,7 @@ func TestAppliedSyncRequeues(t *testing.T) {
 
 func TestAppliedSyncIgnoresWhatIsGone(t *testing.T) {
 	e := newEnv(t, fixture{})
-	syncCtx := ct.NewSyncContext(appliedName)
+	syncCtx := ct.NewSyncContext(ct.AppliedName)
 	require.NoError(t, e.applied.sync(context.Background(), syncCtx))
 	assert.Empty(t, syncCtx.Q.Added)
 }

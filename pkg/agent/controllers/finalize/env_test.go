@@ -8,11 +8,9 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	metadatafake "k8s.io/client-go/metadata/fake"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
 	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -20,23 +18,11 @@ import (
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 )
 
-const (
-	cluster    = "cluster1"
-	hubHash    = "0123abcd"
-	appliedUID = types.UID("amw-uid")
-)
-
-var (
-	appliedName = appliedwork.Name(hubHash, "web")
-	ourRef      = ct.Owner(appliedName, appliedUID)
-	otherRef    = ct.Owner(hubHash+"-other", "amw-other")
-)
-
 // newWork is the work "web", not being deleted, with our finalizer.
 func newWork() *workv1.ManifestWork {
 	return &workv1.ManifestWork{
 		ObjectMeta: metav1.ObjectMeta{
-			Namespace: cluster, Name: "web", Generation: 1, ResourceVersion: "10",
+			Namespace: ct.Cluster, Name: "web", Generation: 1, ResourceVersion: "10",
 			Finalizers: []string{workv1.ManifestWorkFinalizer},
 		},
 	}
@@ -74,10 +60,10 @@ func withApplied(work *workv1.ManifestWork, resources ...workv1.AppliedManifestR
 func newApplied(resources ...workv1.AppliedManifestResourceMeta) *workv1.AppliedManifestWork {
 	return &workv1.AppliedManifestWork{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: appliedName, UID: appliedUID, ResourceVersion: "20",
+			Name: ct.AppliedName, UID: ct.AppliedUID, ResourceVersion: "20",
 			Finalizers: []string{workv1.AppliedManifestWorkFinalizer},
 		},
-		Spec:   workv1.AppliedManifestWorkSpec{HubHash: hubHash, ManifestWorkName: "web"},
+		Spec:   workv1.AppliedManifestWorkSpec{HubHash: ct.HubHash, ManifestWorkName: "web"},
 		Status: workv1.AppliedManifestWorkStatus{AppliedResources: resources},
 	}
 }
@@ -124,15 +110,15 @@ func newEnv(t *testing.T, f fixture) *env {
 	if f.cached != nil {
 		objects = f.cached
 	}
-	worksLister := worklisters.NewManifestWorkLister(works).ManifestWorks(cluster)
+	worksLister := worklisters.NewManifestWorkLister(works).ManifestWorks(ct.Cluster)
 	appliedLister := worklisters.NewAppliedManifestWorkLister(applied)
 	return &env{
 		work: &WorkController{
-			WorkDeps: WorkDeps{ClusterName: cluster, HubHash: hubHash, HubClient: hub, SpokeClient: spoke},
+			WorkDeps: WorkDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, HubClient: hub, SpokeClient: spoke},
 			works:    worksLister, applied: appliedLister,
 		},
 		applied: &AppliedController{
-			AppliedDeps: AppliedDeps{ClusterName: cluster, HubHash: hubHash, AgentID: "agent1", HubClient: hub, SpokeClient: spoke, Metadata: md, Objects: objects},
+			AppliedDeps: AppliedDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, AgentID: "agent1", HubClient: hub, SpokeClient: spoke, Metadata: md, Objects: objects},
 			works:       worksLister, applied: appliedLister,
 			cleaner: &cleanup.Cleaner{Client: md, Objects: objects},
 		},
@@ -150,7 +136,7 @@ func (e *env) clearActions() {
 	e.metadata.ClearActions()
 }
 
-// object is an applied object as the fake managed cluster holds it, or nil.
+// object is an applied object as the fake managed ct.Cluster holds it, or nil.
 func (e *env) object(t *testing.T, gvr schema.GroupVersionResource, namespace, name string) *metav1.PartialObjectMetadata {
 	t.Helper()
 	return ct.Stored(t, e.metadata, gvr, namespace, name)
@@ -159,18 +145,18 @@ func (e *env) object(t *testing.T, gvr schema.GroupVersionResource, namespace, n
 // hubWork is the work as the fake hub holds it, or nil.
 func (e *env) hubWork(t *testing.T) *workv1.ManifestWork {
 	t.Helper()
-	w, err := e.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), "web", metav1.GetOptions{})
+	w, err := e.hub.WorkV1().ManifestWorks(ct.Cluster).Get(context.Background(), "web", metav1.GetOptions{})
 	if err != nil {
 		return nil
 	}
 	return w
 }
 
-// spokeApplied is the AppliedManifestWork as the fake managed cluster holds
+// spokeApplied is the AppliedManifestWork as the fake managed ct.Cluster holds
 // it, or nil.
 func (e *env) spokeApplied(t *testing.T) *workv1.AppliedManifestWork {
 	t.Helper()
-	a, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedName, metav1.GetOptions{})
+	a, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), ct.AppliedName, metav1.GetOptions{})
 	if err != nil {
 		return nil
 	}
@@ -193,5 +179,5 @@ func listerOf(t *testing.T, work *workv1.ManifestWork) worklisters.ManifestWorkN
 	t.Helper()
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	require.NoError(t, indexer.Add(work))
-	return worklisters.NewManifestWorkLister(indexer).ManifestWorks(cluster)
+	return worklisters.NewManifestWorkLister(indexer).ManifestWorks(ct.Cluster)
 }

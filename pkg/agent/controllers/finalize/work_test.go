@@ -16,9 +16,9 @@ import (
 )
 
 func TestWorkReconcile(t *testing.T) {
-	workStatus := "patch manifestworks/status " + cluster + "/web"
-	workFinalizer := "patch manifestworks " + cluster + "/web"
-	deleteApplied := "delete appliedmanifestworks " + appliedName
+	workStatus := "patch manifestworks/status " + ct.Cluster + "/web"
+	workFinalizer := "patch manifestworks " + ct.Cluster + "/web"
+	deleteApplied := "delete appliedmanifestworks " + ct.AppliedName
 	withDeleting := func(w *workv1.ManifestWork, msg string) *workv1.ManifestWork {
 		w.Status.Conditions = append(w.Status.Conditions, deletingCondition(w, msg))
 		return w
@@ -46,7 +46,7 @@ func TestWorkReconcile(t *testing.T) {
 		name:     "marks the work Deleting and deletes its AppliedManifestWork",
 		f:        fixture{work: deleting(newWork()), applied: newApplied()},
 		wantWait: true, wantHub: []string{workStatus}, wantSpoke: []string{deleteApplied}, wantFinalizer: true,
-		wantMessage: "waiting for AppliedManifestWork " + appliedName + " to be deleted",
+		wantMessage: "waiting for AppliedManifestWork " + ct.AppliedName + " to be deleted",
 	}, {
 		name: "waits for an AppliedManifestWork being finalized, without writes",
 		f: fixture{
@@ -59,7 +59,7 @@ func TestWorkReconcile(t *testing.T) {
 		name:     "asks the API about an AppliedManifestWork the cache has not seen yet",
 		f:        fixture{work: deleting(newWork()), inAPIOnly: newApplied()},
 		wantWait: true, wantHub: []string{workStatus}, wantSpoke: []string{deleteApplied}, wantFinalizer: true,
-		wantMessage: "waiting for AppliedManifestWork " + appliedName + " to be deleted",
+		wantMessage: "waiting for AppliedManifestWork " + ct.AppliedName + " to be deleted",
 	}, {
 		name: "gives an AppliedManifestWork without finalizer ours before deleting it",
 		f: fixture{work: deleting(newWork()), applied: func() *workv1.AppliedManifestWork {
@@ -68,8 +68,8 @@ func TestWorkReconcile(t *testing.T) {
 			return a
 		}()},
 		wantWait: true, wantHub: []string{workStatus}, wantFinalizer: true,
-		wantSpoke:   []string{"patch appliedmanifestworks " + appliedName, deleteApplied},
-		wantMessage: "waiting for AppliedManifestWork " + appliedName + " to be deleted",
+		wantSpoke:   []string{"patch appliedmanifestworks " + ct.AppliedName, deleteApplied},
+		wantMessage: "waiting for AppliedManifestWork " + ct.AppliedName + " to be deleted",
 	}, {
 		name:    "removes the finalizer once the AppliedManifestWork is gone",
 		f:       fixture{work: withDeleting(deleting(newWork()), "waiting for something")},
@@ -78,7 +78,7 @@ func TestWorkReconcile(t *testing.T) {
 		name:        "sets the Deleting condition even when there was nothing to wait for",
 		f:           fixture{work: deleting(newWork())},
 		wantHub:     []string{workStatus, workFinalizer},
-		wantMessage: "waiting for AppliedManifestWork " + appliedName + " to be deleted",
+		wantMessage: "waiting for AppliedManifestWork " + ct.AppliedName + " to be deleted",
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,7 +125,7 @@ func TestWorkDeletesAppliedWorkConditionally(t *testing.T) {
 	require.NotNil(t, del)
 	opts := del.GetDeleteOptions()
 	require.NotNil(t, opts.Preconditions)
-	assert.Equal(t, types.UID(appliedUID), *opts.Preconditions.UID)
+	assert.Equal(t, types.UID(ct.AppliedUID), *opts.Preconditions.UID)
 	require.NotNil(t, opts.PropagationPolicy)
 	assert.Equal(t, metav1.DeletePropagationBackground, *opts.PropagationPolicy)
 }
@@ -142,9 +142,9 @@ func TestWorkRemovesOnlyOurFinalizer(t *testing.T) {
 
 func TestWorkSyncRequeuesWhileWaiting(t *testing.T) {
 	e := newEnv(t, fixture{work: deleting(newWork()), applied: deleting(newApplied())})
-	syncCtx := ct.NewSyncContext(cluster + "/web")
+	syncCtx := ct.NewSyncContext(ct.Cluster + "/web")
 	require.NoError(t, e.work.sync(context.Background(), syncCtx))
-	assert.Equal(t, []any{cluster + "/web"}, syncCtx.Q.Added)
+	assert.Equal(t, []any{ct.Cluster + "/web"}, syncCtx.Q.Added)
 
 	other := ct.NewSyncContext("elsewhere/web")
 	require.NoError(t, e.work.sync(context.Background(), other))
