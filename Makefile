@@ -10,7 +10,7 @@ LDFLAGS := -X github.com/manifestwork/work/pkg/version.gitVersion=$(VERSION) \
 # kubectl, kwok, kwokctl) is built once into a cache outside the checkout.
 TESTBED = $(shell hack/testbed.sh)
 
-.PHONY: all build test test-unit test-integration test-e2e verify demo demo-down testbed update-codegen clean
+.PHONY: all build test test-unit test-integration test-e2e verify demo demo-down testbed update-codegen clean webhook-certs
 
 all: build
 
@@ -46,6 +46,11 @@ demo: build testbed
 
 demo-down:
 	hack/demo.sh down
+
+# Serving certificate and ValidatingWebhookConfiguration for the hub webhook;
+# WEBHOOK_URL=https://127.0.0.1:9443/validate-manifestwork for a local hub.
+webhook-certs:
+	hack/webhook-certs.sh $(OUTPUT)/webhook $(WEBHOOK_URL)
 
 clean:
 	rm -rf $(OUTPUT)

@@ -32,6 +32,9 @@ type agentDeps struct {
 	StatusSyncInterval time.Duration
 	MaxFeedbackWatch   int
 	Feedback           feedback.Options
+	// ExecutorCaching remembers executor permission decisions until RBAC
+	// changes (the ExecutorValidatingCaches feature gate).
+	ExecutorCaching bool
 }
 
 // agent is the active replica's work: informers now, controllers later.
@@ -56,8 +59,10 @@ func (a *agent) run(ctx context.Context) error {
 	}
 	w.hubInformers.Start(ctx.Done())
 	w.spokeInformers.Start(ctx.Done())
+	w.kubeInformers.Start(ctx.Done())
 	defer w.hubInformers.Shutdown() // after ctx is done: waits for the informers to stop
 	defer w.spokeInformers.Shutdown()
+	defer w.kubeInformers.Shutdown()
 
 	if !cache.WaitForNamedCacheSyncWithContext(ctx, w.synced...) {
 		return nil // cancelled before the caches synced

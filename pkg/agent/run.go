@@ -63,6 +63,7 @@ func Run(ctx context.Context, o *Options) error {
 			RawJSON:          o.FeatureGate.Enabled(features.RawFeedbackJsonString),
 			MaxJSONRawLength: o.MaxJSONRawLength,
 		},
+		ExecutorCaching: o.FeatureGate.Enabled(features.ExecutorValidatingCaches),
 	})
 	lease := leaderelect.Lease{
 		Disabled: o.DisableLeaderElection, Config: conns.lease,

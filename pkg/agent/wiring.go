@@ -6,31 +6,39 @@ import (
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
+	kubeinformers "k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/controllers/appliedmanifestwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
+	"github.com/manifestwork/work/pkg/agent/controllers/executorcache"
 	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/statusfeedback"
 	"github.com/manifestwork/work/pkg/agent/controllers/unmanagedappliedwork"
+	"github.com/manifestwork/work/pkg/agent/executor"
 	"github.com/manifestwork/work/pkg/agent/manifest"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 )
 
 // wiring is everything the active replica runs.
 type wiring struct {
 	hubInformers   externalversions.SharedInformerFactory
 	spokeInformers externalversions.SharedInformerFactory
+	kubeInformers  kubeinformers.SharedInformerFactory // RBAC of the managed cluster
 	synced         []cache.InformerSynced
 	objects        *objectwatch.Tracker
 	controllers    []runnable
@@ -45,6 +53,7 @@ type runnable struct {
 // clients are the API clients of the hub and the managed cluster.
 type clients struct {
 	hub, spoke versioned.Interface
+	kube       kubernetes.Interface // the managed cluster
 	dynamic    dynamic.Interface
 	metadata   metadata.Interface
 	discovery  discovery.DiscoveryInterface
@@ -57,6 +66,9 @@ func (a *agent) clients() (*clients, error) {
 		return nil, fmt.Errorf("hub client: %w", err)
 	}
 	if c.spoke, err = versioned.NewForConfig(a.Spoke); err != nil {
+		return nil, fmt.Errorf("managed cluster client: %w", err)
+	}
+	if c.kube, err = kubernetes.NewForConfig(a.Spoke); err != nil {
 		return nil, fmt.Errorf("managed cluster client: %w", err)
 	}
 	if c.dynamic, err = dynamic.NewForConfig(a.Spoke); err != nil {
@@ -86,6 +98,7 @@ func (a *agent) wire() (*wiring, error) {
 		hubInformers: externalversions.NewSharedInformerFactoryWithOptions(c.hub, informerResync,
 			externalversions.WithNamespace(a.ClusterName)),
 		spokeInformers: externalversions.NewSharedInformerFactory(c.spoke, informerResync),
+		kubeInformers:  kubeinformers.NewSharedInformerFactory(c.kube, informerResync),
 	}
 	in := informers{
 		works:   w.hubInformers.Work().V1().ManifestWorks(),
@@ -96,7 +109,16 @@ func (a *agent) wire() (*wiring, error) {
 	q := newQueues()
 	hubHash := appliedwork.HubHash(a.Hub.Host)
 	w.objects = objectwatch.New(objectwatch.Deps{Client: c.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash)})
-	w.controllers = a.controllers(c, in, q, w.objects, hubHash)
+	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)
+	w.controllers = a.controllers(c, in, q, w.objects, executors, hubHash)
+	executorCache, err := executorcache.New(executorcache.Deps{
+		RBAC: w.kubeInformers.Rbac().V1(), Invalidator: executors, Recorder: q.recorder,
+		Changed: q.onExecutorChange(in.works.Lister().ManifestWorks(a.ClusterName), hubHash),
+	})
+	if err != nil {
+		return nil, err
+	}
+	w.controllers = append(w.controllers, runnable{workers: 1, controller: executorCache})
 	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
 		ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works, Dynamic: c.dynamic,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
@@ -143,14 +165,37 @@ func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName str
 	}
 }
 
+// onExecutorChange requeues, when RBAC changed for an executor (or for all,
+// executor.AllExecutors), every work it executes: to apply what was denied,
+// prune and finish deletions that waited for a grant.
+func (q queues) onExecutorChange(works worklisters.ManifestWorkNamespaceLister, hubHash string) func(context.Context, string) {
+	return func(ctx context.Context, user string) {
+		all, err := works.List(labels.Everything())
+		if err != nil {
+			klog.FromContext(ctx).Error(err, "Cannot list works to retry after an RBAC change")
+			return
+		}
+		for _, work := range all {
+			executes, err := executor.User(work.Spec.Executor)
+			if err != nil || executes == "" || (user != executor.AllExecutors && user != executes) {
+				continue
+			}
+			key := work.Namespace + "/" + work.Name
+			q.apply.Queue().Add(key)
+			q.record.Queue().Add(key)
+			q.done.Queue().Add(appliedwork.Name(hubHash, work.Name))
+		}
+	}
+}
+
 // controllers are the agent's controllers, each with its workers.
-func (a *agent) controllers(c *clients, in informers, q queues, objects *objectwatch.Tracker, hubHash string) []runnable {
+func (a *agent) controllers(c *clients, in informers, q queues, objects *objectwatch.Tracker, executors *executor.Authorizer, hubHash string) []runnable {
 	return []runnable{
 		{workers: a.Workers, controller: manifestwork.New(manifestwork.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
 			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
-			Recorder: q.recorder, SyncContext: q.apply,
+			Executors: executors, Recorder: q.recorder, SyncContext: q.apply,
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
 			ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works,
@@ -159,7 +204,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 		{workers: 2, controller: appliedmanifestwork.New(appliedmanifestwork.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash,
 			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Metadata: c.metadata, Objects: objects, Recorder: q.recorder, SyncContext: q.record,
+			Metadata: c.metadata, Objects: objects, Executors: executors, Recorder: q.recorder, SyncContext: q.record,
 		})},
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash,
@@ -168,7 +213,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 		{workers: 2, controller: finalize.NewAppliedController(finalize.AppliedDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
 			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Metadata: c.metadata, Objects: objects, Recorder: q.recorder, SyncContext: q.done,
+			Metadata: c.metadata, Objects: objects, Executors: executors, Recorder: q.recorder, SyncContext: q.done,
 		})},
 		{workers: 1, controller: unmanagedappliedwork.New(unmanagedappliedwork.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, GracePeriod: a.EvictionGracePeriod,

@@ -5,6 +5,8 @@ package hub
 import (
 	"errors"
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -14,6 +16,8 @@ import (
 
 	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/healthz"
+	"github.com/manifestwork/work/pkg/hub/admission"
+	"github.com/manifestwork/work/pkg/hub/webhook"
 )
 
 // Options is the hub's configuration, set from flags.
@@ -26,6 +30,12 @@ type Options struct {
 	LeaderElectionNamespace string
 	HealthProbeBindAddress  string
 
+	// The validating webhook runs only when both TLS files are set.
+	WebhookBindAddress string // --webhook-bind-address
+	TLSCertFile        string // --tls-cert-file
+	TLSPrivateKeyFile  string // --tls-private-key-file
+	ManifestLimit      int    // --manifest-limit, in bytes
+
 	FeatureGate featuregate.MutableVersionedFeatureGate
 	Logging     *logsapi.LoggingConfiguration
 }
@@ -37,6 +47,8 @@ func NewOptions() *Options {
 		KubeAPIBurst:            100,
 		LeaderElectionNamespace: "open-cluster-management-hub",
 		HealthProbeBindAddress:  ":8081",
+		WebhookBindAddress:      ":9443",
+		ManifestLimit:           admission.DefaultManifestLimit,
 		FeatureGate:             features.NewHubFeatureGate(),
 		Logging:                 logsapi.NewLoggingConfiguration(),
 	}
@@ -54,8 +66,21 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Namespace, on the hub, of the Lease "+LeaseName+" that elects the active replica.")
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
 		"Address serving /healthz and /readyz; 0 disables them.")
+	fs.StringVar(&o.WebhookBindAddress, "webhook-bind-address", o.WebhookBindAddress,
+		"Address serving the ManifestWork validating webhook (HTTPS, path "+webhook.Path+").")
+	fs.StringVar(&o.TLSCertFile, "tls-cert-file", o.TLSCertFile,
+		"PEM certificate (chain) the webhook serves; re-read when it changes. The webhook runs only with both --tls-cert-file and --tls-private-key-file.")
+	fs.StringVar(&o.TLSPrivateKeyFile, "tls-private-key-file", o.TLSPrivateKeyFile,
+		"PEM private key of --tls-cert-file; re-read when it changes.")
+	fs.IntVar(&o.ManifestLimit, "manifest-limit", o.ManifestLimit,
+		"Most bytes the manifests of one ManifestWork may total, measured on their JSON; the webhook refuses larger works.")
 	o.FeatureGate.AddFlag(fs)
 	logsapi.AddFlags(o.Logging, fs)
+}
+
+// WebhookEnabled reports whether the validating webhook is configured.
+func (o *Options) WebhookEnabled() bool {
+	return o.TLSCertFile != "" && o.TLSPrivateKeyFile != ""
 }
 
 // Validate reports every invalid option at once, on one line.
@@ -74,6 +99,19 @@ func (o *Options) Validate() error {
 	}
 	if err := healthz.ValidateAddress(o.HealthProbeBindAddress); err != nil {
 		add("%s", err)
+	}
+	if (o.TLSCertFile == "") != (o.TLSPrivateKeyFile == "") {
+		add("--tls-cert-file and --tls-private-key-file go together: set both to run the webhook, or neither")
+	}
+	if o.WebhookEnabled() {
+		if _, port, err := net.SplitHostPort(o.WebhookBindAddress); err != nil {
+			add("--webhook-bind-address %q: want host:port or :port", o.WebhookBindAddress)
+		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			add("--webhook-bind-address %q: invalid port %q", o.WebhookBindAddress, port)
+		}
+	}
+	if o.ManifestLimit <= 0 {
+		add("--manifest-limit must be positive, got %d", o.ManifestLimit)
 	}
 	if errs := logsapi.Validate(o.Logging, o.FeatureGate, nil); len(errs) > 0 {
 		add("logging: %s", errs.ToAggregate())

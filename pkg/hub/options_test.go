@@ -28,6 +28,9 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, "open-cluster-management-hub", o.LeaderElectionNamespace)
 	assert.Equal(t, ":8081", o.HealthProbeBindAddress)
 	assert.False(t, o.FeatureGate.Enabled(features.NilExecutorValidating))
+	assert.Equal(t, ":9443", o.WebhookBindAddress)
+	assert.Equal(t, 500*1024, o.ManifestLimit)
+	assert.False(t, o.WebhookEnabled(), "no webhook without TLS files")
 }
 
 func TestFlagNames(t *testing.T) {
@@ -37,6 +40,7 @@ func TestFlagNames(t *testing.T) {
 		"kubeconfig": "", "kube-api-qps": "50", "kube-api-burst": "100", "feature-gates": "",
 		"disable-leader-election": "false", "leader-election-namespace": "open-cluster-management-hub",
 		"health-probe-bind-address": ":8081", "v": "0", "logging-format": "text",
+		"webhook-bind-address": ":9443", "tls-cert-file": "", "tls-private-key-file": "", "manifest-limit": "512000",
 	}
 	for name, def := range want {
 		f := fs.Lookup(name)
@@ -65,6 +69,15 @@ func TestValidate(t *testing.T) {
 		{"empty lease namespace", []string{"--leader-election-namespace="}, `--leader-election-namespace "" is not a valid namespace name`},
 		{"bad probe address", []string{"--health-probe-bind-address=:x"}, `--health-probe-bind-address ":x": invalid port "x"`},
 		{"verbosity is fine", []string{"-v=4"}, ""},
+		{"webhook", []string{"--tls-cert-file=/c", "--tls-private-key-file=/k", "--webhook-bind-address=127.0.0.1:0", "--manifest-limit=1"}, ""},
+		{"cert without key", []string{"--tls-cert-file=/c"}, "--tls-cert-file and --tls-private-key-file go together: set both to run the webhook, or neither"},
+		{"key without cert", []string{"--tls-private-key-file=/k"}, "--tls-cert-file and --tls-private-key-file go together: set both to run the webhook, or neither"},
+		{"bad webhook address", []string{"--tls-cert-file=/c", "--tls-private-key-file=/k", "--webhook-bind-address=9443"}, `--webhook-bind-address "9443": want host:port or :port`},
+		{"bad webhook port", []string{"--tls-cert-file=/c", "--tls-private-key-file=/k", "--webhook-bind-address=:99999"}, `--webhook-bind-address ":99999": invalid port "99999"`},
+		{"webhook address unused without TLS files", []string{"--webhook-bind-address=nonsense"}, ""},
+		{"zero manifest limit", []string{"--manifest-limit=0"}, "--manifest-limit must be positive, got 0"},
+		{"several problems on one line", []string{"--manifest-limit=-1", "--tls-cert-file=/c"},
+			"--tls-cert-file and --tls-private-key-file go together: set both to run the webhook, or neither; --manifest-limit must be positive, got -1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -49,10 +49,43 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	cfg.QPS, cfg.Burst, cfg.UserAgent = o.KubeAPIQPS, o.KubeAPIBurst, "work-hub/"+version.Get().String()
 
+	// The webhook serves on every replica, before and regardless of the
+	// lease, and stops last, after the controllers. Nothing marks the hub
+	// ready before it listens with a certificate; should it stop serving,
+	// the hub stops too.
+	hookCtx, stopHook := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopHook()
+	hook, err := startWebhook(hookCtx, o, cfg)
+	if err != nil {
+		return err
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	if hook != nil {
+		defer func() { stopHook(); <-hook.Done() }()
+		go func() {
+			select {
+			case <-hook.Done():
+				stop()
+			case <-ctx.Done():
+			}
+		}()
+	}
+
 	h := newHub(hubDeps{Config: cfg, Ready: ready})
 	lease := leaderelect.Lease{
 		Disabled: o.DisableLeaderElection, Config: cfg,
 		Namespace: o.LeaderElectionNamespace, Name: LeaseName,
 	}
-	return leaderelect.RunOrElect(ctx, lease, func() { ready.Set(true) }, h.run)
+	err = leaderelect.RunOrElect(ctx, lease, func() { ready.Set(true) }, h.run)
+	if hook != nil {
+		select {
+		case <-hook.Done():
+			if hook.Err() != nil {
+				return hook.Err() // it stopped by itself, and stopped the hub
+			}
+		default:
+		}
+	}
+	return err
 }

@@ -14,6 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 )
 
 const (
@@ -45,29 +47,11 @@ func object(namespace, name string, owners ...metav1.OwnerReference) *metav1.Par
 	}}
 }
 
-// recorder collects OnChange calls.
-type recorder struct {
-	mu    sync.Mutex
-	names []string
-}
-
-func (r *recorder) record(name string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.names = append(r.names, name)
-}
-
-func (r *recorder) calls() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.names)
-}
-
 // env is a Tracker running against a fake client.
 type env struct {
 	client  *fakeClient
 	tracker *Tracker
-	changes *recorder
+	changes *ct.Calls
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when Run has returned
 }
@@ -75,8 +59,8 @@ type env struct {
 // start runs a Tracker until the test ends and checks that Run returns then.
 func start(t *testing.T, client *fakeClient) *env {
 	t.Helper()
-	e := &env{client: client, changes: &recorder{}, done: make(chan struct{})}
-	e.tracker = New(Deps{Client: client, OnChange: e.changes.record})
+	e := &env{client: client, changes: &ct.Calls{}, done: make(chan struct{})}
+	e.tracker = New(Deps{Client: client, OnChange: e.changes.Add})
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel = cancel
 	go func() {
@@ -369,12 +353,12 @@ func TestOnChange(t *testing.T) {
 			// One informer delivers events in order, so once the barrier's
 			// update has been seen, so has every event caused by the change.
 			client.update(configMaps, "ns1", "barrier", relabel)
-			require.Eventually(t, func() bool { return slices.Contains(e.changes.calls(), barrierOwner) }, timeout, tick)
+			require.Eventually(t, func() bool { return slices.Contains(e.changes.List(), barrierOwner) }, timeout, tick)
 
 			require.Eventually(t, func() bool {
-				return slices.Equal(withoutBarrier(e.changes.calls(), barrierOwner), tc.want)
+				return slices.Equal(withoutBarrier(e.changes.List(), barrierOwner), tc.want)
 			}, timeout, tick, "want OnChange for %v", tc.want)
-			assert.Equal(t, tc.want, withoutBarrier(e.changes.calls(), barrierOwner))
+			assert.Equal(t, tc.want, withoutBarrier(e.changes.List(), barrierOwner))
 		})
 	}
 }

@@ -50,6 +50,7 @@ type Deps struct {
 	AppliedWorks workinformers.AppliedManifestWorkInformer
 	Metadata     metadata.Interface  // applied objects on the managed cluster
 	Objects      cleanup.ObjectCache // watch cache of applied objects
+	Executors    cleanup.Executors   // checks a work's executor before pruning
 	Recorder     events.Recorder
 	// SyncContext, when set, is the controller's queue; share it with the
 	// object cache's change callback (the wiring adds work keys to it). Nil makes a new one.

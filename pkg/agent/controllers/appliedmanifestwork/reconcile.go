@@ -195,8 +195,9 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 		st.resources = append(st.resources, dropped...)
 		return nil
 	}
+	guard := cleanup.GuardFor(c.Executors, st.work)
 	for _, r := range dropped {
-		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, cleanup.Delete)
+		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, cleanup.Delete, guard)
 		if err != nil {
 			st.errs = append(st.errs, fmt.Errorf("pruning %s: %w", cleanup.Describe(r), err))
 			st.resources = append(st.resources, r)

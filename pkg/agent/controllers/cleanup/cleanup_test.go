@@ -89,7 +89,7 @@ func TestClean(t *testing.T) {
 			client := ct.NewClient(t, objs...)
 			c := &cleanup.Cleaner{Client: client}
 
-			got, err := c.Clean(context.Background(), ours, tc.record, tc.action)
+			got, err := c.Clean(context.Background(), ours, tc.record, tc.action, nil)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, tc.wantWrites, ct.Writes(client.Actions()))
@@ -122,7 +122,7 @@ func TestCleanDeleteIsConditional(t *testing.T) {
 			client := ct.NewClient(t, obj)
 			c := &cleanup.Cleaner{Client: client, Objects: objects}
 
-			_, err := c.Clean(context.Background(), ours, ct.Resource(ct.Deployments, "default", "web", "uid-1"), cleanup.Delete)
+			_, err := c.Clean(context.Background(), ours, ct.Resource(ct.Deployments, "default", "web", "uid-1"), cleanup.Delete, nil)
 			require.NoError(t, err)
 
 			del := findAction[clienttesting.DeleteActionImpl](t, client.Actions(), "delete")
@@ -147,7 +147,7 @@ func TestCleanReleasePatchTestsWhatItRemoves(t *testing.T) {
 	client := ct.NewClient(t, ct.Object(ct.ConfigMaps, "default", "web", "uid-1", plainRef, ourRef))
 	c := &cleanup.Cleaner{Client: client}
 
-	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Orphan)
+	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Orphan, nil)
 	require.NoError(t, err)
 
 	patch := findAction[clienttesting.PatchActionImpl](t, client.Actions(), "patch")
@@ -177,7 +177,7 @@ func TestCleanReleaseRetriesWhenTheOwnersChanged(t *testing.T) {
 	})
 	c := &cleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, stale)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Orphan)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Orphan, nil)
 	require.NoError(t, err)
 	assert.Equal(t, cleanup.Kept, got)
 	assert.Equal(t, []string{"patch", "get", "patch"}, verbs(client.Actions()))
@@ -192,7 +192,7 @@ func TestCleanUsesTheCache(t *testing.T) {
 	client := ct.NewClient(t, obj)
 	c := &cleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, obj)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete, nil)
 	require.NoError(t, err)
 	assert.Equal(t, cleanup.Deleting, got)
 	assert.Equal(t, []string{"delete"}, verbs(client.Actions()))
@@ -203,7 +203,7 @@ func TestCleanConfirmsAbsenceWithTheAPI(t *testing.T) {
 	client := ct.NewClient(t, ct.Object(ct.ConfigMaps, "default", "web", "uid-1", ourRef))
 	c := &cleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete, nil)
 	require.NoError(t, err)
 	assert.Equal(t, cleanup.Deleting, got)
 	assert.Equal(t, []string{"get", "delete"}, verbs(client.Actions()))
@@ -222,7 +222,7 @@ func TestCleanRetriesOnAFreshReadAfterAConflict(t *testing.T) {
 	})
 	c := &cleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, stale)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete, nil)
 	require.NoError(t, err)
 	assert.Equal(t, cleanup.Kept, got)
 	assert.Equal(t, []string{"delete", "get", "patch"}, verbs(client.Actions()))
@@ -238,7 +238,7 @@ func TestCleanReportsErrors(t *testing.T) {
 	})
 	c := &cleanup.Cleaner{Client: client}
 
-	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete)
+	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "configmaps default/web")
 }
@@ -247,7 +247,7 @@ func TestCleanClusterScoped(t *testing.T) {
 	client := ct.NewClient(t, ct.Object(ct.Namespaces, "", "web", "uid-1", ourRef))
 	c := &cleanup.Cleaner{Client: client}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.Namespaces, "", "web", "uid-1"), cleanup.Delete)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.Namespaces, "", "web", "uid-1"), cleanup.Delete, nil)
 	require.NoError(t, err)
 	assert.Equal(t, cleanup.Deleting, got)
 	assert.Nil(t, ct.Stored(t, client, ct.Namespaces, "", "web"))

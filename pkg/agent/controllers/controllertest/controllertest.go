@@ -6,7 +6,9 @@ package controllertest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -233,4 +235,24 @@ func (q *RecordingQueue) Delay(item any) (time.Duration, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Calls records, safe for concurrent use, the strings a callback was called with.
+type Calls struct {
+	mu   sync.Mutex
+	list []string
+}
+
+// Add records one call.
+func (c *Calls) Add(s string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.list = append(c.list, s)
+}
+
+// List returns the calls so far, in order.
+func (c *Calls) List() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.list)
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
+	"github.com/manifestwork/work/pkg/agent/executor"
 	"github.com/manifestwork/work/pkg/agent/manifest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -43,6 +44,7 @@ type AppliedDeps struct {
 	AppliedWorks workinformers.AppliedManifestWorkInformer
 	Metadata     metadata.Interface  // applied objects on the managed cluster
 	Objects      cleanup.ObjectCache // watch cache of applied objects
+	Executors    cleanup.Executors   // checks a work's executor before each delete
 	Recorder     events.Recorder
 	// SyncContext, when set, is the controller's queue; share it with the
 	// object cache's change callback (the wiring adds AppliedManifestWork names to it). Nil makes a new one.
@@ -107,6 +109,9 @@ type appliedState struct {
 	// this pass asked for any of those deletions.
 	pending   []string
 	requested bool
+	// denied are the deletions the work's executor may not make: they wait,
+	// retried with backoff and at once when RBAC changes.
+	denied []error
 }
 
 // reconcile finalizes a deleted AppliedManifestWork of this hub. It returns
@@ -130,6 +135,9 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 		if err := step(ctx, st); err != nil {
 			return 0, err
 		}
+	}
+	if len(st.denied) > 0 {
+		return 0, errors.Join(st.denied...)
 	}
 	if len(st.pending) > 0 {
 		if st.requested {
@@ -181,10 +189,16 @@ func workName(applied *workv1.AppliedManifestWork) string {
 // object still owned only by it.
 func (c *AppliedController) cleanResources(ctx context.Context, st *appliedState) error {
 	option := deleteOptionOf(st.work)
+	guard := cleanup.GuardFor(c.Executors, st.work)
 	var errs []error
 	for _, r := range c.resources(st) {
 		action := actionFor(option, r)
-		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, action)
+		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, action, guard)
+		if errors.Is(err, executor.ErrDenied) {
+			st.pending = append(st.pending, cleanup.Describe(r))
+			st.denied = append(st.denied, err)
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s %s: %w", action, cleanup.Describe(r), err))
 			continue
@@ -267,7 +281,14 @@ func (c *AppliedController) reportWaiting(ctx context.Context, st *appliedState)
 		return nil
 	}
 	klog.FromContext(ctx).V(2).Info("Waiting for applied objects to be deleted", "objects", st.pending)
-	updated, err := setDeleting(ctx, c.HubClient, st.work, deletingCondition(st.work, waitingMessage(st.pending)))
+	message := waitingMessage(st.pending)
+	if len(st.denied) > 0 {
+		message += "; " + st.denied[0].Error()
+		if more := len(st.denied) - 1; more > 0 {
+			message += fmt.Sprintf(" (and %d more deletions not allowed)", more)
+		}
+	}
+	updated, err := setDeleting(ctx, c.HubClient, st.work, deletingCondition(st.work, message))
 	if err != nil {
 		return err
 	}

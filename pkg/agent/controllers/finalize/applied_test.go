@@ -332,3 +332,33 @@ func TestAppliedSyncIgnoresWhatIsGone(t *testing.T) {
 	require.NoError(t, e.applied.sync(context.Background(), syncCtx))
 	assert.Empty(t, syncCtx.Q.Added)
 }
+
+// The executor of a deleted work must be allowed to delete each object: a
+// denied one stays, the Deleting condition says why, the others are deleted,
+// and the finalizer waits; orphaning needs no permission.
+func TestAppliedDeletesOnlyWhatTheExecutorMay(t *testing.T) {
+	const executor1 = "system:serviceaccount:default:executor1"
+	work := deleting(newWork())
+	work.Spec.Executor = &workv1.ManifestWorkExecutor{Subject: workv1.ManifestWorkExecutorSubject{
+		Type: workv1.ExecutorSubjectTypeServiceAccount, ServiceAccount: &workv1.ManifestWorkSubjectServiceAccount{Namespace: "default", Name: "executor1"}}}
+	applied := deleting(newApplied(cmRes, deployRes))
+	e := newEnv(t, fixture{work: work, applied: applied, objects: []*metav1.PartialObjectMetadata{cmObj(), deployObj()}})
+	e.rbac.Grant(executor1, "delete", "apps", "deployments")
+
+	_, err := e.applied.reconcile(context.Background(), applied)
+	require.Error(t, err, "retried with backoff")
+	assert.Equal(t, []string{"delete deployments default/web"}, e.objectWrites())
+	assert.NotNil(t, e.object(t, ct.ConfigMaps, "default", "cm"), "the config map stays")
+	assert.Equal(t, "waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted; executor "+executor1+
+		` is not allowed to delete configmaps "cm" in namespace "default" on the managed cluster; grant it with RBAC there and the agent retries at once`,
+		e.deletingCond(t).Message)
+	assert.Empty(t, e.spokeWrites(), "finalizer kept")
+
+	// Granted: the config map is deleted.
+	e.rbac.Grant(executor1, "delete", "", "configmaps")
+	e.clearActions()
+	e.applied.works = listerOf(t, e.hubWork(t))
+	_, err = e.applied.reconcile(context.Background(), applied)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"delete configmaps default/cm"}, e.objectWrites())
+}

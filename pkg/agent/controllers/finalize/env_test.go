@@ -75,6 +75,7 @@ type env struct {
 	hub      *fakework.Clientset
 	spoke    *fakework.Clientset
 	metadata *metadatafake.FakeMetadataClient
+	rbac     *ct.RBAC // what executors may do
 }
 
 // fixture is what exists when a test starts. Objects in cached are in the
@@ -112,14 +113,17 @@ func newEnv(t *testing.T, f fixture) *env {
 	}
 	worksLister := worklisters.NewManifestWorkLister(works).ManifestWorks(ct.Cluster)
 	appliedLister := worklisters.NewAppliedManifestWorkLister(applied)
+	rbac := ct.NewRBAC()
 	return &env{
+		rbac: rbac,
 		work: &WorkController{
 			WorkDeps: WorkDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, HubClient: hub, SpokeClient: spoke},
 			works:    worksLister, applied: appliedLister,
 		},
 		applied: &AppliedController{
-			AppliedDeps: AppliedDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, AgentID: "agent1", HubClient: hub, SpokeClient: spoke, Metadata: md, Objects: objects},
-			works:       worksLister, applied: appliedLister,
+			AppliedDeps: AppliedDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, AgentID: "agent1", HubClient: hub, SpokeClient: spoke, Metadata: md, Objects: objects,
+				Executors: rbac.Authorizer(false)},
+			works: worksLister, applied: appliedLister,
 			cleaner: &cleanup.Cleaner{Client: md, Objects: objects},
 		},
 		hub: hub, spoke: spoke, metadata: md,

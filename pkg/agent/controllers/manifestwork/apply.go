@@ -82,7 +82,7 @@ func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, ke
 	if err != nil {
 		return err
 	}
-	fingerprint, err := fingerprintOf(p.obj, config, owner)
+	fingerprint, err := fingerprintOf(p.obj, config, owner, work.Spec.Executor)
 	if err != nil {
 		return err
 	}
@@ -90,6 +90,12 @@ func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, ke
 	if err == nil && synced && cached != nil &&
 		c.memory.unchanged(key, memoryEntry{fingerprint: fingerprint, uid: cached.UID, resourceVersion: cached.ResourceVersion}) {
 		return nil
+	}
+	// The executor is checked before each write, not for an object that is
+	// already as the work wants it: nothing is done on its behalf then.
+	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, manifest.StrategyOf(config)); err != nil {
+		c.memory.drop(key)
+		return err
 	}
 	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: config, KnownAbsent: err == nil && synced && cached == nil}
 	res, err := strategy.Apply(ctx, c.Dynamic, req)
@@ -106,10 +112,11 @@ func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, ke
 	return nil
 }
 
-// fingerprintOf identifies a desired state: the manifest, its config and the
-// owner it must carry.
-func fingerprintOf(obj *unstructured.Unstructured, config *workv1.ManifestConfigOption, owner metav1.OwnerReference) (string, error) {
-	data, err := json.Marshal([]any{obj.Object, config, owner})
+// fingerprintOf identifies a desired state: the manifest, its config, the
+// owner it must carry and the executor it is applied for.
+func fingerprintOf(obj *unstructured.Unstructured, config *workv1.ManifestConfigOption, owner metav1.OwnerReference,
+	executor *workv1.ManifestWorkExecutor) (string, error) {
+	data, err := json.Marshal([]any{obj.Object, config, owner, executor})
 	if err != nil {
 		return "", err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/manifest"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -36,6 +38,15 @@ type ObjectCache interface {
 	Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error)
 }
 
+// Executors decides whether a work's executor may have a manifest applied.
+// Epoch changes whenever RBAC on the managed cluster changed: a manifest
+// denied in an earlier epoch is retried at once.
+type Executors interface {
+	MayApply(ctx context.Context, e *workv1.ManifestWorkExecutor, gvr schema.GroupVersionResource,
+		obj *unstructured.Unstructured, strategy workv1.UpdateStrategyType) error
+	Epoch() uint64
+}
+
 // Deps are the controller's collaborators.
 type Deps struct {
 	ClusterName string
@@ -49,6 +60,7 @@ type Deps struct {
 	Dynamic      dynamic.Interface // applied objects on the managed cluster
 	Mapper       *manifest.Mapper
 	Objects      ObjectCache
+	Executors    Executors // checks a work's executor before each write
 	Recorder     events.Recorder
 	SyncContext  factory.SyncContext // its queue is shared with the ObjectCache's change callback
 }
@@ -67,6 +79,7 @@ type Controller struct {
 // retry is the scheduled retry of a work whose manifests failed.
 type retry struct {
 	generation int64
+	epoch      uint64 // of the Executors when it was scheduled
 	at         time.Time
 }
 
@@ -117,7 +130,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	if c.retryPending(key, work.Generation) {
 		// Events in between, mostly our own status writes, do not bring the
-		// retry forward; a new generation of the work does.
+		// retry forward; a new generation of the work or an RBAC change does.
 		return nil
 	}
 	logger := klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work))
@@ -127,7 +140,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	case errors.As(err, &failed):
 		delay := c.retries.When(key)
 		logger.V(2).Info("Manifests failed; retrying", "after", delay, "err", err)
-		c.waiting.Store(key, retry{generation: work.Generation, at: c.now().Add(delay)})
+		c.waiting.Store(key, retry{generation: work.Generation, epoch: c.Executors.Epoch(), at: c.now().Add(delay)})
 		syncCtx.Queue().AddAfter(key, delay)
 		return nil
 	case err == nil:
@@ -137,14 +150,15 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	return err
 }
 
-// retryPending tells whether a retry of this generation is scheduled later.
+// retryPending tells whether a retry of this generation is scheduled later
+// and RBAC has not changed since it was scheduled.
 func (c *Controller) retryPending(key string, generation int64) bool {
 	v, ok := c.waiting.Load(key)
 	if !ok {
 		return false
 	}
 	r := v.(retry)
-	return r.generation == generation && c.now().Before(r.at)
+	return r.generation == generation && r.epoch == c.Executors.Epoch() && c.now().Before(r.at)
 }
 
 // forget drops what the controller remembers about a deleted work.

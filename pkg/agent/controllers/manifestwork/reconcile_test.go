@@ -43,6 +43,7 @@ func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.Partial
 // env is a controller over fake clients, with its fakes exposed.
 type env struct {
 	c       *Controller
+	rbac    *ct.RBAC // what executors may do
 	hub     *fakework.Clientset
 	spoke   *fakework.Clientset
 	dynamic *fakedynamic.FakeDynamicClient
@@ -69,12 +70,14 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 	works := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	require.NoError(t, works.Add(work))
 	applied := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	rbac := ct.NewRBAC()
 	return &env{
+		rbac: rbac,
 		c: &Controller{
 			Deps: Deps{
 				ClusterName: cluster, HubHash: hubHash, AgentID: "agent1",
 				HubClient: hub, SpokeClient: spoke, Dynamic: dyn,
-				Mapper: manifest.NewMapper(disco), Objects: noCache{},
+				Mapper: manifest.NewMapper(disco), Objects: noCache{}, Executors: rbac.Authorizer(false),
 			},
 			works:   worklisters.NewManifestWorkLister(works).ManifestWorks(cluster),
 			applied: worklisters.NewAppliedManifestWorkLister(applied),

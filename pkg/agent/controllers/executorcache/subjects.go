@@ -1,0 +1,72 @@
+package executorcache
+
+import (
+	"strings"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+
+	"github.com/manifestwork/work/pkg/agent/executor"
+)
+
+// everyServiceAccount are the groups that hold every ServiceAccount, or every
+// ServiceAccount of a namespace: a binding to them concerns every executor.
+func groupOfServiceAccounts(group string) bool {
+	return group == "system:serviceaccounts" || group == "system:authenticated" ||
+		strings.HasPrefix(group, "system:serviceaccounts:")
+}
+
+// executorsOf are the executors whose permissions a binding's subjects
+// decide: ServiceAccounts by name, users named like ServiceAccounts, and
+// AllExecutors for the groups every ServiceAccount belongs to. namespace is
+// the binding's, the default of a ServiceAccount subject's namespace.
+func executorsOf(namespace string, subjects []rbacv1.Subject) []string {
+	var out []string
+	for _, s := range subjects {
+		switch s.Kind {
+		case rbacv1.ServiceAccountKind:
+			ns := s.Namespace
+			if ns == "" {
+				ns = namespace
+			}
+			out = append(out, executor.ServiceAccountUser(ns, s.Name))
+		case rbacv1.UserKind:
+			if strings.HasPrefix(s.Name, "system:serviceaccount:") {
+				out = append(out, s.Name)
+			}
+		case rbacv1.GroupKind:
+			if groupOfServiceAccounts(s.Name) {
+				return []string{executor.AllExecutors}
+			}
+		}
+	}
+	return out
+}
+
+// roleRefIndex indexes bindings by the role they grant, so that a change of
+// a role finds the executors it concerns.
+const roleRefIndex = "roleRef"
+
+// roleKey names a role for roleRefIndex: "ClusterRole/<name>" or
+// "Role/<namespace>/<name>".
+func roleKey(kind, namespace, name string) string {
+	if kind == "ClusterRole" {
+		return "ClusterRole/" + name
+	}
+	return "Role/" + namespace + "/" + name
+}
+
+func indexRoleBinding(obj any) ([]string, error) {
+	b, ok := obj.(*rbacv1.RoleBinding)
+	if !ok {
+		return nil, nil
+	}
+	return []string{roleKey(b.RoleRef.Kind, b.Namespace, b.RoleRef.Name)}, nil
+}
+
+func indexClusterRoleBinding(obj any) ([]string, error) {
+	b, ok := obj.(*rbacv1.ClusterRoleBinding)
+	if !ok {
+		return nil, nil
+	}
+	return []string{roleKey(b.RoleRef.Kind, "", b.RoleRef.Name)}, nil
+}

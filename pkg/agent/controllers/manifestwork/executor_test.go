@@ -1,0 +1,73 @@
+package manifestwork
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/fixture"
+)
+
+const executor1 = "system:serviceaccount:default:executor1"
+
+// A manifest its executor may not write is not touched and says why; the
+// manifests it may write are applied. When RBAC changes the retry is due at
+// once, and the manifest is applied.
+func TestExecutorWithoutRightsGetsNothingApplied(t *testing.T) {
+	work := fixture.NewWork(cluster, "w").WithGeneration(1).WithExecutor("default", "executor1").
+		WithManifest(fixture.Namespace("team"), fixture.ConfigMap("team", "settings", nil)).Build()
+	e := newEnv(t, work)
+	for _, verb := range []string{"get", "create", "update"} {
+		e.rbac.Grant(executor1, verb, "", "namespaces")
+	}
+	now := time.Unix(1000, 0)
+	e.c.now = func() time.Time { return now }
+	key := cluster + "/w"
+	syncCtx := ct.NewSyncContext(key)
+
+	require.NoError(t, e.c.sync(context.Background(), syncCtx))
+	assert.Equal(t, []string{"create namespaces team"}, ct.Writes(e.dynamic.Actions()), "the configmap is not touched")
+	got := e.work(t)
+	require.Len(t, got.Status.ResourceStatus.Manifests, 2)
+	ns := apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestApplied)
+	require.NotNil(t, ns)
+	assert.Equal(t, metav1.ConditionTrue, ns.Status)
+	cm := apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[1].Conditions, workv1.ManifestApplied)
+	require.NotNil(t, cm)
+	assert.Equal(t, metav1.ConditionFalse, cm.Status)
+	assert.Equal(t, workv1.ManifestAppliedReasonFailed, cm.Reason)
+	assert.Equal(t, "executor "+executor1+` is not allowed to get, create, update configmaps "settings" in namespace "team" on the managed cluster; `+
+		"grant it with RBAC there and the agent retries at once", cm.Message)
+	_, scheduled := syncCtx.Q.Delay(key)
+	assert.True(t, scheduled, "retried with backoff")
+
+	// Before the retry is due, a sync does nothing; after an RBAC change it
+	// applies at once.
+	e.dynamic.ClearActions()
+	require.NoError(t, e.c.sync(context.Background(), syncCtx))
+	assert.Empty(t, ct.Writes(e.dynamic.Actions()))
+	for _, verb := range []string{"get", "create", "update"} {
+		e.rbac.Grant(executor1, verb, "", "configmaps")
+	}
+	e.c.Executors.(interface{ Invalidate(string) }).Invalidate(executor1)
+	require.NoError(t, e.c.sync(context.Background(), syncCtx))
+	assert.Equal(t, []string{"create configmaps team/settings"}, ct.Writes(e.dynamic.Actions()))
+	got = e.work(t)
+	assert.True(t, apimeta.IsStatusConditionTrue(got.Status.Conditions, workv1.WorkApplied))
+}
+
+// A work without executor is applied as the agent: no review is sent.
+func TestNoExecutorNoReviews(t *testing.T) {
+	work := fixture.NewWork(cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "settings", nil)).Build()
+	e := newEnv(t, work)
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	assert.Zero(t, e.rbac.Reviews())
+	assert.Equal(t, []string{"create configmaps team/settings"}, ct.Writes(e.dynamic.Actions()))
+}

@@ -1,0 +1,112 @@
+// Package executor decides whether the executor a ManifestWork names may do
+// on the managed cluster what the agent is about to do on its behalf.
+//
+// A work whose spec.executor names a ServiceAccount is applied by the agent
+// with its own credentials, but only after SubjectAccessReviews on the
+// managed cluster have shown that the ServiceAccount could have done each
+// write itself. A work without executor is applied as the agent.
+package executor
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/manifestwork/work/pkg/agent/apply"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// User is the user name the executor of a work acts as on the managed
+// cluster, "" when the work names no executor (the agent acts as itself).
+func User(e *workv1.ManifestWorkExecutor) (string, error) {
+	if e == nil || e.Subject.Type == "" && e.Subject.ServiceAccount == nil {
+		return "", nil
+	}
+	if e.Subject.Type != workv1.ExecutorSubjectTypeServiceAccount {
+		return "", &apply.Error{
+			Reason:  workv1.ManifestAppliedReasonFailed,
+			Message: fmt.Sprintf("executor subject type %q is not supported; use %q", e.Subject.Type, workv1.ExecutorSubjectTypeServiceAccount),
+		}
+	}
+	sa := e.Subject.ServiceAccount
+	if sa == nil || sa.Namespace == "" || sa.Name == "" {
+		return "", &apply.Error{
+			Reason:  workv1.ManifestAppliedReasonFailed,
+			Message: "executor of type ServiceAccount needs spec.executor.subject.serviceAccount with namespace and name",
+		}
+	}
+	return ServiceAccountUser(sa.Namespace, sa.Name), nil
+}
+
+// ServiceAccountUser is the user name of a ServiceAccount.
+func ServiceAccountUser(namespace, name string) string {
+	return "system:serviceaccount:" + namespace + ":" + name
+}
+
+// serviceAccountGroups are the groups the API server puts a ServiceAccount
+// in; RBAC bindings to these groups grant the executor too.
+func serviceAccountGroups(user string) []string {
+	groups := []string{"system:serviceaccounts", "system:authenticated"}
+	if ns, _, ok := splitServiceAccount(user); ok {
+		groups = append(groups, "system:serviceaccounts:"+ns)
+	}
+	return groups
+}
+
+func splitServiceAccount(user string) (namespace, name string, ok bool) {
+	rest, found := strings.CutPrefix(user, "system:serviceaccount:")
+	if !found {
+		return "", "", false
+	}
+	namespace, name, ok = strings.Cut(rest, ":")
+	return namespace, name, ok && namespace != "" && name != ""
+}
+
+// Access is one request the executor must be allowed: a verb on a resource,
+// for one object.
+type Access struct {
+	Verb      string
+	Group     string
+	Resource  string
+	Namespace string
+	Name      string
+}
+
+// on describes the object of an access for people, as
+// `configmaps "web" in namespace "default"`.
+func (a Access) on() string {
+	resource := schema.GroupResource{Group: a.Group, Resource: a.Resource}.String()
+	if a.Namespace == "" {
+		return fmt.Sprintf("%s %q", resource, a.Name)
+	}
+	return fmt.Sprintf("%s %q in namespace %q", resource, a.Name, a.Namespace)
+}
+
+// deniedError reports the accesses an executor lacks; it is an *apply.Error
+// so that it becomes the manifest's Applied condition as it is.
+func deniedError(user string, denied []Access) error {
+	byObject := map[string][]string{}
+	var objects []string
+	for _, a := range denied {
+		o := a.on()
+		if _, seen := byObject[o]; !seen {
+			objects = append(objects, o)
+		}
+		byObject[o] = append(byObject[o], a.Verb)
+	}
+	parts := make([]string, len(objects))
+	for i, o := range objects {
+		parts[i] = strings.Join(byObject[o], ", ") + " " + o
+	}
+	return &apply.Error{
+		Reason: workv1.ManifestAppliedReasonFailed,
+		Message: fmt.Sprintf("executor %s is not allowed to %s on the managed cluster; "+
+			"grant it with RBAC there and the agent retries at once", user, strings.Join(parts, "; ")),
+		Err: ErrDenied,
+	}
+}
+
+// ErrDenied is wrapped by every error that says the executor lacks a permission.
+var ErrDenied = errors.New("executor not allowed")

@@ -1,0 +1,119 @@
+package webhook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+
+	admissionv1 "k8s.io/api/admission/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/klog/v2"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/hub/admission"
+)
+
+// manifestWorkKind is the kind this webhook reviews.
+var manifestWorkKind = schema.GroupKind{Group: workv1.GroupName, Kind: "ManifestWork"}
+
+// reviewer decides on ManifestWork writes.
+type reviewer struct {
+	sars                  SubjectAccessReviews
+	manifestLimit         int
+	nilExecutorValidating bool
+}
+
+// review decides on one request: an UPDATE that leaves spec as it was is
+// allowed at once; any other CREATE or UPDATE must carry valid manifests and
+// an executor the requesting user may execute as. It never returns nil.
+func (r *reviewer) review(ctx context.Context, req *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse {
+	resp := r.decide(ctx, req)
+	resp.UID = req.UID
+	if !resp.Allowed {
+		klog.FromContext(ctx).V(2).Info("Denied a ManifestWork write",
+			"namespace", req.Namespace, "name", req.Name, "operation", req.Operation,
+			"user", req.UserInfo.Username, "reason", resp.Result.Reason, "message", resp.Result.Message)
+	}
+	return resp
+}
+
+func (r *reviewer) decide(ctx context.Context, req *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse {
+	if req.Kind.Group != manifestWorkKind.Group || req.Kind.Kind != manifestWorkKind.Kind {
+		return deny(http.StatusBadRequest, metav1.StatusReasonBadRequest,
+			fmt.Sprintf("this webhook reviews only %s, not %s; check the rules of its ValidatingWebhookConfiguration",
+				manifestWorkKind, schema.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}))
+	}
+	if req.SubResource != "" || (req.Operation != admissionv1.Create && req.Operation != admissionv1.Update) {
+		return allow() // status writes and deletions carry no spec to check
+	}
+	work := &workv1.ManifestWork{}
+	if err := json.Unmarshal(req.Object.Raw, work); err != nil {
+		return deny(http.StatusBadRequest, metav1.StatusReasonBadRequest, "cannot decode the ManifestWork: "+err.Error())
+	}
+	if req.Operation == admissionv1.Update {
+		same, err := sameSpec(req.OldObject.Raw, req.Object.Raw)
+		if err != nil {
+			return deny(http.StatusBadRequest, metav1.StatusReasonBadRequest, "cannot compare the ManifestWork with its previous version: "+err.Error())
+		}
+		if same {
+			return allow() // finalizers, labels, annotations, deletion: no execute-as needed
+		}
+	}
+
+	errs := admission.Validate(work, admission.Options{ManifestLimit: r.manifestLimit})
+	executor, executorErrs := executorUser(work, r.nilExecutorValidating)
+	errs = append(errs, executorErrs...)
+	if len(errs) > 0 {
+		status := apierrors.NewInvalid(manifestWorkKind, work.Name, errs).ErrStatus
+		return &admissionv1.AdmissionResponse{Allowed: false, Result: &status}
+	}
+	if executor == "" {
+		return allow()
+	}
+	return r.authorize(ctx, req, work, executor)
+}
+
+// executorUser is the user name a work's executor stands for, or "" when the
+// work names none and NilExecutorValidating is off.
+func executorUser(work *workv1.ManifestWork, nilExecutorValidating bool) (string, field.ErrorList) {
+	if work.Spec.Executor == nil {
+		if nilExecutorValidating {
+			return defaultExecutor, nil
+		}
+		return "", nil
+	}
+	sa := work.Spec.Executor.Subject.ServiceAccount
+	if sa == nil {
+		path := field.NewPath("spec", "executor", "subject", "serviceAccount")
+		return "", field.ErrorList{field.Required(path, "an executor of type ServiceAccount needs the namespace and name of that ServiceAccount")}
+	}
+	return serviceAccountUser(sa.Namespace, sa.Name), nil
+}
+
+// sameSpec reports whether two encodings of a ManifestWork have equal specs,
+// compared as JSON values so that key order and spacing do not matter.
+func sameSpec(oldRaw, newRaw []byte) (bool, error) {
+	var before, after struct {
+		Spec any `json:"spec"`
+	}
+	if err := json.Unmarshal(oldRaw, &before); err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(newRaw, &after); err != nil {
+		return false, err
+	}
+	return reflect.DeepEqual(before.Spec, after.Spec), nil
+}
+
+func allow() *admissionv1.AdmissionResponse { return &admissionv1.AdmissionResponse{Allowed: true} }
+
+func deny(code int32, reason metav1.StatusReason, message string) *admissionv1.AdmissionResponse {
+	return &admissionv1.AdmissionResponse{Allowed: false, Result: &metav1.Status{
+		Status: metav1.StatusFailure, Code: code, Reason: reason, Message: message,
+	}}
+}

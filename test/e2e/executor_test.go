@@ -1,0 +1,187 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/fixture"
+	"github.com/manifestwork/work/test/framework"
+)
+
+// An executor without rights on the managed cluster gets nothing applied
+// and the manifest says why; a RoleBinding makes the work converge, and
+// deleting the work deletes what the executor may delete.
+func TestExecutorDeniedUntilRoleBinding(t *testing.T) {
+	e := setup(t)
+	runningAgent(t, "cluster1")
+	ns := "e2e-executor"
+	executorNamespace(t, "cluster1", ns)
+
+	createWork(t, fixture.NewWork("cluster1", "executor").WithExecutor(ns, "executor1").
+		WithManifest(fixture.ConfigMap(ns, "settings", map[string]string{"a": "b"})).Build())
+	framework.Eventually(t, convergeTimeout, func() error {
+		w, err := getWork(t.Context(), "cluster1", "executor")
+		if err != nil {
+			return err
+		}
+		return expectApplied(w, map[int]string{0: "executor system:serviceaccount:" + ns +
+			`:executor1 is not allowed to get, create, update configmaps "settings" in namespace "` + ns + `" on the managed cluster`})
+	}, "the manifest is denied, naming the executor, the verbs and the resource")
+	_, err := e.Cluster("cluster1").Kube.CoreV1().ConfigMaps(ns).Get(t.Context(), "settings", metav1.GetOptions{})
+	require.True(t, apierrors.IsNotFound(err), "nothing is applied for the executor: %v", err)
+
+	granted := time.Now()
+	bindEdit(t, "cluster1", ns)
+	waitWorkCondition(t, "cluster1", "executor", workv1.WorkApplied, metav1.ConditionTrue)
+	t.Logf("applied %s after the RoleBinding was created", time.Since(granted).Round(time.Millisecond))
+	waitConfigMapData(t, "cluster1", ns, "settings", "a", "b")
+
+	require.NoError(t, e.Hub.Work.WorkV1().ManifestWorks("cluster1").Delete(t.Context(), "executor", metav1.DeleteOptions{}))
+	waitGone(t, "work", func(ctx context.Context) error {
+		_, err := getWork(ctx, "cluster1", "executor")
+		return err
+	})
+	_, err = e.Cluster("cluster1").Kube.CoreV1().ConfigMaps(ns).Get(t.Context(), "settings", metav1.GetOptions{})
+	assert.True(t, apierrors.IsNotFound(err), "the executor may delete it, so it went with the work: %v", err)
+}
+
+// With ExecutorValidatingCaches, a grant still reaches a denied work at once
+// (the RoleBinding invalidates the cached denial), and once decided, drift
+// repairs and updates of a 10-manifest work send no SubjectAccessReview at
+// all. Without the cache, every write of those 10 manifests is reviewed.
+func TestExecutorCacheSendsNoReviewsInSteadyState(t *testing.T) {
+	e := setup(t)
+	const cluster, ns, name = "cluster2", "e2e-executor-cache", "executor-cache"
+	agent := startAgent(t, cluster, "--feature-gates=ExecutorValidatingCaches=true")
+	executorNamespace(t, cluster, ns)
+
+	build := func(value string) *workv1.ManifestWork {
+		b := fixture.NewWork(cluster, name).WithExecutor(ns, "executor1")
+		for i := range 10 {
+			b.WithManifest(fixture.ConfigMap(ns, fmt.Sprintf("cm-%d", i), map[string]string{"v": value}))
+		}
+		return b.Build()
+	}
+	createWork(t, build("1"))
+	framework.Eventually(t, convergeTimeout, func() error {
+		w, err := getWork(t.Context(), cluster, name)
+		if err != nil {
+			return err
+		}
+		if c := manifestCondition(w, 9, workv1.ManifestApplied); c == nil || !strings.Contains(c.Message, "is not allowed to") {
+			return fmt.Errorf("manifest 9 not denied yet: %v", c)
+		}
+		return nil
+	}, "denied while the executor has no rights")
+
+	bindEdit(t, cluster, ns)
+	waitWorkCondition(t, cluster, name, workv1.WorkApplied, metav1.ConditionTrue)
+
+	// Steady state: drift repaired and the work updated, all from cached decisions.
+	before := subjectAccessReviews(t, cluster)
+	cms := e.Cluster(cluster).Kube.CoreV1().ConfigMaps(ns)
+	for i := range 3 {
+		require.NoError(t, cms.Delete(t.Context(), fmt.Sprintf("cm-%d", i), metav1.DeleteOptions{}))
+	}
+	for i := range 3 {
+		waitConfigMapData(t, cluster, ns, fmt.Sprintf("cm-%d", i), "v", "1")
+	}
+	updateWork(t, cluster, name, func(w *workv1.ManifestWork) { w.Spec.Workload = build("2").Spec.Workload })
+	waitWorkCondition(t, cluster, name, workv1.WorkApplied, metav1.ConditionTrue)
+	for i := range 10 {
+		waitConfigMapData(t, cluster, ns, fmt.Sprintf("cm-%d", i), "v", "2")
+	}
+	assert.Zero(t, subjectAccessReviews(t, cluster)-before, "no SubjectAccessReview in steady state with the cache")
+
+	// Without the cache, every write is reviewed for each of the verbs its
+	// strategy needs (get, create, update): a restarted agent checks the 10
+	// manifests once, and an update of all of them costs 30 reviews again.
+	_, err := agent.Stop(convergeTimeout)
+	require.NoError(t, err)
+	before = subjectAccessReviews(t, cluster)
+	startAgent(t, cluster)
+	framework.Eventually(t, convergeTimeout, func() error {
+		if n := subjectAccessReviews(t, cluster) - before; n < 30 {
+			return fmt.Errorf("%d reviews so far", n)
+		}
+		return nil
+	}, "the restarted agent checks the executor again")
+	assert.Equal(t, 30, subjectAccessReviews(t, cluster)-before, "one review per manifest and verb at start")
+
+	before = subjectAccessReviews(t, cluster)
+	updateWork(t, cluster, name, func(w *workv1.ManifestWork) { w.Spec.Workload = build("3").Spec.Workload })
+	waitWorkCondition(t, cluster, name, workv1.WorkApplied, metav1.ConditionTrue)
+	for i := range 10 {
+		waitConfigMapData(t, cluster, ns, fmt.Sprintf("cm-%d", i), "v", "3")
+	}
+	assert.Equal(t, 30, subjectAccessReviews(t, cluster)-before, "an update of 10 manifests without the cache")
+}
+
+// startAgent starts an agent of its own for a managed cluster, stopped when
+// the test ends.
+func startAgent(t *testing.T, cluster string, args ...string) *framework.Process {
+	t.Helper()
+	agent, err := env.StartAgent(cluster, append([]string{"--disable-leader-election"}, args...)...)
+	require.NoError(t, err, "starting the agent of %s", cluster)
+	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
+	return agent
+}
+
+// executorNamespace creates a namespace with the ServiceAccount executor1 on
+// a managed cluster, removed when the test ends.
+func executorNamespace(t *testing.T, cluster, ns string) {
+	t.Helper()
+	kube := env.Cluster(cluster).Kube
+	_, err := kube.CoreV1().Namespaces().Create(t.Context(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = kube.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{}) })
+	_, err = kube.CoreV1().ServiceAccounts(ns).Create(t.Context(), &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "executor1"}}, metav1.CreateOptions{})
+	require.NoError(t, err)
+}
+
+// bindEdit grants executor1 the built-in ClusterRole edit in its namespace.
+func bindEdit(t *testing.T, cluster, ns string) {
+	t.Helper()
+	_, err := env.Cluster(cluster).Kube.RbacV1().RoleBindings(ns).Create(t.Context(), &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "executor1-edit"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "edit"},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: ns, Name: "executor1"}},
+	}, metav1.CreateOptions{})
+	require.NoError(t, err)
+}
+
+// subjectAccessReviews is how many SubjectAccessReviews a cluster's
+// kube-apiserver has served, from its apiserver_request_total metric.
+func subjectAccessReviews(t *testing.T, cluster string) int {
+	t.Helper()
+	raw, err := env.Cluster(cluster).Kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(t.Context())
+	require.NoError(t, err)
+	total := 0
+	scanner := bufio.NewScanner(bytes.NewReader(raw))
+	scanner.Buffer(make([]byte, 1<<20), 1<<20)
+	for scanner.Scan() {
+		line := scanner.Text()
+		if !strings.HasPrefix(line, "apiserver_request_total{") || !strings.Contains(line, `resource="subjectaccessreviews"`) {
+			continue
+		}
+		value, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+		require.NoError(t, err, line)
+		total += int(value)
+	}
+	require.NoError(t, scanner.Err())
+	return total
+}
