@@ -10,7 +10,7 @@ LDFLAGS := -X github.com/manifestwork/work/pkg/version.gitVersion=$(VERSION) \
 # kubectl, kwok, kwokctl) is built once into a cache outside the checkout.
 TESTBED = $(shell hack/testbed.sh)
 
-.PHONY: all build test test-unit test-integration test-e2e verify demo demo-down testbed update-codegen clean webhook-certs
+.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed update-codegen clean webhook-certs image
 
 all: build
 
@@ -20,7 +20,7 @@ build:
 testbed:
 	@hack/testbed.sh
 
-test: testbed test-unit test-integration test-e2e
+test: testbed test-unit test-integration test-e2e test-demo
 
 test-unit:
 	$(GO) test -count=1 ./cmd/... ./pkg/...
@@ -47,10 +47,22 @@ demo: build testbed
 demo-down:
 	hack/demo.sh down
 
+# The README's first command, as CI runs it: bounded, and always torn down.
+test-demo: build testbed
+	rc=0; timeout 600 hack/demo.sh up || rc=$$?; hack/demo.sh down; exit $$rc
+
 # Serving certificate and ValidatingWebhookConfiguration for the hub webhook;
 # WEBHOOK_URL=https://127.0.0.1:9443/validate-manifestwork for a local hub.
 webhook-certs:
 	hack/webhook-certs.sh $(OUTPUT)/webhook $(WEBHOOK_URL)
 
+# The container image (Dockerfile); needs a Docker engine, so it is not part
+# of test. deploy/ refers to quay.io/manifestwork/work:latest.
+IMAGE ?= quay.io/manifestwork/work:latest
+image:
+	docker build --build-arg VERSION=$(VERSION) --build-arg GIT_COMMIT=$$(git rev-parse HEAD 2>/dev/null) \
+		--build-arg BUILD_DATE=$$(date -u +%Y-%m-%dT%H:%M:%SZ) -t $(IMAGE) .
+
 clean:
 	rm -rf $(OUTPUT)
+

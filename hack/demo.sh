@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # A local hub and managed cluster "cluster1" as kwok clusters (real
 # kube-apiservers run as local processes), with `work hub` and `work agent`
-# running against them.
+# running against them, and the tutorial's example work applied.
 #
 #   hack/demo.sh up     start everything (stops a previous demo first)
 #   hack/demo.sh down   stop the processes and delete the clusters
+#
+# DEMO_TIMEOUT (seconds, default 120) bounds the wait for the work.
 #
 # Everything lives under _output/demo: kubeconfigs, logs, kwok's state.
 set -euo pipefail
@@ -94,14 +96,55 @@ up() {
   wait_ready hub 18081
   wait_ready agent-cluster1 18082
 
+  step "Applying the tutorial's work (deploy/examples/example-manifestwork.yaml)"
+  "$kubectl" "${hub[@]}" apply -f "$root/deploy/examples/example-manifestwork.yaml"
+  wait_work
+
+  step "kubectl get manifestwork -n cluster1"
+  "$kubectl" "${hub[@]}" get manifestwork -n cluster1
+  step "Per-resource status of example-manifestwork"
+  "$kubectl" "${hub[@]}" get manifestwork -n cluster1 example-manifestwork -o go-template="$resource_table"
+  step "On cluster1"
+  "$kubectl" "${c1[@]}" get appliedmanifestwork
+  "$kubectl" "${c1[@]}" get serviceaccount/my-sa deployment/nginx-deployment -n default
+
   step "Look around"
-  cat <<EOF
-  kubectl --kubeconfig $demo/hub.kubeconfig get manifestwork -A
-  kubectl --kubeconfig $demo/cluster1.kubeconfig get appliedmanifestwork
+  cat <<LOOK
+  kubectl=$kubectl
+  \$kubectl --kubeconfig $demo/hub.kubeconfig -n cluster1 get manifestwork example-manifestwork -o yaml
+  \$kubectl --kubeconfig $demo/hub.kubeconfig -n cluster1 edit manifestwork example-manifestwork    # e.g. change replicas
+  \$kubectl --kubeconfig $demo/cluster1.kubeconfig get appliedmanifestwork,deployment -A
+  \$kubectl --kubeconfig $demo/hub.kubeconfig -n cluster1 delete manifestwork example-manifestwork  # cleans cluster1 up
   logs: $demo/logs/
-  kubectl: $kubectl
+  health and metrics: http://127.0.0.1:18081/metrics (hub), http://127.0.0.1:18082/metrics (agent)
   tear down: make demo-down
-EOF
+LOOK
+}
+
+# resource_table prints one line per manifest: ordinal, kind, object, the
+# status of each of its conditions, and its feedback values.
+resource_table='{{range .status.resourceStatus.manifests}}{{printf "%-3v" .resourceMeta.ordinal}}{{printf "%-16s" .resourceMeta.kind}}{{.resourceMeta.namespace}}/{{.resourceMeta.name}}{{range .conditions}}  {{.type}}={{.status}}{{end}}{{range .statusFeedback.values}}  {{.name}}={{.fieldValue.integer}}{{end}}
+{{end}}'
+
+# wait_work waits, printing each change of the work's status, until it is
+# Applied and Available and its Deployment reports 3 ready replicas.
+wait_work() {
+  local hub=(--kubeconfig "$demo/hub.kubeconfig") last="" now began=$SECONDS
+  local deadline=$((SECONDS + ${DEMO_TIMEOUT:-120}))
+  local state='{{range .status.conditions}}{{.type}}={{.status}} {{end}}{{range .status.resourceStatus.manifests}}{{range .statusFeedback.values}}{{.name}}={{.fieldValue.integer}} {{end}}{{end}}'
+  while ((SECONDS < deadline)); do
+    now=$("$kubectl" "${hub[@]}" get manifestwork -n cluster1 example-manifestwork -o go-template="$state" 2>/dev/null || true)
+    if [[ "$now" != "$last" ]]; then
+      printf '  after %2ds: %s\n' "$((SECONDS - began))" "${now:-no status yet}"
+      last=$now
+    fi
+    if [[ "$now" == *Applied=True* && "$now" == *Available=True* && "$now" == *ReadyReplicas=3* ]]; then
+      return 0
+    fi
+    sleep 1
+  done
+  echo "the work was not Applied and Available with 3 ready replicas within ${DEMO_TIMEOUT:-120}s; logs in $demo/logs/" >&2
+  return 1
 }
 
 case "${1:-}" in

@@ -57,6 +57,7 @@ func (a *agent) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer w.events.Shutdown() // last: after the controllers have stopped
 	w.hubInformers.Start(ctx.Done())
 	w.spokeInformers.Start(ctx.Done())
 	w.kubeInformers.Start(ctx.Done())

@@ -13,6 +13,7 @@ import (
 	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/leaderelect"
+	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/pkg/version"
 )
 
@@ -35,6 +36,7 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithName("work-agent"))
 
+	metrics.Register() // every replica serves them at /metrics, leader or not
 	ready := &healthz.Readiness{}
 	health, err := healthz.Start(o.HealthProbeBindAddress, ready)
 	if err != nil {

@@ -6,13 +6,16 @@ import (
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -29,6 +32,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/manifest"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
+	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -43,6 +47,7 @@ type wiring struct {
 	objects        *objectwatch.Tracker
 	controllers    []runnable
 	background     []func(context.Context) // run beside the controllers
+	events         record.EventBroadcaster // writes the controllers' Events to the hub; shut it down
 }
 
 type runnable struct {
@@ -53,6 +58,7 @@ type runnable struct {
 // clients are the API clients of the hub and the managed cluster.
 type clients struct {
 	hub, spoke versioned.Interface
+	hubKube    kubernetes.Interface // the hub: Events on ManifestWorks
 	kube       kubernetes.Interface // the managed cluster
 	dynamic    dynamic.Interface
 	metadata   metadata.Interface
@@ -63,6 +69,9 @@ func (a *agent) clients() (*clients, error) {
 	var c clients
 	var err error
 	if c.hub, err = versioned.NewForConfig(a.Hub); err != nil {
+		return nil, fmt.Errorf("hub client: %w", err)
+	}
+	if c.hubKube, err = kubernetes.NewForConfig(a.Hub); err != nil {
 		return nil, fmt.Errorf("hub client: %w", err)
 	}
 	if c.spoke, err = versioned.NewForConfig(a.Spoke); err != nil {
@@ -88,13 +97,21 @@ func (a *agent) clients() (*clients, error) {
 const celCostLimit = 1_000_000
 
 // wire builds the informers and controllers. The hub informers only see the
-// namespace named after this cluster.
-func (a *agent) wire() (*wiring, error) {
+// namespace named after this cluster. Once it returns a wiring, the caller
+// shuts its events down.
+func (a *agent) wire() (w *wiring, err error) {
 	c, err := a.clients()
 	if err != nil {
 		return nil, err
 	}
-	w := &wiring{
+	broadcaster, recorder := newEventRecorder(c.hubKube)
+	defer func() {
+		if err != nil {
+			broadcaster.Shutdown()
+		}
+	}()
+	w = &wiring{
+		events: broadcaster,
 		hubInformers: externalversions.NewSharedInformerFactoryWithOptions(c.hub, informerResync,
 			externalversions.WithNamespace(a.ClusterName)),
 		spokeInformers: externalversions.NewSharedInformerFactory(c.spoke, informerResync),
@@ -106,7 +123,7 @@ func (a *agent) wire() (*wiring, error) {
 	}
 	w.synced = []cache.InformerSynced{in.works.Informer().HasSynced, in.applied.Informer().HasSynced}
 
-	q := newQueues()
+	q := newQueues(recorder)
 	hubHash := appliedwork.HubHash(a.Hub.Host)
 	w.objects = objectwatch.New(objectwatch.Deps{Client: c.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash)})
 	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)
@@ -134,16 +151,31 @@ type informers struct {
 	applied workinformers.AppliedManifestWorkInformer
 }
 
-// queues are the queues that changes of applied objects feed.
+// eventComponent is the source of the agent's Events.
+const eventComponent = "work-agent"
+
+// newEventRecorder returns a recorder of Kubernetes Events on ManifestWorks,
+// which the broadcaster writes to the hub, in each work's namespace, until it
+// is shut down.
+func newEventRecorder(hub kubernetes.Interface) (record.EventBroadcaster, record.EventRecorder) {
+	broadcaster := record.NewBroadcaster()
+	broadcaster.StartRecordingToSink(&corev1client.EventSinkImpl{Interface: hub.CoreV1().Events("")})
+	return broadcaster, broadcaster.NewRecorder(workscheme.Scheme, corev1.EventSource{Component: eventComponent})
+}
+
+// queues are the queues that changes of applied objects feed, and the
+// recorders the controllers share.
 type queues struct {
-	recorder                       events.Recorder
+	recorder                       events.Recorder      // library-go's, only logs
+	events                         record.EventRecorder // Kubernetes Events on the hub
 	apply, available, record, done factory.SyncContext
 }
 
-func newQueues() queues {
-	recorder := events.NewLoggingEventRecorder("work-agent", clock.RealClock{})
+func newQueues(eventRecorder record.EventRecorder) queues {
+	recorder := events.NewLoggingEventRecorder(eventComponent, clock.RealClock{})
 	return queues{
 		recorder:  recorder,
+		events:    eventRecorder,
 		apply:     factory.NewSyncContext(manifestwork.ControllerName, recorder),
 		available: factory.NewSyncContext(availability.ControllerName, recorder),
 		record:    factory.NewSyncContext(appliedmanifestwork.ControllerName, recorder),
@@ -195,7 +227,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
 			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
-			Executors: executors, Recorder: q.recorder, SyncContext: q.apply,
+			Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
 			ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works,
@@ -208,12 +240,14 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 		})},
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash,
-			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied, Recorder: q.recorder,
+			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Recorder: q.recorder, Events: q.events,
 		})},
 		{workers: 2, controller: finalize.NewAppliedController(finalize.AppliedDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
 			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Metadata: c.metadata, Objects: objects, Executors: executors, Recorder: q.recorder, SyncContext: q.done,
+			Metadata: c.metadata, Objects: objects, Executors: executors,
+			Recorder: q.recorder, Events: q.events, SyncContext: q.done,
 		})},
 		{workers: 1, controller: unmanagedappliedwork.New(unmanagedappliedwork.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, GracePeriod: a.EvictionGracePeriod,

@@ -1,9 +1,10 @@
 // Package healthz serves the liveness (/healthz) and readiness (/readyz)
-// endpoints of the work processes.
+// endpoints of the work processes, and their Prometheus metrics (/metrics).
 //
 // /healthz answers ok for as long as the process serves HTTP at all. /readyz
 // answers ok only while the Readiness given to Start is set; what "ready" means
-// is decided by the caller.
+// is decided by the caller. /metrics serves the component-base legacy
+// registry, where package metrics registers the work metrics.
 package healthz
 
 import (
@@ -13,6 +14,8 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"k8s.io/component-base/metrics/legacyregistry"
 )
 
 // Disabled is the bind address that turns the probe server off.
@@ -79,7 +82,7 @@ func (s *Server) Stop() {
 	<-s.done
 }
 
-// Handler returns the mux serving /healthz and /readyz.
+// Handler returns the mux serving /healthz, /readyz and /metrics.
 func Handler(ready *Readiness) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -88,6 +91,7 @@ func Handler(ready *Readiness) http.Handler {
 	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, ready.Ready())
 	})
+	mux.Handle("/metrics", legacyregistry.Handler())
 	return mux
 }
 

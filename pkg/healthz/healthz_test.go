@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	k8smetrics "k8s.io/component-base/metrics"
+	"k8s.io/component-base/metrics/legacyregistry"
 )
 
 func TestHandler(t *testing.T) {
@@ -22,7 +24,7 @@ func TestHandler(t *testing.T) {
 		{"healthz while ready", "/healthz", true, http.StatusOK, "ok\n"},
 		{"readyz while not ready", "/readyz", false, http.StatusServiceUnavailable, "not ready\n"},
 		{"readyz while ready", "/readyz", true, http.StatusOK, "ok\n"},
-		{"unknown path", "/metrics", true, http.StatusNotFound, "404 page not found\n"},
+		{"unknown path", "/nope", true, http.StatusNotFound, "404 page not found\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,6 +36,20 @@ func TestHandler(t *testing.T) {
 			assert.Equal(t, tt.wantBody, rec.Body.String())
 		})
 	}
+}
+
+// /metrics serves the legacy registry in the Prometheus text format, with
+// what is registered there (here a counter of this test).
+func TestMetrics(t *testing.T) {
+	counter := k8smetrics.NewCounter(&k8smetrics.CounterOpts{Name: "healthz_test_total", Help: "A counter of the test."})
+	legacyregistry.MustRegister(counter)
+	counter.Add(3)
+
+	rec := httptest.NewRecorder()
+	Handler(&Readiness{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	assert.Equal(t, http.StatusOK, rec.Code)
+	assert.Contains(t, rec.Header().Get("Content-Type"), "text/plain")
+	assert.Contains(t, rec.Body.String(), "\nhealthz_test_total 3\n")
 }
 
 func TestStartServesAndStops(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/leaderelect"
+	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/pkg/version"
 )
 
@@ -32,6 +33,7 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithName("work-hub"))
 
+	metrics.Register() // every replica serves them at /metrics, leader or not
 	ready := &healthz.Readiness{}
 	health, err := healthz.Start(o.HealthProbeBindAddress, ready)
 	if err != nil {

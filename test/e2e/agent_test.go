@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	authorizationv1 "k8s.io/api/authorization/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -151,4 +153,64 @@ func ensureWidgetCRD(t *testing.T, cluster string) {
 	}
 	require.NoError(t, err)
 	require.NoError(t, c.WaitCRDsEstablished(t.Context(), convergeTimeout, crd))
+}
+
+// grantAgentWidgets lets the agent of a managed cluster manage Widgets as a
+// cluster admin would (deploy/agent runs it without that right): with a
+// ClusterRole labelled aggregate-to-work. It waits until the grant is in
+// force. When t ends, once the agent has finished deleting the test's works
+// (call it before creating them), it removes the grant and waits until it no
+// longer holds, so that the RBAC test still finds Widgets forbidden on
+// cluster2.
+func grantAgentWidgets(t *testing.T, cluster string) {
+	t.Helper()
+	c := env.Cluster(cluster)
+	role := &rbacv1.ClusterRole{
+		ObjectMeta: metav1.ObjectMeta{Name: "e2e:work-agent:widgets", Labels: map[string]string{workv1.AggregateToWorkLabel: "true"}},
+		Rules: []rbacv1.PolicyRule{{
+			APIGroups: []string{"example.com"}, Resources: []string{"widgets", "widgets/status"},
+			Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"},
+		}},
+	}
+	roles := c.Kube.RbacV1().ClusterRoles()
+	_, err := roles.Create(t.Context(), role, metav1.CreateOptions{})
+	require.NoError(t, err)
+	waitAgentMayCreateWidgets(t, cluster, true)
+	t.Cleanup(func() {
+		// Tests run one at a time: a work being deleted now is one of this
+		// test's, and the agent may need the grant to delete its widgets.
+		framework.Eventually(t, convergeTimeout, func() error {
+			works, err := env.Hub.Work.WorkV1().ManifestWorks(cluster).List(context.Background(), metav1.ListOptions{})
+			if err != nil {
+				return err
+			}
+			for _, w := range works.Items {
+				if w.DeletionTimestamp != nil {
+					return fmt.Errorf("work %s is still being deleted", w.Name)
+				}
+			}
+			return nil
+		}, "the agent of %s finishes deleting the test's works before losing the grant", cluster)
+		require.NoError(t, roles.Delete(context.Background(), role.Name, metav1.DeleteOptions{}))
+		waitAgentMayCreateWidgets(t, cluster, false)
+	})
+}
+
+func waitAgentMayCreateWidgets(t *testing.T, cluster string, allowed bool) {
+	t.Helper()
+	reviews := env.Cluster(cluster).Kube.AuthorizationV1().SubjectAccessReviews()
+	review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+		User:               "system:serviceaccount:" + framework.AgentLeaseNamespace + ":" + framework.AgentServiceAccount,
+		ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: "create", Group: "example.com", Resource: "widgets"},
+	}}
+	framework.Eventually(t, convergeTimeout, func() error {
+		got, err := reviews.Create(context.Background(), review, metav1.CreateOptions{})
+		if err != nil {
+			return err
+		}
+		if got.Status.Allowed != allowed {
+			return fmt.Errorf("the agent may create widgets: %v", got.Status.Allowed)
+		}
+		return nil
+	}, "the agent of %s may create widgets: %v", cluster, allowed)
 }

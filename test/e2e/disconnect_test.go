@@ -55,10 +55,11 @@ func TestHubUnreachableThenCaughtUp(t *testing.T) {
 	})
 }
 
-// hubBehindProxy returns a proxy to the hub and a hub kubeconfig through it.
+// hubBehindProxy returns a proxy to the hub and the hub kubeconfig of
+// cluster2's agent through it.
 func hubBehindProxy(t *testing.T) (*framework.Proxy, string) {
 	t.Helper()
-	cfg, err := clientcmd.LoadFromFile(env.Hub.Kubeconfig)
+	cfg, err := clientcmd.LoadFromFile(env.Cluster("cluster2").AgentHubKubeconfig)
 	require.NoError(t, err)
 	var proxy *framework.Proxy
 	for _, c := range cfg.Clusters {

@@ -139,6 +139,7 @@ func TestCELConditionRuleOnCustomResource(t *testing.T) {
 	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
 	c2 := e.Cluster("cluster2")
 	ensureWidgetCRD(t, "cluster2")
+	grantAgentWidgets(t, "cluster2")
 	ns := "e2e-cel"
 	config := fixture.Config("example.com", "widgets", ns, "w")
 	config.ConditionRules = []workv1.ConditionRule{{

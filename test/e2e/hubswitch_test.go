@@ -69,11 +69,11 @@ func TestHubSwitchAdoptsResources(t *testing.T) {
 
 type kubeconfigFile struct{ path, host string }
 
-// hubKubeconfigByLocalhost is the hub kubeconfig with the server named
-// localhost instead of 127.0.0.1: the same hub under another URL.
+// hubKubeconfigByLocalhost is the hub kubeconfig of cluster2's agent with the
+// server named localhost instead of 127.0.0.1: the same hub under another URL.
 func hubKubeconfigByLocalhost(t *testing.T) kubeconfigFile {
 	t.Helper()
-	cfg, err := clientcmd.LoadFromFile(env.Hub.Kubeconfig)
+	cfg, err := clientcmd.LoadFromFile(env.Cluster("cluster2").AgentHubKubeconfig)
 	require.NoError(t, err)
 	var host string
 	for _, c := range cfg.Clusters {

@@ -178,6 +178,7 @@ func hasManager(fields []metav1.ManagedFieldsEntry, manager string) bool {
 func TestBadManifestsAndRecovery(t *testing.T) {
 	e := setup(t)
 	runningAgent(t, "cluster1")
+	grantAgentWidgets(t, "cluster1")
 	ctx := t.Context()
 	ns := "e2e-bad"
 	createWork(t, fixture.NewWork("cluster1", "bad").WithManifest(

@@ -30,8 +30,7 @@ func TestForbiddenUntilAggregatedRoleArrives(t *testing.T) {
 	e := setup(t)
 	ctx := t.Context()
 	c2 := e.Cluster("cluster2")
-	_, err := e.Kubectl("cluster2", "apply", "-k", framework.RepoPath("deploy", "agent"))
-	require.NoError(t, err)
+	// The framework applied deploy/agent (with its Deployment scaled to 0).
 	ensureWidgetCRD(t, "cluster2")
 
 	kubeconfig := serviceAccountKubeconfig(t, c2.Kubeconfig)

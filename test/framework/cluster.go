@@ -56,6 +56,14 @@ type Cluster struct {
 	KwokName string
 	// Kubeconfig is an admin kubeconfig file for the cluster.
 	Kubeconfig string
+	// WorkKubeconfig is a kubeconfig of the cluster for the ServiceAccount
+	// the work process on it runs as under deploy/: work-hub on the hub,
+	// klusterlet-work-sa on a managed cluster. StartHub and StartAgent use it.
+	WorkKubeconfig string
+	// AgentHubKubeconfig, of a managed cluster, is a kubeconfig of the hub
+	// for ServiceAccount work-agent in the cluster's namespace
+	// (deploy/cluster-namespace): its agent's identity on the hub.
+	AgentHubKubeconfig string
 }
 
 func newCluster(name, kwokName, kubeconfig string) (*Cluster, error) {

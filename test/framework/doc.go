@@ -9,7 +9,10 @@
 // E2E tests use E2E: a hub and managed clusters (cluster1, cluster2) created
 // by `kwokctl --runtime binary` with fake nodes, the hub CRDs on the hub, the
 // managed CRDs on the managed clusters, the work binary built from this
-// checkout, and StartHub / StartAgent to run it as real processes.
+// checkout, and StartHub / StartAgent to run it as real processes. The
+// kustomize bases of deploy/ are applied to those clusters, and the processes
+// run as the ServiceAccounts they define, with tokens, so that they hold
+// exactly the permissions a real installation grants.
 //
 // Both are Suites, set up once per package by Main in TestMain, which also
 // tears them down on SIGINT and SIGTERM. Every run keeps its files in a

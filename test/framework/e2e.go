@@ -98,8 +98,9 @@ func (e *E2E) Setup() error { return e.Start() }
 // Teardown implements Suite.
 func (e *E2E) Teardown(failed bool) { e.Stop(failed) }
 
-// Start creates the clusters, installs the CRDs and namespaces, and builds
-// the work binary (alongside cluster creation).
+// Start creates the clusters, installs the CRDs and namespaces, applies
+// deploy/ (see deploy) and builds the work binary (alongside cluster
+// creation).
 func (e *E2E) Start() error {
 	e.mu.Lock()
 	e.startDone = make(chan struct{})
@@ -186,6 +187,11 @@ func (e *E2E) startClusters() error {
 		}
 		e.Managed = append(e.Managed, c)
 	}
+	// deploy/ goes first, onto clusters as fresh as a user's, so that the
+	// bases are known to apply alone (they create their namespaces).
+	if err := e.deploy(); err != nil {
+		return err
+	}
 	if err := e.setupHub(); err != nil {
 		return err
 	}
@@ -228,6 +234,7 @@ func (e *E2E) setupHub() error {
 	if err := e.Hub.WaitCRDsEstablished(e.ctx, time.Minute, crds...); err != nil {
 		return err
 	}
+	// deploy/ made these already; ensuring them costs nothing.
 	namespaces := append([]string{HubLeaseNamespace}, e.Options.ManagedClusters...)
 	return e.Hub.EnsureNamespaces(e.ctx, namespaces...)
 }
@@ -267,17 +274,23 @@ func (e *E2E) Clusters() []*Cluster {
 // Kubectl runs the test-bed kubectl against a cluster and returns its stdout;
 // a failure carries its stderr. It is bounded to a minute.
 func (e *E2E) Kubectl(cluster string, args ...string) (string, error) {
+	res, err := e.KubectlResult(cluster, args...)
+	return res.Stdout, err
+}
+
+// KubectlResult is Kubectl, returning stderr too (where kubectl prints the
+// API server's warnings).
+func (e *E2E) KubectlResult(cluster string, args ...string) (Result, error) {
 	c := e.Cluster(cluster)
 	if c == nil {
-		return "", fmt.Errorf("framework: no cluster %q", cluster)
+		return Result{}, fmt.Errorf("framework: no cluster %q", cluster)
 	}
-	res, err := command{
+	return command{
 		name:    filepath.Join(e.Bin, "kubectl"),
 		args:    append([]string{"--kubeconfig", c.Kubeconfig}, args...),
 		env:     []string{"KUBECONFIG=" + c.Kubeconfig, "HOME=" + e.kwok.home},
 		timeout: time.Minute,
 	}.run(e.ctx)
-	return res.Stdout, err
 }
 
 // RunWork runs the work binary once with args, bounded by timeout, and
@@ -292,14 +305,19 @@ func (e *E2E) RunWork(timeout time.Duration, args ...string) (Result, error) {
 }
 
 // StartHub starts `work hub` against the hub and waits for it to be ready.
-// The process is returned also on error, so its log can be read.
+// It runs as ServiceAccount work-hub, under the RBAC of deploy/hub; extraArgs
+// come last, so a --kubeconfig among them wins. The process is returned also
+// on error, so its log can be read.
 func (e *E2E) StartHub(extraArgs ...string) (*Process, error) {
-	args := append([]string{"hub", "--kubeconfig", e.Hub.Kubeconfig}, extraArgs...)
+	args := append([]string{"hub", "--kubeconfig", e.Hub.WorkKubeconfig}, extraArgs...)
 	return e.launch("hub", args)
 }
 
 // StartAgent starts `work agent` for a managed cluster and waits for it to be
-// ready. The process is returned also on error, so its log can be read.
+// ready. It runs under the RBAC of deploy/agent on the managed cluster and of
+// deploy/cluster-namespace on the hub; extraArgs come last, so kubeconfig
+// flags among them win. The process is returned also on error, so its log
+// can be read.
 func (e *E2E) StartAgent(cluster string, extraArgs ...string) (*Process, error) {
 	c := e.Cluster(cluster)
 	if c == nil || c == e.Hub {
@@ -308,9 +326,9 @@ func (e *E2E) StartAgent(cluster string, extraArgs ...string) (*Process, error) 
 	args := append([]string{
 		"agent",
 		"--spoke-cluster-name", cluster,
-		"--hub-kubeconfig", e.Hub.Kubeconfig,
-		"--spoke-kubeconfig", c.Kubeconfig,
-		"--kubeconfig", c.Kubeconfig,
+		"--hub-kubeconfig", c.AgentHubKubeconfig,
+		"--spoke-kubeconfig", c.WorkKubeconfig,
+		"--kubeconfig", c.WorkKubeconfig,
 	}, extraArgs...)
 	return e.launch("agent-"+cluster, args)
 }

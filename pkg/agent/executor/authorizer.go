@@ -14,6 +14,7 @@ import (
 	"k8s.io/klog/v2"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // Authorizer asks the managed cluster, with SubjectAccessReviews, whether an
@@ -82,6 +83,7 @@ func (a *Authorizer) allowed(ctx context.Context, user string, access Access) (b
 	epoch := a.epoch.Load()
 	if a.cache != nil {
 		if ok, found := a.cache.get(user, access); found {
+			metrics.ExecutorCacheHits.Inc()
 			return ok, nil
 		}
 	}
@@ -110,9 +112,16 @@ func (a *Authorizer) review(ctx context.Context, user string, access Access) (bo
 	}}
 	got, err := a.reviews.Create(ctx, sar, metav1.CreateOptions{})
 	if err != nil {
+		metrics.SubjectAccessReviews.WithLabelValues(metrics.ReviewError).Inc()
 		return false, fmt.Errorf("checking whether executor %s may %s %s: %w", user, access.Verb, access.on(), err)
 	}
-	return got.Status.Allowed && !got.Status.Denied, nil
+	allowed := got.Status.Allowed && !got.Status.Denied
+	result := metrics.ReviewDenied
+	if allowed {
+		result = metrics.ReviewAllowed
+	}
+	metrics.SubjectAccessReviews.WithLabelValues(result).Inc()
+	return allowed, nil
 }
 
 // Invalidate forgets the decisions about user, or about every executor

@@ -13,25 +13,31 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // Patch sends the new status as one merge patch, only when it differs from
-// the work's. The patch carries the resourceVersion it was computed from, so
+// the work's, and counts in metrics.StatusPatches, for the controller, whether
+// it sent one. The patch carries the resourceVersion it was computed from, so
 // a concurrent writer makes it fail with a conflict and the caller reconciles
-// again instead of losing that writer's change.
-func Patch(ctx context.Context, client workclient.Interface, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) error {
+// again instead of losing that writer's change. sent tells whether the status
+// on the hub changed.
+func Patch(ctx context.Context, controller string, client workclient.Interface, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) (sent bool, err error) {
 	if equality.Semantic.DeepEqual(work.Status, status) {
-		return nil
+		metrics.StatusPatches.WithLabelValues(controller, metrics.PatchSkipped).Inc()
+		return false, nil
 	}
 	patch, err := mergePatch(work, status)
 	if err != nil {
-		return err
+		return false, err
 	}
 	_, err = client.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
 	if err != nil {
-		return fmt.Errorf("patching status: %w", err)
+		metrics.StatusPatches.WithLabelValues(controller, metrics.PatchError).Inc()
+		return false, fmt.Errorf("patching status: %w", err)
 	}
-	return nil
+	metrics.StatusPatches.WithLabelValues(controller, metrics.PatchSent).Inc()
+	return true, nil
 }
 
 // mergePatch is the merge patch from the work's status to the new one, with

@@ -26,6 +26,7 @@ import (
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // ControllerName names the controller in logs, events and its queue.
@@ -76,7 +77,7 @@ func New(d Deps) factory.Controller {
 		WithSyncContext(d.SyncContext).
 		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(c.logger), d.Works.Informer()).
 		WithInformersQueueKeysFunc(appliedwork.WorkOfAppliedQueueKeys(c.logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
-		WithSync(c.sync).
+		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
 

@@ -28,6 +28,7 @@ import (
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // ControllerName names the controller in logs, events and its queue.
@@ -85,7 +86,7 @@ func New(d Deps) factory.Controller {
 	return factory.New().
 		WithSyncContext(d.SyncContext).
 		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(klog.Background().WithName(ControllerName)), d.Works.Informer()).
-		WithSync(c.sync).
+		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
 

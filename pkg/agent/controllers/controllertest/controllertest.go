@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	metadatafake "k8s.io/client-go/metadata/fake"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
 
@@ -255,4 +256,18 @@ func (c *Calls) List() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.list)
+}
+
+// Recorded takes the Events a fake recorder holds so far, each as
+// "type reason message".
+func Recorded(r *record.FakeRecorder) []string {
+	var out []string
+	for {
+		select {
+		case ev := <-r.Events:
+			out = append(out, ev)
+		default:
+			return out
+		}
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/executor"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // ControllerName names the controller in logs, events and its queue.
@@ -76,7 +77,7 @@ func New(d Deps) (factory.Controller, error) {
 	return factory.New().
 		WithSyncContext(syncCtx).
 		WithBareInformers(rb, crb, roles, clusterRoles).
-		WithSync(c.sync).
+		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder), nil
 }
 

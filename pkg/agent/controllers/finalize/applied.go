@@ -9,6 +9,7 @@ import (
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
@@ -26,6 +28,7 @@ import (
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // AppliedControllerName names the AppliedManifestWork finalize controller in
@@ -42,10 +45,11 @@ type AppliedDeps struct {
 	Works        workinformers.ManifestWorkInformer
 	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
-	Metadata     metadata.Interface  // applied objects on the managed cluster
-	Objects      cleanup.ObjectCache // watch cache of applied objects
-	Executors    cleanup.Executors   // checks a work's executor before each delete
-	Recorder     events.Recorder
+	Metadata     metadata.Interface   // applied objects on the managed cluster
+	Objects      cleanup.ObjectCache  // watch cache of applied objects
+	Executors    cleanup.Executors    // checks a work's executor before each delete
+	Recorder     events.Recorder      // library-go's, for the controller factory
+	Events       record.EventRecorder // Kubernetes Events on the works, on the hub
 	// SyncContext, when set, is the controller's queue; share it with the
 	// object cache's change callback (the wiring adds AppliedManifestWork names to it). Nil makes a new one.
 	SyncContext factory.SyncContext
@@ -71,7 +75,7 @@ func NewAppliedController(d AppliedDeps) factory.Controller {
 		WithSyncContext(d.SyncContext).
 		WithInformersQueueKeysFunc(c.appliedKey, d.AppliedWorks.Informer()).
 		WithInformersQueueKeysFunc(c.workKey, d.Works.Informer()).
-		WithSync(c.sync).
+		WithSync(metrics.InstrumentSync(AppliedControllerName, c.sync)).
 		ToController(AppliedControllerName, d.Recorder)
 }
 
@@ -288,9 +292,12 @@ func (c *AppliedController) reportWaiting(ctx context.Context, st *appliedState)
 			message += fmt.Sprintf(" (and %d more deletions not allowed)", more)
 		}
 	}
-	updated, err := setDeleting(ctx, c.HubClient, st.work, deletingCondition(st.work, message))
+	updated, written, err := setDeleting(ctx, AppliedControllerName, c.HubClient, st.work, deletingCondition(st.work, message))
 	if err != nil {
 		return err
+	}
+	if written {
+		c.Events.Event(updated, corev1.EventTypeNormal, EventWaitingForResources, message)
 	}
 	st.work = updated
 	return nil

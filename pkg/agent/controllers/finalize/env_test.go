@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	metadatafake "k8s.io/client-go/metadata/fake"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
 	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
@@ -76,6 +77,7 @@ type env struct {
 	spoke    *fakework.Clientset
 	metadata *metadatafake.FakeMetadataClient
 	rbac     *ct.RBAC // what executors may do
+	events   *record.FakeRecorder
 }
 
 // fixture is what exists when a test starts. Objects in cached are in the
@@ -114,15 +116,16 @@ func newEnv(t *testing.T, f fixture) *env {
 	worksLister := worklisters.NewManifestWorkLister(works).ManifestWorks(ct.Cluster)
 	appliedLister := worklisters.NewAppliedManifestWorkLister(applied)
 	rbac := ct.NewRBAC()
+	events := record.NewFakeRecorder(100)
 	return &env{
-		rbac: rbac,
+		rbac: rbac, events: events,
 		work: &WorkController{
-			WorkDeps: WorkDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, HubClient: hub, SpokeClient: spoke},
+			WorkDeps: WorkDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, HubClient: hub, SpokeClient: spoke, Events: events},
 			works:    worksLister, applied: appliedLister,
 		},
 		applied: &AppliedController{
 			AppliedDeps: AppliedDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, AgentID: "agent1", HubClient: hub, SpokeClient: spoke, Metadata: md, Objects: objects,
-				Executors: rbac.Authorizer(false)},
+				Executors: rbac.Authorizer(false), Events: events},
 			works: worksLister, applied: appliedLister,
 			cleaner: &cleanup.Cleaner{Client: md, Objects: objects},
 		},

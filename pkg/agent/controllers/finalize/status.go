@@ -18,6 +18,19 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	"github.com/manifestwork/work/pkg/metrics"
+)
+
+// Reasons of the Events the finalize controllers record on a ManifestWork
+// being deleted, all of type Normal.
+const (
+	// EventDeletionStarted: the agent began to clean up after the work.
+	EventDeletionStarted = "DeletionStarted"
+	// EventWaitingForResources: the set of objects the deletion waits for
+	// changed; the message names them.
+	EventWaitingForResources = "WaitingForResources"
+	// EventResourcesCleanedUp: cleanup is done and the work is released.
+	EventResourcesCleanedUp = "ResourcesCleanedUp"
 )
 
 // ReasonResourcesDeleting is the reason of the Deleting condition of a work
@@ -80,12 +93,16 @@ func waitingMessage(names []string) string {
 
 // setDeleting writes the work's Deleting condition, unless it already says
 // the same, as one merge patch of the conditions carrying the
-// resourceVersion they were read at. It returns the work as it now is.
-func setDeleting(ctx context.Context, hub workclient.Interface, work *workv1.ManifestWork, cond metav1.Condition) (*workv1.ManifestWork, error) {
+// resourceVersion they were read at, and counts in metrics.StatusPatches,
+// for the controller, whether it sent one. It returns the work as it now is
+// and whether it wrote.
+func setDeleting(ctx context.Context, controller string, hub workclient.Interface, work *workv1.ManifestWork,
+	cond metav1.Condition) (*workv1.ManifestWork, bool, error) {
 	if old := apimeta.FindStatusCondition(work.Status.Conditions, cond.Type); old != nil &&
 		old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message &&
 		old.ObservedGeneration == cond.ObservedGeneration {
-		return work, nil
+		metrics.StatusPatches.WithLabelValues(controller, metrics.PatchSkipped).Inc()
+		return work, false, nil
 	}
 	conditions := slices.Clone(work.Status.Conditions)
 	apimeta.SetStatusCondition(&conditions, cond)
@@ -94,13 +111,15 @@ func setDeleting(ctx context.Context, hub workclient.Interface, work *workv1.Man
 		"status":   map[string]any{"conditions": conditions},
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	updated, err := hub.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
 	if err != nil {
-		return nil, fmt.Errorf("setting the Deleting condition: %w", err)
+		metrics.StatusPatches.WithLabelValues(controller, metrics.PatchError).Inc()
+		return nil, false, fmt.Errorf("setting the Deleting condition: %w", err)
 	}
-	return updated, nil
+	metrics.StatusPatches.WithLabelValues(controller, metrics.PatchSent).Inc()
+	return updated, true, nil
 }
 
 // withoutFinalizer is the merge patch that removes finalizer from an object

@@ -23,11 +23,13 @@ import (
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
@@ -35,6 +37,7 @@ import (
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // ControllerName names the ManifestWork finalize controller in logs, events
@@ -50,7 +53,8 @@ type WorkDeps struct {
 	Works        workinformers.ManifestWorkInformer
 	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
-	Recorder     events.Recorder
+	Recorder     events.Recorder      // library-go's, for the controller factory
+	Events       record.EventRecorder // Kubernetes Events on the works, on the hub
 }
 
 // WorkController finalizes deleted ManifestWorks.
@@ -67,7 +71,7 @@ func NewWorkController(d WorkDeps) factory.Controller {
 	return factory.New().
 		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(c.logger), d.Works.Informer()).
 		WithInformersQueueKeysFunc(appliedwork.WorkOfAppliedQueueKeys(c.logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
-		WithSync(c.sync).
+		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
 
@@ -135,9 +139,12 @@ func (c *WorkController) markDeleting(ctx context.Context, st *workState) error 
 		return nil
 	}
 	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted", appliedwork.Name(c.HubHash, st.work.Name))
-	updated, err := setDeleting(ctx, c.HubClient, st.work, deletingCondition(st.work, msg))
+	updated, written, err := setDeleting(ctx, ControllerName, c.HubClient, st.work, deletingCondition(st.work, msg))
 	if err != nil {
 		return err
+	}
+	if written {
+		c.Events.Event(updated, corev1.EventTypeNormal, EventDeletionStarted, "Cleaning up on the managed cluster: "+msg)
 	}
 	st.work = updated
 	return nil
@@ -223,5 +230,7 @@ func (c *WorkController) removeFinalizer(ctx context.Context, st *workState) err
 		return fmt.Errorf("removing finalizer: %w", err)
 	}
 	klog.FromContext(ctx).Info("Cleanup done; removed the ManifestWork finalizer")
+	c.Events.Event(st.work, corev1.EventTypeNormal, EventResourcesCleanedUp,
+		"The applied resources are cleaned up on the managed cluster; the work is released")
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/apply"
 	"github.com/manifestwork/work/pkg/agent/manifest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // prepared is a manifest decoded and mapped, ready to apply.
@@ -74,34 +75,50 @@ func (c *Controller) prepare(m workv1.Manifest, meta *workv1.ManifestResourceMet
 	return &prepared{obj: obj, gvr: mapping.Resource}, nil
 }
 
-// applyOne applies a manifest with its strategy, unless the watch cache shows
-// the object exactly as this agent last left it for the same desired state.
+// applyOne applies a manifest and counts the outcome by its update strategy.
 func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key memoryKey, p *prepared, owner metav1.OwnerReference) error {
 	config := manifest.ConfigFor(work.Spec.ManifestConfigs, p.gvr, p.obj.GetNamespace(), p.obj.GetName())
+	written, err := c.applyWith(ctx, work, key, p, owner, config)
+	result := metrics.ApplyUnchanged
+	switch {
+	case err != nil:
+		result = metrics.ApplyError
+	case written:
+		result = metrics.ApplyWritten
+	}
+	metrics.ManifestApplies.WithLabelValues(string(manifest.StrategyOf(config)), result).Inc()
+	return err
+}
+
+// applyWith applies a manifest with the strategy of its config, unless the
+// watch cache shows the object exactly as this agent last left it for the
+// same desired state. written tells whether the strategy wrote the object.
+func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key memoryKey, p *prepared,
+	owner metav1.OwnerReference, config *workv1.ManifestConfigOption) (written bool, err error) {
 	strategy, err := apply.ForConfig(config)
 	if err != nil {
-		return err
+		return false, err
 	}
 	fingerprint, err := fingerprintOf(p.obj, config, owner, work.Spec.Executor)
 	if err != nil {
-		return err
+		return false, err
 	}
 	cached, synced, err := c.Objects.Get(p.gvr, p.obj.GetNamespace(), p.obj.GetName())
 	if err == nil && synced && cached != nil &&
 		c.memory.unchanged(key, memoryEntry{fingerprint: fingerprint, uid: cached.UID, resourceVersion: cached.ResourceVersion}) {
-		return nil
+		return false, nil
 	}
 	// The executor is checked before each write, not for an object that is
 	// already as the work wants it: nothing is done on its behalf then.
 	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, manifest.StrategyOf(config)); err != nil {
 		c.memory.drop(key)
-		return err
+		return false, err
 	}
 	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: config, KnownAbsent: err == nil && synced && cached == nil}
 	res, err := strategy.Apply(ctx, c.Dynamic, req)
 	if err != nil {
 		c.memory.drop(key)
-		return err
+		return false, err
 	}
 	if res.Object != nil {
 		c.memory.remember(key, memoryEntry{fingerprint: fingerprint, uid: res.Object.GetUID(), resourceVersion: res.Object.GetResourceVersion()})
@@ -109,7 +126,7 @@ func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, ke
 	if res.Written {
 		klog.FromContext(ctx).V(2).Info("Applied", "resource", p.gvr.Resource, "object", klog.KObj(p.obj))
 	}
-	return nil
+	return res.Written, nil
 }
 
 // fingerprintOf identifies a desired state: the manifest, its config, the

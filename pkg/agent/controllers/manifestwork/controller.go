@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -26,6 +27,7 @@ import (
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // ControllerName names the controller in logs, events and its queue.
@@ -60,9 +62,10 @@ type Deps struct {
 	Dynamic      dynamic.Interface // applied objects on the managed cluster
 	Mapper       *manifest.Mapper
 	Objects      ObjectCache
-	Executors    Executors // checks a work's executor before each write
-	Recorder     events.Recorder
-	SyncContext  factory.SyncContext // its queue is shared with the ObjectCache's change callback
+	Executors    Executors            // checks a work's executor before each write
+	Recorder     events.Recorder      // library-go's, for the controller factory
+	Events       record.EventRecorder // Kubernetes Events on the works, on the hub
+	SyncContext  factory.SyncContext  // its queue is shared with the ObjectCache's change callback
 }
 
 // Controller applies ManifestWorks.
@@ -107,7 +110,7 @@ func New(d Deps) factory.Controller {
 		WithSyncContext(d.SyncContext).
 		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(logger), d.Works.Informer()).
 		WithInformersQueueKeysFunc(appliedwork.WorkOfAppliedQueueKeys(logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
-		WithSync(c.sync).
+		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
 

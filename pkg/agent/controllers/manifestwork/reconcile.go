@@ -46,8 +46,13 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) e
 			return err
 		}
 	}
-	if err := workstatus.Patch(ctx, c.HubClient, st.work, buildStatus(st.work, st.results)); err != nil {
+	status := buildStatus(st.work, st.results)
+	sent, err := workstatus.Patch(ctx, ControllerName, c.HubClient, st.work, status)
+	if err != nil {
 		return err
+	}
+	if sent {
+		recordTransitions(c.Events, st.work, status)
 	}
 	return st.failures()
 }

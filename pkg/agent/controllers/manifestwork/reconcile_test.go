@@ -15,6 +15,7 @@ import (
 	fakedynamic "k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
@@ -49,6 +50,7 @@ type env struct {
 	dynamic *fakedynamic.FakeDynamicClient
 	applied cache.Indexer // behind the AppliedManifestWork lister
 	works   cache.Indexer // behind the ManifestWork lister
+	events  *record.FakeRecorder
 }
 
 func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) *env {
@@ -71,13 +73,15 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 	require.NoError(t, works.Add(work))
 	applied := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	rbac := ct.NewRBAC()
+	events := record.NewFakeRecorder(100)
 	return &env{
-		rbac: rbac,
+		rbac: rbac, events: events,
 		c: &Controller{
 			Deps: Deps{
 				ClusterName: cluster, HubHash: hubHash, AgentID: "agent1",
 				HubClient: hub, SpokeClient: spoke, Dynamic: dyn,
 				Mapper: manifest.NewMapper(disco), Objects: noCache{}, Executors: rbac.Authorizer(false),
+				Events: events,
 			},
 			works:   worklisters.NewManifestWorkLister(works).ManifestWorks(cluster),
 			applied: worklisters.NewAppliedManifestWorkLister(applied),

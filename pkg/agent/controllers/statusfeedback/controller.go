@@ -22,6 +22,7 @@ import (
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // ControllerName names the controller in logs, events and its queue.
@@ -64,7 +65,7 @@ func New(d Deps) (factory.Controller, *Watches) {
 	return factory.New().
 		WithSyncContext(d.SyncContext).
 		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(klog.Background().WithName(ControllerName)), d.Works.Informer()).
-		WithSync(c.sync).
+		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder), c.watches
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/feedback"
 	"github.com/manifestwork/work/pkg/agent/workstatus"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // target is one object a work reads.
@@ -66,7 +67,8 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 	for _, cond := range conditionrules.Aggregate(ruleConditions, sortedKeys(ruleTypes), work.Generation) {
 		apimeta.SetStatusCondition(&status.Conditions, cond)
 	}
-	return polled, workstatus.Patch(ctx, c.HubClient, work, *status)
+	_, err = workstatus.Patch(ctx, ControllerName, c.HubClient, work, *status)
+	return polled, err
 }
 
 // configured pairs each manifestConfig with rules with its manifest's status;
@@ -121,8 +123,22 @@ func (c *Controller) refresh(ctx context.Context, generation int64, cfg configur
 }
 
 // read returns the live object, from a watch when the config asks for one and
-// a watch could be had, else from the API. note explains a fallback to polling.
+// a watch could be had, else from the API. note explains a fallback to
+// polling. Each read is counted in metrics.FeedbackScrapes.
 func (c *Controller) read(ctx context.Context, cfg configured) (obj *unstructured.Unstructured, polled bool, note string, err error) {
+	obj, polled, note, err = c.readLive(ctx, cfg)
+	mode, result := metrics.ScrapeWatch, metrics.Success
+	if polled {
+		mode = metrics.ScrapePoll
+	}
+	if err != nil {
+		result = metrics.Error
+	}
+	metrics.FeedbackScrapes.WithLabelValues(mode, result).Inc()
+	return obj, polled, note, err
+}
+
+func (c *Controller) readLive(ctx context.Context, cfg configured) (obj *unstructured.Unstructured, polled bool, note string, err error) {
 	if cfg.config.FeedbackScrapeType == workv1.FeedbackWatchType {
 		obj, ok, watching := c.watches.get(cfg.target)
 		if ok {

@@ -10,6 +10,8 @@ import (
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // watchKey is the unit of watching: a resource type in one namespace.
@@ -57,6 +59,7 @@ func (w *Watches) Run(ctx context.Context) {
 		r.stop()
 		delete(w.running, k)
 	}
+	metrics.FeedbackWatches.Set(0)
 }
 
 // setUses records what a work watches and starts or stops informers.
@@ -101,6 +104,7 @@ func (w *Watches) reconcileLocked() {
 			klog.FromContext(w.ctx).Info("Started a feedback watch", "resource", k.gvr.String(), "namespace", k.namespace, "watches", len(w.running))
 		}
 	}
+	metrics.FeedbackWatches.Set(float64(len(w.running)))
 }
 
 func (w *Watches) start(k watchKey) *watch {

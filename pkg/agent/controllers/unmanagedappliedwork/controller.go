@@ -26,6 +26,7 @@ import (
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // ControllerName names the controller in logs, events and its queue.
@@ -68,7 +69,7 @@ func New(d Deps) factory.Controller {
 	return factory.New().
 		WithInformersQueueKeysFunc(c.appliedWorkKey, d.AppliedWorks.Informer()).
 		WithInformersQueueKeysFunc(c.workKey, d.Works.Informer()).
-		WithSync(c.sync).
+		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
 
@@ -83,7 +84,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	if err != nil {
 		return err
 	}
-	logger := klog.FromContext(ctx).WithValues("appliedManifestWork", klog.KObj(applied))
+	logger := klog.FromContext(ctx).WithValues("appliedManifestWork", klog.KObj(applied),
+		"manifestWork", klog.KRef(c.ClusterName, applied.Spec.ManifestWorkName))
 	ctx = klog.NewContext(ctx, logger)
 
 	next, err := c.reconcile(ctx, applied)

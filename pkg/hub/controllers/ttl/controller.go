@@ -21,6 +21,7 @@ import (
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // ControllerName names the controller in logs, events and its queue.
@@ -48,7 +49,7 @@ func New(d Deps) factory.Controller {
 	c := newController(d)
 	return factory.New().
 		WithFilteredEventsInformersQueueKeysFunc(workKey, hasTTL, d.Works.Informer()).
-		WithSync(c.sync).
+		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
 

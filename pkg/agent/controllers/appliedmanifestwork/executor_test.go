@@ -1,0 +1,37 @@
+package appliedmanifestwork
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
+	"github.com/manifestwork/work/pkg/agent/executor"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// A resource dropped from a work is pruned only if the work's executor may
+// delete it; otherwise it stays, keeps its record, and the reconcile fails so
+// that it is retried.
+func TestPruneAsTheExecutor(t *testing.T) {
+	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
+	work := newWork()
+	work.Spec.Executor = &workv1.ManifestWorkExecutor{Subject: workv1.ManifestWorkExecutorSubject{
+		Type: workv1.ExecutorSubjectTypeServiceAccount, ServiceAccount: &workv1.ManifestWorkSubjectServiceAccount{Namespace: "default", Name: "executor1"}}}
+	e := newEnv(t, newApplied(deploy), nil, ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef))
+	rbac := ct.NewRBAC()
+	e.c.Executors = rbac.Authorizer(false)
+
+	_, err := e.c.reconcile(context.Background(), work)
+	require.ErrorIs(t, err, executor.ErrDenied)
+	assert.Contains(t, err.Error(), `executor system:serviceaccount:default:executor1 is not allowed to delete deployments.apps "web" in namespace "default"`)
+	assert.Empty(t, ct.Writes(e.metadata.Actions()), "nothing deleted")
+	assert.Equal(t, []workv1.AppliedManifestResourceMeta{deploy}, e.appliedResources(t))
+
+	rbac.Grant(executor.ServiceAccountUser("default", "executor1"), "delete", "apps", "deployments")
+	_, err = e.c.reconcile(context.Background(), work)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"delete deployments default/web"}, ct.Writes(e.metadata.Actions()))
+}

@@ -1,0 +1,72 @@
+package manifestwork
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/record"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// Reasons of the Events the controller records on a ManifestWork.
+const (
+	// EventManifestApplyFailed (Warning): a manifest's Applied condition
+	// turned False, or changed its reason or message while False.
+	EventManifestApplyFailed = "ManifestApplyFailed"
+	// EventManifestsApplied (Normal): the work's Applied condition turned True.
+	EventManifestsApplied = "ManifestsApplied"
+)
+
+// maxEventMessage keeps an Event's message short; the work's status has the
+// whole condition message.
+const maxEventMessage = 1024
+
+// recordTransitions records an Event for each transition from the work's
+// status to the new one. It is called only once the new status is written,
+// so a transition is recorded once, not on every reconcile.
+func recordTransitions(recorder record.EventRecorder, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) {
+	for _, m := range status.ResourceStatus.Manifests {
+		now := apimeta.FindStatusCondition(m.Conditions, workv1.ManifestApplied)
+		if now == nil || now.Status != metav1.ConditionFalse {
+			continue
+		}
+		previous := carryOver(work.Status.ResourceStatus.Manifests, m.ResourceMeta)
+		was := apimeta.FindStatusCondition(previous.Conditions, workv1.ManifestApplied)
+		if was != nil && was.Status == now.Status && was.Reason == now.Reason && was.Message == now.Message {
+			continue
+		}
+		recorder.Event(work, corev1.EventTypeWarning, EventManifestApplyFailed, eventMessage(
+			fmt.Sprintf("Manifest %d (%s) failed to apply: %s: %s", m.ResourceMeta.Ordinal, describe(m.ResourceMeta), now.Reason, now.Message)))
+	}
+	if apimeta.IsStatusConditionTrue(status.Conditions, workv1.WorkApplied) &&
+		!apimeta.IsStatusConditionTrue(work.Status.Conditions, workv1.WorkApplied) {
+		recorder.Event(work, corev1.EventTypeNormal, EventManifestsApplied,
+			fmt.Sprintf("All %d manifests are applied", len(status.ResourceStatus.Manifests)))
+	}
+}
+
+// describe names a manifest's object as far as it is known.
+func describe(meta workv1.ManifestResourceMeta) string {
+	kind := meta.Kind
+	if kind == "" {
+		kind = "object"
+	}
+	switch {
+	case meta.Name == "":
+		return kind + " without a name"
+	case meta.Namespace == "":
+		return kind + " " + meta.Name
+	default:
+		return kind + " " + meta.Namespace + "/" + meta.Name
+	}
+}
+
+func eventMessage(s string) string {
+	if len(s) <= maxEventMessage {
+		return s
+	}
+	return s[:maxEventMessage-3] + "..."
+}

@@ -1,0 +1,49 @@
+package executor_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/component-base/metrics/testutil"
+
+	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
+	"github.com/manifestwork/work/pkg/metrics"
+)
+
+func reviews(t *testing.T, result string) float64 {
+	t.Helper()
+	v, err := testutil.GetCounterMetricValue(metrics.SubjectAccessReviews.WithLabelValues(result))
+	require.NoError(t, err)
+	return v
+}
+
+func cacheHits(t *testing.T) float64 {
+	t.Helper()
+	v, err := testutil.GetCounterMetricValue(metrics.ExecutorCacheHits)
+	require.NoError(t, err)
+	return v
+}
+
+// Every review sent is counted by its answer; a decision from the cache is
+// counted as a hit, and sends none.
+func TestReviewsAndCacheHitsAreCounted(t *testing.T) {
+	metrics.Register()
+	ctx := context.Background()
+	rbac := ct.NewRBAC()
+	a := rbac.Authorizer(true)
+	denied, allowed, hits := reviews(t, metrics.ReviewDenied), reviews(t, metrics.ReviewAllowed), cacheHits(t)
+
+	require.Error(t, a.MayDelete(ctx, executorOf(t), configMaps, "team", "settings"))
+	assert.Equal(t, denied+1, reviews(t, metrics.ReviewDenied))
+	require.Error(t, a.MayDelete(ctx, executorOf(t), configMaps, "team", "settings"))
+	assert.Equal(t, denied+1, reviews(t, metrics.ReviewDenied), "from the cache")
+	assert.Equal(t, hits+1, cacheHits(t))
+
+	rbac.Grant(executor1, "delete", "", "configmaps")
+	a.Invalidate(executor1)
+	require.NoError(t, a.MayDelete(ctx, executorOf(t), configMaps, "team", "settings"))
+	assert.Equal(t, allowed+1, reviews(t, metrics.ReviewAllowed))
+	assert.Equal(t, 2, rbac.Reviews())
+}

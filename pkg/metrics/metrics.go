@@ -1,0 +1,146 @@
+// Package metrics defines the Prometheus metrics of the work hub and agent.
+// Register adds them to the component-base legacy registry, which the health
+// server serves at /metrics. Until Register is called they record nothing.
+//
+// Every label has a small, fixed set of values: no metric has a label per
+// work or per object.
+//
+// Importing this package also makes every named workqueue report the
+// standard workqueue_* metrics (depth, adds, latency, work duration,
+// retries), labelled with the queue's name, which is its controller's name.
+package metrics
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	k8smetrics "k8s.io/component-base/metrics"
+	"k8s.io/component-base/metrics/legacyregistry"
+	_ "k8s.io/component-base/metrics/prometheus/workqueue" // sets the workqueue metrics provider in its init
+)
+
+const namespace = "work"
+
+// Label values of the result label of reconciles and feedback scrapes.
+const (
+	Success = "success"
+	Error   = "error"
+)
+
+// Label values of the result label of ManifestApplies.
+const (
+	ApplyWritten   = "written"   // the strategy wrote the object
+	ApplyUnchanged = "unchanged" // nothing to write, also when the agent knew without asking
+	ApplyError     = "error"     // the strategy or the executor check failed
+)
+
+// Label values of the mode label of FeedbackScrapes.
+const (
+	ScrapePoll  = "poll"  // read from the managed cluster's API
+	ScrapeWatch = "watch" // read from a feedback watch's cache
+)
+
+// Label values of the result label of StatusPatches.
+const (
+	PatchSent    = "sent"    // the patch was accepted
+	PatchSkipped = "skipped" // the status was unchanged; no request was sent
+	PatchError   = "error"   // the request failed, e.g. with a conflict
+)
+
+// Label values of the result label of SubjectAccessReviews.
+const (
+	ReviewAllowed = "allowed"
+	ReviewDenied  = "denied"
+	ReviewError   = "error"
+)
+
+var (
+	// Reconciles counts the syncs of each controller by result.
+	Reconciles = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "controller", Name: "reconciles_total",
+		Help:           "Reconciles by controller and result (success, error).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"controller", "result"})
+
+	// ReconcileDuration observes how long each sync of a controller took.
+	ReconcileDuration = k8smetrics.NewHistogramVec(&k8smetrics.HistogramOpts{
+		Namespace: namespace, Subsystem: "controller", Name: "reconcile_duration_seconds",
+		Help:           "Duration of reconciles by controller.",
+		Buckets:        k8smetrics.ExponentialBuckets(0.001, 2, 15), // 1ms to about 16s
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"controller"})
+
+	// ManifestApplies counts manifests applied by update strategy and result.
+	ManifestApplies = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "manifest", Name: "applies_total",
+		Help:           "Manifest applies by update strategy (Update, CreateOnly, ServerSideApply, ReadOnly) and result (written, unchanged, error).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"strategy", "result"})
+
+	// FeedbackScrapes counts reads of live objects for status feedback and
+	// condition rules.
+	FeedbackScrapes = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "feedback", Name: "scrapes_total",
+		Help:           "Reads of live objects for status feedback by mode (poll, watch) and result (success, error).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"mode", "result"})
+
+	// FeedbackWatches is the number of informers running for Watch feedback.
+	FeedbackWatches = k8smetrics.NewGauge(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Subsystem: "feedback", Name: "watches",
+		Help:           "Informers running for feedbackScrapeType Watch (at most --max-feedback-watch).",
+		StabilityLevel: k8smetrics.ALPHA,
+	})
+
+	// StatusPatches counts ManifestWork status writes by controller and result.
+	StatusPatches = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "status", Name: "patches_total",
+		Help:           "ManifestWork status patches by controller and result (sent, skipped because unchanged, error).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"controller", "result"})
+
+	// SubjectAccessReviews counts the reviews sent for executor checks.
+	SubjectAccessReviews = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "executor", Name: "subject_access_reviews_total",
+		Help:           "SubjectAccessReviews sent to the managed cluster for executor checks, by result (allowed, denied, error).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"result"})
+
+	// ExecutorCacheHits counts executor decisions answered from the cache.
+	ExecutorCacheHits = k8smetrics.NewCounter(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "executor", Name: "cache_hits_total",
+		Help:           "Executor decisions answered from the ExecutorValidatingCaches cache instead of a SubjectAccessReview.",
+		StabilityLevel: k8smetrics.ALPHA,
+	})
+)
+
+var registerOnce sync.Once
+
+// Register adds the metrics to the legacy registry; later calls do nothing.
+func Register() {
+	registerOnce.Do(func() {
+		legacyregistry.MustRegister(
+			Reconciles, ReconcileDuration, ManifestApplies, FeedbackScrapes, FeedbackWatches,
+			StatusPatches, SubjectAccessReviews, ExecutorCacheHits,
+		)
+	})
+}
+
+// InstrumentSync wraps a controller's sync so that every call is counted in
+// Reconciles, by its result, and timed in ReconcileDuration.
+func InstrumentSync(controller string, sync factory.SyncFunc) factory.SyncFunc {
+	return func(ctx context.Context, syncCtx factory.SyncContext) error {
+		start := time.Now()
+		err := sync(ctx, syncCtx)
+		ReconcileDuration.WithLabelValues(controller).Observe(time.Since(start).Seconds())
+		result := Success
+		if err != nil && !errors.Is(err, factory.SyntheticRequeueError) { // a requested retry, not a failure
+			result = Error
+		}
+		Reconciles.WithLabelValues(controller, result).Inc()
+		return err
+	}
+}

@@ -1,0 +1,168 @@
+package e2e
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+
+	"github.com/manifestwork/work/test/framework"
+)
+
+// The framework has applied deploy/ to the clusters (through overlays) and
+// runs every hub and agent of this suite under it. Here the bases themselves,
+// as a user applies them, must be accepted by the API server of the cluster
+// each belongs on, without a warning.
+func TestDeployBasesApply(t *testing.T) {
+	e := setup(t)
+	for _, tc := range []struct{ cluster, base string }{
+		{framework.HubName, "hub"},
+		{framework.HubName, "cluster-namespace"},
+		{"cluster1", "agent"},
+	} {
+		t.Run(tc.base, func(t *testing.T) {
+			res, err := e.KubectlResult(tc.cluster, "apply", "--dry-run=server", "-k", framework.DeployBase(tc.base))
+			require.NoError(t, err)
+			t.Log("\n" + res.Stdout)
+			assert.Contains(t, res.Stdout, "(server dry run)")
+			assert.NotContains(t, res.Stderr, "Warning", "the API server warned about deploy/%s", tc.base)
+		})
+	}
+}
+
+// The pods of the Deployments of deploy/ are admitted in their namespaces,
+// which enforce the restricted Pod Security Standard; a pod without the
+// restricted security context is refused there.
+func TestDeployPodsAreRestricted(t *testing.T) {
+	e := setup(t)
+	for _, tc := range []struct{ cluster, base, deployment string }{
+		{framework.HubName, "hub", "work-hub"},
+		{"cluster1", "agent", "work-agent"},
+	} {
+		t.Run(tc.base, func(t *testing.T) {
+			ctx := t.Context()
+			kube := e.Cluster(tc.cluster).Kube
+			d := renderedDeployment(t, tc.cluster, tc.base, tc.deployment)
+			ns, err := kube.CoreV1().Namespaces().Get(ctx, d.Namespace, metav1.GetOptions{})
+			require.NoError(t, err)
+			require.Equal(t, "restricted", ns.Labels["pod-security.kubernetes.io/enforce"])
+
+			pod := &corev1.Pod{
+				ObjectMeta: metav1.ObjectMeta{GenerateName: tc.deployment + "-", Namespace: d.Namespace, Labels: d.Spec.Template.Labels},
+				Spec:       d.Spec.Template.Spec,
+			}
+			dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+			_, err = kube.CoreV1().Pods(d.Namespace).Create(ctx, pod, dryRun)
+			require.NoError(t, err, "the pod of deploy/%s is admitted", tc.base)
+
+			// The same pod without its container security context: proof
+			// that the namespace's enforcement is what admitted it.
+			pod.Spec.Containers[0].SecurityContext = nil
+			_, err = kube.CoreV1().Pods(d.Namespace).Create(ctx, pod, dryRun)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), `violates PodSecurity "restricted:latest"`)
+		})
+	}
+}
+
+// renderedDeployment is the named Deployment of deploy/<base> as kustomize
+// renders it.
+func renderedDeployment(t *testing.T, cluster, base, name string) *appsv1.Deployment {
+	t.Helper()
+	out, err := env.Kubectl(cluster, "kustomize", framework.DeployBase(base))
+	require.NoError(t, err)
+	decoder := utilyaml.NewYAMLReader(bufio.NewReader(strings.NewReader(out)))
+	for {
+		doc, err := decoder.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+		var d appsv1.Deployment
+		require.NoError(t, yaml.Unmarshal(doc, &d))
+		if d.Kind == "Deployment" && d.Name == name {
+			return &d
+		}
+	}
+	t.Fatalf("deploy/%s has no Deployment %s", base, name)
+	return nil
+}
+
+// Every identity of deploy/ may do what its process needs (the rest of the
+// suite runs them under it) and no more than that: in particular, an agent
+// reaches only its own cluster's namespace on the hub.
+func TestDeployedRBACIsLeastPrivilege(t *testing.T) {
+	e := setup(t)
+	const works = "manifestworks"
+	hub := "system:serviceaccount:" + framework.HubLeaseNamespace + ":" + framework.HubServiceAccount
+	agentOnHub := "system:serviceaccount:cluster1:" + framework.AgentHubServiceAccount
+	agent := "system:serviceaccount:" + framework.AgentLeaseNamespace + ":" + framework.AgentServiceAccount
+	work := func(ns, verb, resource, sub string) authorizationv1.ResourceAttributes {
+		return authorizationv1.ResourceAttributes{Namespace: ns, Verb: verb, Group: "work.open-cluster-management.io", Resource: resource, Subresource: sub}
+	}
+	core := func(ns, verb, resource string) authorizationv1.ResourceAttributes {
+		return authorizationv1.ResourceAttributes{Namespace: ns, Verb: verb, Resource: resource}
+	}
+	for _, tc := range []struct {
+		name, cluster, user string
+		attrs               authorizationv1.ResourceAttributes
+		allowed             bool
+	}{
+		{"hub watches works everywhere", framework.HubName, hub, work("", "watch", works, ""), true},
+		{"hub deletes expired works", framework.HubName, hub, work("cluster1", "delete", works, ""), true},
+		{"hub reviews execute-as", framework.HubName, hub, authorizationv1.ResourceAttributes{Verb: "create", Group: "authorization.k8s.io", Resource: "subjectaccessreviews"}, true},
+		{"hub records events", framework.HubName, hub, core("cluster1", "create", "events"), true},
+		{"hub holds its lease", framework.HubName, hub, authorizationv1.ResourceAttributes{Namespace: framework.HubLeaseNamespace, Verb: "update", Group: "coordination.k8s.io", Resource: "leases"}, true},
+		{"hub does not write works", framework.HubName, hub, work("cluster1", "update", works, ""), false},
+		{"hub does not write status", framework.HubName, hub, work("cluster1", "patch", works, "status"), false},
+		{"hub reads no secrets", framework.HubName, hub, core("cluster1", "get", "secrets"), false},
+		{"hub has no lease elsewhere", framework.HubName, hub, authorizationv1.ResourceAttributes{Namespace: "cluster1", Verb: "update", Group: "coordination.k8s.io", Resource: "leases"}, false},
+
+		{"agent watches its works", framework.HubName, agentOnHub, work("cluster1", "watch", works, ""), true},
+		{"agent patches their status", framework.HubName, agentOnHub, work("cluster1", "patch", works, "status"), true},
+		{"agent patches their finalizers", framework.HubName, agentOnHub, work("cluster1", "patch", works, ""), true},
+		{"agent records events", framework.HubName, agentOnHub, core("cluster1", "patch", "events"), true},
+		{"agent does not create works", framework.HubName, agentOnHub, work("cluster1", "create", works, ""), false},
+		{"agent does not delete works", framework.HubName, agentOnHub, work("cluster1", "delete", works, ""), false},
+		{"agent sees no other cluster", framework.HubName, agentOnHub, work("cluster2", "list", works, ""), false},
+		{"agent sees no works cluster-wide", framework.HubName, agentOnHub, work("", "list", works, ""), false},
+		{"agent reads no hub secrets", framework.HubName, agentOnHub, core("cluster1", "get", "secrets"), false},
+
+		{"agent records applied works", "cluster1", agent, work("", "create", "appliedmanifestworks", ""), true},
+		{"agent checks executors", "cluster1", agent, authorizationv1.ResourceAttributes{Verb: "create", Group: "authorization.k8s.io", Resource: "subjectaccessreviews"}, true},
+		{"agent watches RBAC for the executor cache", "cluster1", agent, authorizationv1.ResourceAttributes{Verb: "watch", Group: "rbac.authorization.k8s.io", Resource: "clusterrolebindings"}, true},
+		{"agent delivers roles", "cluster1", agent, authorizationv1.ResourceAttributes{Verb: "escalate", Group: "rbac.authorization.k8s.io", Resource: "clusterroles"}, true},
+		{"agent holds its lease", "cluster1", agent, authorizationv1.ResourceAttributes{Namespace: framework.AgentLeaseNamespace, Verb: "update", Group: "coordination.k8s.io", Resource: "leases"}, true},
+		// Cluster-scoped kinds beyond its base role need an aggregated grant.
+		{"agent registers no webhooks", "cluster1", agent, authorizationv1.ResourceAttributes{Verb: "create", Group: "admissionregistration.k8s.io", Resource: "validatingwebhookconfigurations"}, false},
+		{"agent does not touch nodes", "cluster1", agent, core("", "update", "nodes"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			attrs := tc.attrs
+			review, err := e.Cluster(tc.cluster).Kube.AuthorizationV1().SubjectAccessReviews().Create(t.Context(),
+				&authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+					User: tc.user, Groups: serviceAccountGroups(tc.user), ResourceAttributes: &attrs,
+				}},
+				metav1.CreateOptions{})
+			require.NoError(t, err)
+			assert.Equal(t, tc.allowed, review.Status.Allowed, "%s %+v on %s: %s", tc.user, attrs, tc.cluster, review.Status.Reason)
+		})
+	}
+}
+
+// serviceAccountGroups are the groups the API server gives a
+// ServiceAccount's token, which RBAC may grant to as well.
+func serviceAccountGroups(user string) []string {
+	namespace := strings.Split(user, ":")[2]
+	return []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated"}
+}
