@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A local hub and managed cluster "cluster1" as kwok clusters (real
-# kube-apiservers run as local processes), with `work hub` and `work agent`
-# running against them, and the tutorial's example work applied.
+# kube-apiservers run as local processes), the CRDs and the RBAC of deploy/,
+# `work hub` and `work agent` running as the ServiceAccounts of deploy/, and
+# the tutorial's example work applied.
 #
 #   hack/demo.sh up     start everything (stops a previous demo first)
 #   hack/demo.sh down   stop the processes and delete the clusters
@@ -57,6 +58,31 @@ wait_ready() { # name, port
   return 1
 }
 
+# sa_kubeconfig writes $demo/<out>.kubeconfig: the cluster's admin kubeconfig
+# with its user replaced by a token of the ServiceAccount namespace/name.
+sa_kubeconfig() { # cluster, namespace, name, out
+  local out="$demo/$4.kubeconfig" token
+  token=$("$kubectl" --kubeconfig "$demo/$1.kubeconfig" -n "$2" create token "$3" --duration 24h)
+  cp "$demo/$1.kubeconfig" "$out"
+  "$kubectl" --kubeconfig "$out" config set-credentials "$3" --token "$token" >/dev/null
+  "$kubectl" --kubeconfig "$out" config set-context --current --user "$3" >/dev/null
+}
+
+# wait_allowed waits until RBAC lets a user do something: aggregated
+# ClusterRoles are filled in by kube-controller-manager a moment later.
+wait_allowed() { # cluster, user, verb, resource, flags...
+  local cluster=$1 user=$2
+  shift 2
+  for _ in $(seq 1 60); do
+    if "$kubectl" --kubeconfig "$demo/$cluster.kubeconfig" auth can-i --as "$user" "$@" >/dev/null 2>&1; then
+      return 0
+    fi
+    sleep 1
+  done
+  echo "$user is still not allowed to $* on $cluster after 60s" >&2
+  return 1
+}
+
 down() {
   for name in agent-cluster1 hub; do
     if [[ -f "$demo/$name.pid" ]]; then
@@ -79,19 +105,27 @@ up() {
   create_cluster cluster1
   local hub=(--kubeconfig "$demo/hub.kubeconfig") c1=(--kubeconfig "$demo/cluster1.kubeconfig")
 
-  step "Installing CRDs and namespaces"
+  step "Installing CRDs, and the identities and RBAC of deploy/"
   "$kubectl" "${hub[@]}" apply -f "$root/manifests/hub/"
   "$kubectl" "${c1[@]}" apply -f "$root/manifests/managed/"
   "$kubectl" "${hub[@]}" wait --for condition=Established crd/manifestworks.work.open-cluster-management.io
   "$kubectl" "${c1[@]}" wait --for condition=Established crd/appliedmanifestworks.work.open-cluster-management.io
-  "$kubectl" "${hub[@]}" create namespace cluster1
-  "$kubectl" "${hub[@]}" create namespace open-cluster-management-hub
-  "$kubectl" "${c1[@]}" create namespace open-cluster-management-agent
+  "$kubectl" "${hub[@]}" apply -f "$root/deploy/hub/rbac.yaml"
+  "$kubectl" "${hub[@]}" apply -k "$root/deploy/cluster-namespace"
+  "$kubectl" "${c1[@]}" apply -f "$root/deploy/agent/rbac.yaml"
+
+  step "Minting kubeconfigs for the ServiceAccounts of deploy/ (the processes run as them, not as admin)"
+  sa_kubeconfig hub open-cluster-management-hub work-hub hub-work-hub
+  sa_kubeconfig hub cluster1 work-agent hub-work-agent
+  sa_kubeconfig cluster1 open-cluster-management-agent klusterlet-work-sa cluster1-work-agent
+  wait_allowed hub system:serviceaccount:open-cluster-management-hub:work-hub list manifestworks.work.open-cluster-management.io -A
+  wait_allowed hub system:serviceaccount:cluster1:work-agent patch manifestworks.work.open-cluster-management.io/status -n cluster1
+  wait_allowed cluster1 system:serviceaccount:open-cluster-management-agent:klusterlet-work-sa create appliedmanifestworks.work.open-cluster-management.io
 
   step "Starting work hub and work agent"
-  start hub hub --kubeconfig "$demo/hub.kubeconfig" --health-probe-bind-address 127.0.0.1:18081
+  start hub hub --kubeconfig "$demo/hub-work-hub.kubeconfig" --health-probe-bind-address 127.0.0.1:18081
   start agent-cluster1 agent --spoke-cluster-name cluster1 \
-    --hub-kubeconfig "$demo/hub.kubeconfig" --kubeconfig "$demo/cluster1.kubeconfig" \
+    --hub-kubeconfig "$demo/hub-work-agent.kubeconfig" --kubeconfig "$demo/cluster1-work-agent.kubeconfig" \
     --health-probe-bind-address 127.0.0.1:18082
   wait_ready hub 18081
   wait_ready agent-cluster1 18082
@@ -114,6 +148,7 @@ up() {
   \$kubectl --kubeconfig $demo/hub.kubeconfig -n cluster1 get manifestwork example-manifestwork -o yaml
   \$kubectl --kubeconfig $demo/hub.kubeconfig -n cluster1 edit manifestwork example-manifestwork    # e.g. change replicas
   \$kubectl --kubeconfig $demo/cluster1.kubeconfig get appliedmanifestwork,deployment -A
+  \$kubectl --kubeconfig $demo/hub.kubeconfig -n cluster1 get events                                # what the agent reported
   \$kubectl --kubeconfig $demo/hub.kubeconfig -n cluster1 delete manifestwork example-manifestwork  # cleans cluster1 up
   logs: $demo/logs/
   health and metrics: http://127.0.0.1:18081/metrics (hub), http://127.0.0.1:18082/metrics (agent)
