@@ -10,7 +10,7 @@ LDFLAGS := -X github.com/manifestwork/work/pkg/version.gitVersion=$(VERSION) \
 # kubectl, kwok, kwokctl) is built once into a cache outside the checkout.
 TESTBED = $(shell hack/testbed.sh)
 
-.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed update-codegen clean webhook-certs image
+.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed update-codegen clean webhook-certs image bench
 
 all: build
 
@@ -66,3 +66,9 @@ image:
 clean:
 	rm -rf $(OUTPUT)
 
+# Benchmark of the agent on a kwok hub and cluster1 (issue 7); not part of
+# test. Sizes and agents from BENCH_WORKS, BENCH_MANIFESTS, BENCH_IDLE,
+# BENCH_QPS, BENCH_AGENTS, BENCH_OUT and more (test/bench/params_test.go);
+# the table is printed and written, with the JSON, to _output/bench.
+bench: testbed
+	WORK_TESTBED_BIN=$(TESTBED) WORK_BENCH=1 $(GO) test -count=1 -timeout 90m -v ./test/bench/...

@@ -7,6 +7,7 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
@@ -113,9 +114,10 @@ func (a *agent) wire() (w *wiring, err error) {
 	w = &wiring{
 		events: broadcaster,
 		hubInformers: externalversions.NewSharedInformerFactoryWithOptions(c.hub, informerResync,
-			externalversions.WithNamespace(a.ClusterName)),
-		spokeInformers: externalversions.NewSharedInformerFactory(c.spoke, informerResync),
-		kubeInformers:  kubeinformers.NewSharedInformerFactory(c.kube, informerResync),
+			externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(dropManagedFields)),
+		spokeInformers: externalversions.NewSharedInformerFactoryWithOptions(c.spoke, informerResync,
+			externalversions.WithTransform(dropManagedFields)),
+		kubeInformers: kubeinformers.NewSharedInformerFactory(c.kube, informerResync),
 	}
 	in := informers{
 		works:   w.hubInformers.Work().V1().ManifestWorks(),
@@ -144,6 +146,16 @@ func (a *agent) wire() (w *wiring, err error) {
 	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
 	w.background = append(w.background, w.objects.Run, feedbackWatches.Run)
 	return w, nil
+}
+
+// dropManagedFields keeps managedFields out of the informer caches: nothing
+// reads them, and on a ManifestWork whose status several writers patch they
+// describe every field of the status again, often outweighing the spec.
+func dropManagedFields(obj any) (any, error) {
+	if m, err := meta.Accessor(obj); err == nil {
+		m.SetManagedFields(nil)
+	}
+	return obj, nil // tombstones and other types pass as they are
 }
 
 type informers struct {

@@ -107,7 +107,6 @@ func TestMetricsAndEvents(t *testing.T) {
 	waitMetric(t, agent, `workqueue_adds_total{name="`+manifestwork.ControllerName+`"}`)
 	waitMetric(t, hub, `work_controller_reconciles_total{controller="`+ttl.ControllerName+`",result="success"}`)
 	waitMetric(t, hub, `workqueue_adds_total{name="`+ttl.ControllerName+`"}`)
-	waitEvent(t, "observed", corev1.EventTypeNormal, manifestwork.EventManifestsApplied, "All 2 manifests are applied")
 
 	createWork(t, fixture.NewWork("cluster2", "unnamed").
 		WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"namespace": "`+ns+`"}}`).Build())

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -22,6 +23,7 @@ const appliedManifestWorkKind = "AppliedManifestWork"
 type driftHandler struct {
 	logger   klog.Logger
 	onChange func(appliedManifestWorkName string)
+	deleted  func(types.UID) // records every deletion seen, ours or not
 }
 
 var _ cache.ResourceEventHandler = driftHandler{}
@@ -60,6 +62,9 @@ func (h driftHandler) OnDelete(obj interface{}) {
 	if err != nil {
 		h.logger.Error(err, "Ignoring delete event without object metadata")
 		return
+	}
+	if h.deleted != nil {
+		h.deleted(m.GetUID())
 	}
 	h.notify("deleted", m, appliedManifestWorkOwners(m))
 }

@@ -32,6 +32,8 @@ type gvrInformer struct {
 	// watch request fails. After such a failure (RBAC revoked, CRD removed) the
 	// cache may silently miss changes, so Get must not trust it.
 	listWatchOK atomic.Bool
+	// deleted are the objects this informer saw deleted lately.
+	deleted *deletedUIDs
 }
 
 // newGVRInformer builds, but does not start, the informer for gvr. Its
@@ -39,7 +41,7 @@ type gvrInformer struct {
 func newGVRInformer(parent context.Context, client metadata.Interface, gvr schema.GroupVersionResource,
 	resync time.Duration, onChange func(string)) (*gvrInformer, error) {
 	ctx, cancel := context.WithCancel(parent)
-	i := &gvrInformer{ctx: ctx, cancel: cancel}
+	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs()}
 	i.informer = cache.NewSharedIndexInformerWithOptions(
 		i.listWatch(client, gvr),
 		&metav1.PartialObjectMetadata{},
@@ -62,7 +64,7 @@ func (i *gvrInformer) configure(onChange func(string)) error {
 		return fmt.Errorf("set watch error handler: %w", err)
 	}
 	logger := klog.FromContext(i.ctx)
-	h := driftHandler{logger: logger, onChange: onChange}
+	h := driftHandler{logger: logger, onChange: onChange, deleted: i.deleted.add}
 	if _, err := i.informer.AddEventHandlerWithOptions(h, cache.HandlerOptions{Logger: &logger}); err != nil {
 		return fmt.Errorf("add event handler: %w", err)
 	}

@@ -24,6 +24,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/metadata"
 	"k8s.io/klog/v2"
 )
@@ -226,6 +227,16 @@ func (t *Tracker) Get(gvr schema.GroupVersionResource, namespace, name string) (
 		return nil, false, nil
 	}
 	return inf.get(namespace, name)
+}
+
+// Deleted tells whether the informer of gvr saw the object with this UID
+// deleted in the last few minutes. false means "not known": the object may
+// exist, or its deletion was not seen (no informer, or long ago).
+func (t *Tracker) Deleted(gvr schema.GroupVersionResource, uid types.UID) bool {
+	t.mu.RLock()
+	inf := t.informers[gvr]
+	t.mu.RUnlock()
+	return inf != nil && inf.deleted.has(uid)
 }
 
 // Running returns the resource types whose informers are running, sorted by

@@ -160,11 +160,28 @@ func TestGetSeesLaterChanges(t *testing.T) {
 		return err == nil && got != nil && got.ResourceVersion == updated.ResourceVersion
 	}, timeout, tick)
 
+	assert.False(t, e.tracker.Deleted(configMaps, updated.UID), "not deleted yet")
 	client.delete(configMaps, "ns1", "cm1")
 	require.Eventually(t, func() bool {
 		got, synced, err := e.tracker.Get(configMaps, "ns1", "cm1")
 		return err == nil && synced && got == nil
 	}, timeout, tick)
+	assert.True(t, e.tracker.Deleted(configMaps, updated.UID), "the deletion was seen: gone for sure")
+	assert.False(t, e.tracker.Deleted(secrets, updated.UID), "another type's informer saw nothing")
+}
+
+// Deletions are remembered for deletedTTL, and forgotten after.
+func TestDeletedUIDsExpire(t *testing.T) {
+	d := newDeletedUIDs()
+	now := time.Unix(1000, 0)
+	d.now = func() time.Time { return now }
+	d.add("a")
+	assert.True(t, d.has("a"))
+	assert.False(t, d.has("b"))
+	now = now.Add(deletedTTL + time.Second)
+	assert.False(t, d.has("a"), "expired")
+	d.add("b") // prunes
+	assert.Len(t, d.seen, 1)
 }
 
 func TestSetUsesBeforeRun(t *testing.T) {

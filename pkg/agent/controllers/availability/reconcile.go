@@ -74,9 +74,11 @@ func (c *Controller) checkManifest(ctx context.Context, mc *workv1.ManifestCondi
 		return cond
 	}
 	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
-	// A manifest seen for the first time was usually applied a moment ago; the
-	// cache may not have caught up yet, so its absence is confirmed.
-	confirmAbsence := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestAvailable) == nil
+	// An object not yet known as missing was usually applied a moment ago (the
+	// apply reports it Available at once); the cache may not have caught up
+	// yet, so its absence is confirmed before it is reported.
+	current := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestAvailable)
+	confirmAbsence := current == nil || current.Status != metav1.ConditionFalse
 	found, err := c.exists(ctx, gvr, meta.Namespace, meta.Name, confirmAbsence)
 	switch {
 	case err != nil:

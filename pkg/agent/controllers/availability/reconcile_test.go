@@ -255,13 +255,22 @@ func TestReconcileManifestAvailability(t *testing.T) {
 			work:      workAvailable,
 		},
 		{
-			name:      "an object gone from the cache is not available, without a request",
+			name:      "an available object gone from the cache is confirmed missing with the API",
 			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available), manifest(meta(1, deploy), applied, available)},
 			cache:     cached(cm),
-			live:      []object{deploy}, // the cache is trusted: the request is not made
 			manifest:  []want{isAvailable, isNotAvailable},
 			work:      workMissing,
 			recheck:   true,
+			liveGets:  1,
+		},
+		{
+			name:      "an available object the cache has not seen yet stays available",
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available), manifest(meta(1, deploy), applied, available)},
+			cache:     cached(cm),
+			live:      []object{deploy}, // just applied; the watch is a moment behind
+			manifest:  []want{isAvailable, isAvailable},
+			work:      workAvailable,
+			liveGets:  1,
 		},
 		{
 			name:      "a new manifest absent from the cache is confirmed with the API: present",
@@ -336,6 +345,7 @@ func TestReconcileManifestAvailability(t *testing.T) {
 			manifest:  []want{isNotAvailable, isIncomplete},
 			work:      workUnknown,
 			recheck:   true,
+			liveGets:  1,
 		},
 	}
 	for _, tt := range tests {

@@ -43,8 +43,10 @@ const appliedManifestWorkKind = "AppliedManifestWork"
 // ObjectCache answers from a watch cache what an object's metadata is.
 // synced is false when the cache cannot answer and the API must be read; when
 // synced is true a nil object means the cache has not seen the object.
+// Deleted tells that the watch saw the object with that UID deleted lately.
 type ObjectCache interface {
 	Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error)
+	Deleted(gvr schema.GroupVersionResource, uid types.UID) bool
 }
 
 // Action is what to do with an applied object.
@@ -117,6 +119,11 @@ func (c *Cleaner) Clean(ctx context.Context, owner types.UID, res workv1.Applied
 	gvr := GVR(res)
 	logger := klog.FromContext(ctx).WithValues("resource", Describe(res), "action", action.String())
 	ctx = klog.NewContext(ctx, logger)
+	if res.UID != "" && c.Objects != nil && c.Objects.Deleted(gvr, types.UID(res.UID)) {
+		// The watch saw the recorded object deleted: gone for sure, without
+		// the read that an absence from the cache alone would need.
+		return Gone, nil
+	}
 
 	live, cached, err := c.lookup(ctx, gvr, res.Namespace, res.Name)
 	for attempt := 0; ; attempt++ {

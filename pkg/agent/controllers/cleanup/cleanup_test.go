@@ -209,6 +209,31 @@ func TestCleanConfirmsAbsenceWithTheAPI(t *testing.T) {
 	assert.Equal(t, []string{"get", "delete"}, verbs(client.Actions()))
 }
 
+// sawDeleted is a cache that has seen the deletion of some UIDs.
+type sawDeleted struct {
+	ct.Cache
+	uids map[types.UID]bool
+}
+
+func (s sawDeleted) Deleted(_ schema.GroupVersionResource, uid types.UID) bool { return s.uids[uid] }
+
+// An object whose deletion the watch saw is gone without a request; one of
+// the same name that is not that UID is not trusted to be it.
+func TestCleanTrustsASeenDeletion(t *testing.T) {
+	client := ct.NewClient(t)
+	c := &cleanup.Cleaner{Client: client, Objects: sawDeleted{Cache: ct.Cache{}.Put(ct.ConfigMaps), uids: map[types.UID]bool{"uid-1": true}}}
+
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete, nil)
+	require.NoError(t, err)
+	assert.Equal(t, cleanup.Gone, got)
+	assert.Empty(t, client.Actions(), "no read")
+
+	got, err = c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-2"), cleanup.Delete, nil)
+	require.NoError(t, err)
+	assert.Equal(t, cleanup.Gone, got)
+	assert.Equal(t, []string{"get"}, verbs(client.Actions()), "an unseen deletion is confirmed with the API")
+}
+
 // When the cached copy is stale, the conditional delete fails; the object is
 // read again and the decision made on what it is now: here another work
 // took a share of it in between, so it is only released.

@@ -176,6 +176,9 @@ func (c Cache) Put(gvr schema.GroupVersionResource, objs ...*metav1.PartialObjec
 }
 
 // Get implements the object cache.
+// Deleted is false: this cache has seen no deletions.
+func (c Cache) Deleted(schema.GroupVersionResource, types.UID) bool { return false }
+
 func (c Cache) Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {
 	objs, synced := c[gvr]
 	if !synced {

@@ -52,7 +52,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		if ready[i] == nil || completed(st.work, st.results[i].meta) {
 			continue
 		}
-		st.results[i].err = c.applyOne(ctx, st.work, memoryKey{work: key, ordinal: i}, ready[i], owner)
+		st.results[i].exists, st.results[i].err = c.applyOne(ctx, st.work, memoryKey{work: key, ordinal: i}, ready[i], owner)
 	}
 	return nil
 }
@@ -76,49 +76,56 @@ func (c *Controller) prepare(m workv1.Manifest, meta *workv1.ManifestResourceMet
 }
 
 // applyOne applies a manifest and counts the outcome by its update strategy.
-func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key memoryKey, p *prepared, owner metav1.OwnerReference) error {
+// exists tells that the object is known to exist now.
+func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key memoryKey, p *prepared, owner metav1.OwnerReference) (exists bool, err error) {
 	config := manifest.ConfigFor(work.Spec.ManifestConfigs, p.gvr, p.obj.GetNamespace(), p.obj.GetName())
-	written, err := c.applyWith(ctx, work, key, p, owner, config)
+	out, err := c.applyWith(ctx, work, key, p, owner, config)
 	result := metrics.ApplyUnchanged
 	switch {
 	case err != nil:
 		result = metrics.ApplyError
-	case written:
+	case out.written:
 		result = metrics.ApplyWritten
 	}
 	metrics.ManifestApplies.WithLabelValues(string(manifest.StrategyOf(config)), result).Inc()
-	return err
+	return out.exists, err
+}
+
+// applied is what applying one manifest did.
+type applied struct {
+	written bool // the strategy wrote the object
+	exists  bool // the object is known to exist now
 }
 
 // applyWith applies a manifest with the strategy of its config, unless the
 // watch cache shows the object exactly as this agent last left it for the
-// same desired state. written tells whether the strategy wrote the object.
+// same desired state.
 func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key memoryKey, p *prepared,
-	owner metav1.OwnerReference, config *workv1.ManifestConfigOption) (written bool, err error) {
+	owner metav1.OwnerReference, config *workv1.ManifestConfigOption) (applied, error) {
 	strategy, err := apply.ForConfig(config)
 	if err != nil {
-		return false, err
+		return applied{}, err
 	}
 	fingerprint, err := fingerprintOf(p.obj, config, owner, work.Spec.Executor)
 	if err != nil {
-		return false, err
+		return applied{}, err
 	}
 	cached, synced, err := c.Objects.Get(p.gvr, p.obj.GetNamespace(), p.obj.GetName())
 	if err == nil && synced && cached != nil &&
 		c.memory.unchanged(key, memoryEntry{fingerprint: fingerprint, uid: cached.UID, resourceVersion: cached.ResourceVersion}) {
-		return false, nil
+		return applied{exists: true}, nil
 	}
 	// The executor is checked before each write, not for an object that is
 	// already as the work wants it: nothing is done on its behalf then.
 	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, manifest.StrategyOf(config)); err != nil {
 		c.memory.drop(key)
-		return false, err
+		return applied{}, err
 	}
 	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: config, KnownAbsent: err == nil && synced && cached == nil}
 	res, err := strategy.Apply(ctx, c.Dynamic, req)
 	if err != nil {
 		c.memory.drop(key)
-		return false, err
+		return applied{}, err
 	}
 	if res.Object != nil {
 		c.memory.remember(key, memoryEntry{fingerprint: fingerprint, uid: res.Object.GetUID(), resourceVersion: res.Object.GetResourceVersion()})
@@ -126,7 +133,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	if res.Written {
 		klog.FromContext(ctx).V(2).Info("Applied", "resource", p.gvr.Resource, "object", klog.KObj(p.obj))
 	}
-	return res.Written, nil
+	return applied{written: res.Written, exists: res.Object != nil}, nil
 }
 
 // fingerprintOf identifies a desired state: the manifest, its config, the

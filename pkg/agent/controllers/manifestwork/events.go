@@ -16,17 +16,17 @@ const (
 	// EventManifestApplyFailed (Warning): a manifest's Applied condition
 	// turned False, or changed its reason or message while False.
 	EventManifestApplyFailed = "ManifestApplyFailed"
-	// EventManifestsApplied (Normal): the work's Applied condition turned True.
-	EventManifestsApplied = "ManifestsApplied"
 )
 
 // maxEventMessage keeps an Event's message short; the work's status has the
 // whole condition message.
 const maxEventMessage = 1024
 
-// recordTransitions records an Event for each transition from the work's
-// status to the new one. It is called only once the new status is written,
-// so a transition is recorded once, not on every reconcile.
+// recordTransitions records an Event for each manifest that started failing,
+// or fails differently, from the work's status to the new one. It is called
+// only once the new status is written, so a transition is recorded once, not
+// on every reconcile. Success records nothing: the work's conditions say it,
+// and an Event per applied work would double the writes to the hub.
 func recordTransitions(recorder record.EventRecorder, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) {
 	for _, m := range status.ResourceStatus.Manifests {
 		now := apimeta.FindStatusCondition(m.Conditions, workv1.ManifestApplied)
@@ -40,11 +40,6 @@ func recordTransitions(recorder record.EventRecorder, work *workv1.ManifestWork,
 		}
 		recorder.Event(work, corev1.EventTypeWarning, EventManifestApplyFailed, eventMessage(
 			fmt.Sprintf("Manifest %d (%s) failed to apply: %s: %s", m.ResourceMeta.Ordinal, describe(m.ResourceMeta), now.Reason, now.Message)))
-	}
-	if apimeta.IsStatusConditionTrue(status.Conditions, workv1.WorkApplied) &&
-		!apimeta.IsStatusConditionTrue(work.Status.Conditions, workv1.WorkApplied) {
-		recorder.Event(work, corev1.EventTypeNormal, EventManifestsApplied,
-			fmt.Sprintf("All %d manifests are applied", len(status.ResourceStatus.Manifests)))
 	}
 }
 

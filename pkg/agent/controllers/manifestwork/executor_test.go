@@ -71,3 +71,35 @@ func TestNoExecutorNoReviews(t *testing.T) {
 	assert.Zero(t, e.rbac.Reviews())
 	assert.Equal(t, []string{"create configmaps team/settings"}, ct.Writes(e.dynamic.Actions()))
 }
+
+// Objects just applied are known to exist: the apply's one status patch
+// already reports them, and the work, Available; a manifest that failed is
+// left to the availability controller.
+func TestApplyReportsWhatItAppliedAvailable(t *testing.T) {
+	work := fixture.NewWork(cluster, "w").WithGeneration(3).
+		WithManifest(fixture.Namespace("team"), fixture.ConfigMap("team", "settings", nil)).Build()
+	e := newEnv(t, work)
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	got := e.work(t)
+	for i, m := range got.Status.ResourceStatus.Manifests {
+		c := apimeta.FindStatusCondition(m.Conditions, workv1.ManifestAvailable)
+		require.NotNil(t, c, "manifest %d", i)
+		assert.Equal(t, metav1.ConditionTrue, c.Status)
+		assert.Equal(t, int64(3), c.ObservedGeneration)
+	}
+	available := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkAvailable)
+	require.NotNil(t, available)
+	assert.Equal(t, workv1.WorkAvailableReasonAvailable, available.Reason)
+	assert.Equal(t, []string{"patch manifestworks " + cluster + "/w", "patch manifestworks/status " + cluster + "/w"}, ct.Writes(e.hub.Actions()))
+
+	failing := fixture.NewWork(cluster, "f").WithGeneration(1).
+		WithManifest(fixture.ConfigMap("team", "ok", nil)).
+		WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"namespace": "team"}}`).Build()
+	e = newEnv(t, failing)
+	require.Error(t, e.c.reconcile(context.Background(), failing))
+	got, err := e.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), "f", metav1.GetOptions{})
+	require.NoError(t, err)
+	assert.True(t, apimeta.IsStatusConditionTrue(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestAvailable))
+	assert.Nil(t, apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[1].Conditions, workv1.ManifestAvailable))
+	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkAvailable), "not all are known to exist")
+}

@@ -25,8 +25,9 @@ type state struct {
 
 // manifestResult is the outcome of one manifest.
 type manifestResult struct {
-	meta workv1.ManifestResourceMeta
-	err  error // nil when applied
+	meta   workv1.ManifestResourceMeta
+	err    error // nil when applied
+	exists bool  // the object is known to exist: applied now, or as last applied
 }
 
 // reconcile runs the steps of one pass over a work and patches its status

@@ -13,23 +13,52 @@ import (
 
 // buildStatus is the work's status after this reconcile: one entry per
 // manifest with its Applied condition, and the work-level Applied and
-// Progressing conditions. Conditions other controllers own (Available,
-// feedback, condition rules) and feedback values are carried over.
+// Progressing conditions. Conditions other controllers own (feedback,
+// condition rules) and feedback values are carried over.
+//
+// Availability is owned by the availability controller, but an object this
+// reconcile has just applied is known to exist: its Available condition, and
+// the work's when every manifest is available, are set here already, so that
+// a new or changed work costs one status write, not two.
 func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.ManifestWorkStatus {
 	status := *work.Status.DeepCopy()
 	previous := status.ResourceStatus.Manifests
 	manifests := make([]workv1.ManifestCondition, len(results))
+	allAvailable := len(results) > 0
 	for i, r := range results {
 		mc := carryOver(previous, r.meta)
 		mc.ResourceMeta = r.meta
 		apimeta.SetStatusCondition(&mc.Conditions, manifestApplied(r.err, work.Generation))
+		if r.err == nil && r.exists {
+			apimeta.SetStatusCondition(&mc.Conditions, manifestAvailable(work.Generation))
+		}
+		allAvailable = allAvailable && apimeta.IsStatusConditionTrue(mc.Conditions, workv1.ManifestAvailable)
 		manifests[i] = mc
 	}
 	status.ResourceStatus.Manifests = manifests
 	failed := countFailed(results)
 	apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, len(results), work.Generation))
 	apimeta.SetStatusCondition(&status.Conditions, workProgressing(failed, work.Generation))
+	if allAvailable {
+		apimeta.SetStatusCondition(&status.Conditions, workAvailable(work.Generation))
+	}
 	return status
+}
+
+// manifestAvailable and workAvailable are the Available conditions the
+// availability controller writes for objects that exist.
+func manifestAvailable(generation int64) metav1.Condition {
+	return metav1.Condition{
+		Type: workv1.ManifestAvailable, Status: metav1.ConditionTrue, ObservedGeneration: generation,
+		Reason: workv1.ManifestAvailableReasonAvailable, Message: workv1.ManifestAvailableMessageAvailable,
+	}
+}
+
+func workAvailable(generation int64) metav1.Condition {
+	return metav1.Condition{
+		Type: workv1.WorkAvailable, Status: metav1.ConditionTrue, ObservedGeneration: generation,
+		Reason: workv1.WorkAvailableReasonAvailable, Message: workv1.WorkAvailableMessageAvailable,
+	}
 }
 
 // carryOver returns the previous status of the same object: matched on the

@@ -1,0 +1,258 @@
+//go:build linux
+
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+)
+
+// Only the agent touches these resources (besides the bench, whose own
+// requests are counted and taken out, and the clusters' background, see
+// background).
+var (
+	managedResources = []string{"configmaps", "appliedmanifestworks", "subjectaccessreviews", "leases"}
+	hubResources     = []string{"manifestworks", "events"}
+)
+
+var labelPair = regexp.MustCompile(`(\w+)="((?:[^"\\]|\\.)*)"`)
+
+// parseRequestTotals sums apiserver_request_total by verb, resource and
+// subresource (over code, group, version, scope…), keeping only resources.
+func parseRequestTotals(raw []byte, resources []string) (counts, error) {
+	out := counts{}
+	scanner := bufio.NewScanner(bytes.NewReader(raw))
+	scanner.Buffer(make([]byte, 1<<20), 1<<20)
+	for scanner.Scan() {
+		line := scanner.Text()
+		if !strings.HasPrefix(line, "apiserver_request_total{") {
+			continue
+		}
+		end := strings.LastIndexByte(line, '}')
+		if end < 0 {
+			return nil, fmt.Errorf("metrics: no closing brace: %q", line)
+		}
+		labels := map[string]string{}
+		for _, m := range labelPair.FindAllStringSubmatch(line[:end], -1) {
+			labels[m[1]] = m[2]
+		}
+		if !slices.Contains(resources, labels["resource"]) {
+			continue
+		}
+		value, err := strconv.ParseFloat(strings.TrimSpace(line[end+1:]), 64)
+		if err != nil {
+			return nil, fmt.Errorf("metrics: %q: %w", line, err)
+		}
+		out[reqKey{Verb: labels["verb"], Resource: labels["resource"], Subresource: labels["subresource"]}] += int(value)
+	}
+	return out, scanner.Err()
+}
+
+// scrape reads the request totals of one kube-apiserver. GET /metrics is not
+// a resource request, so it does not count itself.
+func scrape(ctx context.Context, kube kubernetes.Interface, resources []string) (counts, error) {
+	raw, err := kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	return parseRequestTotals(raw, resources)
+}
+
+// meter measures the agent's requests to one cluster over windows.
+type meter struct {
+	kube      kubernetes.Interface
+	resources []string
+	own       *counter
+	// observed are other clients' writes seen in watch events (the clusters'
+	// own leases), taken out exactly; nil when there is nothing to observe.
+	observed *counter
+	// background is what the cluster does by itself per second (kube-apiserver
+	// identity lease, kwok node leases, controllers), measured without agent.
+	background map[reqKey]float64
+}
+
+// mark is the state at the start of a window.
+type mark struct {
+	at       time.Time
+	total    counts
+	own      counts
+	observed counts
+}
+
+func (m *meter) mark(ctx context.Context) (mark, error) {
+	own := m.own.snapshot()
+	observed := counts{}
+	if m.observed != nil {
+		observed = m.observed.snapshot()
+	}
+	total, err := scrape(ctx, m.kube, m.resources)
+	return mark{at: time.Now(), total: total, own: own, observed: observed}, err
+}
+
+// since returns the agent's requests since start: the server's totals minus
+// the bench's own requests, minus the observed writes of other clients, minus
+// the expected background.
+func (m *meter) since(ctx context.Context, start mark) (counts, time.Duration, error) {
+	end, err := m.mark(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	d := end.at.Sub(start.at)
+	delta := counts{}
+	delta.add(end.total, 1)
+	delta.add(start.total, -1)
+	delta.add(end.own, -1)
+	delta.add(start.own, 1)
+	delta.add(end.observed, -1)
+	delta.add(start.observed, 1)
+	for k, rate := range m.background {
+		delta[k] -= int(math.Round(rate * d.Seconds()))
+	}
+	for k, n := range delta {
+		if n <= 0 {
+			delete(delta, k) // a negative count is background that did not happen this time
+		}
+	}
+	return delta, d, nil
+}
+
+// measureBackground sets the background rate from a window without agent.
+func (m *meter) measureBackground(ctx context.Context, window time.Duration) error {
+	m.background = nil
+	start, err := m.mark(ctx)
+	if err != nil {
+		return err
+	}
+	// A measurement window, not a wait for some state.
+	select {
+	case <-time.After(window):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	delta, d, err := m.since(ctx, start)
+	if err != nil {
+		return err
+	}
+	m.background = map[reqKey]float64{}
+	for k, n := range delta {
+		m.background[k] = float64(n) / d.Seconds()
+	}
+	return nil
+}
+
+// Request classes of the targets.
+func isWrite(verb string) bool {
+	switch verb {
+	case "POST", "PUT", "PATCH", "APPLY", "DELETE", "DELETECOLLECTION":
+		return true
+	}
+	return false
+}
+
+func isRead(verb string) bool { return verb == "GET" || verb == "LIST" }
+
+func (c counts) sum(keep func(reqKey) bool) int {
+	n := 0
+	for k, v := range c {
+		if keep(k) {
+			n += v
+		}
+	}
+	return n
+}
+
+func (c counts) total() int  { return c.sum(func(reqKey) bool { return true }) }
+func (c counts) writes() int { return c.sum(func(k reqKey) bool { return isWrite(k.Verb) }) }
+func (c counts) reads() int  { return c.sum(func(k reqKey) bool { return isRead(k.Verb) }) }
+
+// byVerb sums over resources: "POST=2100 PATCH=100".
+func (c counts) byVerb() string {
+	verbs := map[string]int{}
+	for k, n := range c {
+		verbs[k.Verb] += n
+	}
+	return formatCounts(verbs)
+}
+
+// byKey is the full breakdown: "POST configmaps=2000 PATCH manifestworks/status=100".
+func (c counts) byKey() map[string]int {
+	out := map[string]int{}
+	for k, n := range c {
+		out[k.String()] = n
+	}
+	return out
+}
+
+func formatCounts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, m[k]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestParseRequestTotals(t *testing.T) {
+	raw := []byte(`# HELP apiserver_request_total [STABLE] Counter of apiserver requests
+apiserver_request_total{code="201",component="apiserver",dry_run="",group="",resource="configmaps",scope="resource",subresource="",verb="POST",version="v1"} 20
+apiserver_request_total{code="409",component="apiserver",dry_run="",group="",resource="configmaps",scope="resource",subresource="",verb="POST",version="v1"} 2
+apiserver_request_total{code="200",component="apiserver",dry_run="",group="work.open-cluster-management.io",resource="appliedmanifestworks",scope="resource",subresource="status",verb="PATCH",version="v1"} 3
+apiserver_request_total{code="200",component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="",verb="GET",version="v1"} 9
+apiserver_request_total_other{resource="configmaps",verb="POST"} 7
+`)
+	got, err := parseRequestTotals(raw, managedResources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := counts{
+		{Verb: "POST", Resource: "configmaps"}:                                   22,
+		{Verb: "PATCH", Resource: "appliedmanifestworks", Subresource: "status"}: 3,
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got.writes() != 25 || got.reads() != 0 || got.byVerb() != "PATCH=3 POST=22" {
+		t.Errorf("writes %d reads %d byVerb %s", got.writes(), got.reads(), got.byVerb())
+	}
+}
+
+// window holds the counters of both clusters at the start of a measurement.
+type window struct{ hub, spoke mark }
+
+// openWindow starts a measurement of the agent's requests to both clusters.
+func (h *harness) openWindow(ctx context.Context) (window, error) {
+	hub, err := h.hub.mark(ctx)
+	if err != nil {
+		return window{}, err
+	}
+	spoke, err := h.spoke.mark(ctx)
+	return window{hub: hub, spoke: spoke}, err
+}
+
+// closeWindow returns the agent's requests to the hub and to the managed
+// cluster since the window opened, and how long it was open.
+func (h *harness) closeWindow(ctx context.Context, w window) (hub, managed counts, d time.Duration, err error) {
+	if hub, d, err = h.hub.since(ctx, w.hub); err != nil {
+		return nil, nil, 0, err
+	}
+	managed, _, err = h.spoke.since(ctx, w.spoke)
+	return hub, managed, d, err
+}

@@ -1,0 +1,215 @@
+//go:build linux
+
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"text/template"
+	"time"
+)
+
+// defaultAgent is our agent with its default client limits (QPS 50, burst
+// 100). Leader election is off so that the agent touches no lease, and the
+// health endpoint is off so that it cannot collide with other processes on
+// the shared machine.
+const defaultAgent = "ours={{.WorkBinary}} agent --spoke-cluster-name={{.ClusterName}}" +
+	" --hub-kubeconfig={{.HubKubeconfig}} --kubeconfig={{.Kubeconfig}}" +
+	" --disable-leader-election --health-probe-bind-address=0"
+
+// params are the knobs of a run, all from the environment.
+type params struct {
+	Works           int           // BENCH_WORKS: works in cold apply
+	Manifests       int           // BENCH_MANIFESTS: ConfigMaps per work
+	Idle            time.Duration // BENCH_IDLE: idle window after convergence
+	Baseline        time.Duration // BENCH_BASELINE: window measuring what the clusters do without an agent
+	QPS             float64       // BENCH_QPS: the agent's managed-cluster client QPS, for the cold-apply target
+	Out             string        // BENCH_OUT: folder for the JSON and the table
+	FeedbackSamples int           // BENCH_FEEDBACK_SAMPLES: scales per scrape type
+	PollInterval    time.Duration // BENCH_POLL_INTERVAL: the agent's status-sync interval, to spread Poll samples over its phase
+	Timeout         time.Duration // BENCH_TIMEOUT: bound of each convergence wait
+	Agents          []agentSpec   // BENCH_AGENTS: name=command;name=command
+}
+
+// agentSpec is one named agent command template.
+type agentSpec struct {
+	Name    string
+	Command string
+	tmpl    *template.Template
+}
+
+// agentVars are the placeholders an agent command may use.
+type agentVars struct {
+	HubKubeconfig string
+	Kubeconfig    string
+	ClusterName   string
+	WorkBinary    string
+}
+
+// render fills the placeholders of the command.
+func (a agentSpec) render(v agentVars) (string, error) {
+	var b bytes.Buffer
+	if err := a.tmpl.Execute(&b, v); err != nil {
+		return "", fmt.Errorf("agent %s: %w", a.Name, err)
+	}
+	return b.String(), nil
+}
+
+func loadParams(getenv func(string) string) (params, error) {
+	p := params{
+		Works: 100, Manifests: 20, Idle: 60 * time.Second, Baseline: 15 * time.Second,
+		QPS: 50, Out: "", FeedbackSamples: 5, PollInterval: 10 * time.Second, Timeout: 10 * time.Minute,
+	}
+	var errs []string
+	intVar := func(name string, dst *int) {
+		if s := getenv(name); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 1 {
+				errs = append(errs, fmt.Sprintf("%s=%q: want a positive integer", name, s))
+				return
+			}
+			*dst = n
+		}
+	}
+	durVar := func(name string, dst *time.Duration) {
+		if s := getenv(name); s != "" {
+			d, err := time.ParseDuration(s)
+			if err != nil || d < 0 {
+				errs = append(errs, fmt.Sprintf("%s=%q: want a duration such as 60s", name, s))
+				return
+			}
+			*dst = d
+		}
+	}
+	intVar("BENCH_WORKS", &p.Works)
+	intVar("BENCH_MANIFESTS", &p.Manifests)
+	intVar("BENCH_FEEDBACK_SAMPLES", &p.FeedbackSamples)
+	durVar("BENCH_IDLE", &p.Idle)
+	durVar("BENCH_BASELINE", &p.Baseline)
+	durVar("BENCH_TIMEOUT", &p.Timeout)
+	durVar("BENCH_POLL_INTERVAL", &p.PollInterval)
+	if p.PollInterval <= 0 {
+		errs = append(errs, "BENCH_POLL_INTERVAL must be positive")
+	}
+	if s := getenv("BENCH_QPS"); s != "" {
+		q, err := strconv.ParseFloat(s, 64)
+		if err != nil || q <= 0 {
+			errs = append(errs, fmt.Sprintf("BENCH_QPS=%q: want a positive number", s))
+		}
+		p.QPS = q
+	}
+	p.Out = getenv("BENCH_OUT")
+	agents := getenv("BENCH_AGENTS")
+	if agents == "" {
+		agents = defaultAgent
+	}
+	var err error
+	if p.Agents, err = parseAgents(agents); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if len(errs) > 0 {
+		return p, fmt.Errorf("bench parameters: %s", strings.Join(errs, "; "))
+	}
+	return p, nil
+}
+
+// parseAgents reads "name=command;name=command". A command runs through
+// `sh -c 'exec …'`, so it may hold shell quoting, but no ';'.
+func parseAgents(s string) ([]agentSpec, error) {
+	var agents []agentSpec
+	seen := map[string]bool{}
+	for part := range strings.SplitSeq(s, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, command, ok := strings.Cut(part, "=")
+		name, command = strings.TrimSpace(name), strings.TrimSpace(command)
+		if !ok || name == "" || command == "" || strings.ContainsAny(name, " /") {
+			return nil, fmt.Errorf("BENCH_AGENTS: %q is not name=command", part)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("BENCH_AGENTS: %q appears twice", name)
+		}
+		seen[name] = true
+		tmpl, err := template.New(name).Option("missingkey=error").Parse(command)
+		if err != nil {
+			return nil, fmt.Errorf("BENCH_AGENTS: %s: %w", name, err)
+		}
+		agents = append(agents, agentSpec{Name: name, Command: command, tmpl: tmpl})
+	}
+	if len(agents) == 0 {
+		return nil, fmt.Errorf("BENCH_AGENTS: no agent")
+	}
+	return agents, nil
+}
+
+// The parameters are plain parsing, checked without clusters.
+func TestParams(t *testing.T) {
+	cases := []struct {
+		name    string
+		env     map[string]string
+		wantErr string
+		check   func(t *testing.T, p params)
+	}{
+		{name: "defaults", check: func(t *testing.T, p params) {
+			if p.Works != 100 || p.Manifests != 20 || p.Idle != time.Minute || p.QPS != 50 || len(p.Agents) != 1 || p.Agents[0].Name != "ours" {
+				t.Errorf("defaults: %+v", p)
+			}
+		}},
+		{name: "sizes", env: map[string]string{"BENCH_WORKS": "5", "BENCH_MANIFESTS": "4", "BENCH_IDLE": "10s", "BENCH_QPS": "20"},
+			check: func(t *testing.T, p params) {
+				if p.Works != 5 || p.Manifests != 4 || p.Idle != 10*time.Second || p.QPS != 20 {
+					t.Errorf("sizes: %+v", p)
+				}
+			}},
+		{name: "two agents", env: map[string]string{"BENCH_AGENTS": "ours={{.WorkBinary}} agent --x=1; other=/bin/agent --hub={{.HubKubeconfig}}"},
+			check: func(t *testing.T, p params) {
+				if len(p.Agents) != 2 || p.Agents[1].Name != "other" || p.Agents[0].Command != "{{.WorkBinary}} agent --x=1" {
+					t.Errorf("agents: %+v", p.Agents)
+				}
+				got, err := p.Agents[1].render(agentVars{HubKubeconfig: "/h"})
+				if err != nil || got != "/bin/agent --hub=/h" {
+					t.Errorf("render: %q %v", got, err)
+				}
+			}},
+		{name: "bad number", env: map[string]string{"BENCH_WORKS": "0"}, wantErr: "BENCH_WORKS"},
+		{name: "bad duration", env: map[string]string{"BENCH_IDLE": "ten"}, wantErr: "BENCH_IDLE"},
+		{name: "agent without name", env: map[string]string{"BENCH_AGENTS": "/bin/agent"}, wantErr: "not name=command"},
+		{name: "duplicate agent", env: map[string]string{"BENCH_AGENTS": "a=x;a=y"}, wantErr: "twice"},
+		{name: "unknown placeholder", env: map[string]string{"BENCH_AGENTS": "a={{.Nope}}"}, check: func(t *testing.T, p params) {
+			if _, err := p.Agents[0].render(agentVars{}); err == nil {
+				t.Error("an unknown placeholder renders")
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := loadParams(func(k string) string { return tc.env[k] })
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, p)
+		})
+	}
+}
+
+// paramsFromEnv reads the parameters of this process.
+func paramsFromEnv(t *testing.T) params {
+	t.Helper()
+	p, err := loadParams(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -1,0 +1,324 @@
+//go:build linux
+
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// agentResult is everything measured of one agent.
+type agentResult struct {
+	Name       string                        `json:"name"`
+	Command    string                        `json:"command"`
+	Log        string                        `json:"log"`
+	Background map[string]map[string]float64 `json:"backgroundPerSecond"` // cluster → request → rate subtracted
+	Cold       *coldResult                   `json:"cold,omitempty"`
+	Idle       *idleResult                   `json:"idle,omitempty"`
+	Drift      *driftResult                  `json:"drift,omitempty"`
+	Feedback   *feedbackResult               `json:"feedback,omitempty"`
+	Delete     *deleteResult                 `json:"delete,omitempty"`
+	AfterCold  *procStats                    `json:"afterColdApply,omitempty"`
+	Process    *procStats                    `json:"process,omitempty"`
+	Errors     []string                      `json:"errors,omitempty"`
+	// LoggedRequests are the requests in the agent's log (with -v=6), by
+	// cluster, over its whole life.
+	LoggedRequests     map[string]map[string]int `json:"loggedRequests,omitempty"`
+	LoggedColdRequests map[string]map[string]int `json:"loggedColdRequests,omitempty"`
+}
+
+// machine describes where the run happened; load is read before and after.
+type machine struct {
+	CPUs       int    `json:"cpus"`
+	MemTotalMB int    `json:"memTotalMB"`
+	LoadBefore string `json:"loadBefore"`
+	LoadAfter  string `json:"loadAfter"`
+}
+
+// report is the JSON written under BENCH_OUT.
+type report struct {
+	Started   time.Time     `json:"started"`
+	Works     int           `json:"works"`
+	Manifests int           `json:"manifests"`
+	Objects   int           `json:"objects"`
+	QPS       float64       `json:"qps"`
+	Idle      string        `json:"idle"`
+	Machine   machine       `json:"machine"`
+	Agents    []agentResult `json:"agents"`
+	Table     []row         `json:"table"`
+}
+
+// row is one line of the table: a measurement of every agent against its
+// target and the physical floor.
+type row struct {
+	Metric string   `json:"metric"`
+	Target string   `json:"target"`
+	Floor  string   `json:"floor"`
+	Values []string `json:"values"` // one per agent
+	Met    []string `json:"met"`    // "yes", "NO", or "" when there is no target
+}
+
+// memoryTargetObjects is the scale at which the memory target applies.
+const memoryTargetObjects = 10000
+
+// rowSpec computes one row from an agent's result: the value shown, and
+// whether the target is met ("" for rows without a target).
+type rowSpec struct {
+	metric, target, floor string
+	value                 func(a *agentResult) (string, string)
+}
+
+func (r *report) rows() []rowSpec {
+	objects := r.Works * r.Manifests
+	writesNeeded := float64(objects + r.Works)
+	floorCold := writesNeeded / r.QPS
+	met := func(ok bool) string {
+		if ok {
+			return "yes"
+		}
+		return "NO"
+	}
+	sec := func(s float64) string { return fmt.Sprintf("%.2f s", s) }
+	return []rowSpec{
+		{fmt.Sprintf("cold apply, %d works x %d ConfigMaps", r.Works, r.Manifests),
+			fmt.Sprintf("<= %.1f s (1.2 x floor)", 1.2*floorCold),
+			fmt.Sprintf("%.1f s = %d writes / %g QPS", floorCold, objects+r.Works, r.QPS),
+			func(a *agentResult) (string, string) {
+				if a.Cold == nil {
+					return "-", ""
+				}
+				return sec(a.Cold.Seconds), met(a.Cold.Seconds <= 1.2*floorCold)
+			}},
+		{"cold: managed requests per manifest", "<= 1.1",
+			fmt.Sprintf("%.3f (1 create each + 1 AppliedManifestWork per work)", writesNeeded/float64(objects)),
+			func(a *agentResult) (string, string) {
+				if a.Cold == nil {
+					return "-", ""
+				}
+				return fmt.Sprintf("%.3f", a.Cold.ManagedPerItem), met(a.Cold.ManagedPerItem <= 1.1)
+			}},
+		{"cold: hub writes per work", "<= 2", "2 (finalizer patch + one status patch)",
+			func(a *agentResult) (string, string) {
+				if a.Cold == nil {
+					return "-", ""
+				}
+				return fmt.Sprintf("%.2f", a.Cold.HubWritesPer), met(a.Cold.HubWritesPer <= 2)
+			}},
+		{"cold: managed requests by verb", "", "",
+			func(a *agentResult) (string, string) { return verbsOf(a.Cold, true), "" }},
+		{"cold: hub requests by verb", "", "",
+			func(a *agentResult) (string, string) { return verbsOf(a.Cold, false), "" }},
+		{fmt.Sprintf("idle %s: writes (both clusters)", r.Idle), "0", "0",
+			func(a *agentResult) (string, string) {
+				if a.Idle == nil {
+					return "-", ""
+				}
+				return fmt.Sprint(a.Idle.Writes), met(a.Idle.Writes == 0)
+			}},
+		{fmt.Sprintf("idle %s: GET/LIST (both clusters)", r.Idle), "0", "0",
+			func(a *agentResult) (string, string) {
+				if a.Idle == nil {
+					return "-", ""
+				}
+				return fmt.Sprint(a.Idle.Reads), met(a.Idle.Reads == 0)
+			}},
+		{"idle: requests by verb (managed | hub)", "", "",
+			func(a *agentResult) (string, string) {
+				if a.Idle == nil {
+					return "-", ""
+				}
+				return a.Idle.managed.byVerb() + " | " + a.Idle.hub.byVerb(), ""
+			}},
+		{"drift repair, 10 deleted + 10 modified", "< 2 s", "~0.1 s (one watch event + one write each)",
+			func(a *agentResult) (string, string) {
+				if a.Drift == nil {
+					return "-", ""
+				}
+				return sec(a.Drift.Seconds), met(a.Drift.Seconds < 2)
+			}},
+		{"feedback Watch: hub ReadyReplicas (p50 / max)", "< 1 s", "managed readiness (p50 / max)",
+			func(a *agentResult) (string, string) { return feedbackCell(a, workv1.FeedbackWatchType, 1) }},
+		{"feedback Watch: agent's part (hub - managed ready)", "", "0",
+			func(a *agentResult) (string, string) { return agentPart(a, workv1.FeedbackWatchType), "" }},
+		{"feedback Poll: hub ReadyReplicas (p50 / max), random phase", "", "uniform in [0, poll period]: p50 ~ period/2",
+			func(a *agentResult) (string, string) { return feedbackCell(a, workv1.FeedbackPollType, 0) }},
+		{"delete all: works gone and ConfigMaps gone", "", fmt.Sprintf("%.1f s = %d deletes / %g QPS", float64(objects)/r.QPS, objects, r.QPS),
+			func(a *agentResult) (string, string) {
+				if a.Delete == nil {
+					return "-", ""
+				}
+				return sec(a.Delete.Seconds), ""
+			}},
+		{fmt.Sprintf("peak RSS (VmHWM) over the run, %d objects", objects),
+			fmt.Sprintf("< 100 MB at %d objects", memoryTargetObjects), "",
+			func(a *agentResult) (string, string) {
+				if a.Process == nil {
+					return "-", ""
+				}
+				v := fmt.Sprintf("%.1f MB", a.Process.PeakRSSMB)
+				switch {
+				case objects >= memoryTargetObjects:
+					return v, met(a.Process.PeakRSSMB < 100)
+				case a.Process.PeakRSSMB >= 100:
+					return v, "NO" // already over with fewer objects
+				default:
+					return v, fmt.Sprintf("n/a (%d objects)", objects)
+				}
+			}},
+		{"RSS once cold apply converged: VmRSS / VmHWM so far", "", "",
+			func(a *agentResult) (string, string) {
+				if a.AfterCold == nil {
+					return "-", ""
+				}
+				return fmt.Sprintf("%.1f / %.1f MB (CPU %.1f s)", a.AfterCold.RSSMB, a.AfterCold.PeakRSSMB, a.AfterCold.CPUSeconds), ""
+			}},
+		{"CPU seconds (utime+stime), whole run", "", "",
+			func(a *agentResult) (string, string) {
+				if a.Process == nil {
+					return "-", ""
+				}
+				return fmt.Sprintf("%.1f s", a.Process.CPUSeconds), ""
+			}},
+	}
+}
+
+func verbsOf(c *coldResult, managed bool) string {
+	if c == nil {
+		return "-"
+	}
+	if managed {
+		return c.managed.byVerb()
+	}
+	return c.hub.byVerb()
+}
+
+// feedbackCell is p50 / max of the hub's ReadyReplicas latency; when
+// ReadyReplicas never came, Replicas is used and the cell says so. limit > 0
+// is the target in seconds, judged on the max.
+func feedbackCell(a *agentResult, mode workv1.FeedbackScrapeType, limit float64) (string, string) {
+	if a.Feedback == nil || len(a.Feedback.Samples[mode]) == 0 {
+		return "-", ""
+	}
+	var ready, replicas, managed []float64
+	for _, s := range a.Feedback.Samples[mode] {
+		if s.HubReadyReplicas >= 0 {
+			ready = append(ready, s.HubReadyReplicas)
+		}
+		replicas = append(replicas, s.HubReplicas)
+		managed = append(managed, s.ManagedReady)
+	}
+	values, which := ready, ""
+	if len(ready) < len(a.Feedback.Samples[mode]) {
+		values, which = replicas, " (Replicas: ReadyReplicas did not arrive)"
+	}
+	p50, maxV := stats(values)
+	m50, mMax := stats(managed)
+	cell := fmt.Sprintf("%.2f / %.2f s%s [managed ready %.2f / %.2f, n=%d]", p50, maxV, which, m50, mMax, len(values))
+	if limit <= 0 {
+		return cell, ""
+	}
+	if maxV < limit {
+		return cell, "yes"
+	}
+	return cell, "NO"
+}
+
+func agentPart(a *agentResult, mode workv1.FeedbackScrapeType) string {
+	if a.Feedback == nil {
+		return "-"
+	}
+	var parts []float64
+	for _, s := range a.Feedback.Samples[mode] {
+		if s.AgentReadySeconds >= 0 {
+			parts = append(parts, s.AgentReadySeconds)
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	p50, maxV := stats(parts)
+	return fmt.Sprintf("%.2f / %.2f s", p50, maxV)
+}
+
+// stats returns the median (the lower one of an even count) and the maximum.
+func stats(v []float64) (float64, float64) {
+	if len(v) == 0 {
+		return -1, -1
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[(len(s)-1)/2], s[len(s)-1]
+}
+
+// buildTable fills r.Table from the agents' results.
+func (r *report) buildTable() {
+	r.Table = nil
+	for _, spec := range r.rows() {
+		rw := row{Metric: spec.metric, Target: spec.target, Floor: spec.floor}
+		for i := range r.Agents {
+			v, m := spec.value(&r.Agents[i])
+			rw.Values = append(rw.Values, v)
+			rw.Met = append(rw.Met, m)
+		}
+		r.Table = append(r.Table, rw)
+	}
+}
+
+// text renders the table, the agents side by side, then the errors.
+func (r *report) text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "bench: %d works x %d ConfigMaps = %d objects, agent QPS %g, idle %s; %d CPUs, %d MB; load before %s, after %s\n",
+		r.Works, r.Manifests, r.Works*r.Manifests, r.QPS, r.Idle, r.Machine.CPUs, r.Machine.MemTotalMB, r.Machine.LoadBefore, r.Machine.LoadAfter)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	header := []string{"metric", "target", "floor"}
+	for _, a := range r.Agents {
+		header = append(header, a.Name, "met")
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	for _, rw := range r.Table {
+		cells := []string{rw.Metric, dash(rw.Target), dash(rw.Floor)}
+		for i := range rw.Values {
+			cells = append(cells, rw.Values[i], dash(rw.Met[i]))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	_ = tw.Flush()
+	for _, a := range r.Agents {
+		for _, e := range a.Errors {
+			fmt.Fprintf(&b, "%s: ERROR %s\n", a.Name, e)
+		}
+		fmt.Fprintf(&b, "%s: log %s; background subtracted per second: %v\n", a.Name, a.Log, a.Background)
+	}
+	return b.String()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// write stores the JSON and the table under dir, named by the start time.
+func (r *report) write(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	base := filepath.Join(dir, "bench-"+r.Started.Format("20060102-150405"))
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(base+".json", data, 0o644); err != nil {
+		return "", err
+	}
+	return base + ".json", os.WriteFile(base+".txt", []byte(r.text()), 0o644)
+}
