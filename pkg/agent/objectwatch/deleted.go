@@ -19,17 +19,18 @@ const deletedTTL = 10 * time.Minute
 type deletedUIDs struct {
 	mu        sync.Mutex
 	seen      map[types.UID]time.Time
+	names     map[string]time.Time // namespace/name of the same deletions
 	lastPrune time.Time
 	now       func() time.Time
 }
 
 func newDeletedUIDs() *deletedUIDs {
-	return &deletedUIDs{seen: map[types.UID]time.Time{}, now: time.Now}
+	return &deletedUIDs{seen: map[types.UID]time.Time{}, names: map[string]time.Time{}, now: time.Now}
 }
 
 // add records a deletion, dropping those older than deletedTTL at most once
-// a minute, so the set holds only recent deletions.
-func (d *deletedUIDs) add(uid types.UID) {
+// a minute, so the sets hold only recent deletions.
+func (d *deletedUIDs) add(uid types.UID, namespace, name string) {
 	if uid == "" {
 		return
 	}
@@ -37,13 +38,19 @@ func (d *deletedUIDs) add(uid types.UID) {
 	defer d.mu.Unlock()
 	now := d.now()
 	d.seen[uid] = now
+	d.names[namespace+"/"+name] = now
 	if now.Sub(d.lastPrune) < time.Minute {
 		return
 	}
 	d.lastPrune = now
-	for u, at := range d.seen {
+	prune(d.seen, now)
+	prune(d.names, now)
+}
+
+func prune[K comparable](m map[K]time.Time, now time.Time) {
+	for k, at := range m {
 		if now.Sub(at) > deletedTTL {
-			delete(d.seen, u)
+			delete(m, k)
 		}
 	}
 }
@@ -54,4 +61,12 @@ func (d *deletedUIDs) has(uid types.UID) bool {
 	defer d.mu.Unlock()
 	at, ok := d.seen[uid]
 	return ok && d.now().Sub(at) <= deletedTTL
+}
+
+// hasName tells whether an object of that name was seen deleted since.
+func (d *deletedUIDs) hasName(namespace, name string, since time.Time) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	at, ok := d.names[namespace+"/"+name]
+	return ok && !at.Before(since)
 }

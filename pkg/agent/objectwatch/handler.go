@@ -23,7 +23,7 @@ const appliedManifestWorkKind = "AppliedManifestWork"
 type driftHandler struct {
 	logger   klog.Logger
 	onChange func(appliedManifestWorkName string)
-	deleted  func(types.UID) // records every deletion seen, ours or not
+	deleted  func(uid types.UID, namespace, name string) // records every deletion seen, ours or not
 }
 
 var _ cache.ResourceEventHandler = driftHandler{}
@@ -64,7 +64,7 @@ func (h driftHandler) OnDelete(obj interface{}) {
 		return
 	}
 	if h.deleted != nil {
-		h.deleted(m.GetUID())
+		h.deleted(m.GetUID(), m.GetNamespace(), m.GetName())
 	}
 	h.notify("deleted", m, appliedManifestWorkOwners(m))
 }

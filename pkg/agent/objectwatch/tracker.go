@@ -239,6 +239,15 @@ func (t *Tracker) Deleted(gvr schema.GroupVersionResource, uid types.UID) bool {
 	return inf != nil && inf.deleted.has(uid)
 }
 
+// DeletedSince tells whether the informer of gvr saw an object of that name
+// deleted at or after since (within the last few minutes).
+func (t *Tracker) DeletedSince(gvr schema.GroupVersionResource, namespace, name string, since time.Time) bool {
+	t.mu.RLock()
+	inf := t.informers[gvr]
+	t.mu.RUnlock()
+	return inf != nil && inf.deleted.hasName(namespace, name, since)
+}
+
 // Running returns the resource types whose informers are running, sorted by
 // group, version and resource; nil if none.
 func (t *Tracker) Running() []schema.GroupVersionResource {

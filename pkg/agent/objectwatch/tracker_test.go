@@ -175,13 +175,16 @@ func TestDeletedUIDsExpire(t *testing.T) {
 	d := newDeletedUIDs()
 	now := time.Unix(1000, 0)
 	d.now = func() time.Time { return now }
-	d.add("a")
+	d.add("a", "ns", "x")
 	assert.True(t, d.has("a"))
 	assert.False(t, d.has("b"))
+	assert.True(t, d.hasName("ns", "x", now))
+	assert.False(t, d.hasName("ns", "x", now.Add(time.Second)), "not deleted since")
 	now = now.Add(deletedTTL + time.Second)
 	assert.False(t, d.has("a"), "expired")
-	d.add("b") // prunes
+	d.add("b", "ns", "y") // prunes
 	assert.Len(t, d.seen, 1)
+	assert.Len(t, d.names, 1)
 }
 
 func TestSetUsesBeforeRun(t *testing.T) {

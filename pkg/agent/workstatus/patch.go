@@ -20,24 +20,24 @@ import (
 // the work's, and counts in metrics.StatusPatches, for the controller, whether
 // it sent one. The patch carries the resourceVersion it was computed from, so
 // a concurrent writer makes it fail with a conflict and the caller reconciles
-// again instead of losing that writer's change. sent tells whether the status
-// on the hub changed.
-func Patch(ctx context.Context, controller string, client workclient.Interface, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) (sent bool, err error) {
+// again instead of losing that writer's change. updated is the work as the
+// hub now holds it, nil when nothing was sent.
+func Patch(ctx context.Context, controller string, client workclient.Interface, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) (updated *workv1.ManifestWork, err error) {
 	if equality.Semantic.DeepEqual(work.Status, status) {
 		metrics.StatusPatches.WithLabelValues(controller, metrics.PatchSkipped).Inc()
-		return false, nil
+		return nil, nil
 	}
 	patch, err := mergePatch(work, status)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	_, err = client.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
+	updated, err = client.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
 	if err != nil {
 		metrics.StatusPatches.WithLabelValues(controller, metrics.PatchError).Inc()
-		return false, fmt.Errorf("patching status: %w", err)
+		return nil, fmt.Errorf("patching status: %w", err)
 	}
 	metrics.StatusPatches.WithLabelValues(controller, metrics.PatchSent).Inc()
-	return true, nil
+	return updated, nil
 }
 
 // mergePatch is the merge patch from the work's status to the new one, with

@@ -37,8 +37,9 @@ const (
 	// AppliedManifestWork than the cache had is looked at again.
 	conflictRetry = time.Second
 	// missingRecheck is how soon a work is looked at again after one of its
-	// applied objects was found missing, to record the object put back.
-	missingRecheck = 5 * time.Second
+	// applied objects was not in the watch cache: just created and not seen
+	// yet (milliseconds), or deleted and being put back.
+	missingRecheck = time.Second
 )
 
 // Deps are the controller's collaborators.

@@ -35,3 +35,27 @@ func TestPruneAsTheExecutor(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"delete deployments default/web"}, ct.Writes(e.metadata.Actions()))
 }
+
+// Objects are recorded as the watch cache sees them: one the cache has not
+// seen yet is not read from the API, and the record is written once, when
+// every object can be recorded.
+func TestRecordWaitsForTheCache(t *testing.T) {
+	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
+	deployObj := ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef)
+	work := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true), manifestStatus(ct.Deployments, "default", "web", true))
+	cache := ct.Cache{}.Put(ct.ConfigMaps, cmObj).Put(ct.Deployments)
+	e := newEnv(t, newApplied(), cache, cmObj, deployObj)
+
+	recheck, err := e.c.reconcile(context.Background(), work)
+	require.NoError(t, err)
+	assert.Positive(t, recheck, "looked at again soon")
+	assert.Empty(t, e.spokeWrites(), "no partial record")
+	assert.Empty(t, e.metadata.Actions(), "no read: the cache answers")
+
+	cache.Put(ct.Deployments, deployObj)
+	recheck, err = e.c.reconcile(context.Background(), work)
+	require.NoError(t, err)
+	assert.Zero(t, recheck)
+	assert.Len(t, e.spokeWrites(), 1)
+	assert.Len(t, e.appliedResources(t), 2)
+}

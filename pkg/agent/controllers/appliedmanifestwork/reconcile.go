@@ -132,7 +132,7 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 			continue
 		}
 		entry := workv1.AppliedManifestResourceMeta{ResourceIdentifier: id, Version: meta.Version}
-		live, err := c.cleaner.Lookup(ctx, cleanup.GVR(entry), meta.Namespace, meta.Name)
+		live, err := c.lookup(ctx, cleanup.GVR(entry), meta.Namespace, meta.Name)
 		switch {
 		case err != nil:
 			st.errs = append(st.errs, err)
@@ -140,16 +140,34 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 				st.resources = append(st.resources, prev)
 			}
 		case live == nil:
-			// Deleted behind our back: the manifestwork controller recreates
-			// it, and a look a little later records the new object.
-			klog.FromContext(ctx).V(2).Info("Applied object is gone; not recording it", "resource", cleanup.Describe(entry))
+			// Not in the watch cache: created a moment ago and not seen yet,
+			// or deleted behind our back (the manifestwork controller puts it
+			// back). A look a little later records it.
+			klog.FromContext(ctx).V(2).Info("Applied object not seen; recording it later", "resource", cleanup.Describe(entry))
 			st.missing = true
+			if recorded {
+				st.resources = append(st.resources, prev)
+			}
 		default:
 			entry.UID = string(live.UID)
 			st.resources = append(st.resources, entry)
 		}
 	}
 	return nil
+}
+
+// lookup reads an applied object's metadata from the watch cache, and from
+// the API only when the cache cannot answer; nil when the cache has not seen
+// it. Objects are recorded as the cache sees them, so recording a new work
+// costs no read.
+func (c *Controller) lookup(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, error) {
+	if c.Objects != nil {
+		obj, synced, err := c.Objects.Get(gvr, namespace, name)
+		if err == nil && synced {
+			return obj, nil
+		}
+	}
+	return c.cleaner.Lookup(ctx, gvr, namespace, name)
 }
 
 // statusCurrent reports whether the work's status was written for its
@@ -211,8 +229,8 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 // updateStatus writes status.appliedResources when it changed, as a merge
 // patch carrying the resourceVersion it was computed from.
 func (c *Controller) updateStatus(ctx context.Context, st *state) error {
-	if sameResources(st.applied.Status.AppliedResources, st.resources) {
-		return nil
+	if st.missing || sameResources(st.applied.Status.AppliedResources, st.resources) {
+		return nil // a record with objects still to be seen is written once they are
 	}
 	var resources any // null clears the list
 	if len(st.resources) > 0 {

@@ -55,6 +55,9 @@ const (
 // synced true means the object does not exist.
 type ObjectCache interface {
 	Get(gvr schema.GroupVersionResource, namespace, name string) (obj *metav1.PartialObjectMetadata, synced bool, err error)
+	// DeletedSince tells that the watch saw an object of that name deleted at
+	// or after since.
+	DeletedSince(gvr schema.GroupVersionResource, namespace, name string, since time.Time) bool
 }
 
 // Deps are the controller's collaborators.
@@ -74,6 +77,7 @@ type Controller struct {
 	Deps
 	works    worklisters.ManifestWorkNamespaceLister
 	rechecks workqueue.TypedRateLimiter[string] // per-work backoff of the rechecks
+	now      func() time.Time
 }
 
 // New returns the controller, ready to Run.
@@ -82,6 +86,7 @@ func New(d Deps) factory.Controller {
 		Deps:     d,
 		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
 		rechecks: newRechecks(),
+		now:      time.Now,
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -42,25 +43,53 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 		// Nothing applied yet: the status write of the apply requeues the work.
 		return settled, nil
 	}
-	conditions := c.checkManifests(ctx, work)
+	conditions, pending := c.checkManifests(ctx, work)
 	if err := c.patchStatus(ctx, work, buildStatus(work, conditions)); err != nil {
 		return finished, err
 	}
-	if summarize(conditions).available < len(conditions) {
+	if pending || summarize(conditions).available < len(conditions) {
 		return unsettled, nil
 	}
 	return settled, nil
 }
 
 // checkManifests returns the Available condition of each manifest of the
-// work's status, in the same order.
-func (c *Controller) checkManifests(ctx context.Context, work *workv1.ManifestWork) []metav1.Condition {
+// work's status, in the same order. pending tells that some object was just
+// applied and the watch cache has not seen it yet.
+func (c *Controller) checkManifests(ctx context.Context, work *workv1.ManifestWork) (conditions []metav1.Condition, pending bool) {
 	manifests := work.Status.ResourceStatus.Manifests
-	conditions := make([]metav1.Condition, len(manifests))
+	conditions = make([]metav1.Condition, len(manifests))
 	for i := range manifests {
+		if cond, ok := c.justApplied(&manifests[i]); ok {
+			conditions[i], pending = cond, true
+			continue
+		}
 		conditions[i] = c.checkManifest(ctx, &manifests[i], work.Generation)
 	}
-	return conditions
+	return conditions, pending
+}
+
+// justAppliedGrace is how long after the apply reported an object Available
+// its absence from the watch cache is taken for the watch being a moment
+// behind, rather than read from the API.
+const justAppliedGrace = 5 * time.Second
+
+// justApplied keeps, without a request, the Available condition the apply
+// has just written for an object that the watch cache has not seen yet;
+// the work is looked at again soon, when the cache will have caught up. An
+// object the cache saw deleted since is not "not seen yet".
+func (c *Controller) justApplied(mc *workv1.ManifestCondition) (metav1.Condition, bool) {
+	current := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestAvailable)
+	if current == nil || current.Status != metav1.ConditionTrue || c.now().Sub(current.LastTransitionTime.Time) > justAppliedGrace {
+		return metav1.Condition{}, false
+	}
+	meta := mc.ResourceMeta
+	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
+	obj, synced, err := c.Objects.Get(gvr, meta.Namespace, meta.Name)
+	if err != nil || !synced || obj != nil || c.Objects.DeletedSince(gvr, meta.Namespace, meta.Name, current.LastTransitionTime.Time) {
+		return metav1.Condition{}, false
+	}
+	return *current, true
 }
 
 // checkManifest decides whether one manifest's object exists.

@@ -50,7 +50,13 @@ type stubCache struct {
 	synced  bool
 	err     error
 	objects map[object]bool
+	deleted map[object]time.Time // when the watch saw it deleted
 	gets    int
+}
+
+func (s *stubCache) DeletedSince(gvr schema.GroupVersionResource, namespace, name string, since time.Time) bool {
+	at, ok := s.deleted[object{gvr, namespace, name}]
+	return ok && !at.Before(since)
 }
 
 func (s *stubCache) Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {
@@ -156,6 +162,7 @@ func newFixture(work *workv1.ManifestWork, cache *stubCache, liveObjects ...obje
 		c: &Controller{
 			Deps:     Deps{ClusterName: cluster, HubClient: hub, Objects: cache, Metadata: spoke},
 			rechecks: newRechecks(),
+			now:      time.Now,
 		},
 		hub:   hub,
 		spoke: spoke,
@@ -576,4 +583,35 @@ func TestReconcileConflict(t *testing.T) {
 
 	require.Error(t, err)
 	assert.True(t, apierrors.IsConflict(err), "a conflict stays recognisable, so sync requeues: %v", err)
+}
+
+// An object the apply reported Available a moment ago and the watch cache
+// has not seen yet keeps its condition without a request, and the work is
+// looked at again soon; later, its absence is confirmed with the API.
+func TestJustAppliedObjectTrustsTheApply(t *testing.T) {
+	appliedAt := available.LastTransitionTime.Time
+	work := newWork([]metav1.Condition{workApplied, progressing, workAvail}, manifest(meta(0, cm), applied, available))
+	f := newFixture(work, cached())
+	f.c.now = func() time.Time { return appliedAt.Add(time.Second) }
+
+	result, err := f.reconcile(t, work)
+	require.NoError(t, err)
+	assert.Equal(t, unsettled, result, "looked at again soon")
+	assert.Empty(t, f.patches(t))
+	assert.Zero(t, f.liveGets())
+
+	f.c.now = func() time.Time { return appliedAt.Add(justAppliedGrace + time.Second) }
+	_, err = f.reconcile(t, work)
+	require.NoError(t, err)
+	assert.Equal(t, 1, f.liveGets(), "after the grace, the absence is confirmed")
+	require.Len(t, f.patches(t), 1, "and reported")
+
+	// Within the grace, an object the watch saw deleted is confirmed at once.
+	f = newFixture(work, cached())
+	f.cache.deleted = map[object]time.Time{cm: appliedAt.Add(time.Second)}
+	f.c.now = func() time.Time { return appliedAt.Add(2 * time.Second) }
+	_, err = f.reconcile(t, work)
+	require.NoError(t, err)
+	assert.Equal(t, 1, f.liveGets())
+	require.Len(t, f.patches(t), 1)
 }

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -63,6 +64,10 @@ type WorkController struct {
 	works   worklisters.ManifestWorkNamespaceLister
 	applied worklisters.AppliedManifestWorkLister
 	logger  klog.Logger // for the queue key functions, which have no context
+	// released holds, per work key, the UID of a work whose finalizer this
+	// controller removed: until the informer sees it gone, its cached copy
+	// still carries the finalizer, and is nothing to act on.
+	released sync.Map
 }
 
 // NewWorkController returns the ManifestWork finalize controller, ready to Run.
@@ -93,10 +98,14 @@ func (c *WorkController) sync(ctx context.Context, syncCtx factory.SyncContext) 
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
+		c.released.Delete(key)
 		return nil
 	}
 	if err != nil {
 		return err
+	}
+	if uid, ok := c.released.Load(key); ok && uid == work.UID {
+		return nil // released already; the informer has not seen it go yet
 	}
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work)))
 	after, err := c.reconcile(ctx, work)
@@ -229,6 +238,7 @@ func (c *WorkController) removeFinalizer(ctx context.Context, st *workState) err
 	if err != nil {
 		return fmt.Errorf("removing finalizer: %w", err)
 	}
+	c.released.Store(st.work.Namespace+"/"+st.work.Name, st.work.UID)
 	klog.FromContext(ctx).Info("Cleanup done; removed the ManifestWork finalizer")
 	c.Events.Event(st.work, corev1.EventTypeNormal, EventResourcesCleanedUp,
 		"The applied resources are cleaned up on the managed cluster; the work is released")

@@ -150,3 +150,21 @@ func TestWorkSyncRequeuesWhileWaiting(t *testing.T) {
 	require.NoError(t, e.work.sync(context.Background(), other))
 	assert.Empty(t, other.Q.Added, "a key of another namespace is ignored")
 }
+
+// Once the finalizer is removed, the cached copy that still carries it is
+// nothing to act on: no second read of the AppliedManifestWork, no second
+// patch of the work.
+func TestWorkReleasedIsNotFinalizedTwice(t *testing.T) {
+	work := deleting(newWork())
+	work.Finalizers = append(work.Finalizers, "example.com/other") // keeps it on the hub
+	work.UID = "work-uid"
+	e := newEnv(t, fixture{work: work})
+	syncCtx := ct.NewSyncContext(ct.Cluster + "/web")
+	require.NoError(t, e.work.sync(context.Background(), syncCtx))
+	assert.NotContains(t, e.hubWork(t).Finalizers, workv1.ManifestWorkFinalizer)
+
+	e.clearActions()
+	require.NoError(t, e.work.sync(context.Background(), syncCtx), "the lister still has the finalizer")
+	assert.Empty(t, e.hubWrites())
+	assert.Empty(t, e.spoke.Actions(), "no read of the AppliedManifestWork either")
+}

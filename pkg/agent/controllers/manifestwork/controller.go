@@ -76,7 +76,11 @@ type Controller struct {
 	memory  *appliedMemory
 	retries workqueue.TypedRateLimiter[string] // per-work backoff while manifests fail
 	waiting sync.Map                           // key -> retry scheduled for a failing work
-	now     func() time.Time
+	// superseded holds, per work key, the resourceVersions of the work that
+	// our own writes replaced: a lister copy at one of them is older than
+	// what we wrote, and reconciling it again would only conflict.
+	superseded sync.Map // key -> map[string]bool
+	now        func() time.Time
 }
 
 // retry is the scheduled retry of a work whose manifests failed.
@@ -131,6 +135,12 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	if err != nil {
 		return err
 	}
+	if c.outdated(key, work.ResourceVersion) {
+		// The event of our own last write is on its way and brings the work
+		// back with what we wrote.
+		klog.FromContext(ctx).V(4).Info("Waiting for the informer to catch up with our write", "manifestWork", klog.KObj(work))
+		return nil
+	}
 	if c.retryPending(key, work.Generation) {
 		// Events in between, mostly our own status writes, do not bring the
 		// retry forward; a new generation of the work or an RBAC change does.
@@ -171,4 +181,31 @@ func (c *Controller) forget(name string) {
 	c.memory.forget(key)
 	c.retries.Forget(key)
 	c.waiting.Delete(key)
+	c.superseded.Delete(key)
+}
+
+// noteWrites records the resourceVersions a reconcile's writes replaced. A
+// reconcile that wrote nothing worked on a current copy: nothing older is
+// left to wait for.
+func (c *Controller) noteWrites(key string, replaced []string) {
+	if len(replaced) == 0 {
+		c.superseded.Delete(key)
+		return
+	}
+	rvs := map[string]bool{}
+	if v, ok := c.superseded.Load(key); ok {
+		for rv := range v.(map[string]bool) {
+			rvs[rv] = true
+		}
+	}
+	for _, rv := range replaced {
+		rvs[rv] = true
+	}
+	c.superseded.Store(key, rvs)
+}
+
+// outdated tells whether our own writes replaced this resourceVersion.
+func (c *Controller) outdated(key, resourceVersion string) bool {
+	v, ok := c.superseded.Load(key)
+	return ok && v.(map[string]bool)[resourceVersion]
 }

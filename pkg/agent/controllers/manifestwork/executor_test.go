@@ -103,3 +103,35 @@ func TestApplyReportsWhatItAppliedAvailable(t *testing.T) {
 	assert.Nil(t, apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[1].Conditions, workv1.ManifestAvailable))
 	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkAvailable), "not all are known to exist")
 }
+
+// A lister copy that our own writes have replaced is not reconciled again:
+// it would only send a write that conflicts. The informer brings the
+// current copy a moment later; a write that changed nothing on the server
+// keeps its version current.
+func TestOwnWritesAreNotReconciledFromAnOlderCopy(t *testing.T) {
+	work := fixture.NewWork(cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "settings", nil)).Build()
+	work.ResourceVersion = "5"
+	e := newEnv(t, work)
+	key := cluster + "/w"
+
+	st := &state{work: work}
+	st.wrote(withResourceVersion(work, "6")) // finalizer
+	st.wrote(withResourceVersion(work, "6")) // a no-op write on the server
+	st.wrote(withResourceVersion(work, "7")) // status
+	assert.Equal(t, []string{"5", "6"}, st.superseded)
+	e.c.noteWrites(key, st.superseded)
+
+	require.NoError(t, e.c.sync(context.Background(), ct.NewSyncContext(key)))
+	assert.Empty(t, ct.Writes(e.hub.Actions()), "the lister still has version 5")
+	assert.Empty(t, e.dynamic.Actions())
+
+	require.NoError(t, e.works.Update(withResourceVersion(work, "7")))
+	require.NoError(t, e.c.sync(context.Background(), ct.NewSyncContext(key)))
+	assert.NotEmpty(t, ct.Writes(e.hub.Actions()), "the current copy is reconciled")
+}
+
+func withResourceVersion(work *workv1.ManifestWork, rv string) *workv1.ManifestWork {
+	w := work.DeepCopy()
+	w.ResourceVersion = rv
+	return w
+}

@@ -21,6 +21,9 @@ type state struct {
 	work    *workv1.ManifestWork        // the latest copy, after our own metadata writes
 	applied *workv1.AppliedManifestWork // owner of everything applied
 	results []manifestResult            // by ordinal
+	// superseded are the resourceVersions of the work that this reconcile's
+	// own writes replaced.
+	superseded []string
 }
 
 // manifestResult is the outcome of one manifest.
@@ -38,6 +41,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) e
 		return nil // the finalize controller owns deleted works
 	}
 	st := &state{work: work}
+	defer func() { c.noteWrites(work.Namespace+"/"+work.Name, st.superseded) }()
 	for _, step := range []func(context.Context, *state) error{
 		c.ensureFinalizer,
 		c.ensureAppliedWork,
@@ -48,14 +52,25 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) e
 		}
 	}
 	status := buildStatus(st.work, st.results)
-	sent, err := workstatus.Patch(ctx, ControllerName, c.HubClient, st.work, status)
+	updated, err := workstatus.Patch(ctx, ControllerName, c.HubClient, st.work, status)
 	if err != nil {
 		return err
 	}
-	if sent {
+	if updated != nil {
 		recordTransitions(c.Events, st.work, status)
+		st.wrote(updated)
 	}
 	return st.failures()
+}
+
+// wrote records that a write replaced st.work with updated. A write that
+// changed nothing on the server keeps the resourceVersion, which then stays
+// current.
+func (st *state) wrote(updated *workv1.ManifestWork) {
+	if updated.ResourceVersion != st.work.ResourceVersion {
+		st.superseded = append(st.superseded, st.work.ResourceVersion)
+	}
+	st.work = updated
 }
 
 // ensureFinalizer keeps the work on the hub until the agent has cleaned up.
@@ -74,7 +89,7 @@ func (c *Controller) ensureFinalizer(ctx context.Context, st *state) error {
 	if err != nil {
 		return fmt.Errorf("adding finalizer: %w", err)
 	}
-	st.work = updated
+	st.wrote(updated)
 	return nil
 }
 
