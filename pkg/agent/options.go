@@ -40,6 +40,7 @@ type Options struct {
 	DisableLeaderElection   bool
 	LeaderElectionNamespace string
 	HealthProbeBindAddress  string
+	Profiling               bool // --profiling: Go profiles on the health address
 
 	FeatureGate featuregate.MutableVersionedFeatureGate
 	Logging     *logsapi.LoggingConfiguration
@@ -74,6 +75,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Namespace, on the cluster of --kubeconfig, of the Lease "+LeaseName+" that elects the active replica.")
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
 		"Address serving /healthz and /readyz; 0 disables them.")
+	fs.BoolVar(&o.Profiling, "profiling", o.Profiling,
+		"Serve Go's profiles under /debug/pprof/ on the health probe address.")
 	o.FeatureGate.AddFlag(fs)
 	logsapi.AddFlags(o.Logging, fs)
 }

@@ -127,7 +127,9 @@ func (a *agent) wire() (w *wiring, err error) {
 
 	q := newQueues(recorder)
 	hubHash := appliedwork.HubHash(a.Hub.Host)
-	w.objects = objectwatch.New(objectwatch.Deps{Client: c.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash)})
+	w.objects = objectwatch.New(objectwatch.Deps{
+		Client: c.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
+	})
 	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)
 	w.controllers = a.controllers(c, in, q, w.objects, executors, hubHash)
 	executorCache, err := executorcache.New(executorcache.Deps{

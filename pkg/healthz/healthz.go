@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"sync/atomic"
 	"time"
 
@@ -45,7 +46,7 @@ type Server struct {
 // Start binds addr and serves the probes in the background. Binding happens
 // before Start returns, so a busy port is reported here. addr "0" (or empty)
 // disables the server.
-func Start(addr string, ready *Readiness) (*Server, error) {
+func Start(addr string, ready *Readiness, opts ...Option) (*Server, error) {
 	s := &Server{done: make(chan struct{})}
 	if addr == Disabled || addr == "" {
 		close(s.done)
@@ -56,7 +57,7 @@ func Start(addr string, ready *Readiness) (*Server, error) {
 		return nil, fmt.Errorf("health probe address %q: %w", addr, err)
 	}
 	s.addr = ln.Addr().String()
-	s.srv = &http.Server{Handler: Handler(ready), ReadHeaderTimeout: 5 * time.Second}
+	s.srv = &http.Server{Handler: Handler(ready, opts...), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		defer close(s.done)
 		// Serve returns http.ErrServerClosed after Stop. Any other error means
@@ -82,9 +83,28 @@ func (s *Server) Stop() {
 	<-s.done
 }
 
-// Handler returns the mux serving /healthz, /readyz and /metrics.
-func Handler(ready *Readiness) http.Handler {
+// Option adds to what the server serves.
+type Option func(*http.ServeMux)
+
+// WithProfiling serves Go's profiles (net/http/pprof) under /debug/pprof/,
+// for `go tool pprof http://<address>/debug/pprof/heap` and the like.
+func WithProfiling() Option {
+	return func(mux *http.ServeMux) {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
+}
+
+// Handler returns the mux serving /healthz, /readyz and /metrics, and what
+// the options add.
+func Handler(ready *Readiness, opts ...Option) http.Handler {
 	mux := http.NewServeMux()
+	for _, opt := range opts {
+		opt(mux)
+	}
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, true)
 	})

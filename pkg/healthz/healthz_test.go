@@ -122,3 +122,14 @@ func TestValidateAddress(t *testing.T) {
 		})
 	}
 }
+
+func TestProfilingOnlyWhenAsked(t *testing.T) {
+	rec := httptest.NewRecorder()
+	Handler(&Readiness{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/debug/pprof/", nil))
+	assert.Equal(t, http.StatusNotFound, rec.Code)
+
+	rec = httptest.NewRecorder()
+	Handler(&Readiness{}, WithProfiling()).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/debug/pprof/", nil))
+	assert.Equal(t, http.StatusOK, rec.Code)
+	assert.Contains(t, rec.Body.String(), "heap")
+}

@@ -29,6 +29,7 @@ type Options struct {
 	DisableLeaderElection   bool
 	LeaderElectionNamespace string
 	HealthProbeBindAddress  string
+	Profiling               bool // --profiling: Go profiles on the health address
 
 	// The validating webhook runs only when both TLS files are set.
 	WebhookBindAddress string // --webhook-bind-address
@@ -66,6 +67,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Namespace, on the hub, of the Lease "+LeaseName+" that elects the active replica.")
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
 		"Address serving /healthz and /readyz; 0 disables them.")
+	fs.BoolVar(&o.Profiling, "profiling", o.Profiling,
+		"Serve Go's profiles under /debug/pprof/ on the health probe address.")
 	fs.StringVar(&o.WebhookBindAddress, "webhook-bind-address", o.WebhookBindAddress,
 		"Address serving the ManifestWork validating webhook (HTTPS, path "+webhook.Path+").")
 	fs.StringVar(&o.TLSCertFile, "tls-cert-file", o.TLSCertFile,

@@ -35,7 +35,11 @@ func Run(ctx context.Context, o *Options) error {
 
 	metrics.Register() // every replica serves them at /metrics, leader or not
 	ready := &healthz.Readiness{}
-	health, err := healthz.Start(o.HealthProbeBindAddress, ready)
+	var healthOpts []healthz.Option
+	if o.Profiling {
+		healthOpts = append(healthOpts, healthz.WithProfiling())
+	}
+	health, err := healthz.Start(o.HealthProbeBindAddress, ready, healthOpts...)
 	if err != nil {
 		return err
 	}

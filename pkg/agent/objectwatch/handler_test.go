@@ -108,22 +108,24 @@ func TestStripMetadata(t *testing.T) {
 		wantAnnotations map[string]string
 	}{
 		{"no annotations", nil, nil},
-		{"only last-applied", map[string]string{lastAppliedAnnotation: "{}"}, nil},
-		{"others kept", map[string]string{lastAppliedAnnotation: "{}", "keep": "me"}, map[string]string{"keep": "me"}},
-		{"nothing to strip", map[string]string{"keep": "me"}, map[string]string{"keep": "me"}},
+		{"kubectl's last-applied copy", map[string]string{"kubectl.kubernetes.io/last-applied-configuration": "{}"}, nil},
+		{"any annotation", map[string]string{"open-cluster-management.io/object-hash": "abc"}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := object("ns1", "cm1")
 			in.ManagedFields = managed
 			in.Annotations = tc.annotations
+			in.Labels = map[string]string{"app": "web"}
 
 			out, err := stripMetadata(in)
 			require.NoError(t, err)
 			got, ok := out.(*metav1.PartialObjectMetadata)
 			require.True(t, ok)
 			assert.Nil(t, got.ManagedFields)
+			assert.Nil(t, got.Labels)
 			assert.Equal(t, tc.wantAnnotations, got.Annotations)
+			assert.Equal(t, "cm1", got.Name, "identity kept")
 
 			again, err := stripMetadata(got)
 			require.NoError(t, err)

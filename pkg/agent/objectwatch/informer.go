@@ -18,10 +18,6 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// lastAppliedAnnotation is written by `kubectl apply`; it holds a full copy of
-// the object and would dominate the cache's memory if kept.
-const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
-
 // gvrInformer is the cluster-wide metadata informer of one resource type, with
 // its own context so that it can be stopped on its own.
 type gvrInformer struct {
@@ -131,24 +127,19 @@ func (i *gvrInformer) get(namespace, name string) (*metav1.PartialObjectMetadata
 	return obj.DeepCopy(), true, nil
 }
 
-// stripMetadata drops the parts of an object's metadata the agent never reads
-// but that can be large. It mutates in place, which client-go allows for
-// freshly received objects, and is idempotent. Anything that is not an object
-// (such as a tombstone built from already stripped objects) passes through.
+// stripMetadata keeps in the cache only what the agent reads from it:
+// identity (namespace, name, UID, resourceVersion), owners, finalizers and
+// deletion. Labels, annotations (kubectl's last-applied copy of the whole
+// object among them) and managedFields are dropped: at thousands of objects
+// they would be most of the cache's memory.
 func stripMetadata(obj interface{}) (interface{}, error) {
 	m, ok := obj.(metav1.Object)
 	if !ok {
 		return obj, nil
 	}
 	m.SetManagedFields(nil)
-	if annotations := m.GetAnnotations(); annotations != nil {
-		if _, found := annotations[lastAppliedAnnotation]; found {
-			delete(annotations, lastAppliedAnnotation)
-			if len(annotations) == 0 {
-				m.SetAnnotations(nil)
-			}
-		}
-	}
+	m.SetLabels(nil)
+	m.SetAnnotations(nil)
 	return obj, nil
 }
 

@@ -41,7 +41,15 @@ type Deps struct {
 	// Resync is the informers' resync period; 0 disables resyncs. Resync events
 	// carry an unchanged resourceVersion and therefore never call OnChange.
 	Resync time.Duration
+	// Linger is how long an informer keeps running after its last user left,
+	// so that a work deleted and another created a moment later (or the
+	// only work of a type replaced) find a synced cache instead of starting
+	// a new list and reading objects from the API meanwhile. 0 stops at once.
+	Linger time.Duration
 }
+
+// DefaultLinger is the Linger the agent uses.
+const DefaultLinger = 2 * time.Minute
 
 // Tracker runs one metadata informer per resource type in use. It is safe for
 // concurrent use; create it with New and start it with Run.
@@ -49,6 +57,7 @@ type Tracker struct {
 	client   metadata.Interface
 	onChange func(string)
 	resync   time.Duration
+	linger   time.Duration
 
 	// mu guards every field below. It is never held while waiting for an
 	// informer to stop: OnChange may call back into the Tracker (SetUses), and
@@ -81,6 +90,7 @@ func New(d Deps) *Tracker {
 		client:    d.Client,
 		onChange:  onChange,
 		resync:    d.Resync,
+		linger:    d.Linger,
 		uses:      map[string]gvrSet{},
 		refs:      map[schema.GroupVersionResource]int{},
 		informers: map[schema.GroupVersionResource]*gvrInformer{},
@@ -170,18 +180,35 @@ func (t *Tracker) acquireLocked(gvr schema.GroupVersionResource) {
 	}
 }
 
-// releaseLocked removes a user from gvr, stopping its informer with the last.
+// releaseLocked removes a user from gvr, stopping its informer with the last
+// one, after Linger unless a user comes back meanwhile.
 func (t *Tracker) releaseLocked(gvr schema.GroupVersionResource) {
 	t.refs[gvr]--
 	if t.refs[gvr] > 0 {
 		return
 	}
 	delete(t.refs, gvr)
-	if inf, ok := t.informers[gvr]; ok {
-		inf.stop()
-		delete(t.informers, gvr)
-		klog.FromContext(t.ctx).V(2).Info("Stopped watching resource type", "gvr", gvr.String())
+	inf, ok := t.informers[gvr]
+	if !ok {
+		return
 	}
+	if t.linger <= 0 {
+		t.stopLocked(gvr, inf)
+		return
+	}
+	time.AfterFunc(t.linger, func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.refs[gvr] == 0 && t.informers[gvr] == inf {
+			t.stopLocked(gvr, inf)
+		}
+	})
+}
+
+func (t *Tracker) stopLocked(gvr schema.GroupVersionResource, inf *gvrInformer) {
+	inf.stop()
+	delete(t.informers, gvr)
+	klog.FromContext(t.ctx).V(2).Info("Stopped watching resource type", "gvr", gvr.String())
 }
 
 // startLocked starts the informer for gvr unless Run has not begun yet (Run

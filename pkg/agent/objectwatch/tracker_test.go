@@ -398,8 +398,8 @@ func TestCacheStripsBulkyMetadata(t *testing.T) {
 	withBulk := func(o *metav1.PartialObjectMetadata) {
 		o.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply}}
 		o.Annotations = map[string]string{
-			lastAppliedAnnotation:                    `{"big":"json"}`,
-			"open-cluster-management.io/object-hash": "abc",
+			"kubectl.kubernetes.io/last-applied-configuration": `{"big":"json"}`,
+			"open-cluster-management.io/object-hash":           "abc",
 		}
 	}
 	o := object("ns1", "cm1", workOwner("amw-a"))
@@ -416,7 +416,8 @@ func TestCacheStripsBulkyMetadata(t *testing.T) {
 		require.True(t, synced)
 		require.NotNil(t, got)
 		assert.Nil(t, got.ManagedFields)
-		assert.Equal(t, map[string]string{"open-cluster-management.io/object-hash": "abc"}, got.Annotations)
+		assert.Nil(t, got.Annotations)
+		assert.Equal(t, "amw-a", got.OwnerReferences[0].Name, "owners kept")
 	}
 	assertStripped()
 
@@ -492,4 +493,31 @@ func TestConcurrentUse(t *testing.T) {
 	for _, gvr := range all {
 		require.Eventually(t, func() bool { return client.activeWatches(gvr) == 0 }, timeout, tick, "%s still watched", gvr)
 	}
+}
+
+// With Linger, an informer outlives its last user for a while: a user that
+// comes back meanwhile finds it synced; otherwise it stops.
+func TestInformerLingers(t *testing.T) {
+	client := newFakeClient()
+	client.create(configMaps, object("ns1", "cm1"))
+	e := &env{client: client, changes: &ct.Calls{}, done: make(chan struct{})}
+	e.tracker = New(Deps{Client: client, OnChange: e.changes.Add, Linger: 300 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	e.cancel = cancel
+	go func() {
+		defer close(e.done)
+		e.tracker.Run(ctx)
+	}()
+	t.Cleanup(func() { e.stop(t) })
+
+	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.waitSynced(t, configMaps)
+	e.tracker.SetUses("ns/work1", nil)
+	e.tracker.SetUses("ns/work2", []schema.GroupVersionResource{configMaps})
+	assert.True(t, e.synced(t, configMaps), "the lingering informer serves the next user at once")
+	assert.Len(t, client.listTimes(configMaps), 1, "no second list")
+
+	e.tracker.SetUses("ns/work2", nil)
+	assert.Equal(t, []schema.GroupVersionResource{configMaps}, e.tracker.Running(), "still running for a while")
+	require.Eventually(t, func() bool { return len(e.tracker.Running()) == 0 }, timeout, tick, "stopped after the linger")
 }
