@@ -28,10 +28,6 @@ type SubjectAccessReviews interface {
 	Create(ctx context.Context, sar *authorizationv1.SubjectAccessReview, opts metav1.CreateOptions) (*authorizationv1.SubjectAccessReview, error)
 }
 
-func serviceAccountUser(namespace, name string) string {
-	return "system:serviceaccount:" + namespace + ":" + name
-}
-
 // authorize allows the write if the requesting user may execute as executor
 // in the work's namespace, and refuses it otherwise, also when the hub cannot
 // answer.

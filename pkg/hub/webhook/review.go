@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/executor"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/hub/admission"
 )
@@ -92,7 +93,7 @@ func executorUser(work *workv1.ManifestWork, nilExecutorValidating bool) (string
 		path := field.NewPath("spec", "executor", "subject", "serviceAccount")
 		return "", field.ErrorList{field.Required(path, "an executor of type ServiceAccount needs the namespace and name of that ServiceAccount")}
 	}
-	return serviceAccountUser(sa.Namespace, sa.Name), nil
+	return executor.ServiceAccountUser(sa.Namespace, sa.Name), nil
 }
 
 // sameSpec reports whether two encodings of a ManifestWork have equal specs,
