@@ -65,14 +65,7 @@ func TestCreateOnly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var existing []*unstructured.Unstructured
-			if tt.live != nil {
-				existing = append(existing, tt.live)
-			}
-			client := newClient(existing...)
-			for _, react := range tt.reactors {
-				react(client)
-			}
+			client := tableClient(tt.live, tt.reactors)
 
 			res, err := createOnlyStrategy{}.Apply(context.Background(), client, Request{
 				Resource: deploymentsGVR, Desired: desiredDeployment(t), Owner: ownerA, KnownAbsent: tt.knownAbsent,

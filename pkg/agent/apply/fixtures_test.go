@@ -134,6 +134,20 @@ func newClient(objects ...*unstructured.Unstructured) *fake.FakeDynamicClient {
 	return fake.NewSimpleDynamicClient(runtime.NewScheme(), runtimeObjects...)
 }
 
+// tableClient is the client of one table case: holding live when it is set,
+// with the case's reactors installed.
+func tableClient(live *unstructured.Unstructured, reactors []func(*fake.FakeDynamicClient)) *fake.FakeDynamicClient {
+	var existing []*unstructured.Unstructured
+	if live != nil {
+		existing = append(existing, live)
+	}
+	client := newClient(existing...)
+	for _, react := range reactors {
+		react(client)
+	}
+	return client
+}
+
 // verbs lists the verbs the client received, in order.
 func verbs(client *fake.FakeDynamicClient) []string {
 	var out []string

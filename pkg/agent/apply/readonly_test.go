@@ -51,14 +51,7 @@ func TestReadOnly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var existing []*unstructured.Unstructured
-			if tt.live != nil {
-				existing = append(existing, tt.live)
-			}
-			client := newClient(existing...)
-			for _, react := range tt.reactors {
-				react(client)
-			}
+			client := tableClient(tt.live, tt.reactors)
 
 			res, err := readOnlyStrategy{}.Apply(context.Background(), client, Request{
 				Resource: deploymentsGVR, Desired: decode(t, manifest), Owner: ownerA, KnownAbsent: tt.knownAbsent,

@@ -8,8 +8,9 @@ import (
 	"github.com/manifestwork/work/pkg/agent/executor"
 )
 
-// everyServiceAccount are the groups that hold every ServiceAccount, or every
-// ServiceAccount of a namespace: a binding to them concerns every executor.
+// groupOfServiceAccounts tells whether a group holds every ServiceAccount
+// (or every ServiceAccount of a namespace, or every authenticated user): a
+// binding to it concerns every executor.
 func groupOfServiceAccounts(group string) bool {
 	return group == "system:serviceaccounts" || group == "system:authenticated" ||
 		strings.HasPrefix(group, "system:serviceaccounts:")
