@@ -72,6 +72,7 @@ func (a *agent) run(ctx context.Context) error {
 	for _, run := range w.background {
 		wg.Go(func() { run(ctx) })
 	}
+	w.watchAppliedTypes(ctx)
 	for _, c := range w.controllers {
 		wg.Go(func() { c.controller.Run(ctx, c.workers) })
 	}

@@ -3,12 +3,14 @@ package agent
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
@@ -21,6 +23,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/controllers/appliedmanifestwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
@@ -46,6 +49,7 @@ type wiring struct {
 	kubeInformers  kubeinformers.SharedInformerFactory // RBAC of the managed cluster
 	synced         []cache.InformerSynced
 	objects        *objectwatch.Tracker
+	appliedTypes   func() []schema.GroupVersionResource // types the AppliedManifestWorks record
 	controllers    []runnable
 	background     []func(context.Context) // run beside the controllers
 	events         record.EventBroadcaster // writes the controllers' Events to the hub; shut it down
@@ -126,7 +130,9 @@ func (a *agent) wire() (w *wiring, err error) {
 	w.synced = []cache.InformerSynced{in.works.Informer().HasSynced, in.applied.Informer().HasSynced}
 
 	q := newQueues(recorder)
+	q.records = applyrecords.NewStore()
 	hubHash := appliedwork.HubHash(a.Hub.Host)
+	w.appliedTypes = func() []schema.GroupVersionResource { return appliedTypes(in.applied.Lister(), hubHash) }
 	w.objects = objectwatch.New(objectwatch.Deps{
 		Client: c.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
 	})
@@ -148,6 +154,57 @@ func (a *agent) wire() (w *wiring, err error) {
 	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
 	w.background = append(w.background, w.objects.Run, feedbackWatches.Run)
 	return w, nil
+}
+
+// appliedTypesUser holds, while the agent starts, the watches of the types
+// its AppliedManifestWorks record.
+const appliedTypesUser = "agent-start"
+
+// appliedTypesTimeout bounds the wait for those watches: a type that cannot
+// be listed (its CRD gone, or no longer allowed) must not hold the agent.
+const appliedTypesTimeout = 30 * time.Second
+
+// watchAppliedTypes starts watching every type the AppliedManifestWorks of
+// this agent record and waits, bounded, until those caches have synced, so
+// that the controllers, once they start, find every applied object in a
+// cache: a restarted agent then tells unchanged objects from drifted ones
+// without reading them. The works take the watches over as they are
+// reconciled (an unused watch lingers, see objectwatch.DefaultLinger).
+func (w *wiring) watchAppliedTypes(ctx context.Context) {
+	gvrs := w.appliedTypes()
+	if len(gvrs) == 0 {
+		return
+	}
+	w.objects.SetUses(appliedTypesUser, gvrs)
+	defer w.objects.SetUses(appliedTypesUser, nil)
+	waitCtx, cancel := context.WithTimeout(ctx, appliedTypesTimeout)
+	defer cancel()
+	if !w.objects.WaitForSync(waitCtx, gvrs) && ctx.Err() == nil {
+		klog.FromContext(ctx).Info("Not every applied resource type could be watched in time; starting anyway", "types", len(gvrs))
+	}
+}
+
+// appliedTypes lists the resource types the AppliedManifestWorks of hubHash record.
+func appliedTypes(applied worklisters.AppliedManifestWorkLister, hubHash string) []schema.GroupVersionResource {
+	all, err := applied.List(labels.Everything())
+	if err != nil {
+		return nil
+	}
+	seen := map[schema.GroupVersionResource]bool{}
+	var gvrs []schema.GroupVersionResource
+	for _, amw := range all {
+		if amw.Spec.HubHash != hubHash {
+			continue
+		}
+		for _, r := range amw.Status.AppliedResources {
+			gvr := schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource}
+			if !seen[gvr] {
+				seen[gvr] = true
+				gvrs = append(gvrs, gvr)
+			}
+		}
+	}
+	return gvrs
 }
 
 // dropManagedFields keeps managedFields out of the informer caches: nothing
@@ -183,6 +240,17 @@ type queues struct {
 	recorder                       events.Recorder      // library-go's, only logs
 	events                         record.EventRecorder // Kubernetes Events on the hub
 	apply, available, record, done factory.SyncContext
+	records                        *applyrecords.Store // what was last applied, shared by apply and record
+}
+
+// recordsDelay is how long a work whose apply records changed waits before
+// they are persisted, so that the changes of one burst (a drift repaired
+// object by object) cost one write.
+const recordsDelay = time.Second
+
+// onRecorded has the records of a work persisted a moment later.
+func (q queues) onRecorded(key string) {
+	q.record.Queue().AddAfter(key, recordsDelay)
 }
 
 func newQueues(eventRecorder record.EventRecorder) queues {
@@ -241,6 +309,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
 			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
+			Records: q.records, OnRecorded: q.onRecorded,
 			Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
@@ -250,7 +319,8 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 		{workers: 2, controller: appliedmanifestwork.New(appliedmanifestwork.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash,
 			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Metadata: c.metadata, Objects: objects, Executors: executors, Recorder: q.recorder, SyncContext: q.record,
+			Metadata: c.metadata, Objects: objects, Executors: executors, Records: q.records,
+			Recorder: q.recorder, SyncContext: q.record,
 		})},
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash,

@@ -5,7 +5,9 @@
 // Every strategy reads before it writes and writes only when the live object
 // does not already hold what the work asks for, so an idle agent sends no
 // writes at all. Every object written carries the owner reference to the
-// AppliedManifestWork and the object-hash annotation.
+// AppliedManifestWork, and nothing else of the agent's: what the agent needs
+// to remember of an apply is returned to the caller (LastApplied), which
+// keeps it (docs/architecture.md, "Where the agent keeps its bookkeeping").
 package apply
 
 import (
@@ -35,6 +37,14 @@ type Request struct {
 	// KnownAbsent says a synced cache has no such object, so the strategy
 	// creates without reading first.
 	KnownAbsent bool
+	// Spec identifies the desired state: the manifest, its config, the owner
+	// and the executor, hashed by the caller.
+	Spec uint64
+	// Last is what the agent remembers of its last successful apply of this
+	// manifest; nil when it knows nothing (a first apply, or an object taken
+	// over from another agent), in which case the live object is compared
+	// with the manifest as it is.
+	Last *LastApplied
 }
 
 // Result is what a strategy did.

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -15,13 +14,14 @@ import (
 // controllers, not to the work.
 var notCompared = map[string]bool{"apiVersion": true, "kind": true, "metadata": true, "status": true}
 
-// upToDate reports whether live already holds everything desired asks for,
-// and carries the owner reference. Anything the server or other actors added
-// (defaults, extra labels, other owners) does not count as a difference:
-// writing over it would change nothing the work cares about, and an idle
-// agent must not write.
-func upToDate(desired, live *unstructured.Unstructured, owner metav1.OwnerReference) bool {
-	return metadataUpToDate(desired, live, owner) && contentUpToDate(desired.Object, live.Object)
+// upToDate reports whether live already holds everything desired asks for.
+// Anything the server or other actors added (defaults, extra labels, other
+// owners) does not count as a difference: writing over it would change
+// nothing the work cares about, and an idle agent must not write. The
+// owner reference to the AppliedManifestWork is checked by the strategies,
+// which add it each in their own way.
+func upToDate(desired, live *unstructured.Unstructured) bool {
+	return metadataUpToDate(desired, live) && contentUpToDate(desired.Object, live.Object)
 }
 
 func contentUpToDate(desired, live map[string]any) bool {
@@ -40,13 +40,9 @@ func contentUpToDate(desired, live map[string]any) bool {
 // metadataUpToDate compares only what a manifest can ask for in metadata.
 // Name and namespace identify the object; the server-set fields
 // (resourceVersion, uid, managedFields, creationTimestamp, generation) are
-// not the work's. The agent's own hash annotations are left to the
-// strategies: each compares the hash it writes.
-func metadataUpToDate(desired, live *unstructured.Unstructured, owner metav1.OwnerReference) bool {
+// not the work's.
+func metadataUpToDate(desired, live *unstructured.Unstructured) bool {
 	liveOwners := live.GetOwnerReferences()
-	if !hasOwner(liveOwners, owner) {
-		return false
-	}
 	for _, ref := range desired.GetOwnerReferences() {
 		if !hasOwner(liveOwners, ref) {
 			return false
@@ -59,7 +55,7 @@ func metadataUpToDate(desired, live *unstructured.Unstructured, owner metav1.Own
 		}
 	}
 	return stringMapSubset(desired.GetLabels(), live.GetLabels()) &&
-		stringMapSubset(withoutOwnAnnotations(desired).GetAnnotations(), live.GetAnnotations())
+		stringMapSubset(desired.GetAnnotations(), live.GetAnnotations())
 }
 
 func stringMapSubset(desired, live map[string]string) bool {

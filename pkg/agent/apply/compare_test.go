@@ -6,8 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
-	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 func TestSemanticSubset(t *testing.T) {
@@ -93,12 +91,9 @@ func TestUpToDate(t *testing.T) {
 			obj.SetGeneration(9)
 			obj.Object["status"] = map[string]any{"phase": "Pending"}
 		}, want: true},
-		{name: "the agent's own annotations in the manifest are not compared", desired: func(obj *unstructured.Unstructured) {
-			setAnnotation(obj, workv1.ObjectHashAnnotation, "anything")
-		}, want: true},
-		{name: "our owner reference is missing", live: func(obj *unstructured.Unstructured) {
+		{name: "the agent's owner reference is not the work's concern", live: func(obj *unstructured.Unstructured) {
 			obj.SetOwnerReferences([]metav1.OwnerReference{ownerB})
-		}},
+		}, want: true},
 		{name: "a label differs", live: func(obj *unstructured.Unstructured) {
 			obj.SetLabels(map[string]string{"app": "other"})
 		}},
@@ -121,7 +116,7 @@ func TestUpToDate(t *testing.T) {
 			if tt.desired != nil {
 				tt.desired(desired)
 			}
-			assert.Equal(t, tt.want, upToDate(desired, live(tt.live), ownerA))
+			assert.Equal(t, tt.want, upToDate(desired, live(tt.live)))
 		})
 	}
 }

@@ -19,11 +19,7 @@ type createOnlyStrategy struct{}
 
 func (createOnlyStrategy) Apply(ctx context.Context, client dynamic.Interface, req Request) (Result, error) {
 	ctx = withRequestLogger(ctx, req, workv1.UpdateStrategyTypeCreateOnly)
-	hash, err := ObjectHash(req.Desired)
-	if err != nil {
-		return Result{}, failed(err)
-	}
-	live, created, err := getOrCreate(ctx, resourceClient(client, req), req, forCreate(req.Desired, req.Owner, hash))
+	live, created, err := getOrCreate(ctx, resourceClient(client, req), req, forCreate(req.Desired, req.Owner))
 	return Result{Object: live, Written: created}, err
 }
 

@@ -85,7 +85,7 @@ func TestCreateOnly(t *testing.T) {
 				return
 			}
 			assert.Equal(t, []metav1.OwnerReference{ownerA}, obj.GetOwnerReferences())
-			assert.Equal(t, mustObjectHash(t, desiredDeployment(t)), obj.GetAnnotations()[workv1.ObjectHashAnnotation])
+			assert.Empty(t, obj.GetAnnotations(), "the agent keeps no bookkeeping on the object")
 		})
 	}
 }

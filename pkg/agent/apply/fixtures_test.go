@@ -63,7 +63,6 @@ const deploymentManifest = `{
 // after the agent created it: server-set metadata, defaults inside list
 // items, quantities in canonical form, replicas decoded as a float, a
 // status, and a label, an annotation and a finalizer from other actors.
-// The agent's annotations are set by the tests that need them.
 const deploymentAsServed = `{
   "apiVersion": "apps/v1", "kind": "Deployment",
   "metadata": {
@@ -100,13 +99,12 @@ func desiredDeployment(t *testing.T) *unstructured.Unstructured {
 	return decode(t, deploymentManifest)
 }
 
-// servedDeployment is the live Deployment stamped as written by the Update
-// strategy for the given owners.
+// servedDeployment is the live Deployment as written by the Update strategy
+// for the given owners.
 func servedDeployment(t *testing.T, owners ...metav1.OwnerReference) *unstructured.Unstructured {
 	t.Helper()
 	live := decode(t, deploymentAsServed)
 	live.SetOwnerReferences(owners)
-	setAnnotation(live, workv1.ObjectHashAnnotation, mustObjectHash(t, desiredDeployment(t)))
 	return live
 }
 
@@ -119,11 +117,20 @@ func configMap(t *testing.T, data map[string]any) *unstructured.Unstructured {
 	return obj
 }
 
-func mustObjectHash(t *testing.T, obj *unstructured.Unstructured) string {
+// specOf stands for the caller's hash of a desired state (Request.Spec).
+func specOf(t *testing.T, desired *unstructured.Unstructured, config *workv1.ManifestConfigOption) uint64 {
 	t.Helper()
-	hash, err := ObjectHash(obj)
+	data, err := json.Marshal([]any{desired.Object, config})
 	require.NoError(t, err)
-	return hash
+	return HashBytes(data)
+}
+
+// remembered is what the agent remembers after applying desired with config.
+func remembered(t *testing.T, desired *unstructured.Unstructured, config *workv1.ManifestConfigOption) *LastApplied {
+	t.Helper()
+	last, err := Remember(Request{Desired: desired, Config: config, Spec: specOf(t, desired, config)})
+	require.NoError(t, err)
+	return &last
 }
 
 func newClient(objects ...*unstructured.Unstructured) *fake.FakeDynamicClient {
@@ -157,6 +164,16 @@ func verbs(client *fake.FakeDynamicClient) []string {
 	return out
 }
 
+// wroteAny tells whether the client received any write.
+func wroteAny(client *fake.FakeDynamicClient) bool {
+	for _, verb := range verbs(client) {
+		if verb != "get" {
+			return true
+		}
+	}
+	return false
+}
+
 // stored reads an object from the fake's tracker without recording an action.
 func stored(t *testing.T, client *fake.FakeDynamicClient, gvr schema.GroupVersionResource, namespace, name string) *unstructured.Unstructured {
 	t.Helper()
@@ -186,7 +203,8 @@ func sentObject(t *testing.T, client *fake.FakeDynamicClient, verb string) *unst
 
 // applyRecorder stands in for the API server's server-side apply, which the
 // fake tracker does not implement: it records each apply patch and answers
-// with the patch body as the resulting object.
+// with the patch body as the resulting object, with the owner references the
+// stored object had. Other patches go to the tracker.
 type applyRecorder struct {
 	patches []clienttesting.PatchActionImpl
 }
@@ -195,9 +213,24 @@ func recordApplies(client *fake.FakeDynamicClient) *applyRecorder {
 	rec := &applyRecorder{}
 	client.PrependReactor("patch", "*", func(action clienttesting.Action) (bool, runtime.Object, error) {
 		patch := action.(clienttesting.PatchActionImpl)
+		if patch.GetPatchType() != types.ApplyPatchType {
+			return false, nil, nil
+		}
 		rec.patches = append(rec.patches, patch)
 		obj := &unstructured.Unstructured{}
 		if err := json.Unmarshal(patch.GetPatch(), &obj.Object); err != nil {
+			return true, nil, err
+		}
+		obj.SetUID("applied-uid")
+		obj.SetResourceVersion("43")
+		if existing, err := client.Tracker().Get(patch.GetResource(), patch.GetNamespace(), patch.GetName()); err == nil {
+			// Fields no apply body sets, such as the owner references, stay.
+			obj.SetOwnerReferences(existing.(*unstructured.Unstructured).GetOwnerReferences())
+			if err := client.Tracker().Delete(patch.GetResource(), patch.GetNamespace(), patch.GetName()); err != nil {
+				return true, nil, err
+			}
+		}
+		if err := client.Tracker().Add(obj.DeepCopy()); err != nil {
 			return true, nil, err
 		}
 		return true, obj, nil

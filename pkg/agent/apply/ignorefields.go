@@ -70,26 +70,25 @@ func ignoreFieldError(message string) error {
 	return &Error{Reason: workv1.ManifestAppliedReasonSSAIgnoreFail, Message: message}
 }
 
-// applies tells whether the rule holds the fields at their live values.
-// OnSpokePresent always does once the object exists. OnSpokeChange does only
-// while the work is unchanged since the last apply (workUnchanged: the
-// config-spec-hash on the object is the one we would write), so changes made
-// on the managed cluster stay while a change of the work is applied.
-func (r ignoreRule) applies(workUnchanged bool) bool {
-	return r.condition == workv1.IgnoreFieldsConditionOnSpokePresent || workUnchanged
+// keepsLiveValue tells whether the rule holds a field at its live value.
+// OnSpokePresent always does once the object exists. OnSpokeChange does
+// unless the work changed the field's value since it was last applied, so
+// that changes made on the managed cluster stay while the work's own changes
+// of the field are applied, whatever else in the work changed.
+func (r ignoreRule) keepsLiveValue(req Request, path fieldPath) bool {
+	return r.condition == workv1.IgnoreFieldsConditionOnSpokePresent || !fieldChanged(req, path)
 }
 
 // keepLiveValues makes the ignored fields of body take their values on
 // live: a field live has is copied, so the apply neither changes it nor
 // drops our ownership of it; a field live lacks is removed, so the apply
 // does not add it.
-func keepLiveValues(ctx context.Context, body, live *unstructured.Unstructured, rules []ignoreRule, workUnchanged bool) {
+func keepLiveValues(ctx context.Context, body, live *unstructured.Unstructured, rules []ignoreRule, req Request) {
 	for _, rule := range rules {
-		if !rule.applies(workUnchanged) {
-			continue
-		}
 		for _, path := range rule.paths {
-			keepLiveValue(ctx, body.Object, live.Object, path)
+			if rule.keepsLiveValue(req, path) {
+				keepLiveValue(ctx, body.Object, live.Object, path)
+			}
 		}
 	}
 }

@@ -18,12 +18,16 @@ var serverSetMetadata = []string{
 	"generation", "selfLink", "deletionTimestamp", "deletionGracePeriodSeconds",
 }
 
+// legacyAnnotations are the hash annotations earlier versions of this agent
+// wrote on every object. They are no longer written, and an update that
+// writes the object anyway drops them.
+var legacyAnnotations = []string{workv1.ObjectHashAnnotation, workv1.ConfigSpecHashAnnotation}
+
 // forCreate is the object to create: the manifest, owned by the
-// AppliedManifestWork and stamped with its hash.
-func forCreate(desired *unstructured.Unstructured, owner metav1.OwnerReference, hash string) *unstructured.Unstructured {
+// AppliedManifestWork.
+func forCreate(desired *unstructured.Unstructured, owner metav1.OwnerReference) *unstructured.Unstructured {
 	obj := withoutServerSetMetadata(desired)
 	obj.SetOwnerReferences(unionOwners(obj.GetOwnerReferences(), owner))
-	setAnnotation(obj, workv1.ObjectHashAnnotation, hash)
 	return obj
 }
 
@@ -32,15 +36,23 @@ func forCreate(desired *unstructured.Unstructured, owner metav1.OwnerReference, 
 // references and finalizers that other actors put on the object stay, so the
 // agent does not fight them over fields the work never mentioned; the
 // manifest's values win where both set a key.
-func forUpdate(desired, live *unstructured.Unstructured, owner metav1.OwnerReference, hash string) *unstructured.Unstructured {
+func forUpdate(desired, live *unstructured.Unstructured, owner metav1.OwnerReference) *unstructured.Unstructured {
 	obj := withoutServerSetMetadata(desired)
 	obj.SetResourceVersion(live.GetResourceVersion())
 	obj.SetLabels(mergeStringMaps(live.GetLabels(), obj.GetLabels()))
-	obj.SetAnnotations(mergeStringMaps(live.GetAnnotations(), obj.GetAnnotations()))
+	annotations := mergeStringMaps(withoutLegacyAnnotations(live.GetAnnotations()), obj.GetAnnotations())
+	obj.SetAnnotations(annotations)
 	obj.SetOwnerReferences(unionOwners(live.GetOwnerReferences(), append(obj.GetOwnerReferences(), owner)...))
 	obj.SetFinalizers(unionStrings(live.GetFinalizers(), obj.GetFinalizers()))
-	setAnnotation(obj, workv1.ObjectHashAnnotation, hash)
 	return obj
+}
+
+func withoutLegacyAnnotations(annotations map[string]string) map[string]string {
+	out := maps.Clone(annotations)
+	for _, key := range legacyAnnotations {
+		delete(out, key)
+	}
+	return out
 }
 
 func withoutServerSetMetadata(obj *unstructured.Unstructured) *unstructured.Unstructured {
@@ -49,15 +61,6 @@ func withoutServerSetMetadata(obj *unstructured.Unstructured) *unstructured.Unst
 		unstructured.RemoveNestedField(out.Object, "metadata", field)
 	}
 	return out
-}
-
-func setAnnotation(obj *unstructured.Unstructured, key, value string) {
-	annotations := obj.GetAnnotations()
-	if annotations == nil {
-		annotations = map[string]string{}
-	}
-	annotations[key] = value
-	obj.SetAnnotations(annotations)
 }
 
 // mergeStringMaps returns base overlaid with over, nil when both are empty so

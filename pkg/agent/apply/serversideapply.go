@@ -58,10 +58,6 @@ func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interfa
 	if err != nil {
 		return Result{}, err
 	}
-	configHash, err := ConfigSpecHash(req.Desired, req.Config)
-	if err != nil {
-		return Result{}, failed(err)
-	}
 	live, err := readLive(ctx, client, req)
 	switch {
 	case apierrors.IsNotFound(err):
@@ -70,48 +66,30 @@ func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interfa
 		return Result{}, failed(err)
 	}
 
+	// The body is the manifest and nothing else: no annotation and no owner
+	// reference of the agent's, so the fields this field manager owns are
+	// exactly the fields the manifest sets, and a conflict can only ever
+	// name one of them.
 	body := withoutServerSetMetadata(req.Desired)
 	if live != nil {
-		workUnchanged := live.GetAnnotations()[workv1.ConfigSpecHashAnnotation] == configHash
-		keepLiveValues(ctx, body, live, rules, workUnchanged)
-		if workUnchanged && upToDate(body, live, req.Owner) {
+		keepLiveValues(ctx, body, live, rules, req)
+		if !workChanged(req) && upToDate(body, live) {
 			klog.FromContext(ctx).V(4).Info("Object is up to date")
-			return Result{Object: live}, nil
+			return addOwner(ctx, resourceClient(client, req), req, live, false)
 		}
 	}
-	if err := stampForApply(body, live, req, configHash); err != nil {
-		return Result{Object: live}, failed(err)
-	}
-	return patch(ctx, client, req, body, opts, live)
-}
-
-// stampForApply adds the owner reference and both hash annotations to body.
-//
-// An apply sets the whole list of owner references its manager owns, and
-// every work applies with the same default manager; sending only our
-// reference would take away the one of another work sharing the object, so
-// live's references are sent along.
-func stampForApply(body, live *unstructured.Unstructured, req Request, configHash string) error {
-	objectHash, err := ObjectHash(req.Desired)
+	applied, err := patch(ctx, client, req, body, opts)
 	if err != nil {
-		return err
+		return Result{Object: live}, err
 	}
-	var owners []metav1.OwnerReference
-	if live != nil {
-		owners = live.GetOwnerReferences()
-	}
-	body.SetOwnerReferences(unionOwners(owners, append(body.GetOwnerReferences(), req.Owner)...))
-	setAnnotation(body, workv1.ObjectHashAnnotation, objectHash)
-	setAnnotation(body, workv1.ConfigSpecHashAnnotation, configHash)
-	return nil
+	return addOwner(ctx, resourceClient(client, req), req, applied, true)
 }
 
-// patch sends body as an apply patch. live, possibly nil, is what the
-// result holds when the patch fails.
-func patch(ctx context.Context, client dynamic.Interface, req Request, body *unstructured.Unstructured, opts applyOptions, live *unstructured.Unstructured) (Result, error) {
+// patch sends body as an apply patch.
+func patch(ctx context.Context, client dynamic.Interface, req Request, body *unstructured.Unstructured, opts applyOptions) (*unstructured.Unstructured, error) {
 	data, err := body.MarshalJSON()
 	if err != nil {
-		return Result{Object: live}, failed(err)
+		return nil, failed(err)
 	}
 	applied, err := resourceClient(client, req).Patch(ctx, body.GetName(), types.ApplyPatchType, data, metav1.PatchOptions{
 		FieldManager: opts.fieldManager,
@@ -120,8 +98,8 @@ func patch(ctx context.Context, client dynamic.Interface, req Request, body *uns
 	if err != nil {
 		// A conflict's message from the server lists the conflicting
 		// managers and fields, which is what the user needs to resolve it.
-		return Result{Object: live}, failed(err)
+		return nil, failed(err)
 	}
 	klog.FromContext(ctx).V(2).Info("Applied object", "fieldManager", opts.fieldManager, "force", opts.force)
-	return Result{Object: applied, Written: true}, nil
+	return applied, nil
 }

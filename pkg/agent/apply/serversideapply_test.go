@@ -34,16 +34,11 @@ func ignoring(condition workv1.IgnoreFieldsCondition, field workv1.IgnoreField) 
 	return ssaConfig(&workv1.ServerSideApplyConfig{IgnoreFields: []workv1.IgnoreField{field}})
 }
 
-// appliedBy stamps live as an earlier server-side apply of desired with
-// config left it: owner reference and both hashes.
-func appliedBy(t *testing.T, live, desired *unstructured.Unstructured, config *workv1.ManifestConfigOption, owners ...metav1.OwnerReference) *unstructured.Unstructured {
-	t.Helper()
+// owned is live carrying the given owner references, as the agent's owner
+// patch left it.
+func owned(live *unstructured.Unstructured, owners ...metav1.OwnerReference) *unstructured.Unstructured {
 	out := live.DeepCopy()
 	out.SetOwnerReferences(owners)
-	configHash, err := ConfigSpecHash(desired, config)
-	require.NoError(t, err)
-	setAnnotation(out, workv1.ObjectHashAnnotation, mustObjectHash(t, desired))
-	setAnnotation(out, workv1.ConfigSpecHashAnnotation, configHash)
 	return out
 }
 
@@ -54,6 +49,7 @@ type ssaCase struct {
 	live        *unstructured.Unstructured // nil: the object does not exist
 	config      *workv1.ManifestConfigOption
 	knownAbsent bool
+	last        *LastApplied // what the agent remembers; nil: nothing
 	reactors    []func(*fake.FakeDynamicClient)
 	wantVerbs   []string
 	check       func(t *testing.T, rec *applyRecorder, res Result)
@@ -80,6 +76,7 @@ func runSSACases(t *testing.T, tests []ssaCase) {
 
 			res, err := serverSideApplyStrategy{}.Apply(context.Background(), client, Request{
 				Resource: gvr, Desired: tt.desired, Owner: ownerA, Config: tt.config, KnownAbsent: tt.knownAbsent,
+				Spec: specOf(t, tt.desired, tt.config), Last: tt.last,
 			})
 
 			assert.Equal(t, tt.wantVerbs, verbs(client))
@@ -89,8 +86,14 @@ func runSSACases(t *testing.T, tests []ssaCase) {
 				return
 			}
 			require.NoError(t, err)
-			assert.Equal(t, len(rec.patches) > 0, res.Written)
+			assert.Equal(t, wroteAny(client), res.Written)
 			require.NotNil(t, res.Object)
+			assert.Contains(t, res.Object.GetOwnerReferences(), ownerA, "the result carries our owner reference")
+			for _, patch := range rec.patches {
+				body := decode(t, string(patch.GetPatch()))
+				assert.Empty(t, body.GetOwnerReferences(), "no owner reference in an apply body")
+				assert.Empty(t, body.GetAnnotations(), "no bookkeeping in an apply body")
+			}
 			if tt.check != nil {
 				tt.check(t, rec, res)
 			}
@@ -104,23 +107,18 @@ func TestServerSideApply(t *testing.T) {
 	plain := ssaConfig(nil)
 	runSSACases(t, []ssaCase{
 		{
-			name:      "creates a missing object with a forced=false apply by work-agent",
+			name:      "creates a missing object with a forced=false apply by work-agent, then adds the owner",
 			desired:   desired,
 			config:    plain,
-			wantVerbs: []string{"get", "patch"},
-			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+			wantVerbs: []string{"get", "patch", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, res Result) {
 				patch := rec.patches[0]
 				assert.Equal(t, types.ApplyPatchType, patch.GetPatchType())
 				assert.Equal(t, "work-agent", patch.PatchOptions.FieldManager)
 				require.NotNil(t, patch.PatchOptions.Force)
 				assert.False(t, *patch.PatchOptions.Force)
-				body := rec.body(t)
-				assert.Equal(t, []metav1.OwnerReference{ownerA}, body.GetOwnerReferences())
-				assert.Equal(t, mustObjectHash(t, desired), body.GetAnnotations()[workv1.ObjectHashAnnotation])
-				configHash, err := ConfigSpecHash(desired, plain)
-				require.NoError(t, err)
-				assert.Equal(t, configHash, body.GetAnnotations()[workv1.ConfigSpecHashAnnotation])
-				assert.Equal(t, map[string]any{"key": "ours"}, body.Object["data"])
+				assert.Equal(t, map[string]any{"key": "ours"}, rec.body(t).Object["data"])
+				assert.Equal(t, []metav1.OwnerReference{ownerA}, res.Object.GetOwnerReferences())
 			},
 		},
 		{
@@ -128,18 +126,18 @@ func TestServerSideApply(t *testing.T) {
 			desired:     desired,
 			config:      plain,
 			knownAbsent: true,
-			wantVerbs:   []string{"patch"},
+			wantVerbs:   []string{"patch", "patch"},
 		},
 		{
 			name:      "no config at all is a plain apply too",
 			desired:   desired,
-			wantVerbs: []string{"get", "patch"},
+			wantVerbs: []string{"get", "patch", "patch"},
 		},
 		{
 			name:      "field manager and force come from the config",
 			desired:   desired,
 			config:    ssaConfig(&workv1.ServerSideApplyConfig{Force: true, FieldManager: "work-agent-replicas"}),
-			wantVerbs: []string{"get", "patch"},
+			wantVerbs: []string{"get", "patch", "patch"},
 			check: func(t *testing.T, rec *applyRecorder, _ Result) {
 				assert.Equal(t, "work-agent-replicas", rec.patches[0].PatchOptions.FieldManager)
 				assert.True(t, *rec.patches[0].PatchOptions.Force)
@@ -149,7 +147,16 @@ func TestServerSideApply(t *testing.T) {
 			name:      "no write when the work is unchanged and live holds it with server defaults",
 			gvr:       deploymentsGVR,
 			desired:   deployment,
-			live:      appliedBy(t, decode(t, deploymentAsServed), deployment, plain, ownerB, ownerA),
+			live:      owned(decode(t, deploymentAsServed), ownerB, ownerA),
+			config:    plain,
+			last:      remembered(t, deployment, plain),
+			wantVerbs: []string{"get"},
+		},
+		{
+			name:      "an object another agent applied is taken over without a write",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      owned(decode(t, deploymentAsServed), ownerA),
 			config:    plain,
 			wantVerbs: []string{"get"},
 		},
@@ -157,28 +164,31 @@ func TestServerSideApply(t *testing.T) {
 			name:      "a changed work is applied even when live already holds it",
 			gvr:       deploymentsGVR,
 			desired:   deployment,
-			live:      appliedBy(t, decode(t, deploymentAsServed), deployment, ssaConfig(&workv1.ServerSideApplyConfig{Force: true}), ownerA),
+			live:      owned(decode(t, deploymentAsServed), ownerA),
 			config:    plain,
+			last:      remembered(t, deployment, ssaConfig(&workv1.ServerSideApplyConfig{Force: true})),
 			wantVerbs: []string{"get", "patch"},
 		},
 		{
 			name:      "drift is applied back",
 			desired:   desired,
-			live:      appliedBy(t, configMap(t, map[string]any{"key": "theirs"}), desired, plain, ownerA),
+			live:      owned(configMap(t, map[string]any{"key": "theirs"}), ownerA),
 			config:    plain,
+			last:      remembered(t, desired, plain),
 			wantVerbs: []string{"get", "patch"},
 			check: func(t *testing.T, rec *applyRecorder, _ Result) {
 				assert.Equal(t, map[string]any{"key": "ours"}, rec.body(t).Object["data"])
 			},
 		},
 		{
-			name:      "owner references of other works are kept in the apply",
+			name:      "a second work adds its owner reference with a patch of its own and keeps the first",
 			desired:   desired,
-			live:      appliedBy(t, configMap(t, map[string]any{"key": "ours"}), desired, plain, ownerB),
+			live:      owned(configMap(t, map[string]any{"key": "ours"}), ownerB),
 			config:    plain,
 			wantVerbs: []string{"get", "patch"},
-			check: func(t *testing.T, rec *applyRecorder, _ Result) {
-				assert.Equal(t, []metav1.OwnerReference{ownerB, ownerA}, rec.body(t).GetOwnerReferences())
+			check: func(t *testing.T, rec *applyRecorder, res Result) {
+				assert.Empty(t, rec.patches, "nothing to apply")
+				assert.Equal(t, []metav1.OwnerReference{ownerB, ownerA}, res.Object.GetOwnerReferences())
 			},
 		},
 		{
@@ -229,7 +239,7 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 			name:      "OnSpokePresent: a missing object gets the work's values",
 			desired:   ours,
 			config:    onPresentData,
-			wantVerbs: []string{"get", "patch"},
+			wantVerbs: []string{"get", "patch", "patch"},
 			check: func(t *testing.T, rec *applyRecorder, _ Result) {
 				assert.Equal(t, map[string]any{"key": "ours", "other": "v2"}, dataOf(t, rec))
 			},
@@ -237,15 +247,17 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 		{
 			name:      "OnSpokePresent jsonPath: another actor's change stays and nothing is written",
 			desired:   ours,
-			live:      appliedBy(t, theirs, ours, onPresentData, ownerA),
+			live:      owned(theirs, ownerA),
 			config:    onPresentData,
+			last:      remembered(t, ours, onPresentData),
 			wantVerbs: []string{"get"},
 		},
 		{
 			name:      "OnSpokePresent jsonPath: even a change of the work keeps the live values",
 			desired:   ours,
-			live:      appliedBy(t, theirs, older, onPresentData, ownerA),
+			live:      owned(theirs, ownerA),
 			config:    onPresentData,
+			last:      remembered(t, older, onPresentData),
 			wantVerbs: []string{"get", "patch"},
 			check: func(t *testing.T, rec *applyRecorder, _ Result) {
 				assert.Equal(t, map[string]any{"key": "theirs", "other": "v1"}, dataOf(t, rec))
@@ -254,8 +266,9 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 		{
 			name:      "OnSpokePresent jsonPointer: only the pointed field keeps its live value",
 			desired:   ours,
-			live:      appliedBy(t, theirs, older, onPresentKey, ownerA),
+			live:      owned(theirs, ownerA),
 			config:    onPresentKey,
+			last:      remembered(t, older, onPresentKey),
 			wantVerbs: []string{"get", "patch"},
 			check: func(t *testing.T, rec *applyRecorder, _ Result) {
 				assert.Equal(t, map[string]any{"key": "theirs", "other": "v2"}, dataOf(t, rec))
@@ -264,8 +277,9 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 		{
 			name:      "OnSpokePresent jsonPointer: a field live lacks is not added",
 			desired:   ours,
-			live:      appliedBy(t, configMap(t, map[string]any{"other": "v1"}), older, onPresentKey, ownerA),
+			live:      owned(configMap(t, map[string]any{"other": "v1"}), ownerA),
 			config:    onPresentKey,
+			last:      remembered(t, older, onPresentKey),
 			wantVerbs: []string{"get", "patch"},
 			check: func(t *testing.T, rec *applyRecorder, _ Result) {
 				assert.Equal(t, map[string]any{"other": "v2"}, dataOf(t, rec))
@@ -274,8 +288,9 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 		{
 			name:      "OnSpokeChange jsonPointer: unchanged work keeps the spoke's change",
 			desired:   ours,
-			live:      appliedBy(t, configMap(t, map[string]any{"key": "theirs", "other": "v0"}), ours, onChangeKey, ownerA),
+			live:      owned(configMap(t, map[string]any{"key": "theirs", "other": "v0"}), ownerA),
 			config:    onChangeKey,
+			last:      remembered(t, ours, onChangeKey),
 			wantVerbs: []string{"get", "patch"},
 			check: func(t *testing.T, rec *applyRecorder, _ Result) {
 				// "other" drifted and is applied back; "key" stays the spoke's.
@@ -285,8 +300,9 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 		{
 			name:      "OnSpokeChange jsonPointer: a changed work applies its value",
 			desired:   ours,
-			live:      appliedBy(t, theirs, older, onChangeKey, ownerA),
+			live:      owned(theirs, ownerA),
 			config:    onChangeKey,
+			last:      remembered(t, older, onChangeKey),
 			wantVerbs: []string{"get", "patch"},
 			check: func(t *testing.T, rec *applyRecorder, _ Result) {
 				assert.Equal(t, map[string]any{"key": "ours", "other": "v2"}, dataOf(t, rec))
@@ -296,16 +312,42 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 			name:      "OnSpokeChange jsonPath: a spoke scale of an unchanged work writes nothing",
 			gvr:       deploymentsGVR,
 			desired:   deployment,
-			live:      appliedBy(t, scaledBySpoke, deployment, onChangeReplicas, ownerA),
+			live:      owned(scaledBySpoke, ownerA),
+			config:    onChangeReplicas,
+			last:      remembered(t, deployment, onChangeReplicas),
+			wantVerbs: []string{"get"},
+		},
+		{
+			name:      "OnSpokeChange jsonPath: nothing remembered (an object taken over) keeps the spoke's replicas",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      owned(scaledBySpoke, ownerA),
 			config:    onChangeReplicas,
 			wantVerbs: []string{"get"},
 		},
 		{
-			name:      "OnSpokeChange jsonPath: a changed work scales back to its replicas",
+			name:      "OnSpokeChange jsonPath: a change elsewhere in the work keeps the spoke's replicas",
 			gvr:       deploymentsGVR,
 			desired:   deployment,
-			live:      appliedBy(t, scaledBySpoke, deployment, ssaConfig(nil), ownerA),
+			live:      owned(scaledBySpoke, ownerA),
 			config:    onChangeReplicas,
+			last:      remembered(t, withImage(t, deployment, "nginx:1.24"), onChangeReplicas),
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				body := rec.body(t)
+				replicas, _, _ := unstructured.NestedInt64(body.Object, "spec", "replicas")
+				assert.Equal(t, int64(5), replicas, "the autoscaler's value stays")
+				containers, _, _ := unstructured.NestedSlice(body.Object, "spec", "template", "spec", "containers")
+				assert.Equal(t, "nginx:1.25", containers[0].(map[string]any)["image"], "the work's new image is applied")
+			},
+		},
+		{
+			name:      "OnSpokeChange jsonPath: a work that changed replicas scales back to them",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      owned(scaledBySpoke, ownerA),
+			config:    onChangeReplicas,
+			last:      remembered(t, withReplicas(t, deployment, 2), onChangeReplicas),
 			wantVerbs: []string{"get", "patch"},
 			check: func(t *testing.T, rec *applyRecorder, _ Result) {
 				replicas, _, _ := unstructured.NestedInt64(rec.body(t).Object, "spec", "replicas")
@@ -315,7 +357,7 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 		{
 			name:    "jqPathExpressions are refused before anything is sent",
 			desired: ours,
-			live:    appliedBy(t, theirs, ours, ssaConfig(nil), ownerA),
+			live:    owned(theirs, ownerA),
 			config:  ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreField{JQPathExpressions: []string{".data.key"}}),
 			checkErr: func(t *testing.T, err error) {
 				requireIgnoreFieldError(t, err, "jqPathExpressions are not supported yet: use jsonPaths or jsonPointers")
@@ -338,6 +380,25 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 			},
 		},
 	})
+}
+
+// withImage and withReplicas are copies of a Deployment manifest with
+// another image or replica count.
+func withImage(t *testing.T, deployment *unstructured.Unstructured, image string) *unstructured.Unstructured {
+	t.Helper()
+	out := deployment.DeepCopy()
+	containers, _, err := unstructured.NestedSlice(out.Object, "spec", "template", "spec", "containers")
+	require.NoError(t, err)
+	containers[0].(map[string]any)["image"] = image
+	require.NoError(t, unstructured.SetNestedSlice(out.Object, containers, "spec", "template", "spec", "containers"))
+	return out
+}
+
+func withReplicas(t *testing.T, deployment *unstructured.Unstructured, replicas int64) *unstructured.Unstructured {
+	t.Helper()
+	out := deployment.DeepCopy()
+	require.NoError(t, unstructured.SetNestedField(out.Object, replicas, "spec", "replicas"))
+	return out
 }
 
 func requireIgnoreFieldError(t *testing.T, err error, message string) {

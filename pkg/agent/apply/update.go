@@ -24,17 +24,13 @@ type updateStrategy struct{}
 
 func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req Request) (Result, error) {
 	ctx = withRequestLogger(ctx, req, workv1.UpdateStrategyTypeUpdate)
-	hash, err := ObjectHash(req.Desired)
-	if err != nil {
-		return Result{}, failed(err)
-	}
 	rc := resourceClient(client, req)
-	live, created, err := getOrCreate(ctx, rc, req, forCreate(req.Desired, req.Owner, hash))
+	live, created, err := getOrCreate(ctx, rc, req, forCreate(req.Desired, req.Owner))
 	if err != nil || created {
 		return Result{Object: live, Written: created}, err
 	}
 	for attempt := 1; ; attempt++ {
-		result, err := updateIfChanged(ctx, rc, req, live, hash)
+		result, err := updateIfChanged(ctx, rc, req, live)
 		if !apierrors.IsConflict(err) || attempt == maxUpdateAttempts {
 			return result, err
 		}
@@ -47,16 +43,18 @@ func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req R
 
 // updateIfChanged writes the manifest over live unless live is up to date.
 //
-// Besides comparing content, it compares the object-hash annotation: a field
-// the work stopped setting is still present on live, so content alone would
-// never notice that the work changed. An object stamped with our hash and
-// holding the manifest is left alone, whatever other actors added to it.
-func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Request, live *unstructured.Unstructured, hash string) (Result, error) {
-	if live.GetAnnotations()[workv1.ObjectHashAnnotation] == hash && upToDate(req.Desired, live, req.Owner) {
+// Besides comparing content, it asks whether the work changed since it was
+// last applied: a field the work stopped setting is still present on live, so
+// content alone would never notice. An object that holds the manifest and
+// our owner reference, for a work unchanged since (or not known to have
+// changed, as for an object another agent applied), is left alone, whatever
+// other actors added to it.
+func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Request, live *unstructured.Unstructured) (Result, error) {
+	if !workChanged(req) && hasOwner(live.GetOwnerReferences(), req.Owner) && upToDate(req.Desired, live) {
 		klog.FromContext(ctx).V(4).Info("Object is up to date")
 		return Result{Object: live}, nil
 	}
-	updated, err := rc.Update(ctx, forUpdate(req.Desired, live, req.Owner, hash), metav1.UpdateOptions{})
+	updated, err := rc.Update(ctx, forUpdate(req.Desired, live, req.Owner), metav1.UpdateOptions{})
 	if err != nil {
 		// An immutable field rejected with 422 Invalid lands here too; the
 		// server's message names the field, so it reaches the user unchanged.

@@ -73,6 +73,7 @@ func TestUpdate(t *testing.T) {
 		editLive    func(*unstructured.Unstructured)
 		owner       metav1.OwnerReference
 		knownAbsent bool
+		last        *LastApplied // what the agent remembers; nil: nothing
 		reactors    []func(*fake.FakeDynamicClient)
 		wantVerbs   []string
 		wantWritten bool
@@ -80,14 +81,15 @@ func TestUpdate(t *testing.T) {
 		checkErr    func(t *testing.T, err error)
 	}{
 		{
-			name:        "creates a missing object with owner and hash",
+			name:        "creates a missing object with the owner reference and no bookkeeping",
 			owner:       ownerA,
 			wantVerbs:   []string{"get", "create"},
 			wantWritten: true,
 			check: func(t *testing.T, c *fake.FakeDynamicClient, res Result) {
 				obj := stored(t, c, deploymentsGVR, "default", "hello")
 				assert.Equal(t, []metav1.OwnerReference{ownerA}, obj.GetOwnerReferences())
-				assert.Equal(t, mustObjectHash(t, desiredDeployment(t)), obj.GetAnnotations()[workv1.ObjectHashAnnotation])
+				assert.Equal(t, map[string]string{"app": "hello"}, obj.GetLabels())
+				assert.Empty(t, obj.GetAnnotations())
 				assert.Equal(t, "hello", res.Object.GetName())
 			},
 		},
@@ -118,6 +120,7 @@ func TestUpdate(t *testing.T) {
 			name:      "no write when live is the manifest plus defaults and foreign metadata",
 			live:      servedDeployment(t, ownerB, ownerA),
 			owner:     ownerA,
+			last:      remembered(t, desiredDeployment(t), nil),
 			wantVerbs: []string{"get"},
 			check: func(t *testing.T, _ *fake.FakeDynamicClient, res Result) {
 				assert.Equal(t, "42", res.Object.GetResourceVersion(), "the result is the live object")
@@ -136,8 +139,7 @@ func TestUpdate(t *testing.T) {
 				replicas, _, _ := unstructured.NestedInt64(sent.Object, "spec", "replicas")
 				assert.Equal(t, int64(3), replicas)
 				assert.Equal(t, map[string]string{"app": "hello", "team": "platform"}, sent.GetLabels())
-				assert.Equal(t, "1", sent.GetAnnotations()["deployment.kubernetes.io/revision"])
-				assert.Equal(t, mustObjectHash(t, desiredDeployment(t)), sent.GetAnnotations()[workv1.ObjectHashAnnotation])
+				assert.Equal(t, map[string]string{"deployment.kubernetes.io/revision": "1"}, sent.GetAnnotations())
 				assert.Equal(t, []metav1.OwnerReference{ownerB, ownerA}, sent.GetOwnerReferences())
 				assert.Equal(t, []string{"example.com/protect"}, sent.GetFinalizers())
 				assert.True(t, res.Written)
@@ -158,16 +160,37 @@ func TestUpdate(t *testing.T) {
 			name: "a field the work no longer sets is removed",
 			live: servedDeployment(t, ownerA),
 			editLive: func(obj *unstructured.Unstructured) {
-				// Written by an older version of the work: other hash, one more field.
+				// Written by an older version of the work: one more field.
 				require.NoError(t, unstructured.SetNestedField(obj.Object, true, "spec", "paused"))
-				setAnnotation(obj, workv1.ObjectHashAnnotation, "older")
 			},
 			owner:       ownerA,
+			last:        &LastApplied{Spec: 1}, // an older desired state
 			wantVerbs:   []string{"get", "update"},
 			wantWritten: true,
 			check: func(t *testing.T, c *fake.FakeDynamicClient, _ Result) {
 				_, found, _ := unstructured.NestedFieldNoCopy(sentObject(t, c, "update").Object, "spec", "paused")
 				assert.False(t, found)
+			},
+		},
+		{
+			name:      "an object another agent applied is taken over without a write",
+			live:      servedDeployment(t, ownerA),
+			editLive:  func(obj *unstructured.Unstructured) { obj.SetManagedFields(nil) },
+			owner:     ownerA,
+			wantVerbs: []string{"get"},
+		},
+		{
+			name: "the hash annotations of earlier versions go when the object is written anyway",
+			live: servedDeployment(t, ownerA),
+			editLive: func(obj *unstructured.Unstructured) {
+				require.NoError(t, unstructured.SetNestedField(obj.Object, int64(5), "spec", "replicas"))
+				obj.SetAnnotations(map[string]string{workv1.ObjectHashAnnotation: "old", "kept": "yes"})
+			},
+			owner:       ownerA,
+			wantVerbs:   []string{"get", "update"},
+			wantWritten: true,
+			check: func(t *testing.T, c *fake.FakeDynamicClient, _ Result) {
+				assert.Equal(t, map[string]string{"kept": "yes"}, sentObject(t, c, "update").GetAnnotations())
 			},
 		},
 		{
@@ -225,11 +248,14 @@ func TestUpdate(t *testing.T) {
 			for _, react := range tt.reactors {
 				react(client)
 			}
+			desired := desiredDeployment(t)
 			res, err := updateStrategy{}.Apply(context.Background(), client, Request{
 				Resource:    deploymentsGVR,
-				Desired:     desiredDeployment(t),
+				Desired:     desired,
 				Owner:       tt.owner,
 				KnownAbsent: tt.knownAbsent,
+				Spec:        specOf(t, desired, nil),
+				Last:        tt.last,
 			})
 			assert.Equal(t, tt.wantVerbs, verbs(client))
 			if tt.checkErr != nil {
@@ -267,7 +293,6 @@ func TestUpdateComparesValuesNotSpelling(t *testing.T) {
 			desired := configMap(t, tt.desired)
 			live := configMap(t, tt.live)
 			live.SetOwnerReferences([]metav1.OwnerReference{ownerA})
-			setAnnotation(live, workv1.ObjectHashAnnotation, mustObjectHash(t, desired))
 			client := newClient(live)
 
 			_, err := updateStrategy{}.Apply(context.Background(), client, Request{Resource: configMapsGVR, Desired: desired, Owner: ownerA})

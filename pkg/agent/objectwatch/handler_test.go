@@ -1,6 +1,7 @@
 package objectwatch
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,13 +104,12 @@ func TestAppliedManifestWorkOwners(t *testing.T) {
 func TestStripMetadata(t *testing.T) {
 	managed := []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}
 	cases := []struct {
-		name            string
-		annotations     map[string]string
-		wantAnnotations map[string]string
+		name        string
+		annotations map[string]string
 	}{
-		{"no annotations", nil, nil},
-		{"kubectl's last-applied copy", map[string]string{"kubectl.kubernetes.io/last-applied-configuration": "{}"}, nil},
-		{"any annotation", map[string]string{"open-cluster-management.io/object-hash": "abc"}, nil},
+		{"no annotations", nil},
+		{"kubectl's last-applied copy", map[string]string{"kubectl.kubernetes.io/last-applied-configuration": "{}"}},
+		{"any annotation", map[string]string{"open-cluster-management.io/object-hash": "abc"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -117,6 +117,7 @@ func TestStripMetadata(t *testing.T) {
 			in.ManagedFields = managed
 			in.Annotations = tc.annotations
 			in.Labels = map[string]string{"app": "web"}
+			version := ContentVersion(in)
 
 			out, err := stripMetadata(in)
 			require.NoError(t, err)
@@ -124,7 +125,9 @@ func TestStripMetadata(t *testing.T) {
 			require.True(t, ok)
 			assert.Nil(t, got.ManagedFields)
 			assert.Nil(t, got.Labels)
-			assert.Equal(t, tc.wantAnnotations, got.Annotations)
+			assert.Equal(t, map[string]string{contentVersionKey: strconv.FormatUint(version, 16)}, got.Annotations,
+				"only the content version is kept")
+			assert.Equal(t, version, ContentVersion(got), "the cached copy has the object's content version")
 			assert.Equal(t, "cm1", got.Name, "identity kept")
 
 			again, err := stripMetadata(got)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -128,18 +129,20 @@ func (i *gvrInformer) get(namespace, name string) (*metav1.PartialObjectMetadata
 }
 
 // stripMetadata keeps in the cache only what the agent reads from it:
-// identity (namespace, name, UID, resourceVersion), owners, finalizers and
-// deletion. Labels, annotations (kubectl's last-applied copy of the whole
-// object among them) and managedFields are dropped: at thousands of objects
-// they would be most of the cache's memory.
+// identity (namespace, name, UID, resourceVersion), owners, finalizers,
+// deletion, and the ContentVersion computed from the managedFields. Labels,
+// annotations (kubectl's last-applied copy of the whole object among them)
+// and managedFields are dropped: at thousands of objects they would be most
+// of the cache's memory.
 func stripMetadata(obj interface{}) (interface{}, error) {
 	m, ok := obj.(metav1.Object)
 	if !ok {
 		return obj, nil
 	}
+	version := ContentVersion(m) // a copy stripped already keeps its version
 	m.SetManagedFields(nil)
 	m.SetLabels(nil)
-	m.SetAnnotations(nil)
+	m.SetAnnotations(map[string]string{contentVersionKey: strconv.FormatUint(version, 16)})
 	return obj, nil
 }
 

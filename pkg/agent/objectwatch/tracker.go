@@ -26,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 )
 
@@ -254,6 +255,22 @@ func (t *Tracker) Get(gvr schema.GroupVersionResource, namespace, name string) (
 		return nil, false, nil
 	}
 	return inf.get(namespace, name)
+}
+
+// WaitForSync waits until the informers of gvrs are synced, or ctx is done;
+// it reports whether they all synced. An informer that cannot list (the type
+// is gone, or may not be listed) never syncs: bound ctx.
+func (t *Tracker) WaitForSync(ctx context.Context, gvrs []schema.GroupVersionResource) bool {
+	var synced []cache.InformerSynced
+	for _, gvr := range gvrs {
+		synced = append(synced, func() bool {
+			t.mu.RLock()
+			inf := t.informers[gvr]
+			t.mu.RUnlock()
+			return inf != nil && inf.synced()
+		})
+	}
+	return cache.WaitForCacheSync(ctx.Done(), synced...)
 }
 
 // Deleted tells whether the informer of gvr saw the object with this UID

@@ -416,7 +416,7 @@ func TestCacheStripsBulkyMetadata(t *testing.T) {
 		require.True(t, synced)
 		require.NotNil(t, got)
 		assert.Nil(t, got.ManagedFields)
-		assert.Nil(t, got.Annotations)
+		assert.Len(t, got.Annotations, 1, "only the content version is kept")
 		assert.Equal(t, "amw-a", got.OwnerReferences[0].Name, "owners kept")
 	}
 	assertStripped()

@@ -22,6 +22,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -53,7 +54,10 @@ type Deps struct {
 	Metadata     metadata.Interface  // applied objects on the managed cluster
 	Objects      cleanup.ObjectCache // watch cache of applied objects
 	Executors    cleanup.Executors   // checks a work's executor before pruning
-	Recorder     events.Recorder
+	// Records, if set, are persisted in the AppliedManifestWork's
+	// applyrecords.Annotation once the work's status is current.
+	Records  *applyrecords.Store
+	Recorder events.Recorder
 	// SyncContext, when set, is the controller's queue; share it with the
 	// object cache's change callback (the wiring adds work keys to it). Nil makes a new one.
 	SyncContext factory.SyncContext

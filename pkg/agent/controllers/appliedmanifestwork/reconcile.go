@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
 	"github.com/manifestwork/work/pkg/agent/manifest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -62,6 +63,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 		c.recordApplied,
 		c.pruneDropped,
 		c.updateStatus,
+		c.persistRecords,
 	} {
 		if err := step(ctx, st); err != nil {
 			return 0, err
@@ -248,6 +250,38 @@ func (c *Controller) updateStatus(ctx context.Context, st *state) error {
 		return fmt.Errorf("patching AppliedManifestWork %s status: %w", st.applied.Name, err)
 	}
 	klog.FromContext(ctx).V(2).Info("Updated applied resources", "appliedManifestWork", st.applied.Name, "count", len(st.resources))
+	return nil
+}
+
+// persistRecords writes the work's apply records into the
+// AppliedManifestWork when they differ from what it holds, once the work's
+// status describes its current spec and every applied object was seen: then
+// the records are those of a finished pass, and one write covers them. A
+// work whose records this agent has not loaded yet keeps what is persisted.
+func (c *Controller) persistRecords(ctx context.Context, st *state) error {
+	if c.Records == nil || st.missing || !statusCurrent(st.work) {
+		return nil
+	}
+	key := st.work.Namespace + "/" + st.work.Name
+	if !c.Records.Known(key) {
+		return nil
+	}
+	want := c.Records.Encode(key)
+	if want == st.applied.Annotations[applyrecords.Annotation] {
+		return nil
+	}
+	var value any // null removes the annotation
+	if want != "" {
+		value = want
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{applyrecords.Annotation: value}}})
+	if err != nil {
+		return err
+	}
+	if _, err := c.SpokeClient.WorkV1().AppliedManifestWorks().Patch(ctx, st.applied.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+		return fmt.Errorf("persisting apply records in AppliedManifestWork %s: %w", st.applied.Name, err)
+	}
+	klog.FromContext(ctx).V(4).Info("Persisted apply records", "appliedManifestWork", st.applied.Name, "bytes", len(want))
 	return nil
 }
 

@@ -2,8 +2,6 @@ package manifestwork
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -14,7 +12,9 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply"
+	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/manifest"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
 )
@@ -23,6 +23,7 @@ import (
 type prepared struct {
 	obj *unstructured.Unstructured
 	gvr schema.GroupVersionResource
+	id  uint64 // the object among the work's records
 }
 
 // applyManifests applies every manifest it can, in dependency order, and
@@ -34,6 +35,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	ready := make([]*prepared, len(manifests))
 	kinds := make([]schema.GroupKind, len(manifests))
 	var gvrs []schema.GroupVersionResource
+	var ids []uint64
 	for i, m := range manifests {
 		st.results[i].meta.Ordinal = int32(i)
 		p, err := c.prepare(m, &st.results[i].meta)
@@ -43,16 +45,24 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		}
 		ready[i], kinds[i] = p, p.obj.GroupVersionKind().GroupKind()
 		gvrs = append(gvrs, p.gvr)
+		ids = append(ids, p.id)
 	}
 	key := st.work.Namespace + "/" + st.work.Name
 	c.Objects.SetUses(key, gvrs)
+	c.Records.Load(key, st.applied.Annotations[applyrecords.Annotation])
 
 	owner := appliedwork.OwnerReference(st.applied)
+	recorded := c.Records.Retain(key, ids)
 	for _, i := range manifest.Order(kinds) {
 		if ready[i] == nil || completed(st.work, st.results[i].meta) {
 			continue
 		}
-		st.results[i].exists, st.results[i].err = c.applyOne(ctx, st.work, memoryKey{work: key, ordinal: i}, ready[i], owner)
+		out, err := c.applyOne(ctx, st.work, key, ready[i], owner)
+		st.results[i].exists, st.results[i].err = out.exists, err
+		recorded = recorded || out.recorded
+	}
+	if recorded && c.OnRecorded != nil {
+		c.OnRecorded(key)
 	}
 	return nil
 }
@@ -72,12 +82,11 @@ func (c *Controller) prepare(m workv1.Manifest, meta *workv1.ManifestResourceMet
 		return nil, err
 	}
 	meta.Resource, meta.Namespace = mapping.Resource.Resource, obj.GetNamespace()
-	return &prepared{obj: obj, gvr: mapping.Resource}, nil
+	return &prepared{obj: obj, gvr: mapping.Resource, id: applyrecords.ObjectID(mapping.Resource, obj.GetNamespace(), obj.GetName())}, nil
 }
 
 // applyOne applies a manifest and counts the outcome by its update strategy.
-// exists tells that the object is known to exist now.
-func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key memoryKey, p *prepared, owner metav1.OwnerReference) (exists bool, err error) {
+func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared, owner metav1.OwnerReference) (applied, error) {
 	config := manifest.ConfigFor(work.Spec.ManifestConfigs, p.gvr, p.obj.GetNamespace(), p.obj.GetName())
 	out, err := c.applyWith(ctx, work, key, p, owner, config)
 	result := metrics.ApplyUnchanged
@@ -88,64 +97,85 @@ func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, ke
 		result = metrics.ApplyWritten
 	}
 	metrics.ManifestApplies.WithLabelValues(string(manifest.StrategyOf(config)), result).Inc()
-	return out.exists, err
+	return out, err
 }
 
 // applied is what applying one manifest did.
 type applied struct {
-	written bool // the strategy wrote the object
-	exists  bool // the object is known to exist now
+	written  bool // the strategy wrote the object
+	exists   bool // the object is known to exist now
+	recorded bool // the manifest's record changed
 }
 
-// applyWith applies a manifest with the strategy of its config, unless the
-// watch cache shows the object exactly as this agent last left it for the
-// same desired state.
-func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key memoryKey, p *prepared,
+// applyWith applies a manifest with the strategy of its config, unless its
+// record shows the object, as the watch cache has it, exactly as this agent
+// last left it for the same desired state: then nobody changed it since, and
+// it costs no request. The record stays valid across restarts (see
+// applyrecords), and status writes of the object's controllers do not move
+// the version it is compared on (objectwatch.ContentVersion).
+func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared,
 	owner metav1.OwnerReference, config *workv1.ManifestConfigOption) (applied, error) {
 	strategy, err := apply.ForConfig(config)
 	if err != nil {
 		return applied{}, err
 	}
-	fingerprint, err := fingerprintOf(p.obj, config, owner, work.Spec.Executor)
+	spec, err := specOf(p.obj, config, owner, work.Spec.Executor)
 	if err != nil {
 		return applied{}, err
 	}
+	record, remembered := c.Records.Get(key, p.id)
 	cached, synced, err := c.Objects.Get(p.gvr, p.obj.GetNamespace(), p.obj.GetName())
-	if err == nil && synced && cached != nil &&
-		c.memory.unchanged(key, memoryEntry{fingerprint: fingerprint, uid: cached.UID, resourceVersion: cached.ResourceVersion}) {
+	if err == nil && synced && cached != nil && remembered &&
+		record.Spec == spec && record.Content == objectwatch.ContentVersion(cached) {
 		return applied{exists: true}, nil
+	}
+	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: config, Spec: spec,
+		KnownAbsent: err == nil && synced && cached == nil}
+	if remembered {
+		req.Last = &record.LastApplied
 	}
 	// The executor is checked before each write, not for an object that is
 	// already as the work wants it: nothing is done on its behalf then.
 	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, manifest.StrategyOf(config)); err != nil {
-		c.memory.drop(key)
-		return applied{}, err
+		return applied{recorded: c.forgetContent(key, p.id, record, remembered)}, err
 	}
-	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: config, KnownAbsent: err == nil && synced && cached == nil}
 	res, err := strategy.Apply(ctx, c.Dynamic, req)
 	if err != nil {
-		c.memory.drop(key)
-		return applied{}, err
+		return applied{recorded: c.forgetContent(key, p.id, record, remembered)}, err
 	}
+	out := applied{written: res.Written, exists: res.Object != nil}
 	if res.Object != nil {
-		c.memory.remember(key, memoryEntry{fingerprint: fingerprint, uid: res.Object.GetUID(), resourceVersion: res.Object.GetResourceVersion()})
+		last, err := apply.Remember(req)
+		if err != nil {
+			return applied{}, err
+		}
+		out.recorded = c.Records.Put(key, p.id, applyrecords.Record{LastApplied: last, Content: objectwatch.ContentVersion(res.Object)})
 	}
 	if res.Written {
 		klog.FromContext(ctx).V(2).Info("Applied", "resource", p.gvr.Resource, "object", klog.KObj(p.obj))
 	}
-	return applied{written: res.Written, exists: res.Object != nil}, nil
+	return out, nil
 }
 
-// fingerprintOf identifies a desired state: the manifest, its config, the
-// owner it must carry and the executor it is applied for.
-func fingerprintOf(obj *unstructured.Unstructured, config *workv1.ManifestConfigOption, owner metav1.OwnerReference,
-	executor *workv1.ManifestWorkExecutor) (string, error) {
+// forgetContent keeps what was last applied of a manifest that failed now,
+// but not the object's version: it is looked at again on the next try.
+func (c *Controller) forgetContent(key string, id uint64, record applyrecords.Record, remembered bool) bool {
+	if !remembered {
+		return false
+	}
+	record.Content = 0
+	return c.Records.Put(key, id, record)
+}
+
+// specOf identifies a desired state: the manifest, its config, the owner it
+// must carry and the executor it is applied for.
+func specOf(obj *unstructured.Unstructured, config *workv1.ManifestConfigOption, owner metav1.OwnerReference,
+	executor *workv1.ManifestWorkExecutor) (uint64, error) {
 	data, err := json.Marshal([]any{obj.Object, config, owner, executor})
 	if err != nil {
-		return "", err
+		return 0, err
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
+	return apply.HashBytes(data), nil
 }
 
 // completed tells whether a manifest's condition rules found it Complete: such

@@ -22,6 +22,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/manifest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -62,10 +63,14 @@ type Deps struct {
 	Dynamic      dynamic.Interface // applied objects on the managed cluster
 	Mapper       *manifest.Mapper
 	Objects      ObjectCache
-	Executors    Executors            // checks a work's executor before each write
-	Recorder     events.Recorder      // library-go's, for the controller factory
-	Events       record.EventRecorder // Kubernetes Events on the works, on the hub
-	SyncContext  factory.SyncContext  // its queue is shared with the ObjectCache's change callback
+	Records      *applyrecords.Store // what was last applied of each manifest
+	// OnRecorded, if set, is told the key of a work whose records changed,
+	// so that they are persisted.
+	OnRecorded  func(workKey string)
+	Executors   Executors            // checks a work's executor before each write
+	Recorder    events.Recorder      // library-go's, for the controller factory
+	Events      record.EventRecorder // Kubernetes Events on the works, on the hub
+	SyncContext factory.SyncContext  // its queue is shared with the ObjectCache's change callback
 }
 
 // Controller applies ManifestWorks.
@@ -73,7 +78,6 @@ type Controller struct {
 	Deps
 	works   worklisters.ManifestWorkNamespaceLister
 	applied worklisters.AppliedManifestWorkLister
-	memory  *appliedMemory
 	retries workqueue.TypedRateLimiter[string] // per-work backoff while manifests fail
 	waiting sync.Map                           // key -> retry scheduled for a failing work
 	// superseded holds, per work key, the resourceVersions of the work that
@@ -105,7 +109,6 @@ func New(d Deps) factory.Controller {
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied: d.AppliedWorks.Lister(),
-		memory:  newAppliedMemory(),
 		retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
 		now:     time.Now,
 	}
@@ -178,7 +181,7 @@ func (c *Controller) retryPending(key string, generation int64) bool {
 func (c *Controller) forget(name string) {
 	key := c.ClusterName + "/" + name
 	c.Objects.SetUses(key, nil)
-	c.memory.forget(key)
+	c.Records.Forget(key)
 	c.retries.Forget(key)
 	c.waiting.Delete(key)
 	c.superseded.Delete(key)

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	"github.com/manifestwork/work/pkg/agent/manifest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -80,12 +81,11 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 			Deps: Deps{
 				ClusterName: cluster, HubHash: hubHash, AgentID: "agent1",
 				HubClient: hub, SpokeClient: spoke, Dynamic: dyn,
-				Mapper: manifest.NewMapper(disco), Objects: noCache{}, Executors: rbac.Authorizer(false),
+				Mapper: manifest.NewMapper(disco), Objects: noCache{}, Records: applyrecords.NewStore(), Executors: rbac.Authorizer(false),
 				Events: events,
 			},
 			works:   worklisters.NewManifestWorkLister(works).ManifestWorks(cluster),
 			applied: worklisters.NewAppliedManifestWorkLister(applied),
-			memory:  newAppliedMemory(),
 			retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
 			now:     time.Now,
 		},

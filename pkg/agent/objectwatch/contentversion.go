@@ -1,0 +1,77 @@
+package objectwatch
+
+import (
+	"cmp"
+	"encoding/binary"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// contentVersionKey holds, on the cached copy of an object only, its
+// ContentVersion: the cache drops managedFields, from which it is computed.
+// It is never sent to the API server.
+const contentVersionKey = "objectwatch.work.internal/content-version"
+
+// statusSubresource is the subresource whose writes ContentVersion ignores.
+const statusSubresource = "status"
+
+// ContentVersion is a version of obj that moves with every write of anything
+// but its status. Unlike the resourceVersion, it stays put while the
+// object's controllers write its status, so "has anyone changed what the
+// work applied since the agent last looked?" is answered without reading
+// the object, also by an agent that restarted meanwhile.
+//
+// It hashes the UID, the generation, whether the object is being deleted,
+// and the managedFields entries of every writer but status writers. The API
+// server updates a writer's entry (its fields and time) whenever that writer
+// changes the object, and takes a field away from a writer whose value
+// another changed or removed, so any such change shows. An object without
+// managedFields falls back on its resourceVersion.
+//
+// obj may be a full object or a cached copy from a Tracker.
+func ContentVersion(obj metav1.Object) uint64 {
+	if text, ok := obj.GetAnnotations()[contentVersionKey]; ok {
+		if v, err := strconv.ParseUint(text, 16, 64); err == nil {
+			return v
+		}
+	}
+	return computeContentVersion(obj)
+}
+
+func computeContentVersion(obj metav1.Object) uint64 {
+	h := fnv.New64a()
+	write := func(s string) {
+		_, _ = h.Write([]byte(s))
+		_, _ = h.Write([]byte{0})
+	}
+	write(string(obj.GetUID()))
+	_, _ = h.Write(binary.BigEndian.AppendUint64(nil, uint64(obj.GetGeneration())))
+	write(strconv.FormatBool(obj.GetDeletionTimestamp() != nil))
+	entries := slices.DeleteFunc(slices.Clone(obj.GetManagedFields()), func(e metav1.ManagedFieldsEntry) bool {
+		return e.Subresource == statusSubresource
+	})
+	if len(obj.GetManagedFields()) == 0 {
+		write(obj.GetResourceVersion())
+	}
+	slices.SortFunc(entries, func(a, b metav1.ManagedFieldsEntry) int {
+		return cmp.Or(cmp.Compare(a.Manager, b.Manager), cmp.Compare(a.Operation, b.Operation),
+			cmp.Compare(a.APIVersion, b.APIVersion), cmp.Compare(a.Subresource, b.Subresource))
+	})
+	for _, e := range entries {
+		write(e.Manager)
+		write(string(e.Operation))
+		write(e.APIVersion)
+		write(e.Subresource)
+		if e.Time != nil {
+			write(e.Time.UTC().Format(time.RFC3339))
+		}
+		if e.FieldsV1 != nil {
+			write(string(e.FieldsV1.Raw))
+		}
+	}
+	return h.Sum64()
+}

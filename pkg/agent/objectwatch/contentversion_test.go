@@ -1,0 +1,68 @@
+package objectwatch
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func TestContentVersion(t *testing.T) {
+	at := func(sec int) *metav1.Time { tm := metav1.NewTime(time.Unix(int64(1700000000+sec), 0)); return &tm }
+	fields := func(raw string) *metav1.FieldsV1 { return &metav1.FieldsV1{Raw: []byte(raw)} }
+	base := func() *metav1.PartialObjectMetadata {
+		o := object("ns1", "cm1")
+		o.UID, o.ResourceVersion, o.Generation = "uid-1", "10", 1
+		o.ManagedFields = []metav1.ManagedFieldsEntry{
+			{Manager: "work-agent", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "v1", Time: at(0),
+				FieldsType: "FieldsV1", FieldsV1: fields(`{"f:data":{"f:key":{}}}`)},
+			{Manager: "some-controller", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "v1", Time: at(1),
+				Subresource: "status", FieldsType: "FieldsV1", FieldsV1: fields(`{"f:status":{"f:phase":{}}}`)},
+		}
+		return o
+	}
+	tests := []struct {
+		name    string
+		edit    func(*metav1.PartialObjectMetadata)
+		changed bool
+	}{
+		{name: "a status write by a controller", edit: func(o *metav1.PartialObjectMetadata) {
+			o.ResourceVersion = "11"
+			o.ManagedFields[1].Time = at(5)
+			o.ManagedFields[1].FieldsV1 = fields(`{"f:status":{"f:phase":{},"f:ready":{}}}`)
+		}},
+		{name: "the same entries in another order", edit: func(o *metav1.PartialObjectMetadata) {
+			o.ManagedFields[0], o.ManagedFields[1] = o.ManagedFields[1], o.ManagedFields[0]
+		}},
+		{name: "another writer changes a field (kubectl edit)", changed: true, edit: func(o *metav1.PartialObjectMetadata) {
+			o.ResourceVersion = "11"
+			o.ManagedFields[0].FieldsV1 = fields(`{"f:data":{}}`)
+			o.ManagedFields = append(o.ManagedFields, metav1.ManagedFieldsEntry{Manager: "kubectl-edit",
+				Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "v1", Time: at(7), FieldsV1: fields(`{"f:data":{"f:key":{}}}`)})
+		}},
+		{name: "a field removed by another writer", changed: true, edit: func(o *metav1.PartialObjectMetadata) {
+			o.ManagedFields[0].FieldsV1 = fields(`{"f:data":{}}`)
+		}},
+		{name: "a writer changes a field it owned already", changed: true, edit: func(o *metav1.PartialObjectMetadata) {
+			o.ManagedFields[0].Time = at(9)
+		}},
+		{name: "deleted and created again", changed: true, edit: func(o *metav1.PartialObjectMetadata) { o.UID = "uid-2" }},
+		{name: "being deleted", changed: true, edit: func(o *metav1.PartialObjectMetadata) { o.DeletionTimestamp = at(3) }},
+		{name: "a new generation", changed: true, edit: func(o *metav1.PartialObjectMetadata) { o.Generation = 2 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := base()
+			tt.edit(o)
+			assert.Equal(t, tt.changed, ContentVersion(o) != ContentVersion(base()))
+		})
+	}
+
+	t.Run("without managedFields the resourceVersion counts", func(t *testing.T) {
+		a, b := base(), base()
+		a.ManagedFields, b.ManagedFields = nil, nil
+		b.ResourceVersion = "11"
+		assert.NotEqual(t, ContentVersion(a), ContentVersion(b))
+	})
+}
