@@ -15,10 +15,7 @@ import (
 // The flags the agent shares with the hub are tested in package startup.
 
 func parse(t *testing.T, args ...string) *Options {
-	t.Helper()
-	o := NewOptions()
-	startuptest.Parse(t, o.AddFlags, args...)
-	return o
+	return startuptest.Parse(t, NewOptions(), args...)
 }
 
 func TestFlagDefaults(t *testing.T) {

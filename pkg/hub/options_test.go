@@ -12,10 +12,7 @@ import (
 // The flags the hub shares with the agent are tested in package startup.
 
 func parse(t *testing.T, args ...string) *Options {
-	t.Helper()
-	o := NewOptions()
-	startuptest.Parse(t, o.AddFlags, args...)
-	return o
+	return startuptest.Parse(t, NewOptions(), args...)
 }
 
 func TestFlagDefaults(t *testing.T) {

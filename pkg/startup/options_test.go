@@ -17,10 +17,7 @@ var testProcess = Process{
 }
 
 func parse(t *testing.T, args ...string) *Options {
-	t.Helper()
-	o := NewOptions(testProcess, features.NewHubFeatureGate())
-	startuptest.Parse(t, o.AddFlags, args...)
-	return o
+	return startuptest.Parse(t, NewOptions(testProcess, features.NewHubFeatureGate()), args...)
 }
 
 func TestFlagDefaults(t *testing.T) {

@@ -24,12 +24,14 @@ func Main(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// Parse registers flags with addFlags on a new flag set and parses args.
-func Parse(t *testing.T, addFlags func(*pflag.FlagSet), args ...string) {
+// Parse registers the flags of o on a new flag set, parses args into o and
+// returns o.
+func Parse[O interface{ AddFlags(*pflag.FlagSet) }](t *testing.T, o O, args ...string) O {
 	t.Helper()
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	addFlags(fs)
+	o.AddFlags(fs)
 	require.NoError(t, fs.Parse(args))
+	return o
 }
 
 // AssertDefaults checks that addFlags registers each flag of want, by name,
