@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/manifestwork/work/pkg/agent"
@@ -8,14 +10,6 @@ import (
 
 func newAgentCommand() *cobra.Command {
 	o := agent.NewOptions()
-	cmd := &cobra.Command{
-		Use:   "agent",
-		Short: "Apply the ManifestWorks of one managed cluster and report their status",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return agent.Run(cmd.Context(), o)
-		},
-	}
-	o.AddFlags(sortedFlags(cmd.Flags()))
-	return cmd
+	return processCommand("agent", "Apply the ManifestWorks of one managed cluster and report their status",
+		o.AddFlags, func(ctx context.Context) error { return agent.Run(ctx, o) })
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/manifestwork/work/pkg/hub"
@@ -8,14 +10,6 @@ import (
 
 func newHubCommand() *cobra.Command {
 	o := hub.NewOptions()
-	cmd := &cobra.Command{
-		Use:   "hub",
-		Short: "Run the hub-side ManifestWork controllers",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return hub.Run(cmd.Context(), o)
-		},
-	}
-	o.AddFlags(sortedFlags(cmd.Flags()))
-	return cmd
+	return processCommand("hub", "Run the hub-side ManifestWork controllers",
+		o.AddFlags, func(ctx context.Context) error { return hub.Run(ctx, o) })
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -23,8 +24,19 @@ func newRootCommand() *cobra.Command {
 	return root
 }
 
-// sortedFlags keeps flags in registration order in --help, which groups them.
-func sortedFlags(fs *pflag.FlagSet) *pflag.FlagSet {
-	fs.SortFlags = false
-	return fs
+// processCommand is a subcommand running one work process: addFlags binds its
+// options, which run reads. The flags stay in registration order in --help,
+// which groups them.
+func processCommand(use, short string, addFlags func(*pflag.FlagSet), run func(context.Context) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return run(cmd.Context())
+		},
+	}
+	cmd.Flags().SortFlags = false
+	addFlags(cmd.Flags())
+	return cmd
 }

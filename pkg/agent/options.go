@@ -4,25 +4,33 @@
 package agent
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"k8s.io/component-base/featuregate"
-	logsapi "k8s.io/component-base/logs/api/v1"
 
 	"github.com/manifestwork/work/pkg/features"
-	"github.com/manifestwork/work/pkg/healthz"
+	"github.com/manifestwork/work/pkg/startup"
 )
 
-// Options is the agent's configuration, set from flags.
+// process is the agent as the common flags and the start-up know it.
+var process = startup.Process{
+	Name: "work-agent", LeaseName: LeaseName, LeaseNamespace: "open-cluster-management-agent",
+	GCPercent:      gcPercent,
+	KubeconfigHelp: "the cluster the agent runs on, where its leader election Lease lives",
+	KubeAPIHelp:    "the managed cluster",
+	LeaseHelp:      "the cluster of --kubeconfig",
+}
+
+// Options is the agent's configuration, set from flags. The common options
+// hold --kubeconfig (the agent's own cluster, where its lease lives) and
+// --kube-api-qps/burst (towards the managed cluster).
 type Options struct {
+	startup.Options
+
 	ClusterName     string // --spoke-cluster-name, alias --cluster-name
 	HubKubeconfig   string // --hub-kubeconfig
-	Kubeconfig      string // --kubeconfig: the agent's own cluster (lease)
 	SpokeKubeconfig string // --spoke-kubeconfig: where manifests are applied
 	AgentID         string // --agent-id; empty means the cluster name
 
@@ -32,53 +40,29 @@ type Options struct {
 	MaxJSONRawLength                       int
 	WorkloadAgentWorkers                   int
 
-	KubeAPIQPS      float32 // managed cluster
-	KubeAPIBurst    int
 	HubKubeAPIQPS   float32
 	HubKubeAPIBurst int
-
-	DisableLeaderElection   bool
-	LeaderElectionNamespace string
-	HealthProbeBindAddress  string
-	Profiling               bool // --profiling: Go profiles on the health address
-
-	FeatureGate featuregate.MutableVersionedFeatureGate
-	Logging     *logsapi.LoggingConfiguration
 }
 
 // NewOptions returns the defaults documented in the flag help.
 func NewOptions() *Options {
 	return &Options{
+		Options:                                *startup.NewOptions(process, features.NewAgentFeatureGate()),
 		StatusSyncInterval:                     10 * time.Second,
 		AppliedManifestWorkEvictionGracePeriod: 60 * time.Minute,
 		MaxFeedbackWatch:                       50,
 		MaxJSONRawLength:                       1024,
 		WorkloadAgentWorkers:                   10,
-		KubeAPIQPS:                             50,
-		KubeAPIBurst:                           100,
 		HubKubeAPIQPS:                          50,
 		HubKubeAPIBurst:                        100,
-		LeaderElectionNamespace:                "open-cluster-management-agent",
-		HealthProbeBindAddress:                 ":8081",
-		FeatureGate:                            features.NewAgentFeatureGate(),
-		Logging:                                logsapi.NewLoggingConfiguration(),
 	}
 }
 
-// AddFlags registers the agent flags, the feature gates and the logging flags.
+// AddFlags registers the agent flags, then the common ones.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	o.addClusterFlags(fs)
 	o.addTuningFlags(fs)
-	fs.BoolVar(&o.DisableLeaderElection, "disable-leader-election", o.DisableLeaderElection,
-		"Run without the leader election lease. Only safe with a single replica.")
-	fs.StringVar(&o.LeaderElectionNamespace, "leader-election-namespace", o.LeaderElectionNamespace,
-		"Namespace, on the cluster of --kubeconfig, of the Lease "+LeaseName+" that elects the active replica.")
-	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
-		"Address serving /healthz and /readyz; 0 disables them.")
-	fs.BoolVar(&o.Profiling, "profiling", o.Profiling,
-		"Serve Go's profiles under /debug/pprof/ on the health probe address.")
-	o.FeatureGate.AddFlag(fs)
-	logsapi.AddFlags(o.Logging, fs)
+	o.Options.AddFlags(fs)
 }
 
 func (o *Options) addClusterFlags(fs *pflag.FlagSet) {
@@ -87,8 +71,6 @@ func (o *Options) addClusterFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.ClusterName, "cluster-name", o.ClusterName, "Alias of --spoke-cluster-name.")
 	fs.StringVar(&o.HubKubeconfig, "hub-kubeconfig", o.HubKubeconfig,
 		"Kubeconfig of the hub cluster holding the ManifestWorks. Required.")
-	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig,
-		"Kubeconfig of the cluster the agent runs on, where its leader election Lease lives. Empty means the in-cluster service account.")
 	fs.StringVar(&o.SpokeKubeconfig, "spoke-kubeconfig", o.SpokeKubeconfig,
 		"Kubeconfig of the managed cluster the manifests are applied to. Defaults to --kubeconfig.")
 	fs.StringVar(&o.AgentID, "agent-id", o.AgentID,
@@ -109,73 +91,33 @@ func (o *Options) addTuningFlags(fs *pflag.FlagSet) {
 		"Most bytes of a JsonRaw status feedback value (needs the RawFeedbackJsonString feature gate).")
 	fs.IntVar(&o.WorkloadAgentWorkers, "workload-agent-workers", o.WorkloadAgentWorkers,
 		"Number of ManifestWorks applied concurrently.")
-	fs.Float32Var(&o.KubeAPIQPS, "kube-api-qps", o.KubeAPIQPS, "Queries per second to the managed cluster.")
-	fs.IntVar(&o.KubeAPIBurst, "kube-api-burst", o.KubeAPIBurst, "Burst of queries to the managed cluster.")
 	fs.Float32Var(&o.HubKubeAPIQPS, "hub-kube-api-qps", o.HubKubeAPIQPS, "Queries per second to the hub.")
 	fs.IntVar(&o.HubKubeAPIBurst, "hub-kube-api-burst", o.HubKubeAPIBurst, "Burst of queries to the hub.")
 }
 
-// Validate reports every invalid option at once, on one line.
+// Validate reports every invalid option at once, on one line: the agent's
+// own, then the common ones.
 func (o *Options) Validate() error {
-	var problems []string
-	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-
+	var p startup.Problems
 	switch {
 	case o.ClusterName == "":
-		add("--spoke-cluster-name is required")
+		p.Addf("--spoke-cluster-name is required")
 	case len(validation.IsDNS1123Label(o.ClusterName)) > 0:
-		add("--spoke-cluster-name %q is not a valid namespace name: %s", o.ClusterName,
+		p.Addf("--spoke-cluster-name %q is not a valid namespace name: %s", o.ClusterName,
 			strings.Join(validation.IsDNS1123Label(o.ClusterName), ", "))
 	}
 	if o.HubKubeconfig == "" {
-		add("--hub-kubeconfig is required")
+		p.Addf("--hub-kubeconfig is required")
 	}
-	for _, d := range []struct {
-		flag  string
-		value time.Duration
-	}{
-		{"--status-sync-interval", o.StatusSyncInterval},
-		{"--appliedmanifestwork-eviction-grace-period", o.AppliedManifestWorkEvictionGracePeriod},
-	} {
-		if d.value <= 0 {
-			add("%s must be positive, got %s", d.flag, d.value)
-		}
-	}
-	for _, n := range []struct {
-		flag  string
-		value float64
-	}{
-		{"--max-feedback-watch", float64(o.MaxFeedbackWatch)},
-		{"--max-json-raw-length", float64(o.MaxJSONRawLength)},
-		{"--workload-agent-workers", float64(o.WorkloadAgentWorkers)},
-		{"--kube-api-qps", float64(o.KubeAPIQPS)},
-		{"--kube-api-burst", float64(o.KubeAPIBurst)},
-		{"--hub-kube-api-qps", float64(o.HubKubeAPIQPS)},
-		{"--hub-kube-api-burst", float64(o.HubKubeAPIBurst)},
-	} {
-		if n.value <= 0 {
-			add("%s must be positive, got %v", n.flag, n.value)
-		}
-	}
-	problems = append(problems, o.validateProcess()...)
-	if len(problems) > 0 {
-		return errors.New(strings.Join(problems, "; "))
-	}
-	return nil
-}
-
-func (o *Options) validateProcess() []string {
-	var problems []string
-	if !o.DisableLeaderElection && len(validation.IsDNS1123Label(o.LeaderElectionNamespace)) > 0 {
-		problems = append(problems, fmt.Sprintf("--leader-election-namespace %q is not a valid namespace name", o.LeaderElectionNamespace))
-	}
-	if err := healthz.ValidateAddress(o.HealthProbeBindAddress); err != nil {
-		problems = append(problems, err.Error())
-	}
-	if errs := logsapi.Validate(o.Logging, o.FeatureGate, nil); len(errs) > 0 {
-		problems = append(problems, "logging: "+errs.ToAggregate().Error())
-	}
-	return problems
+	startup.Positive(&p, "--status-sync-interval", o.StatusSyncInterval)
+	startup.Positive(&p, "--appliedmanifestwork-eviction-grace-period", o.AppliedManifestWorkEvictionGracePeriod)
+	startup.Positive(&p, "--max-feedback-watch", o.MaxFeedbackWatch)
+	startup.Positive(&p, "--max-json-raw-length", o.MaxJSONRawLength)
+	startup.Positive(&p, "--workload-agent-workers", o.WorkloadAgentWorkers)
+	startup.Positive(&p, "--hub-kube-api-qps", o.HubKubeAPIQPS)
+	startup.Positive(&p, "--hub-kube-api-burst", o.HubKubeAPIBurst)
+	p.Add(o.Options.Validate())
+	return p.Err()
 }
 
 // agentID is --agent-id, defaulting to the cluster name.

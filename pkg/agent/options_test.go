@@ -9,44 +9,35 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/features"
+	"github.com/manifestwork/work/pkg/startup/startuptest"
 )
 
+// The flags the agent shares with the hub are tested in package startup.
+
 func parse(t *testing.T, args ...string) *Options {
-	t.Helper()
-	o := NewOptions()
-	fs := pflag.NewFlagSet("agent", pflag.ContinueOnError)
-	o.AddFlags(fs)
-	require.NoError(t, fs.Parse(args))
-	return o
+	return startuptest.Parse(t, NewOptions(), args...)
 }
 
 func TestFlagDefaults(t *testing.T) {
 	o := parse(t)
 	assert.Equal(t, "", o.ClusterName)
 	assert.Equal(t, "", o.HubKubeconfig)
-	assert.Equal(t, "", o.Kubeconfig)
 	assert.Equal(t, "", o.SpokeKubeconfig)
 	assert.Equal(t, "", o.AgentID)
 	assert.Equal(t, 10*time.Second, o.StatusSyncInterval)
 	assert.Equal(t, 60*time.Minute, o.AppliedManifestWorkEvictionGracePeriod)
 	assert.Equal(t, 50, o.MaxFeedbackWatch)
 	assert.Equal(t, 1024, o.MaxJSONRawLength)
-	assert.Equal(t, float32(50), o.KubeAPIQPS)
-	assert.Equal(t, 100, o.KubeAPIBurst)
 	assert.Equal(t, float32(50), o.HubKubeAPIQPS)
 	assert.Equal(t, 100, o.HubKubeAPIBurst)
 	assert.Equal(t, 10, o.WorkloadAgentWorkers)
-	assert.False(t, o.DisableLeaderElection)
 	assert.Equal(t, "open-cluster-management-agent", o.LeaderElectionNamespace)
-	assert.Equal(t, ":8081", o.HealthProbeBindAddress)
 	assert.False(t, o.FeatureGate.Enabled(features.RawFeedbackJsonString))
 	assert.False(t, o.FeatureGate.Enabled(features.ExecutorValidatingCaches))
 }
 
 func TestFlagNames(t *testing.T) {
-	fs := pflag.NewFlagSet("agent", pflag.ContinueOnError)
-	NewOptions().AddFlags(fs)
-	want := map[string]string{
+	fs := startuptest.AssertDefaults(t, NewOptions().AddFlags, map[string]string{
 		"spoke-cluster-name": "", "cluster-name": "", "hub-kubeconfig": "", "kubeconfig": "",
 		"spoke-kubeconfig": "", "agent-id": "", "status-sync-interval": "10s",
 		"appliedmanifestwork-eviction-grace-period": "1h0m0s", "max-feedback-watch": "50",
@@ -55,14 +46,17 @@ func TestFlagNames(t *testing.T) {
 		"feature-gates": "", "disable-leader-election": "false",
 		"leader-election-namespace": "open-cluster-management-agent", "health-probe-bind-address": ":8081",
 		"v": "0", "logging-format": "text",
-	}
-	for name, def := range want {
-		f := fs.Lookup(name)
-		if assert.NotNil(t, f, "flag --%s", name) {
-			assert.Equal(t, def, f.DefValue, "default of --%s", name)
-		}
-	}
+	})
 	assert.Contains(t, fs.Lookup("agent-id").Usage, "Defaults to the cluster name")
+	for name, usage := range map[string]string{
+		"kubeconfig": "Kubeconfig of the cluster the agent runs on, where its leader election Lease lives. " +
+			"Empty means the in-cluster service account.",
+		"kube-api-qps":              "Queries per second to the managed cluster.",
+		"kube-api-burst":            "Burst of queries to the managed cluster.",
+		"leader-election-namespace": "Namespace, on the cluster of --kubeconfig, of the Lease work-agent that elects the active replica.",
+	} {
+		assert.Equal(t, usage, fs.Lookup(name).Usage, "help of --%s", name)
+	}
 }
 
 func TestClusterNameFlags(t *testing.T) {
@@ -108,19 +102,14 @@ func TestValidate(t *testing.T) {
 		{"zero workers", []string{"--workload-agent-workers=0"}, "--workload-agent-workers must be positive, got 0"},
 		{"zero feedback watches", []string{"--max-feedback-watch=0"}, "--max-feedback-watch must be positive, got 0"},
 		{"zero raw length", []string{"--max-json-raw-length=0"}, "--max-json-raw-length must be positive, got 0"},
-		{"zero qps", []string{"--kube-api-qps=0"}, "--kube-api-qps must be positive, got 0"},
-		{"negative burst", []string{"--kube-api-burst=-1"}, "--kube-api-burst must be positive, got -1"},
 		{"zero hub qps", []string{"--hub-kube-api-qps=0"}, "--hub-kube-api-qps must be positive, got 0"},
 		{"zero hub burst", []string{"--hub-kube-api-burst=0"}, "--hub-kube-api-burst must be positive, got 0"},
 		{"bad cluster name", []string{"--cluster-name=Not_A_Name"},
 			`--spoke-cluster-name "Not_A_Name" is not a valid namespace name: `},
 		{"bad lease namespace", []string{"--leader-election-namespace=Bad!"},
 			`--leader-election-namespace "Bad!" is not a valid namespace name`},
-		{"bad probe address", []string{"--health-probe-bind-address=8081"},
-			`--health-probe-bind-address "8081": want host:port, :port or 0 to disable`},
-		{"bad logging format", []string{"--logging-format=xml"}, `logging: format: Invalid value: "xml": Unsupported log format`},
-		{"several problems", []string{"--kube-api-qps=0", "--kube-api-burst=0"},
-			"--kube-api-qps must be positive, got 0; --kube-api-burst must be positive, got 0"},
+		{"agent and common problems on one line", []string{"--workload-agent-workers=0", "--kube-api-qps=0", "--kube-api-burst=0"},
+			"--workload-agent-workers must be positive, got 0; --kube-api-qps must be positive, got 0; --kube-api-burst must be positive, got 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

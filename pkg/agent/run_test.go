@@ -3,45 +3,22 @@ package agent
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	coordinationv1 "k8s.io/api/coordination/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	logsapi "k8s.io/component-base/logs/api/v1"
-	"k8s.io/utils/ptr"
 
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/kubeconn/kubeconntest"
+	"github.com/manifestwork/work/pkg/startup/startuptest"
 )
 
-func TestMain(m *testing.M) {
-	// Run applies the logging options; the tests call it many times with the same ones.
-	logsapi.ReapplyHandling = logsapi.ReapplyHandlingIgnoreUnchanged
-	os.Exit(m.Run())
-}
+// How every process starts, serves its probes, leads and stops is tested in
+// package startup; these tests cover what the agent adds: its clusters.
 
-// closedPort returns a local https URL where nothing listens.
-func closedPort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	require.NoError(t, ln.Close())
-	return "https://" + ln.Addr().String()
-}
-
-// freeAddr returns a local address that was free a moment ago.
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	require.NoError(t, ln.Close())
-	return ln.Addr().String()
-}
+func TestMain(m *testing.M) { startuptest.Main(m) }
 
 func options(hub, own, spoke string) *Options {
 	o := NewOptions()
@@ -57,8 +34,7 @@ func TestRunStartupErrors(t *testing.T) {
 	nothing := kubeconntest.NewServer(t)
 	good := both.Kubeconfig(t)
 	missing := filepath.Join(t.TempDir(), "missing")
-	closedURL := closedPort(t)
-	closed := kubeconntest.WriteKubeconfig(t, closedURL)
+	closed, closedURL := kubeconntest.Unreachable(t)
 
 	tests := []struct {
 		name            string
@@ -103,27 +79,20 @@ func TestRunInterruptedDuringStartupIsClean(t *testing.T) {
 	require.NoError(t, Run(ctx, options(srv.Kubeconfig(t), srv.Kubeconfig(t), "")))
 }
 
-// startAgent runs the agent against a fake API server until the test cancels it.
-func startAgent(t *testing.T, o *Options) (cancel func() error, readyz string) {
-	addr := freeAddr(t)
-	o.HealthProbeBindAddress = addr
-	ctx, stop := context.WithCancel(context.Background())
-	errc := make(chan error, 1)
-	go func() { errc <- Run(ctx, o) }()
-	readyz = "http://" + addr + "/readyz"
-	require.Eventually(t, func() bool { return status(readyz) == http.StatusOK }, 20*time.Second, 10*time.Millisecond)
-	return func() error { stop(); return <-errc }, readyz
+// start runs the agent until the test stops it; it returns once ready.
+func start(t *testing.T, o *Options) (stop func() error) {
+	o.HealthProbeBindAddress = startuptest.FreeAddr(t)
+	return startuptest.Start(t, o.HealthProbeBindAddress, func(ctx context.Context) error { return Run(ctx, o) })
 }
 
-func TestRunReadyAndShutdown(t *testing.T) {
+// Without leader election the agent needs no agent cluster: --kubeconfig
+// may be empty when --spoke-kubeconfig is set.
+func TestRunWithoutLeaderElection(t *testing.T) {
 	srv := kubeconntest.NewServer(t, kubeconn.ManifestWorkAPI, kubeconn.AppliedManifestWorkAPI)
 	o := options(srv.Kubeconfig(t), "", srv.Kubeconfig(t))
 	o.DisableLeaderElection = true
 
-	cancel, readyz := startAgent(t, o)
-	assert.Equal(t, http.StatusOK, status(readyz[:len(readyz)-len("/readyz")]+"/healthz"))
-	require.NoError(t, cancel())
-	assert.Equal(t, 0, status(readyz), "the probe server is gone after Run returns")
+	require.NoError(t, start(t, o)())
 	_, leased := srv.Lease("open-cluster-management-agent", LeaseName)
 	assert.False(t, leased, "no lease without leader election")
 }
@@ -132,47 +101,15 @@ func TestRunWithLeaderElection(t *testing.T) {
 	srv := kubeconntest.NewServer(t, kubeconn.ManifestWorkAPI, kubeconn.AppliedManifestWorkAPI)
 	o := options(srv.Kubeconfig(t), srv.Kubeconfig(t), "")
 
-	cancel, _ := startAgent(t, o)
-	require.Eventually(t, func() bool {
-		lease, ok := srv.Lease("open-cluster-management-agent", LeaseName)
-		return ok && lease.Spec.HolderIdentity != nil && *lease.Spec.HolderIdentity != ""
-	}, 20*time.Second, 10*time.Millisecond, "the agent takes the lease")
+	stop := start(t, o)
+	require.Eventually(t, func() bool { return srv.Holder("open-cluster-management-agent", LeaseName) != "" },
+		20*time.Second, 10*time.Millisecond, "the agent takes the lease")
 	// It leads once its informers list the works: only then does it know it
 	// holds the lease (a cancel racing the acquiring request would leave the
 	// lease to expire instead, as with any client-go elector).
 	require.Eventually(t, func() bool { return srv.Reads("manifestworks") > 0 }, 20*time.Second, 10*time.Millisecond,
 		"the agent leads")
 
-	require.NoError(t, cancel())
-	lease, _ := srv.Lease("open-cluster-management-agent", LeaseName)
-	require.NotNil(t, lease.Spec.HolderIdentity)
-	assert.Empty(t, *lease.Spec.HolderIdentity, "the lease is released on shutdown")
-}
-
-// status GETs url and returns the HTTP status, or 0 when nothing answers.
-func status(url string) int {
-	resp, err := http.Get(url)
-	if err != nil {
-		return 0
-	}
-	resp.Body.Close()
-	return resp.StatusCode
-}
-
-func TestRunStandbyIsReadyWithoutLeading(t *testing.T) {
-	srv := kubeconntest.NewServer(t, kubeconn.ManifestWorkAPI, kubeconn.AppliedManifestWorkAPI)
-	now := metav1.NewMicroTime(time.Now())
-	srv.SetLease(coordinationv1.Lease{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "open-cluster-management-agent", Name: LeaseName},
-		Spec: coordinationv1.LeaseSpec{
-			HolderIdentity: ptr.To("other-replica"), LeaseDurationSeconds: ptr.To[int32](3600),
-			AcquireTime: &now, RenewTime: &now,
-		},
-	})
-	o := options(srv.Kubeconfig(t), srv.Kubeconfig(t), "")
-
-	cancel, _ := startAgent(t, o) // returns once /readyz is ok
-	require.NoError(t, cancel())
-	lease, _ := srv.Lease("open-cluster-management-agent", LeaseName)
-	assert.Equal(t, "other-replica", *lease.Spec.HolderIdentity, "a standby leaves the leader's lease alone")
+	require.NoError(t, stop())
+	assert.Empty(t, srv.Holder("open-cluster-management-agent", LeaseName), "the lease is released on shutdown")
 }

@@ -3,33 +3,23 @@ package hub
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	logsapi "k8s.io/component-base/logs/api/v1"
 
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/kubeconn/kubeconntest"
+	"github.com/manifestwork/work/pkg/startup/startuptest"
 )
 
-func TestMain(m *testing.M) {
-	// Run applies the logging options; the tests call it many times with the same ones.
-	logsapi.ReapplyHandling = logsapi.ReapplyHandlingIgnoreUnchanged
-	os.Exit(m.Run())
-}
+// How every process starts, serves its probes, leads and stops is tested in
+// package startup; these tests cover what the hub adds: its cluster, its
+// lease and its webhook (webhook_test.go).
 
-func localAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	require.NoError(t, ln.Close())
-	return ln.Addr().String()
-}
+func TestMain(m *testing.M) { startuptest.Main(m) }
 
 func options(kubeconfig string) *Options {
 	o := NewOptions()
@@ -38,10 +28,15 @@ func options(kubeconfig string) *Options {
 	return o
 }
 
+// start runs the hub until the test stops it; it returns once ready.
+func start(t *testing.T, o *Options) (stop func() error) {
+	o.HealthProbeBindAddress = startuptest.FreeAddr(t)
+	return startuptest.Start(t, o.HealthProbeBindAddress, func(ctx context.Context) error { return Run(ctx, o) })
+}
+
 func TestRunStartupErrors(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "missing")
-	closedURL := "https://" + localAddr(t)
-	closed := kubeconntest.WriteKubeconfig(t, closedURL)
+	closed, closedURL := kubeconntest.Unreachable(t)
 	noCRD := kubeconntest.NewServer(t).Kubeconfig(t)
 
 	tests := []struct {
@@ -63,29 +58,16 @@ func TestRunStartupErrors(t *testing.T) {
 func TestRunReadyThenReleasesLeaseOnShutdown(t *testing.T) {
 	srv := kubeconntest.NewServer(t, kubeconn.ManifestWorkAPI)
 	o := options(srv.Kubeconfig(t))
-	addr := localAddr(t)
-	o.HealthProbeBindAddress = addr
 
-	ctx, cancel := context.WithCancel(context.Background())
-	errc := make(chan error, 1)
-	go func() { errc <- Run(ctx, o) }()
-	require.Eventually(t, func() bool {
-		lease, ok := srv.Lease("open-cluster-management-hub", LeaseName)
-		return ok && *lease.Spec.HolderIdentity != "" && status("http://"+addr+"/readyz") == http.StatusOK
-	}, 20*time.Second, 10*time.Millisecond)
+	stop := start(t, o)
+	require.Eventually(t, func() bool { return srv.Holder("open-cluster-management-hub", LeaseName) != "" },
+		20*time.Second, 10*time.Millisecond, "the hub takes the lease on the hub")
+	// It leads once its informer lists the works: only then does it know it
+	// holds the lease, and releases it when stopped.
+	require.Eventually(t, func() bool { return srv.Reads("manifestworks") > 0 }, 20*time.Second, 10*time.Millisecond,
+		"the hub leads")
 
-	cancel()
-	require.NoError(t, <-errc)
-	lease, _ := srv.Lease("open-cluster-management-hub", LeaseName)
-	assert.Empty(t, *lease.Spec.HolderIdentity, "the lease is released on shutdown")
-	assert.Equal(t, 0, status("http://"+addr+"/healthz"), "the probe server is stopped")
-}
-
-func status(url string) int {
-	resp, err := http.Get(url)
-	if err != nil {
-		return 0
-	}
-	resp.Body.Close()
-	return resp.StatusCode
+	require.NoError(t, stop())
+	assert.Empty(t, srv.Holder("open-cluster-management-hub", LeaseName), "the lease is released on shutdown")
+	assert.Equal(t, 0, startuptest.Status("http://"+o.HealthProbeBindAddress+"/healthz"), "the probe server is stopped")
 }

@@ -11,13 +11,10 @@ import (
 	"github.com/manifestwork/work/pkg/hub/webhook"
 )
 
-// startWebhook starts the validating webhook when it is configured; it
-// returns nil then. It serves on every replica, leader or not, until ctx is
-// cancelled.
+// startWebhook starts the validating webhook, configured as
+// o.WebhookEnabled says. It serves on every replica, leader or not, until
+// ctx is cancelled.
 func startWebhook(ctx context.Context, o *Options, cfg *rest.Config) (*webhook.Server, error) {
-	if !o.WebhookEnabled() {
-		return nil, nil
-	}
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("hub client for SubjectAccessReviews: %w", err)

@@ -14,13 +14,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	admissionv1 "k8s.io/api/admission/v1"
-	coordinationv1 "k8s.io/api/coordination/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/manifestwork/work/pkg/hub/webhook"
 	"github.com/manifestwork/work/pkg/hub/webhook/webhooktest"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/kubeconn/kubeconntest"
+	"github.com/manifestwork/work/pkg/startup/startuptest"
 )
 
 func TestRunWithoutServingCertificate(t *testing.T) {
@@ -28,8 +27,10 @@ func TestRunWithoutServingCertificate(t *testing.T) {
 	o := options(srv.Kubeconfig(t))
 	dir := t.TempDir()
 	o.TLSCertFile, o.TLSPrivateKeyFile = filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
-	o.WebhookBindAddress = localAddr(t)
-	require.EqualError(t, Run(context.Background(), o), "serving certificate: stat "+o.TLSCertFile+": no such file or directory")
+	o.WebhookBindAddress = startuptest.FreeAddr(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // bounds the wait should it start
+	defer cancel()
+	require.EqualError(t, Run(ctx, o), "serving certificate: stat "+o.TLSCertFile+": no such file or directory")
 }
 
 // Every replica serves the webhook, the standby too, and it is up by the
@@ -40,17 +41,12 @@ func TestRunServesTheWebhookOnAStandby(t *testing.T) {
 	dir := t.TempDir()
 	o.TLSCertFile, o.TLSPrivateKeyFile = filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
 	ca := webhooktest.WriteKeyPair(t, o.TLSCertFile, o.TLSPrivateKeyFile)
-	o.WebhookBindAddress, o.HealthProbeBindAddress = localAddr(t), localAddr(t)
+	o.WebhookBindAddress = startuptest.FreeAddr(t)
 	held := "another-replica"
-	srv.SetLease(heldLease(held))
+	srv.HoldLease("open-cluster-management-hub", LeaseName, held)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	errc := make(chan error, 1)
-	go func() { errc <- Run(ctx, o) }()
-	require.Eventually(t, func() bool { return status("http://"+o.HealthProbeBindAddress+"/readyz") == http.StatusOK },
-		20*time.Second, 10*time.Millisecond, "the standby becomes ready")
-	lease, _ := srv.Lease("open-cluster-management-hub", LeaseName)
-	require.Equal(t, held, *lease.Spec.HolderIdentity, "this replica does not lead")
+	stop := start(t, o) // returns once the standby is ready
+	require.Equal(t, held, srv.Holder("open-cluster-management-hub", LeaseName), "this replica does not lead")
 
 	pool := x509.NewCertPool()
 	pool.AddCert(ca)
@@ -67,20 +63,7 @@ func TestRunServesTheWebhookOnAStandby(t *testing.T) {
 	assert.False(t, review.Response.Allowed)
 	assert.Contains(t, review.Response.Result.Message, "a ManifestWork needs at least one manifest")
 
-	cancel()
-	require.NoError(t, <-errc)
+	require.NoError(t, stop())
 	_, err = client.Get("https://" + o.WebhookBindAddress + webhook.Path)
 	assert.Error(t, err, "the webhook stops with the hub")
-}
-
-// heldLease is the hub's lease, freshly renewed by another replica.
-func heldLease(holder string) coordinationv1.Lease {
-	now := metav1.NewMicroTime(time.Now())
-	seconds := int32(3600)
-	return coordinationv1.Lease{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "open-cluster-management-hub", Name: LeaseName},
-		Spec: coordinationv1.LeaseSpec{
-			HolderIdentity: &holder, LeaseDurationSeconds: &seconds, AcquireTime: &now, RenewTime: &now,
-		},
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -75,12 +77,50 @@ current-context: test
 	return path
 }
 
+// Unreachable writes a kubeconfig naming a local https URL where nothing
+// listens, and returns its path and the URL.
+func Unreachable(t *testing.T) (kubeconfig, url string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url = "https://" + ln.Addr().String()
+	if err := ln.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return WriteKubeconfig(t, url), url
+}
+
 // Lease returns the stored Lease namespace/name.
 func (s *Server) Lease(namespace, name string) (coordinationv1.Lease, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l, ok := s.leases[namespace+"/"+name]
 	return l, ok
+}
+
+// Holder is the holder of the Lease namespace/name, "" when it is free or
+// missing.
+func (s *Server) Holder(namespace, name string) string {
+	l, _ := s.Lease(namespace, name)
+	if l.Spec.HolderIdentity == nil {
+		return ""
+	}
+	return *l.Spec.HolderIdentity
+}
+
+// HoldLease stores the Lease namespace/name as freshly acquired, for an hour,
+// by another replica, holder.
+func (s *Server) HoldLease(namespace, name, holder string) {
+	now := metav1.NewMicroTime(time.Now())
+	seconds := int32(3600)
+	s.SetLease(coordinationv1.Lease{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: coordinationv1.LeaseSpec{
+			HolderIdentity: &holder, LeaseDurationSeconds: &seconds, AcquireTime: &now, RenewTime: &now,
+		},
+	})
 }
 
 // Reads is how many list and watch requests a resource of the work API got.

@@ -1,10 +1,12 @@
 package v1_test
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -16,288 +18,184 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The wire schema we must match, one line per field (see its header). It sits
-// beside the checkout; WORK_API_SCHEMA overrides the path.
-func apiSchemaPath(t *testing.T) string {
-	if p := os.Getenv("WORK_API_SCHEMA"); p != "" {
-		return p
-	}
-	p, err := filepath.Abs("../../../../../shared/api-schema.txt")
-	require.NoError(t, err)
-	return p
+// The CRDs OCM publishes in its API module are the contract: our generated
+// CRDs must accept exactly the objects they accept. The release is pinned in
+// the module hack/tools/ocm-api; the test reads it from the Go module cache.
+const (
+	repoRoot       = "../../../.."
+	upstreamModule = "open-cluster-management.io/api"
+	upstreamPin    = "hack/tools/ocm-api"
+	upstreamCRDs   = "work/v1/*.crd.yaml"
+)
+
+var ourCRDs = []string{
+	repoRoot + "/manifests/hub/*.yaml",
+	repoRoot + "/manifests/managed/*.yaml",
 }
 
-var crdFiles = map[string]string{
-	"ManifestWork":        "../../../../manifests/hub/work.open-cluster-management.io_manifestworks.yaml",
-	"AppliedManifestWork": "../../../../manifests/managed/work.open-cluster-management.io_appliedmanifestworks.yaml",
+// notCompared are the parts of a CRD that accept no new objects: documentation
+// and what kubectl shows. They are ours to write.
+var notCompared = struct{ schema, names, version []string }{
+	schema:  []string{"description", "title", "example", "externalDocs"},
+	names:   []string{"shortNames", "categories"},
+	version: []string{"additionalPrinterColumns"},
 }
 
-// TestCRDSchemaMatchesWireSchema flattens our generated CRDs into the format of
-// api-schema.txt and lists every difference. Printer columns and short names
-// are the only additions allowed: they accept no new objects.
-func TestCRDSchemaMatchesWireSchema(t *testing.T) {
-	want := parseWireSchema(t, apiSchemaPath(t))
-	require.Len(t, want, len(crdFiles), "kinds in %s", apiSchemaPath(t))
+// allowedDiffs are the differences from upstream we keep on purpose: the fact,
+// our exact value of it, and why. An entry that no longer matches fails the test.
+var allowedDiffs = []struct{ fact, ours, reason string }{{
+	fact:   "manifestworks.work.open-cluster-management.io v1 schema.spec.manifestConfigs[].conditionRules[]",
+	ours:   "type=object",
+	reason: `the wire schema we implement has no CEL rule here; upstream's rejects condition "" on a CEL-type rule, which our agent skips`,
+}}
 
-	for kind, file := range crdFiles {
-		t.Run(kind, func(t *testing.T) {
-			expected, ok := want[kind]
-			require.True(t, ok, "kind %s missing from the wire schema", kind)
-			got := flattenCRD(t, file)
-			if diffs := diffKinds(expected, got); len(diffs) > 0 {
-				t.Errorf("%s: %d differences from the wire schema:\n%s", file, len(diffs), strings.Join(diffs, "\n"))
+// TestCRDsMatchUpstream flattens our CRDs and upstream's into facts (one per
+// schema field, plus the names, scope and versions) and lists every
+// difference.
+func TestCRDsMatchUpstream(t *testing.T) {
+	dir, version := upstreamModuleDir(t)
+	upstream := readCRDs(t, filepath.Join(dir, upstreamCRDs))
+	ours := readCRDs(t, ourCRDs...)
+	require.ElementsMatch(t, slices.Collect(maps.Keys(upstream)), slices.Collect(maps.Keys(ours)), "CRDs of %s@%s and ours", upstreamModule, version)
+
+	for name, want := range upstream {
+		t.Run(name, func(t *testing.T) {
+			diffs := diffFacts(want, ours[name])
+			for _, allowed := range allowedDiffs {
+				if strings.HasPrefix(allowed.fact, name+" ") {
+					_, differs := diffs[allowed.fact]
+					require.True(t, differs && ours[name][allowed.fact] == allowed.ours,
+						"allowedDiffs: %s is no longer %q (%s); update or remove the entry", allowed.fact, allowed.ours, allowed.reason)
+					delete(diffs, allowed.fact)
+				}
+			}
+			if len(diffs) > 0 {
+				t.Errorf("%d differences from %s@%s (want is upstream, got is ours):\n%s",
+					len(diffs), upstreamModule, version, strings.Join(slices.Sorted(maps.Values(diffs)), "\n"))
 			}
 		})
 	}
 }
 
-// kindSchema is one kind of the wire schema: header facts and field lines.
-type kindSchema struct {
-	header map[string]string // scope, plural, served, storage, subresources, version
-	fields map[string]field  // by path
-}
-
-type field struct {
-	typ         string
-	constraints map[string]string // name -> value; "required" -> ""
-}
-
-func (f field) String() string {
-	keys := make([]string, 0, len(f.constraints))
-	for k := range f.constraints {
-		keys = append(keys, k)
+// upstreamModuleDir returns the directory of the pinned upstream module in
+// the module cache, downloading it through the Go module proxy when absent.
+// go.sum of the pin verifies what is downloaded.
+func upstreamModuleDir(t *testing.T) (dir, version string) {
+	cmd := exec.Command("go", "mod", "download", "-json", upstreamModule)
+	cmd.Dir = filepath.Join(repoRoot, upstreamPin)
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, runErr := cmd.Output()
+	var mod struct{ Version, Dir, Error string }
+	if err := json.Unmarshal(out, &mod); err != nil && runErr == nil {
+		runErr = err
 	}
-	sort.Strings(keys)
-	parts := []string{f.typ}
-	for _, k := range keys {
-		if f.constraints[k] == "" {
-			parts = append(parts, k)
-		} else {
-			parts = append(parts, k+"="+f.constraints[k])
+	if runErr != nil || mod.Error != "" || mod.Dir == "" {
+		t.Fatalf("cannot get %s as pinned in %s/go.mod from the module cache or the Go module proxy: %v %s %s",
+			upstreamModule, upstreamPin, runErr, mod.Error, stderr.String())
+	}
+	return mod.Dir, mod.Version
+}
+
+// readCRDs flattens the CRDs in the files matching the patterns, by CRD name.
+func readCRDs(t *testing.T, patterns ...string) map[string]facts {
+	crds := map[string]facts{}
+	for _, pattern := range patterns {
+		files, err := filepath.Glob(pattern)
+		require.NoError(t, err)
+		require.NotEmpty(t, files, "no CRD matches %s; run hack/update-codegen.sh", pattern)
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			var crd apiextensionsv1.CustomResourceDefinition
+			require.NoError(t, yaml.UnmarshalStrict(data, &crd), file)
+			crds[crd.Name] = flattenCRD(t, crd)
 		}
 	}
+	return crds
+}
+
+// facts are what a CRD accepts, keyed "<crd> <what>" so that a difference
+// names its place: "<crd> names", "<crd> v1", "<crd> v1 schema.spec.workload".
+type facts map[string]string
+
+func flattenCRD(t *testing.T, crd apiextensionsv1.CustomResourceDefinition) facts {
+	prefix := crd.Name + " "
+	f := facts{
+		prefix + "spec":  render(t, crd.Spec, []string{"names", "versions"}),
+		prefix + "names": render(t, crd.Spec.Names, notCompared.names),
+	}
+	for _, v := range crd.Spec.Versions {
+		require.NotNil(t, v.Schema, "%s %s has no schema", crd.Name, v.Name)
+		flattenSchema(t, prefix+v.Name+" schema", *v.Schema.OpenAPIV3Schema, false, f)
+		f[prefix+v.Name] = render(t, v, append([]string{"schema"}, notCompared.version...))
+	}
+	return f
+}
+
+// flattenSchema adds one fact per field, keyed by its path ("schema.spec.
+// manifestConfigs[].resourceIdentifier", "[]" for items, "{}" for map values):
+// its keywords without its children, and "required" if its parent requires it.
+func flattenSchema(t *testing.T, path string, p apiextensionsv1.JSONSchemaProps, required bool, f facts) {
+	for name, child := range p.Properties {
+		flattenSchema(t, path+"."+name, child, slices.Contains(p.Required, name), f)
+	}
+	if p.Items != nil && p.Items.Schema != nil {
+		flattenSchema(t, path+"[]", *p.Items.Schema, false, f)
+		p.Items = nil
+	}
+	if p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil {
+		flattenSchema(t, path+"{}", *p.AdditionalProperties.Schema, false, f)
+		p.AdditionalProperties = nil
+	}
+	p.Properties, p.Required = nil, nil
+	fact := render(t, p, notCompared.schema)
+	if required {
+		fact += " required"
+	}
+	f[path] = fact
+}
+
+// render writes v's JSON fields as sorted "key=value", leaving out the
+// skipped keys; string values are unquoted.
+func render(t *testing.T, v any, skip []string) string {
+	data, err := json.Marshal(v)
+	require.NoError(t, err)
+	var fields map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(data, &fields))
+	parts := make([]string, 0, len(fields))
+	for k, raw := range fields {
+		if slices.Contains(skip, k) {
+			continue
+		}
+		value := string(raw)
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			value = s
+		}
+		parts = append(parts, k+"="+value)
+	}
+	sort.Strings(parts)
 	return strings.Join(parts, " ")
 }
 
-func parseWireSchema(t *testing.T, path string) map[string]kindSchema {
-	f, err := os.Open(path)
-	require.NoError(t, err, "the wire schema ships in shared/ beside the checkout")
-	defer func() { _ = f.Close() }()
-
-	kinds := map[string]kindSchema{}
-	var current kindSchema
-	scanner := bufio.NewScanner(f)
-	for scanner.Scan() {
-		line := scanner.Text()
-		switch {
-		case strings.HasPrefix(line, "# version "):
-			tokens := splitTokens(strings.TrimPrefix(line, "# version "))
-			current.header["version"] = tokens[0]
-			addHeader(current.header, tokens[1:])
-		case strings.HasPrefix(line, "# ") && strings.Contains(line, " scope="):
-			tokens := splitTokens(strings.TrimPrefix(line, "# "))
-			current = kindSchema{header: map[string]string{}, fields: map[string]field{}}
-			kinds[tokens[0]] = current
-			addHeader(current.header, tokens[1:])
-		case strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "":
-		default:
-			path, rest, _ := strings.Cut(line, " ")
-			tokens := splitTokens(rest)
-			fl := field{typ: tokens[0], constraints: map[string]string{}}
-			for _, tok := range tokens[1:] {
-				k, v, _ := strings.Cut(tok, "=")
-				fl.constraints[k] = v
-			}
-			current.fields[path] = fl
-		}
-	}
-	require.NoError(t, scanner.Err())
-	return kinds
-}
-
-// addHeader keeps the header facts that decide which objects are accepted;
-// short names and printer columns are ours to add.
-func addHeader(h map[string]string, tokens []string) {
-	for _, tok := range tokens {
-		k, v, _ := strings.Cut(tok, "=")
-		switch k {
-		case "short", "columns":
-		default:
-			h[k] = v
-		}
-	}
-}
-
-// splitTokens splits on spaces outside brackets, so enum=['A', 'B'] stays one token.
-func splitTokens(s string) []string {
-	var tokens []string
-	var b strings.Builder
-	depth := 0
-	for _, r := range s {
-		switch {
-		case r == '[':
-			depth++
-		case r == ']':
-			depth--
-		case r == ' ' && depth == 0:
-			if b.Len() > 0 {
-				tokens = append(tokens, b.String())
-				b.Reset()
-			}
-			continue
-		}
-		b.WriteRune(r)
-	}
-	if b.Len() > 0 {
-		tokens = append(tokens, b.String())
-	}
-	return tokens
-}
-
-func flattenCRD(t *testing.T, file string) kindSchema {
-	data, err := os.ReadFile(file)
-	require.NoError(t, err, "run hack/update-codegen.sh")
-	var crd apiextensionsv1.CustomResourceDefinition
-	require.NoError(t, yaml.UnmarshalStrict(data, &crd))
-	require.Len(t, crd.Spec.Versions, 1, "one version")
-	v := crd.Spec.Versions[0]
-
-	var subresources []string
-	if v.Subresources != nil && v.Subresources.Status != nil {
-		subresources = append(subresources, "status")
-	}
-	if v.Subresources != nil && v.Subresources.Scale != nil {
-		subresources = append(subresources, "scale")
-	}
-	ks := kindSchema{
-		header: map[string]string{
-			"scope":        string(crd.Spec.Scope),
-			"plural":       crd.Spec.Names.Plural,
-			"version":      v.Name,
-			"served":       pyBool(v.Served),
-			"storage":      pyBool(v.Storage),
-			"subresources": pyList(subresources),
-		},
-		fields: map[string]field{},
-	}
-	require.NotNil(t, v.Schema)
-	flattenProps(t, "", *v.Schema.OpenAPIV3Schema, false, ks.fields)
-	return ks
-}
-
-func flattenProps(t *testing.T, path string, p apiextensionsv1.JSONSchemaProps, required bool, out map[string]field) {
-	typ := p.Type
-	if p.XPreserveUnknownFields != nil && *p.XPreserveUnknownFields {
-		typ += "+preserve"
-	}
-	if p.XEmbeddedResource {
-		typ += "+embedded"
-	}
-	c := map[string]string{}
-	if len(p.Enum) > 0 {
-		var values []string
-		for _, e := range p.Enum {
-			var s string
-			require.NoError(t, json.Unmarshal(e.Raw, &s), "enum of %s", path)
-			values = append(values, s)
-		}
-		c["enum"] = pyList(values)
-	}
-	if p.Default != nil {
-		var s string
-		if json.Unmarshal(p.Default.Raw, &s) == nil {
-			c["default"] = s
-		} else {
-			c["default"] = string(p.Default.Raw)
-		}
-	}
-	if p.Pattern != "" {
-		c["pattern"] = p.Pattern
-	}
-	if p.MaxLength != nil {
-		c["maxLength"] = fmt.Sprint(*p.MaxLength)
-	}
-	if p.MinLength != nil {
-		c["minLength"] = fmt.Sprint(*p.MinLength)
-	}
-	if p.Minimum != nil {
-		c["minimum"] = fmt.Sprint(*p.Minimum)
-	}
-	if p.Maximum != nil {
-		c["maximum"] = fmt.Sprint(*p.Maximum)
-	}
-	if p.MaxItems != nil {
-		c["maxItems"] = fmt.Sprint(*p.MaxItems)
-	}
-	if p.MinItems != nil {
-		c["minItems"] = fmt.Sprint(*p.MinItems)
-	}
-	if p.Format != "" {
-		c["format"] = p.Format
-	}
-	if p.XListType != nil {
-		c["listType"] = *p.XListType
-	}
-	if len(p.XListMapKeys) > 0 {
-		c["listMapKeys"] = strings.Join(p.XListMapKeys, ",")
-	}
-	if len(p.XValidations) > 0 {
-		c["x-kubernetes-validations"] = fmt.Sprint(len(p.XValidations))
-	}
-	if required {
-		c["required"] = ""
-	}
-	out[path] = field{typ: typ, constraints: c}
-
-	for name, child := range p.Properties {
-		if path == "" && (name == "apiVersion" || name == "kind" || name == "metadata") {
-			continue // every kind has these; the wire schema leaves them out
-		}
-		flattenProps(t, path+"."+name, child, slices.Contains(p.Required, name), out)
-	}
-	if p.Items != nil && p.Items.Schema != nil {
-		flattenProps(t, path+"[]", *p.Items.Schema, false, out)
-	}
-	require.Nil(t, p.AdditionalProperties, "additionalProperties at %s is not in the wire schema", path)
-}
-
-func diffKinds(want, got kindSchema) []string {
-	var diffs []string
-	for k, v := range want.header {
-		if got.header[k] != v {
-			diffs = append(diffs, fmt.Sprintf("header %s: want %s, got %s", k, v, got.header[k]))
-		}
-	}
-	for path, w := range want.fields {
-		g, ok := got.fields[path]
+// diffFacts describes each fact that differs, by fact.
+func diffFacts(want, got facts) map[string]string {
+	diffs := map[string]string{}
+	for k, w := range want {
+		g, ok := got[k]
 		switch {
 		case !ok:
-			diffs = append(diffs, fmt.Sprintf("missing  %q: %s", path, w))
-		case g.String() != w.String():
-			diffs = append(diffs, fmt.Sprintf("differs  %q:\n    want %s\n    got  %s", path, w, g))
+			diffs[k] = fmt.Sprintf("missing %s: %s", k, w)
+		case g != w:
+			diffs[k] = fmt.Sprintf("differs %s:\n    want %s\n    got  %s", k, w, g)
 		}
 	}
-	for path, g := range got.fields {
-		if _, ok := want.fields[path]; !ok {
-			diffs = append(diffs, fmt.Sprintf("extra    %q: %s", path, g))
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			diffs[k] = fmt.Sprintf("extra   %s: %s", k, g)
 		}
 	}
-	sort.Strings(diffs)
 	return diffs
-}
-
-func pyBool(b bool) string {
-	if b {
-		return "True"
-	}
-	return "False"
-}
-
-// pyList renders strings the way the wire schema does: ['a', 'b'].
-func pyList(values []string) string {
-	quoted := make([]string, len(values))
-	for i, v := range values {
-		quoted[i] = "'" + v + "'"
-	}
-	return "[" + strings.Join(quoted, ", ") + "]"
 }
