@@ -12,6 +12,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/utils/ptr"
 )
 
 func TestIdentityIsThePodNameWhenSet(t *testing.T) {
@@ -48,7 +49,7 @@ func heldLease(holder string) *coordinationv1.Lease {
 	return &coordinationv1.Lease{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "work-agent"},
 		Spec: coordinationv1.LeaseSpec{
-			HolderIdentity: &holder, LeaseDurationSeconds: new(int32(3600)),
+			HolderIdentity: &holder, LeaseDurationSeconds: ptr.To[int32](3600),
 			AcquireTime: &now, RenewTime: &now,
 		},
 	}
