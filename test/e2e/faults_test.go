@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -324,42 +325,46 @@ func checkExactlyApplied(ctx context.Context, ns, work string, names []string) e
 	if err != nil {
 		return err
 	}
-	if err := checkWorkConditions(w, len(names)); err != nil {
-		return err
-	}
 	live, err := liveFaultObjects(ctx, ns, work)
 	if err != nil {
 		return err
-	}
-	if got := slices.Sorted(maps.Keys(live)); !slices.Equal(got, slices.Sorted(slices.Values(names))) {
-		return fmt.Errorf("the managed cluster has %d objects of the work, want %d: %v", len(got), len(names), diffNames(got, names))
 	}
 	applied, err := appliedWorksOf(ctx, work)
 	if err != nil {
 		return err
 	}
-	if len(applied) != 1 {
-		return fmt.Errorf("%d AppliedManifestWorks for the work, want 1", len(applied))
+	problems := []error{checkWorkConditions(w, len(names))}
+	if got := slices.Sorted(maps.Keys(live)); !slices.Equal(got, slices.Sorted(slices.Values(names))) {
+		problems = append(problems, fmt.Errorf("the managed cluster has %d objects of the work, want %d: %s", len(got), len(names), diffNames(got, names)))
 	}
+	if len(applied) == 1 {
+		problems = append(problems, checkRecorded(applied[0], ns, live, names))
+	} else {
+		problems = append(problems, fmt.Errorf("%d AppliedManifestWorks for the work, want 1", len(applied)))
+	}
+	return errors.Join(problems...)
+}
+
+// checkRecorded wants appliedResources to name each of names once, with the
+// UID of the live object.
+func checkRecorded(applied workv1.AppliedManifestWork, ns string, live map[string]string, names []string) error {
+	var problems []error
 	recorded := map[string]string{}
-	for _, r := range applied[0].Status.AppliedResources {
-		if r.Resource != "configmaps" || r.Namespace != ns {
-			return fmt.Errorf("appliedResources records %s %s/%s, not an object of the work", r.Resource, r.Namespace, r.Name)
-		}
-		if _, dup := recorded[r.Name]; dup {
-			return fmt.Errorf("appliedResources records %s twice", r.Name)
+	for _, r := range applied.Status.AppliedResources {
+		switch _, dup := recorded[r.Name]; {
+		case r.Resource != "configmaps" || r.Namespace != ns:
+			problems = append(problems, fmt.Errorf("appliedResources records %s %s/%s, not an object of the work", r.Resource, r.Namespace, r.Name))
+		case dup:
+			problems = append(problems, fmt.Errorf("appliedResources records %s twice", r.Name))
+		case live[r.Name] != "" && live[r.Name] != r.UID:
+			problems = append(problems, fmt.Errorf("appliedResources has %s with UID %q, the live object has %q", r.Name, r.UID, live[r.Name]))
 		}
 		recorded[r.Name] = r.UID
 	}
-	for name, uid := range live {
-		if recorded[name] != uid {
-			return fmt.Errorf("appliedResources has %s with UID %q, the live object has %q", name, recorded[name], uid)
-		}
+	if got := slices.Sorted(maps.Keys(recorded)); !slices.Equal(got, slices.Sorted(slices.Values(names))) {
+		problems = append(problems, fmt.Errorf("appliedResources records %d objects, want %d: %s", len(got), len(names), diffNames(got, names)))
 	}
-	if len(recorded) != len(live) {
-		return fmt.Errorf("appliedResources records %d objects, want %d", len(recorded), len(live))
-	}
-	return nil
+	return errors.Join(problems...)
 }
 
 // checkWorkConditions wants the work Applied and Available for its generation,
