@@ -23,8 +23,10 @@ import (
 // busy API server, and a leader that cannot renew within RenewDeadline exits,
 // so a short deadline turns a slow API server into restart loops. Failover
 // stays quick where it matters: a replica that stops gracefully releases the
-// lease (ReleaseOnCancel) and a standby takes over within one RetryPeriod.
-// Only a crashed leader costs up to LeaseDuration.
+// lease (ReleaseOnCancel) and a standby takes over within one RetryPeriod, and
+// a leader whose container crashed and restarted in the same pod takes its
+// lease back at once (see Identity). Only a leader whose pod is gone costs up
+// to LeaseDuration.
 const (
 	DefaultLeaseDuration = 137 * time.Second
 	DefaultRenewDeadline = 107 * time.Second
@@ -42,21 +44,51 @@ type Config struct {
 	OnStandby func()
 }
 
+// PodNameEnv is the environment variable that names the pod a replica runs
+// in. OCM's Klusterlet sets it on the work agent, and our Deployments set it
+// from the downward API (metadata.name).
+const PodNameEnv = "POD_NAME"
+
 // NewLeaseLock returns the Lease namespace/name on the cluster of cfg as a
-// lock, held under an identity unique to this process (hostname plus a random
-// suffix), so a restarted replica never mistakes the old holder for itself.
+// lock, held under the identity Identity returns.
 func NewLeaseLock(cfg *rest.Config, namespace, name string) (resourcelock.Interface, error) {
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("leader election client: %w", err)
 	}
-	host, err := os.Hostname()
+	return newLeaseLock(client, namespace, name)
+}
+
+func newLeaseLock(client kubernetes.Interface, namespace, name string) (resourcelock.Interface, error) {
+	identity, err := Identity()
 	if err != nil {
-		return nil, fmt.Errorf("leader election identity: %w", err)
+		return nil, err
 	}
 	return resourcelock.New(resourcelock.LeasesResourceLock, namespace, name,
 		client.CoreV1(), client.CoordinationV1(),
-		resourcelock.ResourceLockConfig{Identity: host + "_" + uuid.NewString()})
+		resourcelock.ResourceLockConfig{Identity: identity})
+}
+
+// Identity is the name this process holds leases under: the pod's name from
+// $POD_NAME when it is set, so that a container restarted in the same pod
+// (after a crash, an OOM kill or a failed liveness probe) finds the lease
+// still held by itself and takes it back at once instead of waiting for it to
+// expire; a replica in another pod still waits. Without POD_NAME it is the
+// hostname plus a random suffix, unique to this process: a restart then waits
+// for the old lease to expire, since nothing says the old holder is gone.
+//
+// Two live processes must never share an identity, or both would lead: a pod
+// name is unique among live pods of a namespace, and a container's previous
+// instance is dead before its next one starts.
+func Identity() (string, error) {
+	if pod := os.Getenv(PodNameEnv); pod != "" {
+		return pod, nil
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		return "", fmt.Errorf("leader election identity: %w", err)
+	}
+	return host + "_" + uuid.NewString(), nil
 }
 
 // Run blocks until ctx is cancelled, calling work while this process holds the
@@ -66,7 +98,7 @@ func NewLeaseLock(cfg *rest.Config, namespace, name string) (resourcelock.Interf
 // It returns nil after a cancellation, work's error if work fails, and an
 // error if the lease is lost (the caller should exit so it restarts clean).
 func Run(ctx context.Context, cfg Config, work func(context.Context) error) error {
-	g := &guard{parent: ctx, work: work, lock: cfg.Lock.Describe(), done: make(chan struct{})}
+	g := &guard{parent: ctx, work: work, lock: cfg.Lock.Describe(), identity: cfg.Lock.Identity(), done: make(chan struct{})}
 	// The elector gets its own context: cancelling it releases the lease,
 	// which must wait until the guarded work has finished.
 	electorCtx, stopElector := context.WithCancel(context.WithoutCancel(ctx))
@@ -116,9 +148,10 @@ func (c Config) electorConfig(g *guard) leaderelection.LeaderElectionConfig {
 
 // guard runs the work at most once, and lets the shutdown path wait for it.
 type guard struct {
-	parent context.Context
-	work   func(context.Context) error
-	lock   string // lease description for messages
+	parent   context.Context
+	work     func(context.Context) error
+	lock     string // lease description for messages
+	identity string // this replica's name in the lease
 
 	mu       sync.Mutex
 	stopping bool // no new work may start
@@ -144,7 +177,7 @@ func (g *guard) lead(leaseCtx context.Context) {
 	stop := context.AfterFunc(g.parent, cancel)
 	defer stop()
 
-	klog.FromContext(ctx).Info("Acquired the leader election lease, starting", "lease", g.lock)
+	klog.FromContext(ctx).Info("Acquired the leader election lease, starting", "lease", g.lock, "identity", g.identity)
 	err := g.work(ctx)
 	// leaseCtx ends before the parent only when renewing failed: releasing
 	// the lease on purpose waits for done, which is not closed yet.

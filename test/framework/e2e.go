@@ -310,7 +310,7 @@ func (e *E2E) RunWork(timeout time.Duration, args ...string) (Result, error) {
 // on error, so its log can be read.
 func (e *E2E) StartHub(extraArgs ...string) (*Process, error) {
 	args := append([]string{"hub", "--kubeconfig", e.Hub.WorkKubeconfig}, extraArgs...)
-	return e.launch("hub", args)
+	return e.launch("hub", nil, args)
 }
 
 // StartAgent starts `work agent` for a managed cluster and waits for it to be
@@ -319,6 +319,13 @@ func (e *E2E) StartHub(extraArgs ...string) (*Process, error) {
 // flags among them win. The process is returned also on error, so its log
 // can be read.
 func (e *E2E) StartAgent(cluster string, extraArgs ...string) (*Process, error) {
+	return e.StartAgentWithEnv(cluster, nil, extraArgs...)
+}
+
+// StartAgentWithEnv is StartAgent with environment variables (NAME=value)
+// added to the test's own, for this start and every later one, e.g.
+// POD_NAME, as a pod would set it.
+func (e *E2E) StartAgentWithEnv(cluster string, env []string, extraArgs ...string) (*Process, error) {
 	c := e.Cluster(cluster)
 	if c == nil || c == e.Hub {
 		return nil, fmt.Errorf("framework: no managed cluster %q", cluster)
@@ -330,11 +337,11 @@ func (e *E2E) StartAgent(cluster string, extraArgs ...string) (*Process, error) 
 		"--spoke-kubeconfig", c.WorkKubeconfig,
 		"--kubeconfig", c.WorkKubeconfig,
 	}, extraArgs...)
-	return e.launch("agent-"+cluster, args)
+	return e.launch("agent-"+cluster, env, args)
 }
 
-func (e *E2E) launch(name string, args []string) (*Process, error) {
-	p := e.newProcess(name, args)
+func (e *E2E) launch(name string, env, args []string) (*Process, error) {
+	p := e.newProcess(name, env, args)
 	if err := p.Start(); err != nil {
 		return p, err
 	}
@@ -342,14 +349,14 @@ func (e *E2E) launch(name string, args []string) (*Process, error) {
 }
 
 // newProcess registers a work process with a log file of its own.
-func (e *E2E) newProcess(name string, args []string) *Process {
+func (e *E2E) newProcess(name string, env, args []string) *Process {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.names[name]++
 	if n := e.names[name]; n > 1 {
 		name = fmt.Sprintf("%s-%d", name, n)
 	}
-	p := newProcess(name, e.WorkBinary, filepath.Join(e.LogDir, name+".log"), args)
+	p := newProcess(name, e.WorkBinary, filepath.Join(e.LogDir, name+".log"), args, env)
 	e.procs = append(e.procs, p)
 	return p
 }

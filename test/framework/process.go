@@ -18,7 +18,8 @@ import (
 
 // Process is a long-running program (work hub or work agent) started by the
 // framework, with its output in a log file and a health endpoint on a free
-// local port. It can be stopped and started again.
+// local port. It can be stopped, or killed, and started again with the same
+// arguments and environment.
 type Process struct {
 	// Name identifies the process in messages, e.g. "hub" or "agent-cluster1".
 	Name string
@@ -29,6 +30,7 @@ type Process struct {
 
 	binary string
 	args   []string
+	env    []string // NAME=value, on top of the test's own environment
 
 	mu    sync.Mutex
 	cmd   *exec.Cmd
@@ -39,12 +41,16 @@ type Process struct {
 // ErrNotRunning is returned by Stop and Kill for a process that has exited.
 var ErrNotRunning = errors.New("framework: process is not running")
 
-func newProcess(name, binary, logPath string, args []string) *Process {
-	return &Process{Name: name, LogPath: logPath, binary: binary, args: args}
+func newProcess(name, binary, logPath string, args, env []string) *Process {
+	return &Process{Name: name, LogPath: logPath, binary: binary, args: args, env: env}
 }
 
 // Args returns the arguments of the next start, without the health address.
 func (p *Process) Args() []string { return slices.Clone(p.args) }
+
+// Env returns the variables (NAME=value) every start adds to the test's
+// environment.
+func (p *Process) Env() []string { return slices.Clone(p.env) }
 
 // Start starts the process on a fresh health port; it does not wait for it to
 // be ready (see WaitReady).
@@ -69,8 +75,12 @@ func (p *Process) spawn(args []string) error {
 		return err
 	}
 	defer func() { _ = log.Close() }()
-	_, _ = fmt.Fprintf(log, "=== %s start: %s %s\n", time.Now().Format(time.RFC3339), p.binary, strings.Join(args, " "))
+	_, _ = fmt.Fprintf(log, "=== %s start: %s\n", time.Now().Format(time.RFC3339),
+		strings.Join(slices.Concat(p.env, []string{p.binary}, args), " "))
 	cmd := exec.Command(p.binary, args...)
+	if len(p.env) > 0 {
+		cmd.Env = append(os.Environ(), p.env...)
+	}
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = childProcAttr()
 	if err := cmd.Start(); err != nil {
@@ -185,6 +195,20 @@ func (p *Process) Restart(timeout time.Duration) error {
 		if _, err := p.Stop(timeout); err != nil {
 			return err
 		}
+	}
+	if err := p.Start(); err != nil {
+		return err
+	}
+	return p.WaitReady(timeout)
+}
+
+// KillAndStart kills the process with SIGKILL, as a crash or the kubelet
+// killing a container would end it (no shutdown code runs, no lease is
+// released), starts it again with the same arguments and environment, and
+// waits at most timeout for it to be ready.
+func (p *Process) KillAndStart(timeout time.Duration) error {
+	if _, err := p.Kill(); err != nil && !errors.Is(err, ErrNotRunning) {
+		return err
 	}
 	if err := p.Start(); err != nil {
 		return err
