@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 // Annotation is the AppliedManifestWork annotation that holds the records
@@ -45,11 +46,49 @@ func ObjectID(gvr schema.GroupVersionResource, namespace, name string) uint64 {
 type Store struct {
 	mu    sync.Mutex
 	works map[string]map[uint64]Record
+	// unrecorded are objects applied for a work that its
+	// AppliedManifestWork does not list yet. A pass whose status write
+	// failed (the work changed meanwhile) leaves its objects nowhere else,
+	// and what is not recorded is never pruned.
+	unrecorded map[string][]workv1.AppliedManifestResourceMeta
 }
 
 // NewStore returns an empty Store.
 func NewStore() *Store {
-	return &Store{works: map[string]map[uint64]Record{}}
+	return &Store{works: map[string]map[uint64]Record{}, unrecorded: map[string][]workv1.AppliedManifestResourceMeta{}}
+}
+
+// NoteApplied notes an object applied for work, until Recorded says its
+// AppliedManifestWork lists it.
+func (s *Store) NoteApplied(work string, obj workv1.AppliedManifestResourceMeta) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !slices.Contains(s.unrecorded[work], obj) {
+		s.unrecorded[work] = append(s.unrecorded[work], obj)
+	}
+}
+
+// Unrecorded returns the objects applied for work that its
+// AppliedManifestWork may not list yet.
+func (s *Store) Unrecorded(work string) []workv1.AppliedManifestResourceMeta {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.unrecorded[work])
+}
+
+// Recorded forgets objs, which the AppliedManifestWork of work now lists or
+// which were pruned; objects noted since with another UID stay.
+func (s *Store) Recorded(work string, objs []workv1.AppliedManifestResourceMeta) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	left := slices.DeleteFunc(s.unrecorded[work], func(o workv1.AppliedManifestResourceMeta) bool {
+		return slices.Contains(objs, o)
+	})
+	if len(left) == 0 {
+		delete(s.unrecorded, work)
+		return
+	}
+	s.unrecorded[work] = left
 }
 
 // Known tells whether the store holds the records of work, loaded or made
@@ -121,6 +160,7 @@ func (s *Store) Forget(work string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.works, work)
+	delete(s.unrecorded, work)
 }
 
 // Encode returns the records of work in the form Decode reads, "" when

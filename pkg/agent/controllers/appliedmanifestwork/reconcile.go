@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -27,6 +28,10 @@ import (
 type state struct {
 	work    *workv1.ManifestWork
 	applied *workv1.AppliedManifestWork
+	// known are the resources recorded in the AppliedManifestWork, and the
+	// ones applied since that it does not list yet (unrecorded).
+	known      []workv1.AppliedManifestResourceMeta
+	unrecorded []workv1.AppliedManifestResourceMeta
 	// resources is the new status.appliedResources.
 	resources []workv1.AppliedManifestResourceMeta
 	// inWork holds every resource the work's status names, applied or not.
@@ -60,6 +65,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 	}
 	st := &state{work: work, applied: applied}
 	for _, step := range []func(context.Context, *state) error{
+		c.knownResources,
 		c.recordApplied,
 		c.pruneDropped,
 		c.updateStatus,
@@ -95,6 +101,36 @@ func (c *Controller) appliedWork(work *workv1.ManifestWork) (*workv1.AppliedMani
 	return applied, nil
 }
 
+// knownResources adds to the recorded resources those the agent applied
+// since that the AppliedManifestWork does not list yet: a pass whose status
+// write failed, because the work changed meanwhile, left its objects
+// nowhere else, and they must be recorded, or pruned when the work no
+// longer names them.
+func (c *Controller) knownResources(_ context.Context, st *state) error {
+	st.known = st.applied.Status.AppliedResources
+	if c.Records == nil {
+		return nil
+	}
+	st.unrecorded = c.Records.Unrecorded(st.work.Namespace + "/" + st.work.Name)
+	if len(st.unrecorded) == 0 {
+		return nil
+	}
+	byID := map[workv1.ResourceIdentifier]int{}
+	st.known = slices.Clone(st.known)
+	for i, r := range st.known {
+		byID[r.ResourceIdentifier] = i
+	}
+	for _, r := range st.unrecorded {
+		if i, ok := byID[r.ResourceIdentifier]; ok {
+			st.known[i] = r // the latest object of that name the agent applied
+			continue
+		}
+		byID[r.ResourceIdentifier] = len(st.known)
+		st.known = append(st.known, r)
+	}
+	return nil
+}
+
 // recordApplied lists the resources of the work's status whose Applied
 // condition is True, with the UIDs of the live objects. A resource the status
 // still names but that is not applied right now (a failed update) keeps its
@@ -102,7 +138,7 @@ func (c *Controller) appliedWork(work *workv1.ManifestWork) (*workv1.AppliedMani
 // ReadOnly resources are only read by the agent and are never recorded.
 func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 	previous := map[workv1.ResourceIdentifier]workv1.AppliedManifestResourceMeta{}
-	for _, r := range st.applied.Status.AppliedResources {
+	for _, r := range st.known {
 		previous[r.ResourceIdentifier] = r
 	}
 	st.inWork = map[workv1.ResourceIdentifier]bool{}
@@ -196,7 +232,7 @@ func (c *Controller) readOnly(work *workv1.ManifestWork, meta workv1.ManifestRes
 // for the retry.
 func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 	var dropped []workv1.AppliedManifestResourceMeta
-	for _, r := range st.applied.Status.AppliedResources {
+	for _, r := range st.known {
 		if st.inWork[r.ResourceIdentifier] {
 			continue
 		}
@@ -231,8 +267,12 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 // updateStatus writes status.appliedResources when it changed, as a merge
 // patch carrying the resourceVersion it was computed from.
 func (c *Controller) updateStatus(ctx context.Context, st *state) error {
-	if st.missing || sameResources(st.applied.Status.AppliedResources, st.resources) {
+	if st.missing {
 		return nil // a record with objects still to be seen is written once they are
+	}
+	if sameResources(st.applied.Status.AppliedResources, st.resources) {
+		c.recorded(st)
+		return nil
 	}
 	var resources any // null clears the list
 	if len(st.resources) > 0 {
@@ -250,7 +290,16 @@ func (c *Controller) updateStatus(ctx context.Context, st *state) error {
 		return fmt.Errorf("patching AppliedManifestWork %s status: %w", st.applied.Name, err)
 	}
 	klog.FromContext(ctx).V(2).Info("Updated applied resources", "appliedManifestWork", st.applied.Name, "count", len(st.resources))
+	c.recorded(st)
 	return nil
+}
+
+// recorded tells the records that the unrecorded resources this reconcile
+// started from are now listed in the AppliedManifestWork, or pruned.
+func (c *Controller) recorded(st *state) {
+	if c.Records != nil && len(st.unrecorded) > 0 && len(st.errs) == 0 {
+		c.Records.Recorded(st.work.Namespace+"/"+st.work.Name, st.unrecorded)
+	}
 }
 
 // persistRecords writes the work's apply records into the

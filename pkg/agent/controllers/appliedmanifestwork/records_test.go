@@ -74,3 +74,26 @@ func TestPersistRecords(t *testing.T) {
 		})
 	}
 }
+
+// A pass whose status write failed leaves its objects only in the records:
+// they are recorded, or pruned once the work no longer names them.
+func TestUnrecordedObjectsAreRecordedOrPruned(t *testing.T) {
+	cm := ct.Resource(ct.ConfigMaps, "default", "cm", "uid-cm")
+	stale := ct.Resource(ct.Deployments, "default", "web", "uid-web")
+	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
+	staleObj := ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef)
+	work := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+	key := work.Namespace + "/" + work.Name
+
+	e := newEnv(t, newApplied(), nil, cmObj, staleObj)
+	e.c.Records = applyrecords.NewStore()
+	e.c.Records.NoteApplied(key, stale) // applied for a generation whose status was never written
+	e.c.Records.NoteApplied(key, cm)
+
+	_, err := e.c.reconcile(context.Background(), work)
+	require.NoError(t, err)
+
+	assert.Equal(t, []workv1.AppliedManifestResourceMeta{cm}, e.appliedResources(t))
+	assert.Equal(t, []string{"delete deployments default/web"}, ct.Writes(e.metadata.Actions()), "the object the work no longer names is pruned")
+	assert.Empty(t, e.c.Records.Unrecorded(key))
+}

@@ -144,6 +144,13 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 		return applied{recorded: c.forgetContent(key, p.id, record, remembered)}, err
 	}
 	out := applied{written: res.Written, exists: res.Object != nil}
+	if res.Object != nil && manifest.StrategyOf(config) != workv1.UpdateStrategyTypeReadOnly {
+		c.Records.NoteApplied(key, workv1.AppliedManifestResourceMeta{
+			ResourceIdentifier: workv1.ResourceIdentifier{Group: p.gvr.Group, Resource: p.gvr.Resource,
+				Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()},
+			Version: p.gvr.Version, UID: string(res.Object.GetUID()),
+		})
+	}
 	if res.Object != nil {
 		last, err := apply.Remember(req)
 		if err != nil {
