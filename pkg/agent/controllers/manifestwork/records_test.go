@@ -19,7 +19,9 @@ import (
 
 // trackerCache is a synced watch cache that sees what the fake dynamic
 // client stores, as a metadata informer would.
-type trackerCache struct{ dynamic *fakedynamic.FakeDynamicClient }
+type trackerCache struct {
+	dynamic *fakedynamic.FakeDynamicClient
+}
 
 func (trackerCache) SetUses(string, []schema.GroupVersionResource) {}
 func (c trackerCache) Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {
