@@ -33,14 +33,8 @@ func TestExecutorDeniedUntilRoleBinding(t *testing.T) {
 
 	createWork(t, fixture.NewWork("cluster1", "executor").WithExecutor(ns, "executor1").
 		WithManifest(fixture.ConfigMap(ns, "settings", map[string]string{"a": "b"})).Build())
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(t.Context(), "cluster1", "executor")
-		if err != nil {
-			return err
-		}
-		return expectApplied(w, map[int]string{0: "executor system:serviceaccount:" + ns +
-			`:executor1 is not allowed to get, create, update configmaps "settings" in namespace "` + ns + `" on the managed cluster`})
-	}, "the manifest is denied, naming the executor, the verbs and the resource")
+	waitManifestsApplied(t, "cluster1", "executor", map[int]string{0: "executor system:serviceaccount:" + ns +
+		`:executor1 is not allowed to get, create, update configmaps "settings" in namespace "` + ns + `" on the managed cluster`}, "the manifest is denied, naming the executor, the verbs and the resource")
 	_, err := e.Cluster("cluster1").Kube.CoreV1().ConfigMaps(ns).Get(t.Context(), "settings", metav1.GetOptions{})
 	require.True(t, apierrors.IsNotFound(err), "nothing is applied for the executor: %v", err)
 

@@ -142,15 +142,7 @@ func TestUpdateStrategies(t *testing.T) {
 		_, err = cms.Update(ctx, cm, metav1.UpdateOptions{})
 		require.NoError(t, err)
 	}
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(ctx, "cluster1", "strategies")
-		if err != nil {
-			return err
-		}
-		return expectApplied(w, map[int]string{2: "conflict"})
-	}, "the ServerSideApply conflict is reported")
-	w, err := getWork(ctx, "cluster1", "strategies")
-	require.NoError(t, err)
+	w := waitManifestsApplied(t, "cluster1", "strategies", map[int]string{2: "conflict"}, "the ServerSideApply conflict is reported")
 	assert.Contains(t, manifestCondition(w, 2, workv1.ManifestApplied).Message, "e2e.test", "names the conflicting manager")
 
 	updateWork(t, "cluster1", "strategies", func(w *workv1.ManifestWork) {
@@ -188,18 +180,12 @@ func TestBadManifestsAndRecovery(t *testing.T) {
 		fixture.ConfigMap(ns, "good", map[string]string{"key": "value"}),
 	).WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"namespace": "e2e-bad"}}`).Build())
 
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(ctx, "cluster1", "bad")
-		if err != nil {
-			return err
-		}
-		return expectApplied(w, map[int]string{
-			0: workv1.ManifestAppliedReasonComplete,
-			1: "does not serve kind Widget in example.com/v1",
-			2: `ConfigMap "no-namespace" is namespaced but the manifest has no metadata.namespace`,
-			3: workv1.ManifestAppliedReasonComplete,
-			4: "manifest has no metadata.name",
-		})
+	waitManifestsApplied(t, "cluster1", "bad", map[int]string{
+		0: workv1.ManifestAppliedReasonComplete,
+		1: "does not serve kind Widget in example.com/v1",
+		2: `ConfigMap "no-namespace" is namespaced but the manifest has no metadata.namespace`,
+		3: workv1.ManifestAppliedReasonComplete,
+		4: "manifest has no metadata.name",
 	}, "each manifest's Applied condition")
 	_, err := e.Cluster("cluster1").Kube.CoreV1().ConfigMaps(ns).Get(ctx, "good", metav1.GetOptions{})
 	require.NoError(t, err, "the good manifest is applied all the same")
@@ -235,6 +221,22 @@ func TestImmutableFieldChange(t *testing.T) {
 	require.NotNil(t, c)
 	assert.Equal(t, workv1.ManifestAppliedReasonFailed, c.Reason)
 	assert.Contains(t, c.Message, "field is immutable", "the server's message")
+}
+
+// waitManifestsApplied waits until the Applied conditions of the work's manifests are
+// as expectApplied wants them, and returns the work.
+func waitManifestsApplied(t *testing.T, namespace, name string, want map[int]string, what string) *workv1.ManifestWork {
+	t.Helper()
+	var got *workv1.ManifestWork
+	framework.Eventually(t, convergeTimeout, func() error {
+		w, err := getWork(t.Context(), namespace, name)
+		if err != nil {
+			return err
+		}
+		got = w
+		return expectApplied(w, want)
+	}, "%s", what)
+	return got
 }
 
 // expectApplied checks the Applied condition of manifests: a reason for those

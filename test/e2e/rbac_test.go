@@ -14,7 +14,6 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
-	"github.com/manifestwork/work/test/framework"
 )
 
 const (
@@ -42,16 +41,10 @@ func TestForbiddenUntilAggregatedRoleArrives(t *testing.T) {
 	createWork(t, fixture.NewWork("cluster2", "rbac-widget").
 		WithManifest(fixture.Namespace(ns), fixture.Widget(ns, "w", map[string]any{"size": int64(1)}), fixture.ConfigMap(ns, "c", nil)).
 		Build())
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(ctx, "cluster2", "rbac-widget")
-		if err != nil {
-			return err
-		}
-		return expectApplied(w, map[int]string{
-			0: workv1.ManifestAppliedReasonComplete,
-			1: `widgets.example.com "w" is forbidden: User "system:serviceaccount:open-cluster-management-agent:klusterlet-work-sa" cannot`,
-			2: workv1.ManifestAppliedReasonComplete,
-		})
+	waitManifestsApplied(t, "cluster2", "rbac-widget", map[int]string{
+		0: workv1.ManifestAppliedReasonComplete,
+		1: `widgets.example.com "w" is forbidden: User "system:serviceaccount:open-cluster-management-agent:klusterlet-work-sa" cannot`,
+		2: workv1.ManifestAppliedReasonComplete,
 	}, "the forbidden manifest fails with the server's message, the others are applied")
 
 	createWork(t, fixture.NewWork("cluster2", "rbac-grant").WithManifest(&rbacv1.ClusterRole{

@@ -75,15 +75,7 @@ func TestServerSideApplyRaceAndAdoption(t *testing.T) {
 	// field, and nothing of the agent's own.
 	two := int32(2)
 	updateWork(t, "cluster1", "ssa-a", func(w *workv1.ManifestWork) { w.Spec.Workload.Manifests[0] = hello(&two) })
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(ctx, "cluster1", "ssa-a")
-		if err != nil {
-			return err
-		}
-		return expectApplied(w, map[int]string{0: "work-agent-another"})
-	}, "work A reports the conflict")
-	w, err := getWork(ctx, "cluster1", "ssa-a")
-	require.NoError(t, err)
+	w := waitManifestsApplied(t, "cluster1", "ssa-a", map[int]string{0: "work-agent-another"}, "work A reports the conflict")
 	message := manifestCondition(w, 0, workv1.ManifestApplied).Message
 	assert.Contains(t, message, ".spec.replicas")
 	assert.NotContains(t, message, "annotations", "no bookkeeping to conflict on")
