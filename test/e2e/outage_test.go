@@ -22,8 +22,9 @@ import (
 	"github.com/manifestwork/work/test/framework"
 )
 
-// hubOutage is how long the hub stays down in TestHubOutage.
-const hubOutage = 20 * time.Second
+// outage is how long a stopped cluster stays down: long enough for
+// client-go's backoff to grow past ten seconds.
+const outage = 20 * time.Second
 
 // The hub's kube-apiserver and etcd stop for a while: the agent keeps
 // running, keeps repairing the managed cluster meanwhile, and applies what
@@ -42,16 +43,11 @@ func TestHubOutage(t *testing.T) {
 	createWork(t, build("1"))
 	waitWorkCondition(t, "cluster2", "hub-outage", workv1.WorkApplied, metav1.ConditionTrue)
 
-	rec := newRecovery(t, agent, "hub down "+hubOutage.String())
+	rec := newRecovery(t, agent, "hub down "+outage.String())
 	start := stopCluster(t, "hub")
 	deletedAt := deleteConfigMap(t, cms, "drifted")
 	rec.mark("drift repaired while the hub is down", waitRecreated(t, cms, "drifted", deletedAt.uid).Sub(deletedAt.at))
-	framework.Consistently(t, time.Until(rec.began.Add(hubOutage)), func() error {
-		if !agent.Running() {
-			return fmt.Errorf("the agent exited")
-		}
-		return nil
-	}, "the agent keeps running while the hub is down")
+	keepsRunning(t, agent, rec.began.Add(outage))
 	require.NoError(t, start())
 
 	// The change is made as soon as the hub answers the agent: from then on,
@@ -70,8 +66,9 @@ func TestHubOutage(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// The managed cluster's kube-apiserver and etcd restart while works are
-// created and updated on the hub: everything converges once the cluster
+// The managed cluster's kube-apiserver and etcd stop for a while and start
+// again, while works are created and updated on the hub: the agent keeps
+// running, and everything converges once the cluster
 // answers again, and drift is repaired again at once, both of objects
 // deleted the moment it answers and of objects changed later.
 func TestManagedClusterRestart(t *testing.T) {
@@ -89,10 +86,11 @@ func TestManagedClusterRestart(t *testing.T) {
 		waitWorkCondition(t, "cluster2", name, workv1.WorkApplied, metav1.ConditionTrue)
 	}
 
-	rec := newRecovery(t, agent, "managed cluster restarted")
+	rec := newRecovery(t, agent, "managed cluster down "+outage.String())
 	start := stopCluster(t, "cluster2")
 	updateWork(t, "cluster2", "updated", func(w *workv1.ManifestWork) { w.Spec.Workload = work("updated", "2").Spec.Workload })
 	createWork(t, work("created", "1"))
+	keepsRunning(t, agent, rec.began.Add(outage))
 	require.NoError(t, start())
 
 	// Drift the moment the cluster answers the agent, on a work nothing else
@@ -121,6 +119,17 @@ func TestManagedClusterRestart(t *testing.T) {
 	waitConfigMapData(t, "cluster2", ns, "updated-2", "v", "2")
 	rec.mark("later drift repaired", time.Since(late.at))
 	rec.log()
+}
+
+// keepsRunning checks until the end of an outage that the agent runs.
+func keepsRunning(t *testing.T, agent *framework.Process, until time.Time) {
+	t.Helper()
+	framework.Consistently(t, time.Until(until), func() error {
+		if !agent.Running() {
+			return fmt.Errorf("the agent exited")
+		}
+		return nil
+	}, "the agent keeps running through the outage")
 }
 
 // stopCluster stops a cluster's kube-apiserver and etcd, and returns the
