@@ -58,6 +58,10 @@ func (a *agent) run(ctx context.Context) error {
 		return err
 	}
 	defer w.events.Shutdown() // last: after the controllers have stopped
+	var wg sync.WaitGroup
+	defer wg.Wait() // after the informers and controllers
+	// The informers' requests wait on the monitors during outages.
+	wg.Go(func() { w.monitors.Run(ctx) })
 	w.hubInformers.Start(ctx.Done())
 	w.spokeInformers.Start(ctx.Done())
 	w.kubeInformers.Start(ctx.Done())
@@ -68,7 +72,6 @@ func (a *agent) run(ctx context.Context) error {
 	if !cache.WaitForNamedCacheSyncWithContext(ctx, w.synced...) {
 		return nil // cancelled before the caches synced
 	}
-	var wg sync.WaitGroup
 	for _, run := range w.background {
 		wg.Go(func() { run(ctx) })
 	}

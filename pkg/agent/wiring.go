@@ -40,6 +40,7 @@ import (
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/kubeconn/outage"
 )
 
 // wiring is everything the active replica runs.
@@ -50,6 +51,7 @@ type wiring struct {
 	synced         []cache.InformerSynced
 	objects        *objectwatch.Tracker
 	appliedTypes   func() []schema.GroupVersionResource // types the AppliedManifestWorks record
+	monitors       outage.Monitors                      // run them before the informers
 	controllers    []runnable
 	background     []func(context.Context) // run beside the controllers
 	events         record.EventBroadcaster // writes the controllers' Events to the hub; shut it down
@@ -68,6 +70,7 @@ type clients struct {
 	dynamic    dynamic.Interface
 	metadata   metadata.Interface
 	discovery  discovery.DiscoveryInterface
+	watch      *watchClients // the informers'
 }
 
 func (a *agent) clients() (*clients, error) {
@@ -94,6 +97,9 @@ func (a *agent) clients() (*clients, error) {
 	if c.discovery, err = discovery.NewDiscoveryClientForConfig(a.Spoke); err != nil {
 		return nil, fmt.Errorf("managed cluster client: %w", err)
 	}
+	if c.watch, err = newWatchClients(a.Hub, a.Spoke); err != nil {
+		return nil, err
+	}
 	return &c, nil
 }
 
@@ -116,12 +122,12 @@ func (a *agent) wire() (w *wiring, err error) {
 		}
 	}()
 	w = &wiring{
-		events: broadcaster,
-		hubInformers: externalversions.NewSharedInformerFactoryWithOptions(c.hub, informerResync,
+		events: broadcaster, monitors: c.watch.monitors,
+		hubInformers: externalversions.NewSharedInformerFactoryWithOptions(c.watch.hub, informerResync,
 			externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(dropManagedFields)),
-		spokeInformers: externalversions.NewSharedInformerFactoryWithOptions(c.spoke, informerResync,
+		spokeInformers: externalversions.NewSharedInformerFactoryWithOptions(c.watch.spoke, informerResync,
 			externalversions.WithTransform(dropManagedFields)),
-		kubeInformers: kubeinformers.NewSharedInformerFactory(c.kube, informerResync),
+		kubeInformers: kubeinformers.NewSharedInformerFactory(c.watch.kube, informerResync),
 	}
 	in := informers{
 		works:   w.hubInformers.Work().V1().ManifestWorks(),
@@ -134,8 +140,9 @@ func (a *agent) wire() (w *wiring, err error) {
 	hubHash := appliedwork.HubHash(a.Hub.Host)
 	w.appliedTypes = func() []schema.GroupVersionResource { return appliedTypes(in.applied.Lister(), hubHash) }
 	w.objects = objectwatch.New(objectwatch.Deps{
-		Client: c.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
+		Client: c.watch.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
 	})
+	w.monitors.OnReconnect(q.retryFailed(in.works.Lister().ManifestWorks(a.ClusterName), in.applied.Lister()))
 	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)
 	w.controllers = a.controllers(c, in, q, w.objects, executors, hubHash)
 	executorCache, err := executorcache.New(executorcache.Deps{
@@ -147,9 +154,9 @@ func (a *agent) wire() (w *wiring, err error) {
 	}
 	w.controllers = append(w.controllers, runnable{workers: 1, controller: executorCache})
 	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
-		ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works, Dynamic: c.dynamic,
+		ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
-		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder,
+		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder, SyncContext: q.feedback,
 	})
 	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
 	w.background = append(w.background, w.objects.Run, feedbackWatches.Run)
@@ -240,6 +247,7 @@ type queues struct {
 	recorder                       events.Recorder      // library-go's, only logs
 	events                         record.EventRecorder // Kubernetes Events on the hub
 	apply, available, record, done factory.SyncContext
+	finalize, feedback             factory.SyncContext
 	records                        *applyrecords.Store // what was last applied, shared by apply and record
 }
 
@@ -262,6 +270,8 @@ func newQueues(eventRecorder record.EventRecorder) queues {
 		available: factory.NewSyncContext(availability.ControllerName, recorder),
 		record:    factory.NewSyncContext(appliedmanifestwork.ControllerName, recorder),
 		done:      factory.NewSyncContext(finalize.AppliedControllerName, recorder),
+		finalize:  factory.NewSyncContext(finalize.ControllerName, recorder),
+		feedback:  factory.NewSyncContext(statusfeedback.ControllerName, recorder),
 	}
 }
 
@@ -311,6 +321,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
 			Records: q.records, OnRecorded: q.onRecorded,
 			Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
+			Reconnects: c.watch.monitors,
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
 			ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works,
@@ -325,7 +336,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash,
 			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Recorder: q.recorder, Events: q.events,
+			Recorder: q.recorder, Events: q.events, SyncContext: q.finalize,
 		})},
 		{workers: 2, controller: finalize.NewAppliedController(finalize.AppliedDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,

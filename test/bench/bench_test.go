@@ -141,11 +141,11 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 		t.Logf("%s: %s done in %s", spec.Name, phase.name, time.Since(began).Round(time.Millisecond))
 	}
 	// With -v=6 the agent logs every request it sends: counted for the analysis.
-	hosts := map[string]string{hostOf(e.Hub.Config.Host): "hub", hostOf(managedCluster(e).Config.Host): "managed"}
-	if logged, err := scanAgentLog(res.Log, hosts, time.Time{}, time.Time{}); err == nil && len(logged) > 0 {
+	hosts := map[string]string{framework.HostOf(e.Hub.Config.Host): "hub", framework.HostOf(managedCluster(e).Config.Host): "managed"}
+	if logged, err := framework.ScanRequestLog(res.Log, hosts, time.Time{}, time.Time{}); err == nil && len(logged) > 0 {
 		res.LoggedRequests = logged
 		if res.Cold != nil {
-			res.LoggedColdRequests, _ = scanAgentLog(res.Log, hosts, res.Cold.began, res.Cold.ended)
+			res.LoggedColdRequests, _ = framework.ScanRequestLog(res.Log, hosts, res.Cold.began, res.Cold.ended)
 		}
 	}
 	// Read just before stopping: VmHWM and the CPU time of the whole life.

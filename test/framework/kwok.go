@@ -118,6 +118,24 @@ func (k *kwok) delete(ctx context.Context, name, kubeconfig string) error {
 	return err
 }
 
+// stop kills every component of a cluster, kube-apiserver and etcd among
+// them; their data and configuration stay.
+func (k *kwok) stop(ctx context.Context, name, kubeconfig string) error {
+	args := []string{"--name", name, "stop", "cluster"}
+	_, err := k.command(kubeconfig, kwokDeleteTimeout, args...).run(ctx)
+	return err
+}
+
+// start starts the components of a stopped cluster again. kwokctl returns
+// once the kube-apiserver serves /version; then every port is waited for.
+func (k *kwok) start(ctx context.Context, name, kubeconfig string) error {
+	args := []string{"--name", name, "start", "cluster"}
+	if _, err := k.command(kubeconfig, kwokCreateTimeout, args...).run(ctx); err != nil {
+		return err
+	}
+	return k.waitPortsListening(ctx, name)
+}
+
 // clusterDir is where kwokctl keeps a cluster's configuration, pids and logs.
 func (k *kwok) clusterDir(name string) string {
 	return filepath.Join(k.workdir, "clusters", name)

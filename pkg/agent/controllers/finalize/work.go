@@ -56,6 +56,9 @@ type WorkDeps struct {
 	AppliedWorks workinformers.AppliedManifestWorkInformer
 	Recorder     events.Recorder      // library-go's, for the controller factory
 	Events       record.EventRecorder // Kubernetes Events on the works, on the hub
+	// SyncContext, when set, is the controller's queue (the wiring retries
+	// its failed keys when a cluster answers again). Nil makes a new one.
+	SyncContext factory.SyncContext
 }
 
 // WorkController finalizes deleted ManifestWorks.
@@ -72,8 +75,12 @@ type WorkController struct {
 
 // NewWorkController returns the ManifestWork finalize controller, ready to Run.
 func NewWorkController(d WorkDeps) factory.Controller {
+	if d.SyncContext == nil {
+		d.SyncContext = factory.NewSyncContext(ControllerName, d.Recorder)
+	}
 	c := newWorkController(d)
 	return factory.New().
+		WithSyncContext(d.SyncContext).
 		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(c.logger), d.Works.Informer()).
 		WithInformersQueueKeysFunc(appliedwork.WorkOfAppliedQueueKeys(c.logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).

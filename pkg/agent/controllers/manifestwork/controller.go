@@ -14,6 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
@@ -71,6 +72,15 @@ type Deps struct {
 	Recorder    events.Recorder      // library-go's, for the controller factory
 	Events      record.EventRecorder // Kubernetes Events on the works, on the hub
 	SyncContext factory.SyncContext  // its queue is shared with the ObjectCache's change callback
+	// Reconnects, when set, tells when a cluster answers again after an
+	// outage: the works that failed meanwhile are retried at once.
+	Reconnects Reconnects
+}
+
+// Reconnects calls its subscribers whenever a cluster answers again after an
+// outage.
+type Reconnects interface {
+	OnReconnect(func())
 }
 
 // Controller applies ManifestWorks.
@@ -111,6 +121,9 @@ func New(d Deps) factory.Controller {
 		applied: d.AppliedWorks.Lister(),
 		retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
 		now:     time.Now,
+	}
+	if d.Reconnects != nil {
+		d.Reconnects.OnReconnect(c.retryFailed)
 	}
 	logger := klog.Background().WithName(ControllerName)
 	return factory.New().
@@ -175,6 +188,24 @@ func (c *Controller) retryPending(key string, generation int64) bool {
 	}
 	r := v.(retry)
 	return r.generation == generation && r.epoch == c.Executors.Epoch() && c.now().Before(r.at)
+}
+
+// retryFailed retries at once every work whose reconcile failed lately,
+// forgetting its backoff: after an outage, the backoff that the failures
+// built up says nothing about the clusters any more.
+func (c *Controller) retryFailed() {
+	works, _ := c.works.List(labels.Everything()) // a lister does not fail
+	queue := c.SyncContext.Queue()
+	for _, work := range works {
+		key := work.Namespace + "/" + work.Name
+		if c.retries.NumRequeues(key) == 0 && queue.NumRequeues(key) == 0 {
+			continue
+		}
+		c.retries.Forget(key)
+		c.waiting.Delete(key)
+		queue.Forget(key)
+		queue.Add(key)
+	}
 }
 
 // forget drops what the controller remembers about a deleted work.

@@ -37,6 +37,9 @@ type Deps struct {
 	HubClient   workclient.Interface
 	Works       workinformers.ManifestWorkInformer
 	Dynamic     dynamic.Interface
+	// WatchClient, when set, is the client of the informers of watched
+	// feedback; Dynamic otherwise.
+	WatchClient dynamic.Interface
 	Feedback    feedback.Options
 	Rules       *conditionrules.Evaluator
 	Interval    time.Duration // --status-sync-interval
@@ -57,10 +60,13 @@ func New(d Deps) (factory.Controller, *Watches) {
 	if d.SyncContext == nil {
 		d.SyncContext = factory.NewSyncContext(ControllerName, d.Recorder)
 	}
+	if d.WatchClient == nil {
+		d.WatchClient = d.Dynamic
+	}
 	c := &Controller{
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
-		watches: newWatches(d.Dynamic, d.MaxWatches, func(key string) { d.SyncContext.Queue().Add(key) }),
+		watches: newWatches(d.WatchClient, d.MaxWatches, func(key string) { d.SyncContext.Queue().Add(key) }),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).

@@ -1,0 +1,51 @@
+package manifestwork
+
+import (
+	"testing"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/utils/clock"
+
+	"github.com/manifestwork/work/test/fixture"
+)
+
+// After an outage, works whose manifests or status writes failed meanwhile
+// are retried at once, with their backoff forgotten; the others are left alone.
+func TestRetryFailedOnReconnect(t *testing.T) {
+	e := newEnv(t, fixture.NewWork(cluster, "w").Build())
+	for _, name := range []string{"status-failed", "fine"} {
+		require.NoError(t, e.works.Add(fixture.NewWork(cluster, name).Build()))
+	}
+	e.c.SyncContext = factory.NewSyncContext(ControllerName, events.NewLoggingEventRecorder("test", clock.RealClock{}))
+	queue := e.c.SyncContext.Queue()
+	t.Cleanup(queue.ShutDown)
+
+	failing := cluster + "/w" // its manifests failed: a retry a minute away
+	for range 10 {
+		e.c.retries.When(failing)
+	}
+	e.c.waiting.Store(failing, retry{at: time.Now().Add(time.Minute)})
+	require.True(t, e.c.retryPending(failing, 0))
+	statusFailed := cluster + "/status-failed" // an error went to the queue's backoff
+	for range 10 {
+		queue.AddRateLimited(statusFailed)
+	}
+
+	e.c.retryFailed()
+
+	assert.Zero(t, e.c.retries.NumRequeues(failing))
+	assert.False(t, e.c.retryPending(failing, 0), "the scheduled retry no longer holds a sync back")
+	assert.Zero(t, queue.NumRequeues(statusFailed))
+	require.Equal(t, 2, queue.Len(), "both queued at once, the work that did not fail is not")
+	var got []string
+	for range 2 {
+		key, _ := queue.Get()
+		got = append(got, key.(string))
+		queue.Done(key)
+	}
+	assert.ElementsMatch(t, []string{failing, statusFailed}, got)
+}

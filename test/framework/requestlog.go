@@ -1,0 +1,162 @@
+package framework
+
+import (
+	"bufio"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// RequestKey is how kube-apiserver labels a request in
+// apiserver_request_total: verb, resource and subresource.
+type RequestKey struct {
+	Verb        string
+	Resource    string
+	Subresource string
+}
+
+func (k RequestKey) String() string {
+	if k.Subresource == "" {
+		return k.Verb + " " + k.Resource
+	}
+	return k.Verb + " " + k.Resource + "/" + k.Subresource
+}
+
+// ClassifyRequest maps a request to the verb, resource and subresource that
+// kube-apiserver reports for it; ok is false for non-resource paths.
+func ClassifyRequest(method string, u *url.URL, contentType string) (RequestKey, bool) {
+	resource, name, sub, ok := parseResourcePath(u.Path)
+	if !ok {
+		return RequestKey{}, false
+	}
+	verb := method
+	switch method {
+	case http.MethodGet:
+		switch {
+		case isTrue(u.Query().Get("watch")):
+			verb = "WATCH"
+		case name == "":
+			verb = "LIST"
+		}
+	case http.MethodPatch:
+		if strings.HasPrefix(contentType, "application/apply-patch") {
+			verb = "APPLY"
+		}
+	case http.MethodDelete:
+		if name == "" {
+			verb = "DELETECOLLECTION"
+		}
+	}
+	return RequestKey{Verb: verb, Resource: resource, Subresource: sub}, true
+}
+
+func isTrue(s string) bool { return s == "true" || s == "1" }
+
+// parseResourcePath splits /api/v1/... and /apis/<group>/<version>/... into
+// resource, name and subresource, with or without a namespace.
+func parseResourcePath(path string) (resource, name, sub string, ok bool) {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case len(parts) >= 3 && parts[0] == "api":
+		parts = parts[2:]
+	case len(parts) >= 4 && parts[0] == "apis":
+		parts = parts[3:]
+	default:
+		return "", "", "", false
+	}
+	// /namespaces/<ns>/<resource>/... is namespaced; /namespaces[/<ns>] is the namespace itself.
+	if len(parts) >= 3 && parts[0] == "namespaces" {
+		parts = parts[2:]
+	}
+	resource = parts[0]
+	if len(parts) > 1 {
+		name = parts[1]
+	}
+	if len(parts) > 2 {
+		sub = parts[2]
+	}
+	return resource, name, sub, true
+}
+
+// responseLine is client-go's request log at -v=6 and above, with the klog
+// header (whose time is local) and any contextual key-values:
+// `I1121 18:19:39.337991 13092 round_trippers.go:632] "Response" manifestWork="…" verb="GET" url="https://…" status="200 OK"`.
+// A request that got no answer has status="".
+var responseLine = regexp.MustCompile(`^[IWE](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) .*\] "Response" (?:.* )?verb="(\w+)" url="([^"]+)"( status="")?`)
+
+// NoAnswer is the key under which ScanRequestLog counts the requests, of
+// any kind, that got no answer from the server (connection refused, reset).
+const NoAnswer = "no answer"
+
+// ScanRequestLog counts the requests a work process logged (run it with
+// -v=6), by cluster and verb/resource: what the process sends, without any
+// other client's traffic. Requests that got no answer are counted under
+// NoAnswer instead, and non-resource requests (such as /readyz) under their
+// path. hosts maps a server host:port to a cluster name. Only lines
+// from..to count (a zero bound is open). PATCH is not split from APPLY, as
+// the log has no content type.
+func ScanRequestLog(path string, hosts map[string]string, from, to time.Time) (map[string]map[string]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	out := map[string]map[string]int{}
+	scanner := bufio.NewScanner(f)
+	scanner.Buffer(make([]byte, 1<<20), 1<<20)
+	for scanner.Scan() {
+		m := responseLine.FindStringSubmatch(scanner.Text())
+		if m == nil || !inWindow(m[1], from, to) {
+			continue
+		}
+		u, err := url.Parse(m[3])
+		if err != nil {
+			continue
+		}
+		key := m[2] + " " + u.Path
+		if k, ok := ClassifyRequest(m[2], u, ""); ok {
+			key = k.String()
+		}
+		if m[4] != "" {
+			key = NoAnswer
+		}
+		cluster := hosts[u.Host]
+		if cluster == "" {
+			cluster = u.Host
+		}
+		if out[cluster] == nil {
+			out[cluster] = map[string]int{}
+		}
+		out[cluster][key]++
+	}
+	return out, scanner.Err()
+}
+
+// inWindow reads a klog time (local, without year) and checks it against the bounds.
+func inWindow(stamp string, from, to time.Time) bool {
+	if from.IsZero() && to.IsZero() {
+		return true
+	}
+	ref := from
+	if ref.IsZero() {
+		ref = to
+	}
+	at, err := time.ParseInLocation("0102 15:04:05.000000", stamp, time.Local)
+	if err != nil {
+		return false
+	}
+	at = at.AddDate(ref.Year(), 0, 0)
+	return (from.IsZero() || !at.Before(from)) && (to.IsZero() || !at.After(to))
+}
+
+// HostOf is host:port of a server URL.
+func HostOf(server string) string {
+	u, err := url.Parse(server)
+	if err != nil {
+		return server
+	}
+	return u.Host
+}

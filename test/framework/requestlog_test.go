@@ -1,0 +1,78 @@
+package framework
+
+import (
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestClassifyRequest(t *testing.T) {
+	cases := []struct {
+		method, url, contentType string
+		want                     string
+	}{
+		{"POST", "/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks", "application/json", "POST manifestworks"},
+		{"GET", "/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks?limit=500", "", "LIST manifestworks"},
+		{"GET", "/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks?watch=true&resourceVersion=1", "", "WATCH manifestworks"},
+		{"GET", "/api/v1/namespaces/bench/configmaps/cm", "", "GET configmaps"},
+		{"PATCH", "/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks/w/status", "application/merge-patch+json", "PATCH manifestworks/status"},
+		{"PATCH", "/api/v1/namespaces/bench/configmaps/cm", "application/apply-patch+yaml", "APPLY configmaps"},
+		{"PUT", "/apis/work.open-cluster-management.io/v1/appliedmanifestworks/a", "application/json", "PUT appliedmanifestworks"},
+		{"DELETE", "/api/v1/namespaces/bench/configmaps", "", "DELETECOLLECTION configmaps"},
+		{"POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", "application/json", "POST subjectaccessreviews"},
+		{"GET", "/api/v1/namespaces/bench", "", "GET namespaces"},
+		{"GET", "/api/v1/namespaces", "", "LIST namespaces"},
+	}
+	for _, tc := range cases {
+		u, err := url.Parse(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, ok := ClassifyRequest(tc.method, u, tc.contentType)
+		if !ok || k.String() != tc.want {
+			t.Errorf("%s %s = %q %v, want %q", tc.method, tc.url, k, ok, tc.want)
+		}
+	}
+	for _, path := range []string{"/metrics", "/readyz", "/apis", "/api", "/openapi/v2"} {
+		if _, ok := ClassifyRequest("GET", &url.URL{Path: path}, ""); ok {
+			t.Errorf("%s is not a resource request", path)
+		}
+	}
+}
+
+func TestScanRequestLog(t *testing.T) {
+	path := t.TempDir() + "/agent.log"
+	log := strings.Join([]string{
+		`I1121 18:17:31.100000   13092 round_trippers.go:632] "Response" verb="POST" url="https://127.0.0.1:1/api/v1/namespaces/bench/configmaps" status="201 Created" milliseconds=3`,
+		`I1121 18:17:31.200000   13092 round_trippers.go:632] "Response" manifestWork="cluster1/w" verb="PATCH" url="https://127.0.0.1:2/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks/w/status" status="200 OK" milliseconds=1`,
+		`I1121 18:17:31.300000   13092 round_trippers.go:632] "Response" logger="x" gvr="/v1, Resource=configmaps" verb="GET" url="https://127.0.0.1:2/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks?watch=true" status="200 OK" milliseconds=1`,
+		`I1121 18:17:32.300000   13092 round_trippers.go:632] "Response" verb="DELETE" url="https://127.0.0.1:1/api/v1/namespaces/bench/configmaps/a" status="200 OK" milliseconds=1`,
+		`I1121 18:17:32.400000   13092 round_trippers.go:632] "Response" verb="GET" url="https://127.0.0.1:1/api/v1/namespaces/bench/configmaps?limit=500" status="" milliseconds=0`,
+		`I1121 18:17:32.500000   13092 round_trippers.go:632] "Response" verb="GET" url="https://127.0.0.1:1/readyz" status="500 Internal Server Error" milliseconds=1`,
+		`I1121 18:17:31.300000   13092 agent.go:80] "Ready"`,
+	}, "\n")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[string]string{"127.0.0.1:1": "managed", "127.0.0.1:2": "hub"}
+	got, err := ScanRequestLog(path, hosts, time.Time{}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["managed"]["POST configmaps"] != 1 || got["hub"]["PATCH manifestworks/status"] != 1 ||
+		got["hub"]["WATCH manifestworks"] != 1 || got["managed"]["DELETE configmaps"] != 1 ||
+		got["managed"][NoAnswer] != 1 || got["managed"]["GET /readyz"] != 1 {
+		t.Errorf("got %v", got)
+	}
+	year := time.Now().Year()
+	from := time.Date(year, 11, 21, 18, 17, 31, 150_000_000, time.Local)
+	got, err = ScanRequestLog(path, hosts, from, from.Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got["managed"]) != 0 || len(got["hub"]) != 2 {
+		t.Errorf("in the window: %v", got)
+	}
+}
