@@ -43,11 +43,17 @@ const (
 	ScrapeWatch = "watch" // read from a feedback watch's cache
 )
 
-// Label values of the result label of StatusPatches.
+// Label values of the result label of StatusPatches and FinalizerPatches.
 const (
 	PatchSent    = "sent"    // the patch was accepted
-	PatchSkipped = "skipped" // the status was unchanged; no request was sent
+	PatchSkipped = "skipped" // nothing had changed; no request was sent
 	PatchError   = "error"   // the request failed, e.g. with a conflict
+)
+
+// Label values of the action label of FinalizerPatches.
+const (
+	FinalizerAdd    = "add"
+	FinalizerRemove = "remove"
 )
 
 // Label values of the result label of SubjectAccessReviews.
@@ -102,6 +108,14 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"controller", "result"})
 
+	// FinalizerPatches counts edits of the agent's ManifestWork finalizer by
+	// controller, action and result.
+	FinalizerPatches = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "finalizer", Name: "patches_total",
+		Help:           "ManifestWork finalizer patches by controller, action (add, remove) and result (sent, skipped because already so, error).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"controller", "action", "result"})
+
 	// SubjectAccessReviews counts the reviews sent for executor checks.
 	SubjectAccessReviews = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
 		Namespace: namespace, Subsystem: "executor", Name: "subject_access_reviews_total",
@@ -124,7 +138,7 @@ func Register() {
 	registerOnce.Do(func() {
 		legacyregistry.MustRegister(
 			Reconciles, ReconcileDuration, ManifestApplies, FeedbackScrapes, FeedbackWatches,
-			StatusPatches, SubjectAccessReviews, ExecutorCacheHits,
+			StatusPatches, FinalizerPatches, SubjectAccessReviews, ExecutorCacheHits,
 		)
 	})
 }

@@ -54,6 +54,7 @@ func TestInstrumentSyncCountsByResultAndTimes(t *testing.T) {
 func TestRegistryServesWorkAndQueueMetrics(t *testing.T) {
 	ManifestApplies.WithLabelValues("ServerSideApply", ApplyWritten).Inc()
 	StatusPatches.WithLabelValues("TestController", PatchSkipped).Inc()
+	FinalizerPatches.WithLabelValues("TestController", FinalizerAdd, PatchSent).Inc()
 	FeedbackWatches.Set(2)
 	queue := workqueue.NewNamedRateLimitingQueue(workqueue.DefaultControllerRateLimiter(), "TestQueue")
 	defer queue.ShutDown()
@@ -66,6 +67,7 @@ func TestRegistryServesWorkAndQueueMetrics(t *testing.T) {
 	for _, line := range []string{
 		`work_manifest_applies_total{result="written",strategy="ServerSideApply"} 1`,
 		`work_status_patches_total{controller="TestController",result="skipped"} 1`,
+		`work_finalizer_patches_total{action="add",controller="TestController",result="sent"} 1`,
 		`work_feedback_watches 2`,
 		`workqueue_depth{name="TestQueue"} 2`,
 		`workqueue_adds_total{name="TestQueue"} 2`,

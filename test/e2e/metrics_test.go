@@ -15,6 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/manifestwork/work/pkg/agent/controllers/availability"
 	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -104,6 +105,8 @@ func TestMetricsAndEvents(t *testing.T) {
 	waitMetric(t, agent, `work_controller_reconciles_total{controller="`+manifestwork.ControllerName+`",result="success"}`)
 	waitMetric(t, agent, `work_manifest_applies_total{result="written",strategy="Update"}`)
 	waitMetric(t, agent, `work_status_patches_total{controller="`+manifestwork.ControllerName+`",result="sent"}`)
+	waitMetric(t, agent, `work_finalizer_patches_total{action="add",controller="`+manifestwork.ControllerName+`",result="sent"}`)
+	waitMetric(t, agent, `work_status_patches_total{controller="`+availability.ControllerName+`",result="skipped"}`)
 	waitMetric(t, agent, `workqueue_adds_total{name="`+manifestwork.ControllerName+`"}`)
 	waitMetric(t, hub, `work_controller_reconciles_total{controller="`+ttl.ControllerName+`",result="success"}`)
 	waitMetric(t, hub, `workqueue_adds_total{name="`+ttl.ControllerName+`"}`)
@@ -120,4 +123,7 @@ func TestMetricsAndEvents(t *testing.T) {
 		_, err := getWork(ctx, "cluster2", "observed")
 		return err
 	})
+	// The Deleting condition and the released finalizer are counted apart.
+	waitMetric(t, agent, `work_status_patches_total{controller="`+finalize.ControllerName+`",result="sent"}`)
+	waitMetric(t, agent, `work_finalizer_patches_total{action="remove",controller="`+finalize.ControllerName+`",result="sent"}`)
 }

@@ -5,6 +5,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -74,7 +75,7 @@ func Aggregate(manifests [][]metav1.Condition, ruleTypes []string, generation in
 			Type:               t,
 			Status:             status,
 			Reason:             workv1.ConditionRulesAggregated,
-			Message:            truncate(message),
+			Message:            workwriter.TruncateMessage(message),
 			ObservedGeneration: generation,
 		})
 	}

@@ -27,7 +27,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -35,6 +34,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -42,10 +42,6 @@ const (
 	// DefaultCostLimit is the runtime cost limit used when NewEvaluator is
 	// given 0.
 	DefaultCostLimit uint64 = 1_000_000
-
-	// MaxMessageLength is the longest condition message kept (the limit of
-	// metav1.Condition.Message); longer messages are truncated.
-	MaxMessageLength = 32768
 
 	// maxCachedPrograms bounds the program cache; when it is full the cache
 	// is emptied and refilled on demand.
@@ -161,7 +157,7 @@ func (e *Evaluator) Evaluate(obj *unstructured.Unstructured, rules []workv1.Cond
 			Type:               rule.Condition,
 			Status:             status,
 			Reason:             reason,
-			Message:            truncate(message),
+			Message:            workwriter.TruncateMessage(message),
 			ObservedGeneration: generation,
 		})
 	}
@@ -264,16 +260,4 @@ func (e *Evaluator) evaluateCEL(obj *unstructured.Unstructured, rule workv1.Cond
 		message = fmt.Sprintf("CEL expression %q evaluated to false", strings.TrimSpace(failed))
 	}
 	return status, workv1.ConditionRuleEvaluated, message
-}
-
-// truncate cuts s to MaxMessageLength bytes without splitting a rune.
-func truncate(s string) string {
-	if len(s) <= MaxMessageLength {
-		return s
-	}
-	cut := MaxMessageLength
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
 }

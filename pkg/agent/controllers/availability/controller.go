@@ -25,6 +25,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -77,6 +78,7 @@ type Controller struct {
 	Deps
 	works    worklisters.ManifestWorkNamespaceLister
 	rechecks workqueue.TypedRateLimiter[string] // per-work backoff of the rechecks
+	writer   *workwriter.Writer
 	now      func() time.Time
 }
 
@@ -86,6 +88,7 @@ func New(d Deps) factory.Controller {
 		Deps:     d,
 		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
 		rechecks: newRechecks(),
+		writer:   workwriter.New(ControllerName, d.HubClient),
 		now:      time.Now,
 	}
 	return factory.New().

@@ -2,19 +2,17 @@ package availability
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -115,7 +113,7 @@ func (c *Controller) checkManifest(ctx context.Context, mc *workv1.ManifestCondi
 			"object", klog.KRef(meta.Namespace, meta.Name), "err", err)
 		cond.Status = metav1.ConditionUnknown
 		cond.Reason = workv1.ManifestAvailableReasonFetchFailed
-		cond.Message = truncate(fmt.Sprintf("Failed to read the resource: %v", err))
+		cond.Message = workwriter.TruncateMessage(fmt.Sprintf("Failed to read the resource: %v", err))
 	case found:
 		cond.Status = metav1.ConditionTrue
 		cond.Reason = workv1.ManifestAvailableReasonAvailable
@@ -214,43 +212,18 @@ func buildStatus(work *workv1.ManifestWork, conditions []metav1.Condition) workv
 	return status
 }
 
-// patchStatus writes the changed parts of the status in one merge patch. The
-// lists it replaces are whole lists, so the patch carries the resourceVersion
-// they were computed from: if another writer (the apply) changed the status
-// meanwhile, the patch fails with a conflict instead of undoing that change.
+// patchStatus writes the status when it changed. The patch carries the
+// resourceVersion it was computed from: if another writer (the apply) changed
+// the status meanwhile, it fails with a conflict instead of undoing that
+// change.
 func (c *Controller) patchStatus(ctx context.Context, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) error {
-	patch, changed, err := statusPatch(work, status)
-	if err != nil || !changed {
+	updated, err := c.writer.Status(ctx, work, status)
+	if err != nil || updated == nil {
 		return err
-	}
-	_, err = c.HubClient.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch,
-		metav1.PatchOptions{}, "status")
-	if err != nil {
-		return fmt.Errorf("patching status: %w", err)
 	}
 	klog.FromContext(ctx).V(2).Info("Updated availability",
 		"available", string(workAvailableStatus(status)), "resourceVersion", work.ResourceVersion)
 	return nil
-}
-
-// statusPatch builds the merge patch from the work's status to status;
-// changed is false when there is nothing to write.
-func statusPatch(work *workv1.ManifestWork, status workv1.ManifestWorkStatus) (patch []byte, changed bool, err error) {
-	diff := map[string]any{}
-	if !equality.Semantic.DeepEqual(work.Status.Conditions, status.Conditions) {
-		diff["conditions"] = status.Conditions
-	}
-	if !equality.Semantic.DeepEqual(work.Status.ResourceStatus.Manifests, status.ResourceStatus.Manifests) {
-		diff["resourceStatus"] = map[string]any{"manifests": status.ResourceStatus.Manifests}
-	}
-	if len(diff) == 0 {
-		return nil, false, nil
-	}
-	patch, err = json.Marshal(map[string]any{
-		"metadata": map[string]any{"resourceVersion": work.ResourceVersion},
-		"status":   diff,
-	})
-	return patch, err == nil, err
 }
 
 func workAvailableStatus(status workv1.ManifestWorkStatus) metav1.ConditionStatus {
@@ -258,14 +231,4 @@ func workAvailableStatus(status workv1.ManifestWorkStatus) metav1.ConditionStatu
 		return cond.Status
 	}
 	return ""
-}
-
-// maxMessage keeps a message within the condition schema's limit.
-const maxMessage = 32768
-
-func truncate(s string) string {
-	if len(s) <= maxMessage {
-		return s
-	}
-	return s[:maxMessage-3] + "..."
 }

@@ -17,6 +17,7 @@ import (
 	metadatafake "k8s.io/client-go/metadata/fake"
 	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workfake "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 )
@@ -162,6 +163,7 @@ func newFixture(work *workv1.ManifestWork, cache *stubCache, liveObjects ...obje
 		c: &Controller{
 			Deps:     Deps{ClusterName: cluster, HubClient: hub, Objects: cache, Metadata: spoke},
 			rechecks: newRechecks(),
+			writer:   workwriter.New(ControllerName, hub),
 			now:      time.Now,
 		},
 		hub:   hub,

@@ -24,6 +24,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
 	"github.com/manifestwork/work/pkg/agent/executor"
 	"github.com/manifestwork/work/pkg/agent/manifest"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -61,7 +62,8 @@ type AppliedController struct {
 	works   worklisters.ManifestWorkNamespaceLister
 	applied worklisters.AppliedManifestWorkLister
 	cleaner *cleanup.Cleaner
-	logger  klog.Logger // for the queue key functions, which have no context
+	writer  *workwriter.Writer // of the work's Deleting condition
+	logger  klog.Logger        // for the queue key functions, which have no context
 }
 
 // NewAppliedController returns the AppliedManifestWork finalize controller,
@@ -85,6 +87,7 @@ func newAppliedController(d AppliedDeps) *AppliedController {
 		works:       d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:     d.AppliedWorks.Lister(),
 		cleaner:     &cleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
+		writer:      workwriter.New(AppliedControllerName, d.HubClient),
 		logger:      klog.Background().WithName(AppliedControllerName),
 	}
 }
@@ -292,7 +295,7 @@ func (c *AppliedController) reportWaiting(ctx context.Context, st *appliedState)
 			message += fmt.Sprintf(" (and %d more deletions not allowed)", more)
 		}
 	}
-	updated, written, err := setDeleting(ctx, AppliedControllerName, c.HubClient, st.work, deletingCondition(st.work, message))
+	updated, written, err := setDeleting(ctx, c.writer, st.work, deletingCondition(st.work, message))
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
 	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -122,12 +123,14 @@ func newEnv(t *testing.T, f fixture) *env {
 		work: &WorkController{
 			WorkDeps: WorkDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, HubClient: hub, SpokeClient: spoke, Events: events},
 			works:    worksLister, applied: appliedLister,
+			writer: workwriter.NewGuarded(ControllerName, hub),
 		},
 		applied: &AppliedController{
 			AppliedDeps: AppliedDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, AgentID: "agent1", HubClient: hub, SpokeClient: spoke, Metadata: md, Objects: objects,
 				Executors: rbac.Authorizer(false), Events: events},
 			works: worksLister, applied: appliedLister,
 			cleaner: &cleanup.Cleaner{Client: md, Objects: objects},
+			writer:  workwriter.New(AppliedControllerName, hub),
 		},
 		hub: hub, spoke: spoke, metadata: md,
 	}

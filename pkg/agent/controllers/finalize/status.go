@@ -12,13 +12,11 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
-	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
-	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // Reasons of the Events the finalize controllers record on a ManifestWork
@@ -91,39 +89,24 @@ func waitingMessage(names []string) string {
 	return msg + " to be deleted"
 }
 
-// setDeleting writes the work's Deleting condition, unless it already says
-// the same, as one merge patch of the conditions carrying the
-// resourceVersion they were read at, and counts in metrics.StatusPatches,
-// for the controller, whether it sent one. It returns the work as it now is
-// and whether it wrote.
-func setDeleting(ctx context.Context, controller string, hub workclient.Interface, work *workv1.ManifestWork,
+// setDeleting writes the work's Deleting condition unless it already says
+// the same. It returns the work as it now is and whether it wrote.
+func setDeleting(ctx context.Context, writer *workwriter.Writer, work *workv1.ManifestWork,
 	cond metav1.Condition) (*workv1.ManifestWork, bool, error) {
-	if old := apimeta.FindStatusCondition(work.Status.Conditions, cond.Type); old != nil &&
-		old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message &&
-		old.ObservedGeneration == cond.ObservedGeneration {
-		metrics.StatusPatches.WithLabelValues(controller, metrics.PatchSkipped).Inc()
-		return work, false, nil
-	}
-	conditions := slices.Clone(work.Status.Conditions)
-	apimeta.SetStatusCondition(&conditions, cond)
-	patch, err := json.Marshal(map[string]any{
-		"metadata": map[string]any{"resourceVersion": work.ResourceVersion},
-		"status":   map[string]any{"conditions": conditions},
-	})
+	status := *work.Status.DeepCopy()
+	apimeta.SetStatusCondition(&status.Conditions, cond)
+	updated, err := writer.Status(ctx, work, status)
 	if err != nil {
-		return nil, false, err
-	}
-	updated, err := hub.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
-	if err != nil {
-		metrics.StatusPatches.WithLabelValues(controller, metrics.PatchError).Inc()
 		return nil, false, fmt.Errorf("setting the Deleting condition: %w", err)
 	}
-	metrics.StatusPatches.WithLabelValues(controller, metrics.PatchSent).Inc()
+	if updated == nil {
+		return work, false, nil
+	}
 	return updated, true, nil
 }
 
-// withoutFinalizer is the merge patch that removes finalizer from an object
-// whose finalizers and resourceVersion are given.
+// withoutFinalizer is the merge patch that removes finalizer from an
+// AppliedManifestWork whose finalizers and resourceVersion are given.
 func withoutFinalizer(finalizers []string, resourceVersion, finalizer string) ([]byte, error) {
 	var remaining any // null clears the list
 	if rest := slices.DeleteFunc(slices.Clone(finalizers), func(f string) bool { return f == finalizer }); len(rest) > 0 {

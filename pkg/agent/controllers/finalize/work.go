@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -34,6 +33,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -67,10 +67,9 @@ type WorkController struct {
 	works   worklisters.ManifestWorkNamespaceLister
 	applied worklisters.AppliedManifestWorkLister
 	logger  klog.Logger // for the queue key functions, which have no context
-	// released holds, per work key, the UID of a work whose finalizer this
-	// controller removed: until the informer sees it gone, its cached copy
-	// still carries the finalizer, and is nothing to act on.
-	released sync.Map
+	// writer is guarded: once the finalizer is removed, the cached copy that
+	// still carries it is nothing to act on.
+	writer *workwriter.Writer
 }
 
 // NewWorkController returns the ManifestWork finalize controller, ready to Run.
@@ -93,6 +92,7 @@ func newWorkController(d WorkDeps) *WorkController {
 		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:  d.AppliedWorks.Lister(),
 		logger:   klog.Background().WithName(ControllerName),
+		writer:   workwriter.NewGuarded(ControllerName, d.HubClient),
 	}
 }
 
@@ -105,14 +105,14 @@ func (c *WorkController) sync(ctx context.Context, syncCtx factory.SyncContext) 
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
-		c.released.Delete(key)
+		c.writer.Forget(key)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if uid, ok := c.released.Load(key); ok && uid == work.UID {
-		return nil // released already; the informer has not seen it go yet
+	if c.writer.Outdated(work) {
+		return nil // our own write replaced this copy; its event is on its way
 	}
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work)))
 	after, err := c.reconcile(ctx, work)
@@ -155,7 +155,7 @@ func (c *WorkController) markDeleting(ctx context.Context, st *workState) error 
 		return nil
 	}
 	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted", appliedwork.Name(c.HubHash, st.work.Name))
-	updated, written, err := setDeleting(ctx, ControllerName, c.HubClient, st.work, deletingCondition(st.work, msg))
+	updated, written, err := setDeleting(ctx, c.writer, st.work, deletingCondition(st.work, msg))
 	if err != nil {
 		return err
 	}
@@ -234,18 +234,13 @@ func (c *WorkController) ensureAppliedFinalizer(ctx context.Context, applied *wo
 
 // removeFinalizer lets the work go.
 func (c *WorkController) removeFinalizer(ctx context.Context, st *workState) error {
-	patch, err := withoutFinalizer(st.work.Finalizers, st.work.ResourceVersion, workv1.ManifestWorkFinalizer)
-	if err != nil {
-		return err
-	}
-	_, err = c.HubClient.WorkV1().ManifestWorks(st.work.Namespace).Patch(ctx, st.work.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	_, err := c.writer.RemoveFinalizer(ctx, st.work)
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("removing finalizer: %w", err)
+		return err
 	}
-	c.released.Store(st.work.Namespace+"/"+st.work.Name, st.work.UID)
 	klog.FromContext(ctx).Info("Cleanup done; removed the ManifestWork finalizer")
 	c.Events.Event(st.work, corev1.EventTypeNormal, EventResourcesCleanedUp,
 		"The applied resources are cleaned up on the managed cluster; the work is released")

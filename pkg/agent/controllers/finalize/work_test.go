@@ -157,8 +157,8 @@ func TestWorkSyncRequeuesWhileWaiting(t *testing.T) {
 func TestWorkReleasedIsNotFinalizedTwice(t *testing.T) {
 	work := deleting(newWork())
 	work.Finalizers = append(work.Finalizers, "example.com/other") // keeps it on the hub
-	work.UID = "work-uid"
 	e := newEnv(t, fixture{work: work})
+	ct.VersionPatches(e.hub)
 	syncCtx := ct.NewSyncContext(ct.Cluster + "/web")
 	require.NoError(t, e.work.sync(context.Background(), syncCtx))
 	assert.NotContains(t, e.hubWork(t).Finalizers, workv1.ManifestWorkFinalizer)

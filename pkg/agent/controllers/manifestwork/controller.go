@@ -25,6 +25,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/manifest"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -90,11 +91,8 @@ type Controller struct {
 	applied worklisters.AppliedManifestWorkLister
 	retries workqueue.TypedRateLimiter[string] // per-work backoff while manifests fail
 	waiting sync.Map                           // key -> retry scheduled for a failing work
-	// superseded holds, per work key, the resourceVersions of the work that
-	// our own writes replaced: a lister copy at one of them is older than
-	// what we wrote, and reconciling it again would only conflict.
-	superseded sync.Map // key -> map[string]bool
-	now        func() time.Time
+	writer  *workwriter.Writer                 // guarded: tells a lister copy our writes replaced
+	now     func() time.Time
 }
 
 // retry is the scheduled retry of a work whose manifests failed.
@@ -120,6 +118,7 @@ func New(d Deps) factory.Controller {
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied: d.AppliedWorks.Lister(),
 		retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
+		writer:  workwriter.NewGuarded(ControllerName, d.HubClient),
 		now:     time.Now,
 	}
 	if d.Reconnects != nil {
@@ -151,7 +150,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	if err != nil {
 		return err
 	}
-	if c.outdated(key, work.ResourceVersion) {
+	if c.writer.Outdated(work) {
 		// The event of our own last write is on its way and brings the work
 		// back with what we wrote.
 		klog.FromContext(ctx).V(4).Info("Waiting for the informer to catch up with our write", "manifestWork", klog.KObj(work))
@@ -215,31 +214,5 @@ func (c *Controller) forget(name string) {
 	c.Records.Forget(key)
 	c.retries.Forget(key)
 	c.waiting.Delete(key)
-	c.superseded.Delete(key)
-}
-
-// noteWrites records the resourceVersions a reconcile's writes replaced. A
-// reconcile that wrote nothing worked on a current copy: nothing older is
-// left to wait for.
-func (c *Controller) noteWrites(key string, replaced []string) {
-	if len(replaced) == 0 {
-		c.superseded.Delete(key)
-		return
-	}
-	rvs := map[string]bool{}
-	if v, ok := c.superseded.Load(key); ok {
-		for rv := range v.(map[string]bool) {
-			rvs[rv] = true
-		}
-	}
-	for _, rv := range replaced {
-		rvs[rv] = true
-	}
-	c.superseded.Store(key, rvs)
-}
-
-// outdated tells whether our own writes replaced this resourceVersion.
-func (c *Controller) outdated(key, resourceVersion string) bool {
-	v, ok := c.superseded.Load(key)
-	return ok && v.(map[string]bool)[resourceVersion]
+	c.writer.Forget(key)
 }

@@ -2,17 +2,13 @@ package manifestwork
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
-	"github.com/manifestwork/work/pkg/agent/workstatus"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -21,9 +17,6 @@ type state struct {
 	work    *workv1.ManifestWork        // the latest copy, after our own metadata writes
 	applied *workv1.AppliedManifestWork // owner of everything applied
 	results []manifestResult            // by ordinal
-	// superseded are the resourceVersions of the work that this reconcile's
-	// own writes replaced.
-	superseded []string
 }
 
 // manifestResult is the outcome of one manifest.
@@ -41,7 +34,6 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) e
 		return nil // the finalize controller owns deleted works
 	}
 	st := &state{work: work}
-	defer func() { c.noteWrites(work.Namespace+"/"+work.Name, st.superseded) }()
 	for _, step := range []func(context.Context, *state) error{
 		c.ensureFinalizer,
 		c.ensureAppliedWork,
@@ -52,44 +44,26 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) e
 		}
 	}
 	status := buildStatus(st.work, st.results)
-	updated, err := workstatus.Patch(ctx, ControllerName, c.HubClient, st.work, status)
+	updated, err := c.writer.Status(ctx, st.work, status)
 	if err != nil {
 		return err
 	}
 	if updated != nil {
 		recordTransitions(c.Events, st.work, status)
-		st.wrote(updated)
+		st.work = updated
 	}
 	return st.failures()
 }
 
-// wrote records that a write replaced st.work with updated. A write that
-// changed nothing on the server keeps the resourceVersion, which then stays
-// current.
-func (st *state) wrote(updated *workv1.ManifestWork) {
-	if updated.ResourceVersion != st.work.ResourceVersion {
-		st.superseded = append(st.superseded, st.work.ResourceVersion)
-	}
-	st.work = updated
-}
-
 // ensureFinalizer keeps the work on the hub until the agent has cleaned up.
 func (c *Controller) ensureFinalizer(ctx context.Context, st *state) error {
-	if slices.Contains(st.work.Finalizers, workv1.ManifestWorkFinalizer) {
-		return nil
-	}
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
-		"finalizers":      append(slices.Clone(st.work.Finalizers), workv1.ManifestWorkFinalizer),
-		"resourceVersion": st.work.ResourceVersion,
-	}})
+	updated, err := c.writer.AddFinalizer(ctx, st.work)
 	if err != nil {
 		return err
 	}
-	updated, err := c.HubClient.WorkV1().ManifestWorks(st.work.Namespace).Patch(ctx, st.work.Name, types.MergePatchType, patch, metav1.PatchOptions{})
-	if err != nil {
-		return fmt.Errorf("adding finalizer: %w", err)
+	if updated != nil {
+		st.work = updated
 	}
-	st.wrote(updated)
 	return nil
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	"github.com/manifestwork/work/pkg/agent/manifest"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -87,6 +88,7 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 			works:   worklisters.NewManifestWorkLister(works).ManifestWorks(cluster),
 			applied: worklisters.NewAppliedManifestWorkLister(applied),
 			retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
+			writer:  workwriter.NewGuarded(ControllerName, hub),
 			now:     time.Now,
 		},
 		hub: hub, spoke: spoke, dynamic: dyn, applied: applied, works: works,

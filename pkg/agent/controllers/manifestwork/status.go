@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -88,7 +89,7 @@ func manifestApplied(err error, generation int64) metav1.Condition {
 	}
 	return metav1.Condition{
 		Type: workv1.ManifestApplied, Status: metav1.ConditionFalse, ObservedGeneration: generation,
-		Reason: reason, Message: truncate(err.Error()),
+		Reason: reason, Message: workwriter.TruncateMessage(err.Error()),
 	}
 }
 
@@ -129,14 +130,4 @@ func countFailed(results []manifestResult) int {
 		}
 	}
 	return n
-}
-
-// maxMessage keeps a message within the condition schema's limit.
-const maxMessage = 32768
-
-func truncate(s string) string {
-	if len(s) <= maxMessage {
-		return s
-	}
-	return s[:maxMessage-3] + "..."
 }

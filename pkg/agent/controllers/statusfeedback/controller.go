@@ -18,6 +18,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/feedback"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -53,6 +54,7 @@ type Controller struct {
 	Deps
 	works   worklisters.ManifestWorkNamespaceLister
 	watches *Watches
+	writer  *workwriter.Writer
 }
 
 // New returns the controller and the watches it runs; run both.
@@ -67,6 +69,7 @@ func New(d Deps) (factory.Controller, *Watches) {
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		watches: newWatches(d.WatchClient, d.MaxWatches, func(key string) { d.SyncContext.Queue().Add(key) }),
+		writer:  workwriter.New(ControllerName, d.HubClient),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).

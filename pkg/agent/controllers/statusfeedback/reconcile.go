@@ -14,7 +14,6 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/feedback"
-	"github.com/manifestwork/work/pkg/agent/workstatus"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
 )
@@ -67,7 +66,7 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 	for _, cond := range conditionrules.Aggregate(ruleConditions, sortedKeys(ruleTypes), work.Generation) {
 		apimeta.SetStatusCondition(&status.Conditions, cond)
 	}
-	_, err = workstatus.Patch(ctx, ControllerName, c.HubClient, work, *status)
+	_, err = c.writer.Status(ctx, work, *status)
 	return polled, err
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	"github.com/manifestwork/work/pkg/agent/feedback"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	"github.com/manifestwork/work/test/fixture"
@@ -65,6 +66,7 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, maxWatches int, objects ...
 			Deps: Deps{ClusterName: cluster, HubClient: hub, Dynamic: dyn, MaxWatches: maxWatches,
 				Feedback: feedback.Options{MaxJSONRawLength: 1024}, Rules: conditionrules.NewEvaluator(0)},
 			watches: newWatches(dyn, maxWatches, func(string) {}),
+			writer:  workwriter.New(ControllerName, hub),
 		},
 		hub: hub, dyn: dyn,
 	}

@@ -1,0 +1,20 @@
+package workwriter
+
+import "unicode/utf8"
+
+// MaxMessageLength is the longest condition message the hub accepts (the
+// schema's limit of metav1.Condition.Message).
+const MaxMessageLength = 32768
+
+// TruncateMessage cuts a condition message to MaxMessageLength bytes
+// without splitting a rune.
+func TruncateMessage(s string) string {
+	if len(s) <= MaxMessageLength {
+		return s
+	}
+	cut := MaxMessageLength
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}

@@ -1,0 +1,149 @@
+// Package workwriter is the agent's only way to change a ManifestWork on the
+// hub: its status and the agent's finalizer. Every write
+//   - is skipped, without a request, when it would change nothing;
+//   - is one merge patch carrying the resourceVersion it was computed from, so
+//     that a concurrent writer makes it fail with a conflict instead of being
+//     undone;
+//   - is counted, for the controller that makes it, in
+//     metrics.StatusPatches or metrics.FinalizerPatches;
+//   - and, for a guarded writer, is remembered, so that the controller can
+//     tell a lister copy that its own writes have replaced (see Outdated).
+package workwriter
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	"github.com/manifestwork/work/pkg/metrics"
+)
+
+// Writer writes ManifestWorks on the hub for one controller.
+type Writer struct {
+	controller string
+	client     workclient.Interface
+	// replaced is nil for a writer without guard; otherwise it holds, per
+	// work key, the resourceVersions our writes replaced.
+	replaced *sync.Map // key -> map[string]bool
+}
+
+// New returns the writer of the named controller (the name labels its
+// metrics).
+func New(controller string, client workclient.Interface) *Writer {
+	return &Writer{controller: controller, client: client}
+}
+
+// NewGuarded returns a writer that also remembers the versions its writes
+// replaced, for Outdated. Its controller calls Forget when a work is gone.
+func NewGuarded(controller string, client workclient.Interface) *Writer {
+	w := New(controller, client)
+	w.replaced = &sync.Map{}
+	return w
+}
+
+// Status sends the new status when it differs from the work's. updated is
+// the work as the hub now holds it, nil when nothing was sent.
+func (w *Writer) Status(ctx context.Context, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) (updated *workv1.ManifestWork, err error) {
+	count := func(result string) { metrics.StatusPatches.WithLabelValues(w.controller, result).Inc() }
+	if equality.Semantic.DeepEqual(work.Status, status) {
+		count(metrics.PatchSkipped)
+		return nil, nil
+	}
+	patch, err := statusPatch(work, status)
+	if err != nil {
+		return nil, err
+	}
+	updated, err = w.client.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
+	if err != nil {
+		count(metrics.PatchError)
+		return nil, fmt.Errorf("patching status: %w", err)
+	}
+	count(metrics.PatchSent)
+	w.wrote(work, updated)
+	return updated, nil
+}
+
+// AddFinalizer gives the work the agent's finalizer, which keeps it on the
+// hub until the agent has cleaned up after it. updated is nil when the work
+// had it already.
+func (w *Writer) AddFinalizer(ctx context.Context, work *workv1.ManifestWork) (updated *workv1.ManifestWork, err error) {
+	if slices.Contains(work.Finalizers, workv1.ManifestWorkFinalizer) {
+		w.countFinalizer(metrics.FinalizerAdd, metrics.PatchSkipped)
+		return nil, nil
+	}
+	updated, err = w.patchFinalizers(ctx, work, metrics.FinalizerAdd, append(slices.Clone(work.Finalizers), workv1.ManifestWorkFinalizer))
+	if err != nil {
+		return nil, fmt.Errorf("adding finalizer: %w", err)
+	}
+	return updated, nil
+}
+
+// RemoveFinalizer takes the agent's finalizer off the work, keeping the
+// others. updated is nil when the work did not have it.
+func (w *Writer) RemoveFinalizer(ctx context.Context, work *workv1.ManifestWork) (updated *workv1.ManifestWork, err error) {
+	if !slices.Contains(work.Finalizers, workv1.ManifestWorkFinalizer) {
+		w.countFinalizer(metrics.FinalizerRemove, metrics.PatchSkipped)
+		return nil, nil
+	}
+	rest := slices.DeleteFunc(slices.Clone(work.Finalizers), func(f string) bool { return f == workv1.ManifestWorkFinalizer })
+	updated, err = w.patchFinalizers(ctx, work, metrics.FinalizerRemove, rest)
+	if err != nil {
+		return nil, fmt.Errorf("removing finalizer: %w", err)
+	}
+	return updated, nil
+}
+
+// patchFinalizers replaces the work's finalizers with the given list.
+func (w *Writer) patchFinalizers(ctx context.Context, work *workv1.ManifestWork, action string, finalizers []string) (*workv1.ManifestWork, error) {
+	var list any // null clears the list
+	if len(finalizers) > 0 {
+		list = finalizers
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
+		"finalizers":      list,
+		"resourceVersion": work.ResourceVersion,
+	}})
+	if err != nil {
+		return nil, err
+	}
+	updated, err := w.client.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	if err != nil {
+		w.countFinalizer(action, metrics.PatchError)
+		return nil, err
+	}
+	w.countFinalizer(action, metrics.PatchSent)
+	w.wrote(work, updated)
+	return updated, nil
+}
+
+func (w *Writer) countFinalizer(action, result string) {
+	metrics.FinalizerPatches.WithLabelValues(w.controller, action, result).Inc()
+}
+
+// statusPatch is the merge patch from the work's status to the new one, with
+// explicit nulls for what disappeared, and the resourceVersion it was
+// computed from.
+func statusPatch(work *workv1.ManifestWork, status workv1.ManifestWorkStatus) ([]byte, error) {
+	type doc struct {
+		Metadata map[string]string         `json:"metadata"`
+		Status   workv1.ManifestWorkStatus `json:"status"`
+	}
+	before, err := json.Marshal(doc{Metadata: map[string]string{}, Status: work.Status})
+	if err != nil {
+		return nil, err
+	}
+	after, err := json.Marshal(doc{Metadata: map[string]string{"resourceVersion": work.ResourceVersion}, Status: status})
+	if err != nil {
+		return nil, err
+	}
+	return jsonpatch.CreateMergePatch(before, after)
+}
