@@ -1,5 +1,7 @@
 // Package healthz serves the liveness (/healthz) and readiness (/readyz)
-// endpoints of the work processes, and their Prometheus metrics (/metrics).
+// endpoints of the work processes, and their Prometheus metrics (/metrics),
+// over plain HTTP (Start) or HTTPS (StartTLS, the secure port OCM's operators
+// probe).
 //
 // /healthz answers ok for as long as the process serves HTTP at all. /readyz
 // answers ok only while the Readiness given to Start is set; what "ready" means
@@ -9,6 +11,7 @@ package healthz
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"net/http"
@@ -47,6 +50,17 @@ type Server struct {
 // before Start returns, so a busy port is reported here. addr "0" (or empty)
 // disables the server.
 func Start(addr string, ready *Readiness, opts ...Option) (*Server, error) {
+	return start("health probe address", addr, nil, Handler(ready, opts...))
+}
+
+// StartTLS is Start over HTTPS with tlsConfig, which must hold a certificate
+// (see SelfSigned). what names the address in errors, e.g. "secure address
+// (--listen)".
+func StartTLS(what, addr string, tlsConfig *tls.Config, ready *Readiness, opts ...Option) (*Server, error) {
+	return start(what, addr, tlsConfig, Handler(ready, opts...))
+}
+
+func start(what, addr string, tlsConfig *tls.Config, handler http.Handler) (*Server, error) {
 	s := &Server{done: make(chan struct{})}
 	if addr == Disabled || addr == "" {
 		close(s.done)
@@ -54,15 +68,19 @@ func Start(addr string, ready *Readiness, opts ...Option) (*Server, error) {
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("health probe address %q: %w", addr, err)
+		return nil, fmt.Errorf("%s %q: %w", what, addr, err)
 	}
 	s.addr = ln.Addr().String()
-	s.srv = &http.Server{Handler: Handler(ready, opts...), ReadHeaderTimeout: 5 * time.Second}
+	s.srv = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, TLSConfig: tlsConfig}
 	go func() {
 		defer close(s.done)
 		// Serve returns http.ErrServerClosed after Stop. Any other error means
 		// the listener broke, which the kubelet's liveness probe then notices.
-		_ = s.srv.Serve(ln)
+		if tlsConfig != nil {
+			_ = s.srv.ServeTLS(ln, "", "")
+		} else {
+			_ = s.srv.Serve(ln)
+		}
 	}()
 	return s, nil
 }
