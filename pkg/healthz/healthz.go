@@ -1,7 +1,6 @@
 // Package healthz serves the liveness (/healthz) and readiness (/readyz)
 // endpoints of the work processes, and their Prometheus metrics (/metrics),
-// over plain HTTP (Start) or HTTPS (StartTLS, the secure port OCM's operators
-// probe).
+// over plain HTTP or HTTPS (StartOn; the secure port OCM's operators probe).
 //
 // /healthz answers ok for as long as the process serves HTTP at all. /readyz
 // answers ok only while the Readiness given to Start is set; what "ready" means
@@ -53,10 +52,10 @@ func Start(addr string, ready *Readiness, opts ...Option) (*Server, error) {
 	return start("health probe address", addr, nil, Handler(ready, opts...))
 }
 
-// StartTLS is Start over HTTPS with tlsConfig, which must hold a certificate
-// (see SelfSigned). what names the address in errors, e.g. "secure address
-// (--listen)".
-func StartTLS(what, addr string, tlsConfig *tls.Config, ready *Readiness, opts ...Option) (*Server, error) {
+// StartOn is Start with what naming the address in errors (e.g. "secure
+// address --listen"), over HTTPS when tlsConfig is set; it must hold a
+// certificate (see SelfSigned).
+func StartOn(what, addr string, tlsConfig *tls.Config, ready *Readiness, opts ...Option) (*Server, error) {
 	return start(what, addr, tlsConfig, Handler(ready, opts...))
 }
 
@@ -84,6 +83,13 @@ func start(what, addr string, tlsConfig *tls.Config, handler http.Handler) (*Ser
 	}()
 	return s, nil
 }
+
+// Done is closed once the server has stopped serving.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// Err is nil: a probe server that stops by itself is noticed by the
+// kubelet's probes, not reported.
+func (s *Server) Err() error { return nil }
 
 // Addr is the address actually bound (useful with port 0), or "" when disabled.
 func (s *Server) Addr() string { return s.addr }

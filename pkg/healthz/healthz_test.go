@@ -144,7 +144,7 @@ func TestStartTLSWithSelfSignedCertificate(t *testing.T) {
 	assert.Contains(t, cert.Leaf.DNSNames, "localhost")
 	var r Readiness
 	r.Set(true)
-	s, err := StartTLS("secure address (--listen)", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, &r)
+	s, err := StartOn("secure address (--listen)", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, &r)
 	require.NoError(t, err)
 	defer s.Stop()
 
@@ -159,7 +159,7 @@ func TestStartTLSWithSelfSignedCertificate(t *testing.T) {
 	}
 	assert.Equal(t, http.StatusBadRequest, get(t, "http://"+s.Addr()+"/healthz"), "no plain HTTP on the secure address")
 
-	_, err = StartTLS("secure address (--listen)", s.Addr(), &tls.Config{Certificates: []tls.Certificate{cert}}, &r)
+	_, err = StartOn("secure address (--listen)", s.Addr(), &tls.Config{Certificates: []tls.Certificate{cert}}, &r)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `secure address (--listen) "`+s.Addr()+`": `)
 }

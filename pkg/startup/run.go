@@ -133,7 +133,7 @@ func (o *Options) startSecure(ready *healthz.Readiness) (*healthz.Server, error)
 		addr = healthz.Disabled
 	}
 	if addr == healthz.Disabled {
-		return healthz.StartTLS("", addr, nil, ready)
+		return healthz.StartOn("", addr, nil, ready)
 	}
 	tlsConfig, err := o.TLS.Config()
 	if err != nil {
@@ -144,7 +144,7 @@ func (o *Options) startSecure(ready *healthz.Readiness) (*healthz.Server, error)
 		return nil, err
 	}
 	tlsConfig.Certificates = []tls.Certificate{cert}
-	return healthz.StartTLS("secure address --listen", addr, tlsConfig, ready, o.healthOptions()...)
+	return healthz.StartOn("secure address --listen", addr, tlsConfig, ready, o.healthOptions()...)
 }
 
 // terminateOnFiles calls terminate once a file of --terminate-on-files
