@@ -41,7 +41,7 @@ type credentials struct {
 	logger  klog.Logger
 
 	current  atomic.Pointer[generation]
-	rejected atomic.Bool
+	rejected atomic.Int64 // the generation the cluster rejects, 0 while it accepts
 
 	mu       sync.Mutex
 	files    []string      // the kubeconfig and the files it names
@@ -231,8 +231,8 @@ func (g *generation) observe(code int) {
 		return
 	}
 	if code == http.StatusUnauthorized {
-		if !c.rejected.Swap(true) {
-			c.onRejected(g)
+		if c.rejected.Swap(int64(g.n)) != int64(g.n) {
+			c.onRejected(g) // once per credential
 		}
 		return
 	}
@@ -244,7 +244,7 @@ func (g *generation) observe(code int) {
 		c.logger.Info("The first request with the new credential was answered", "credential", g.n,
 			"afterLoading", time.Since(g.loadedAt).Round(time.Millisecond), "code", code)
 	}
-	if c.rejected.Swap(false) {
+	if c.rejected.Swap(0) != 0 {
 		metrics.CredentialRejected.WithLabelValues(c.cluster.Role).Set(0)
 		msg := fmt.Sprintf("%s: the %s accepts the credential again", c.cluster, c.cluster.Role)
 		c.logger.Info("The credential is accepted again", "credential", g.n)

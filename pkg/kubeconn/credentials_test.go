@@ -217,8 +217,17 @@ func TestRejectedCredentialIsReportedThenRecovered(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, rejections+1, after, "counted once, not per request")
 
-	srv.accept("t2")
+	// A new credential that is rejected too is said again.
 	require.NoError(t, vol.Update(map[string][]byte{"kubeconfig": kubeconfigWith(srv.URL, tokenUser("t2"))}))
+	require.Eventually(t, func() bool {
+		get(t, client, cfg)
+		return srv.last() == "t2"
+	}, eventually, 10*time.Millisecond)
+	after, err = testutil.GetCounterMetricValue(metrics.CredentialRejections.WithLabelValues("hub"))
+	require.NoError(t, err)
+	assert.Equal(t, rejections+2, after)
+
+	srv.accept("t2")
 	require.Eventually(t, func() bool { return get(t, client, cfg) == http.StatusOK }, eventually, 10*time.Millisecond)
 	gauge, err = testutil.GetGaugeMetricValue(metrics.CredentialRejected.WithLabelValues("hub"))
 	require.NoError(t, err)
@@ -230,11 +239,9 @@ func TestRejectedCredentialIsReportedThenRecovered(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	prefix := fmt.Sprintf("hub kubeconfig %q: ", cluster.Kubeconfig)
-	assert.Equal(t, []string{
-		"true " + prefix + "the hub rejects the credential (401 Unauthorized): it expired, was revoked or is not valid for this server; " +
-			"requests are retried, and a new credential written to the file is used as soon as it appears",
-		"false " + prefix + "the hub accepts the credential again",
-	}, told)
+	rejected := "true " + prefix + "the hub rejects the credential (401 Unauthorized): it expired, was revoked or is not valid for this server; " +
+		"requests are retried, and a new credential written to the file is used as soon as it appears"
+	assert.Equal(t, []string{rejected, rejected, "false " + prefix + "the hub accepts the credential again"}, told)
 }
 
 // A process whose credential is rejected at start-up waits for a new one
