@@ -50,11 +50,10 @@ type Server interface {
 // --terminate-on-files changes, then stops its work and its servers,
 // releases the lease and returns nil. Every replica serves the probes and
 // metrics on --health-probe-bind-address (HTTP) and --listen (HTTPS).
-// Startup problems (invalid
-// options as validate reports them, a busy probe address, what start
-// returns: an unreadable kubeconfig, an unreachable cluster, a missing CRD)
-// come back as one-line errors; a problem caused by ctx being cancelled
-// during start is no error.
+// Startup problems (invalid options as validate reports them, a busy probe
+// address, what start returns: an unreadable kubeconfig, an unreachable
+// cluster, a missing CRD) come back as one-line errors; a problem caused by
+// ctx being cancelled during start is no error.
 //
 // Run applies the logging options, which are process-wide: a process that
 // calls Run more than once (tests) sets logsapi.ReapplyHandling first.
@@ -69,16 +68,11 @@ func Run(ctx context.Context, o *Options, validate func() error, start Start) er
 	metrics.Register() // every replica serves them at /metrics, leader or not
 	o.reportUnimplementedGates(ctx)
 	ready := &healthz.Readiness{}
-	health, err := healthz.Start(o.HealthProbeBindAddress, ready, o.healthOptions()...)
+	stopProbes, err := o.startProbes(ready)
 	if err != nil {
 		return err
 	}
-	defer health.Stop()
-	secure, err := o.startSecure(ready)
-	if err != nil {
-		return err
-	}
-	defer secure.Stop()
+	defer stopProbes()
 	ctx, terminate := context.WithCancel(ctx)
 	defer terminate()
 	if err := o.terminateOnFiles(ctx, terminate); err != nil {
@@ -122,6 +116,21 @@ func (o *Options) reportUnimplementedGates(ctx context.Context) {
 			"gate", gate)
 		metrics.UnimplementedFeatureGates.WithLabelValues(string(gate)).Set(1)
 	}
+}
+
+// startProbes serves the probes and metrics on both addresses; stop stops
+// them.
+func (o *Options) startProbes(ready *healthz.Readiness) (stop func(), err error) {
+	health, err := healthz.Start(o.HealthProbeBindAddress, ready, o.healthOptions()...)
+	if err != nil {
+		return nil, err
+	}
+	secure, err := o.startSecure(ready)
+	if err != nil {
+		health.Stop()
+		return nil, err
+	}
+	return func() { secure.Stop(); health.Stop() }, nil
 }
 
 // startSecure serves the probes and metrics over HTTPS on --listen, with a
