@@ -1,7 +1,15 @@
-# The work binary (both `work hub` and `work agent`) on a distroless base.
+# The work binary (work agent, hub, manager, webhook-server) at /work on a
+# distroless base: static, non-root, nothing written outside /tmp.
 #   make image                      # IMAGE=quay.io/manifestwork/work:latest
 #   docker build --build-arg VERSION=v0.1.0 -t <image> .
 # Dependencies come from vendor/: the build needs no network.
+#
+# Both ways of starting it work: `docker run <image> agent ...` and our
+# deploy/ bases (args [agent, ...]) go through the ENTRYPOINT; OCM's
+# Klusterlet and ClusterManager set args ["/work", "agent", ...] and no
+# command, for an image without one, so the container runs
+# `/work /work agent ...`, and the binary drops a first argument naming
+# itself (docs/replace-ocm-work-agent.md).
 
 FROM golang:1.26 AS build
 WORKDIR /src

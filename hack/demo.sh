@@ -123,10 +123,12 @@ up() {
   wait_allowed cluster1 system:serviceaccount:open-cluster-management-agent:klusterlet-work-sa create appliedmanifestworks.work.open-cluster-management.io
 
   step "Starting work hub and work agent"
-  start hub hub --kubeconfig "$demo/hub-work-hub.kubeconfig" --health-probe-bind-address 127.0.0.1:18081
+  # Each on ports of its own: both would take :8081 and :8443 by default.
+  start hub hub --kubeconfig "$demo/hub-work-hub.kubeconfig" --health-probe-bind-address 127.0.0.1:18081 \
+    --listen 127.0.0.1:18443
   start agent-cluster1 agent --spoke-cluster-name cluster1 \
     --hub-kubeconfig "$demo/hub-work-agent.kubeconfig" --kubeconfig "$demo/cluster1-work-agent.kubeconfig" \
-    --health-probe-bind-address 127.0.0.1:18082
+    --health-probe-bind-address 127.0.0.1:18082 --listen 127.0.0.1:18444
   wait_ready hub 18081
   wait_ready agent-cluster1 18082
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -26,13 +27,37 @@ func run() int {
 		stop()
 	}()
 
-	err := newRootCommand().ExecuteContext(ctx)
+	root := newRootCommand()
+	root.SetArgs(withoutOwnPath(os.Args[1:]))
+	err := root.ExecuteContext(ctx)
 	klog.Flush()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "error: "+oneLine(err.Error()))
 		return 1
 	}
 	return 0
+}
+
+// withoutOwnPath drops a first argument naming this binary itself. OCM's
+// operators start the image with args ["/work", "agent", ...] and no
+// command, for an image whose binary is /work and that has no entrypoint;
+// with this image's ENTRYPOINT ["/work"] that runs `/work /work agent ...`.
+func withoutOwnPath(args []string) []string {
+	if len(args) == 0 || !strings.ContainsRune(args[0], filepath.Separator) {
+		return args
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return args
+	}
+	selfInfo, err := os.Stat(self)
+	if err != nil {
+		return args
+	}
+	if argInfo, err := os.Stat(args[0]); err == nil && os.SameFile(selfInfo, argInfo) {
+		return args[1:]
+	}
+	return args
 }
 
 // oneLine keeps the error on the single line promised to users and scripts.

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,7 +27,7 @@ func TestSubcommands(t *testing.T) {
 	for _, c := range newRootCommand().Commands() {
 		names = append(names, c.Name())
 	}
-	assert.ElementsMatch(t, []string{"agent", "hub", "version"}, names)
+	assert.ElementsMatch(t, []string{"agent", "hub", "manager", "webhook-server", "version"}, names)
 }
 
 func TestVersion(t *testing.T) {
@@ -44,6 +47,16 @@ func TestErrors(t *testing.T) {
 		{[]string{"agent", "--bogus"}, "unknown flag: --bogus (see 'work agent --help')"},
 		{[]string{"hub", "extra"}, `unknown command "extra" for "work hub"`},
 		{[]string{"hub", "--kube-api-qps=0", "--health-probe-bind-address=0"}, "--kube-api-qps must be positive, got 0"},
+		{[]string{"agent", "--spoke-cluster-name=c1", "--workload-source-driver=grpc", "--workload-source-config=/spoke/hub-kubeconfig/config.yaml",
+			"--cloudevents-client-id=c1-work-agent"},
+			`--workload-source-driver "grpc" is not supported: the only supported driver is kube (ManifestWorks from the hub's API server)`},
+		{[]string{"manager", "--work-driver=grpc", "--cloudevents-client-id=work-controller-x", "--work-driver-config=/var/run/secrets/work/config.yaml"},
+			`--work-driver "grpc" is not supported: the only supported driver is kube (ManifestWorks on the hub's API server)`},
+		{[]string{"webhook-server", "--port=0"}, "--port 0 is not a valid port"},
+		{[]string{"webhook-server", "nonsense"}, `unknown argument "nonsense" for "work webhook-server"`},
+		{[]string{"webhook-server", "port=x"}, `invalid argument "x" for "--port" flag: strconv.ParseInt: parsing "x": invalid syntax`},
+		{[]string{"manager", "--feature-gates=NoSuchGate=true"},
+			"invalid argument \"NoSuchGate=true\" for \"--feature-gates\" flag: unrecognized feature gate: NoSuchGate (see 'work manager --help')"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.wantErr, func(t *testing.T) {
@@ -52,6 +65,50 @@ func TestErrors(t *testing.T) {
 			assert.Empty(t, out, "no usage dump on errors")
 		})
 	}
+}
+
+// OCM's operators run the image with args ["/work", "agent", ...] and no
+// command: with the image's entrypoint, the binary's own path comes first.
+func TestWithoutOwnPath(t *testing.T) {
+	self, err := os.Executable()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"agent", "--x"}, withoutOwnPath([]string{self, "agent", "--x"}))
+	assert.Equal(t, []string{"agent"}, withoutOwnPath([]string{"agent"}))
+	other := filepath.Join(t.TempDir(), "work")
+	require.NoError(t, os.WriteFile(other, nil, 0o600))
+	assert.Equal(t, []string{other, "agent"}, withoutOwnPath([]string{other, "agent"}), "another file is an argument")
+	assert.Equal(t, []string{"/nonexistent/work", "agent"}, withoutOwnPath([]string{"/nonexistent/work", "agent"}))
+	assert.Empty(t, withoutOwnPath(nil))
+}
+
+// The arguments OCM's ClusterManager renders are accepted as they are; some
+// versions render the webhook's port as "port=9443".
+func TestClusterManagerArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{"webhook-server", "--port=9443", "--health-probe-port=8000", "--metrics-port=8080",
+			"--feature-gates=NilExecutorValidating=true", "--feature-gates=ManifestWorkReplicaSet=true",
+			"--kubeconfig=/var/run/secrets/hub/kubeconfig", "--tls-min-version=VersionTLS12",
+			"--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "--manifestLimit=1024"},
+		{"webhook-server", "port=9443"},
+		{"manager", "--feature-gates=CleanUpCompletedManifestWork=true", "--feature-gates=ManifestWorkReplicaSet=true",
+			"--work-driver=kube", "--kubeconfig=/var/run/secrets/hub/kubeconfig", "--tls-min-version=VersionTLS12",
+			"--leader-election-lease-duration=15s", "--leader-election-renew-deadline=10s", "--leader-election-retry-period=2s"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			root := newRootCommand()
+			cmd, rest, err := root.Find(args)
+			require.NoError(t, err)
+			require.NoError(t, cmd.ParseFlags(rest))
+			require.NoError(t, cmd.Args(cmd, cmd.Flags().Args()))
+		})
+	}
+}
+
+func TestFlagAssignments(t *testing.T) {
+	cmd := newWebhookServerCommand()
+	require.NoError(t, cmd.Args(cmd, []string{"port=9555", "metrics-port=0"}))
+	assert.Equal(t, "9555", cmd.Flags().Lookup("port").Value.String())
+	assert.Equal(t, "0", cmd.Flags().Lookup("metrics-port").Value.String())
 }
 
 func TestOneLine(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -20,8 +21,23 @@ func newRootCommand() *cobra.Command {
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see '%s --help')", err, cmd.CommandPath())
 	})
-	root.AddCommand(newHubCommand(), newAgentCommand(), newVersionCommand())
+	root.AddCommand(newHubCommand(), newAgentCommand(), newManagerCommand(), newWebhookServerCommand(), newVersionCommand())
 	return root
+}
+
+// flagAssignments reads each argument of the form <flag>=<value>, naming a
+// flag of the command, as --<flag>=<value>, and refuses any other argument.
+func flagAssignments(cmd *cobra.Command, args []string) error {
+	for _, arg := range args {
+		name, value, ok := strings.Cut(arg, "=")
+		if !ok || cmd.Flags().Lookup(name) == nil {
+			return fmt.Errorf("unknown argument %q for %q", arg, cmd.CommandPath())
+		}
+		if err := cmd.Flags().Set(name, value); err != nil {
+			return err // names the argument and the flag
+		}
+	}
+	return nil
 }
 
 // processCommand is a subcommand running one work process: addFlags binds its

@@ -34,6 +34,13 @@ type Options struct {
 	SpokeKubeconfig string // --spoke-kubeconfig: where manifests are applied
 	AgentID         string // --agent-id; empty means the cluster name
 
+	// OCM's names for the hub connection: --workload-source-driver (only
+	// "kube"), --workload-source-config (the hub kubeconfig with it) and
+	// --cloudevents-client-id (meaningful only with other drivers).
+	WorkloadSourceDriver string
+	WorkloadSourceConfig string
+	CloudEventsClientID  string
+
 	StatusSyncInterval                     time.Duration
 	AppliedManifestWorkEvictionGracePeriod time.Duration
 	MaxFeedbackWatch                       int
@@ -55,8 +62,12 @@ func NewOptions() *Options {
 		WorkloadAgentWorkers:                   10,
 		HubKubeAPIQPS:                          50,
 		HubKubeAPIBurst:                        100,
+		WorkloadSourceDriver:                   KubeDriver,
 	}
 }
+
+// KubeDriver is the only --workload-source-driver: the hub's API server.
+const KubeDriver = "kube"
 
 // AddFlags registers the agent flags, then the common ones.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
@@ -77,6 +88,12 @@ func (o *Options) addClusterFlags(fs *pflag.FlagSet) {
 		"ID recorded in the AppliedManifestWorks this agent owns (spec.agentID). Defaults to the cluster name, "+
 			"so that it stays the same across restarts and replicas; give each agent its own ID only when "+
 			"several agents apply to the same managed cluster.")
+	fs.StringVar(&o.WorkloadSourceDriver, "workload-source-driver", o.WorkloadSourceDriver,
+		"Where the ManifestWorks come from, as OCM's Klusterlet names it: only "+KubeDriver+" (the hub's API server) is supported.")
+	fs.StringVar(&o.WorkloadSourceConfig, "workload-source-config", o.WorkloadSourceConfig,
+		"OCM's name of --hub-kubeconfig, with --workload-source-driver="+KubeDriver+".")
+	fs.StringVar(&o.CloudEventsClientID, "cloudevents-client-id", o.CloudEventsClientID,
+		"Accepted for compatibility with OCM's Klusterlet; meaningful only with drivers other than "+KubeDriver+".")
 }
 
 func (o *Options) addTuningFlags(fs *pflag.FlagSet) {
@@ -106,8 +123,16 @@ func (o *Options) Validate() error {
 		p.Addf("--spoke-cluster-name %q is not a valid namespace name: %s", o.ClusterName,
 			strings.Join(validation.IsDNS1123Label(o.ClusterName), ", "))
 	}
-	if o.HubKubeconfig == "" {
+	if o.WorkloadSourceDriver != KubeDriver {
+		p.Addf("--workload-source-driver %q is not supported: the only supported driver is %s (ManifestWorks from the hub's API server)",
+			o.WorkloadSourceDriver, KubeDriver)
+	}
+	switch {
+	case o.HubKubeconfig == "" && o.WorkloadSourceConfig == "":
 		p.Addf("--hub-kubeconfig is required")
+	case o.HubKubeconfig != "" && o.WorkloadSourceConfig != "" && o.HubKubeconfig != o.WorkloadSourceConfig:
+		p.Addf("--hub-kubeconfig %q and --workload-source-config %q name different hub kubeconfigs; give one",
+			o.HubKubeconfig, o.WorkloadSourceConfig)
 	}
 	startup.Positive(&p, "--status-sync-interval", o.StatusSyncInterval)
 	startup.Positive(&p, "--appliedmanifestwork-eviction-grace-period", o.AppliedManifestWorkEvictionGracePeriod)
@@ -118,6 +143,15 @@ func (o *Options) Validate() error {
 	startup.Positive(&p, "--hub-kube-api-burst", o.HubKubeAPIBurst)
 	p.Add(o.Options.Validate())
 	return p.Err()
+}
+
+// hubKubeconfig is --hub-kubeconfig, or OCM's --workload-source-config, and
+// the flag that gave it.
+func (o *Options) hubKubeconfig() (file, flag string) {
+	if o.HubKubeconfig == "" && o.WorkloadSourceConfig != "" {
+		return o.WorkloadSourceConfig, "--workload-source-config"
+	}
+	return o.HubKubeconfig, "--hub-kubeconfig"
 }
 
 // agentID is --agent-id, defaulting to the cluster name.

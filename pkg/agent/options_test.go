@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/features"
+	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/startup/startuptest"
 )
 
@@ -31,7 +32,8 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, float32(50), o.HubKubeAPIQPS)
 	assert.Equal(t, 100, o.HubKubeAPIBurst)
 	assert.Equal(t, 10, o.WorkloadAgentWorkers)
-	assert.Equal(t, "open-cluster-management-agent", o.LeaderElectionNamespace)
+	assert.Equal(t, "", o.LeaderElectionNamespace, "the pod's namespace, else open-cluster-management-agent")
+	assert.Equal(t, "kube", o.WorkloadSourceDriver)
 	assert.False(t, o.FeatureGate.Enabled(features.RawFeedbackJsonString))
 	assert.False(t, o.FeatureGate.Enabled(features.ExecutorValidatingCaches))
 }
@@ -44,16 +46,21 @@ func TestFlagNames(t *testing.T) {
 		"max-json-raw-length": "1024", "kube-api-qps": "50", "kube-api-burst": "100",
 		"hub-kube-api-qps": "50", "hub-kube-api-burst": "100", "workload-agent-workers": "10",
 		"feature-gates": "", "disable-leader-election": "false",
-		"leader-election-namespace": "open-cluster-management-agent", "health-probe-bind-address": ":8081",
+		"leader-election-namespace": "", "health-probe-bind-address": ":8081",
 		"v": "0", "logging-format": "text",
+		// OCM's Klusterlet's arguments.
+		"workload-source-driver": "kube", "workload-source-config": "", "cloudevents-client-id": "",
+		"terminate-on-files": "[]", "tls-min-version": "", "tls-cipher-suites": "[]", "listen": ":8443",
+		"leader-election-lease-duration": "2m17s", "leader-election-renew-deadline": "1m47s", "leader-election-retry-period": "26s",
 	})
 	assert.Contains(t, fs.Lookup("agent-id").Usage, "Defaults to the cluster name")
 	for name, usage := range map[string]string{
 		"kubeconfig": "Kubeconfig of the cluster the agent runs on, where its leader election Lease lives. " +
 			"Empty means the in-cluster service account.",
-		"kube-api-qps":              "Queries per second to the managed cluster.",
-		"kube-api-burst":            "Burst of queries to the managed cluster.",
-		"leader-election-namespace": "Namespace, on the cluster of --kubeconfig, of the Lease work-agent that elects the active replica.",
+		"kube-api-qps":   "Queries per second to the managed cluster.",
+		"kube-api-burst": "Burst of queries to the managed cluster.",
+		"leader-election-namespace": "Namespace, on the cluster of --kubeconfig, of the Lease work-agent that elects the active replica. " +
+			"Defaults to the pod's namespace ($POD_NAMESPACE, else the service account's namespace), outside a pod to open-cluster-management-agent.",
 	} {
 		assert.Equal(t, usage, fs.Lookup(name).Usage, "help of --%s", name)
 	}
@@ -125,7 +132,74 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// OCM's Klusterlet names the hub kubeconfig --workload-source-config, with
+// the kube driver; the agent refuses the drivers it does not have.
+func TestWorkloadSource(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		wantFile string
+		wantFlag string
+		wantErr  string
+	}{
+		{"hub kubeconfig", []string{"--hub-kubeconfig=/hub"}, "/hub", "--hub-kubeconfig", ""},
+		{"OCM's names", []string{"--workload-source-driver=kube", "--workload-source-config=/spoke/hub-kubeconfig/kubeconfig"},
+			"/spoke/hub-kubeconfig/kubeconfig", "--workload-source-config", ""},
+		{"both, the same", []string{"--hub-kubeconfig=/hub", "--workload-source-config=/hub"}, "/hub", "--hub-kubeconfig", ""},
+		{"both, different", []string{"--hub-kubeconfig=/a", "--workload-source-config=/b"}, "/a", "--hub-kubeconfig",
+			`--hub-kubeconfig "/a" and --workload-source-config "/b" name different hub kubeconfigs; give one`},
+		{"grpc", []string{"--workload-source-driver=grpc", "--workload-source-config=/spoke/hub-kubeconfig/config.yaml",
+			"--cloudevents-client-id=cluster1-work-agent"}, "/spoke/hub-kubeconfig/config.yaml", "--workload-source-config",
+			`--workload-source-driver "grpc" is not supported: the only supported driver is kube (ManifestWorks from the hub's API server)`},
+		{"neither", nil, "", "--hub-kubeconfig", "--hub-kubeconfig is required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := parse(t, append([]string{"--spoke-cluster-name=cluster1"}, tt.args...)...)
+			file, flag := o.hubKubeconfig()
+			assert.Equal(t, tt.wantFile, file)
+			assert.Equal(t, tt.wantFlag, flag)
+			startuptest.RequireError(t, o.Validate(), tt.wantErr)
+		})
+	}
+}
+
+// The arguments OCM's Klusterlet renders for the work agent, in Default and
+// Hosted mode, are all accepted.
+func TestKlusterletArguments(t *testing.T) {
+	for name, args := range map[string][]string{
+		"Default": {"--spoke-cluster-name=cluster1", "--workload-source-driver=kube",
+			"--workload-source-config=/spoke/hub-kubeconfig/kubeconfig", "--agent-id=0b5b2c5e-7e58-4c8e-9a49-4c1e3e1b3b7a",
+			"--feature-gates=RawFeedbackJsonString=true", "--feature-gates=ExecutorValidatingCaches=true",
+			"--terminate-on-files=/spoke/hub-kubeconfig/kubeconfig", "--status-sync-interval=60s",
+			"--kube-api-qps=50", "--kube-api-burst=100", "--hub-kube-api-qps=50", "--hub-kube-api-burst=100",
+			"--appliedmanifestwork-eviction-grace-period=10m",
+			"--tls-min-version=VersionTLS13", "--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"},
+		"Hosted": {"--spoke-cluster-name=cluster1", "--workload-source-driver=kube",
+			"--workload-source-config=/spoke/hub-kubeconfig/kubeconfig", "--agent-id=a",
+			"--spoke-kubeconfig=/spoke/config/kubeconfig", "--terminate-on-files=/spoke/config/kubeconfig",
+			"--terminate-on-files=/spoke/hub-kubeconfig/kubeconfig", "--status-sync-interval=60s"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			o := parse(t, args...)
+			require.NoError(t, o.Validate())
+			assert.Equal(t, "cluster1", o.ClusterName)
+			assert.Equal(t, "/spoke/hub-kubeconfig/kubeconfig", o.hubCluster().Kubeconfig)
+			assert.Contains(t, o.TerminateOnFiles, "/spoke/hub-kubeconfig/kubeconfig")
+		})
+	}
+	o := parse(t, "--spoke-kubeconfig=/spoke/config/kubeconfig", "--terminate-on-files=/spoke/config/kubeconfig",
+		"--terminate-on-files=/spoke/hub-kubeconfig/kubeconfig")
+	assert.Equal(t, []string{"/spoke/config/kubeconfig", "/spoke/hub-kubeconfig/kubeconfig"}, o.TerminateOnFiles, "repeatable")
+	assert.Equal(t, kubeconnCluster("managed cluster", "--spoke-kubeconfig", "/spoke/config/kubeconfig"), o.spokeCluster())
+	assert.Equal(t, kubeconnCluster("agent cluster", "--kubeconfig", ""), o.agentCluster(), "Hosted: the lease on the cluster the pod runs on")
+}
+
 func TestValidateRequired(t *testing.T) {
 	err := NewOptions().Validate()
 	require.EqualError(t, err, "--spoke-cluster-name is required; --hub-kubeconfig is required")
+}
+
+func kubeconnCluster(role, flag, file string) kubeconn.Cluster {
+	return kubeconn.Cluster{Role: role, Flag: flag, Kubeconfig: file}
 }

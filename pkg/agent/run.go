@@ -82,7 +82,8 @@ func connect(ctx context.Context, o *Options) (*connections, error) {
 }
 
 func (o *Options) hubCluster() kubeconn.Cluster {
-	return kubeconn.Cluster{Role: "hub", Flag: "--hub-kubeconfig", Kubeconfig: o.HubKubeconfig}
+	file, flag := o.hubKubeconfig()
+	return kubeconn.Cluster{Role: "hub", Flag: flag, Kubeconfig: file}
 }
 
 func (o *Options) spokeCluster() kubeconn.Cluster {

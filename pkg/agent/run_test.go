@@ -24,7 +24,7 @@ func options(hub, own, spoke string) *Options {
 	o := NewOptions()
 	o.ClusterName = "cluster1"
 	o.HubKubeconfig, o.Kubeconfig, o.SpokeKubeconfig = hub, own, spoke
-	o.HealthProbeBindAddress = "0"
+	o.HealthProbeBindAddress, o.SecureBindAddress = "0", "0"
 	return o
 }
 

@@ -1,12 +1,20 @@
-// Package features declares the feature gates of the work agent and the work hub.
+// Package features declares the feature gates of the work agent and the work
+// hub processes (work hub, work manager, work webhook-server).
 //
-// Each subcommand owns its own gate, built fresh by NewAgentFeatureGate or
-// NewHubFeatureGate, set from --feature-gates, and handed to the code that needs
-// it. There is deliberately no package-level mutable gate: tests can build as
-// many independent gates as they like.
+// Each subcommand owns its own gate, built fresh by NewAgentFeatureGate,
+// NewHubFeatureGate or NewManagerFeatureGate, set from --feature-gates, and
+// handed to the code that needs it. There is deliberately no package-level
+// mutable gate: tests can build as many independent gates as they like.
+//
+// The gates carry OCM's names, so that the lists OCM's operators pass are
+// accepted. A gate of OCM's that this project does not implement is accepted
+// too, and reported (Unimplemented) rather than refused: the operators pass
+// the same list to every process.
 package features
 
 import (
+	"slices"
+
 	"k8s.io/component-base/featuregate"
 	logsapi "k8s.io/component-base/logs/api/v1"
 )
@@ -22,21 +30,43 @@ const (
 	ExecutorValidatingCaches featuregate.Feature = "ExecutorValidatingCaches"
 )
 
-// Hub feature gates.
+// Hub feature gates, which OCM's ClusterManager passes alike to the work
+// controller (work manager) and the work webhook (work webhook-server).
 const (
-	// NilExecutorValidating makes the hub check a ManifestWork without an
-	// executor as if it named the agent's default service account
+	// NilExecutorValidating makes the webhook check a ManifestWork without
+	// an executor as if it named the agent's default service account
 	// (system:serviceaccount::klusterlet-work-sa).
 	NilExecutorValidating featuregate.Feature = "NilExecutorValidating"
+
+	// CleanUpCompletedManifestWork deletes a ManifestWork its
+	// deleteOption.ttlSecondsAfterFinished after it completed. On by default
+	// in work hub, off by default in work manager, as in OCM.
+	CleanUpCompletedManifestWork featuregate.Feature = "CleanUpCompletedManifestWork"
+
+	// ManifestWorkReplicaSet is OCM's controller of ManifestWorkReplicaSets:
+	// accepted, not implemented.
+	ManifestWorkReplicaSet featuregate.Feature = "ManifestWorkReplicaSet"
+
+	// CloudEventsDrivers is OCM's delivery of works over CloudEvents:
+	// accepted, not implemented (only the kube driver is).
+	CloudEventsDrivers featuregate.Feature = "CloudEventsDrivers"
 )
+
+// unimplemented are OCM's gates that are accepted but not implemented.
+var unimplemented = []featuregate.Feature{ManifestWorkReplicaSet, CloudEventsDrivers}
 
 var agentFeatures = map[featuregate.Feature]featuregate.FeatureSpec{
 	RawFeedbackJsonString:    {Default: false, PreRelease: featuregate.Alpha},
 	ExecutorValidatingCaches: {Default: false, PreRelease: featuregate.Alpha},
 }
 
-var hubFeatures = map[featuregate.Feature]featuregate.FeatureSpec{
-	NilExecutorValidating: {Default: false, PreRelease: featuregate.Alpha},
+func hubFeatures(cleanUpDefault bool) map[featuregate.Feature]featuregate.FeatureSpec {
+	return map[featuregate.Feature]featuregate.FeatureSpec{
+		NilExecutorValidating:        {Default: false, PreRelease: featuregate.Alpha},
+		CleanUpCompletedManifestWork: {Default: cleanUpDefault, PreRelease: featuregate.Alpha},
+		ManifestWorkReplicaSet:       {Default: false, PreRelease: featuregate.Alpha},
+		CloudEventsDrivers:           {Default: false, PreRelease: featuregate.Alpha},
+	}
 }
 
 // NewAgentFeatureGate returns a gate knowing the agent features and the
@@ -45,10 +75,31 @@ func NewAgentFeatureGate() featuregate.MutableVersionedFeatureGate {
 	return newGate(agentFeatures)
 }
 
-// NewHubFeatureGate returns a gate knowing the hub features and the
-// component-base logging features.
+// NewHubFeatureGate returns the gate of work hub and work webhook-server: the
+// hub features, CleanUpCompletedManifestWork on, and the logging features.
 func NewHubFeatureGate() featuregate.MutableVersionedFeatureGate {
-	return newGate(hubFeatures)
+	return newGate(hubFeatures(true))
+}
+
+// NewManagerFeatureGate returns the gate of work manager: the hub features
+// with OCM's defaults (CleanUpCompletedManifestWork off), and the logging
+// features.
+func NewManagerFeatureGate() featuregate.MutableVersionedFeatureGate {
+	return newGate(hubFeatures(false))
+}
+
+// Unimplemented returns the gates that are enabled in gate but that this
+// project does not implement, sorted.
+func Unimplemented(gate featuregate.FeatureGate) []featuregate.Feature {
+	var on []featuregate.Feature
+	known := gate.(featuregate.MutableFeatureGate).GetAll()
+	for _, f := range unimplemented {
+		if _, ok := known[f]; ok && gate.Enabled(f) {
+			on = append(on, f)
+		}
+	}
+	slices.Sort(on)
+	return on
 }
 
 func newGate(specs map[featuregate.Feature]featuregate.FeatureSpec) featuregate.MutableVersionedFeatureGate {

@@ -42,3 +42,28 @@ func TestGatesRejectTheOtherSubcommandsFeatures(t *testing.T) {
 	assert.Error(t, NewHubFeatureGate().Set("RawFeedbackJsonString=true"))
 	assert.Error(t, NewAgentFeatureGate().Set("NilExecutorValidating=true"))
 }
+
+// OCM's ClusterManager passes the same gate list to work manager and work
+// webhook-server; every name of OCM's is accepted by both.
+func TestHubGatesAcceptOCMsNames(t *testing.T) {
+	for name, gate := range map[string]featuregate.MutableVersionedFeatureGate{
+		"hub": NewHubFeatureGate(), "manager": NewManagerFeatureGate(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			require.NoError(t, gate.Set("NilExecutorValidating=true,ManifestWorkReplicaSet=true,CloudEventsDrivers=true,CleanUpCompletedManifestWork=true"))
+			assert.Equal(t, []featuregate.Feature{CloudEventsDrivers, ManifestWorkReplicaSet}, Unimplemented(gate))
+			assert.True(t, gate.Enabled(CleanUpCompletedManifestWork))
+			assert.EqualError(t, gate.Set("NoSuchGate=true"), "unrecognized feature gate: NoSuchGate")
+		})
+	}
+}
+
+func TestCleanUpDefaults(t *testing.T) {
+	assert.True(t, NewHubFeatureGate().Enabled(CleanUpCompletedManifestWork), "work hub cleans up by default")
+	assert.False(t, NewManagerFeatureGate().Enabled(CleanUpCompletedManifestWork), "work manager as OCM's: off by default")
+}
+
+func TestUnimplementedOnlyWhenEnabled(t *testing.T) {
+	assert.Empty(t, Unimplemented(NewManagerFeatureGate()))
+	assert.Empty(t, Unimplemented(NewAgentFeatureGate()), "the agent gate knows none of them")
+}

@@ -1,5 +1,6 @@
 // Package healthz serves the liveness (/healthz) and readiness (/readyz)
-// endpoints of the work processes, and their Prometheus metrics (/metrics).
+// endpoints of the work processes, and their Prometheus metrics (/metrics),
+// over plain HTTP or HTTPS (StartOn; the secure port OCM's operators probe).
 //
 // /healthz answers ok for as long as the process serves HTTP at all. /readyz
 // answers ok only while the Readiness given to Start is set; what "ready" means
@@ -9,6 +10,7 @@ package healthz
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"net/http"
@@ -47,6 +49,17 @@ type Server struct {
 // before Start returns, so a busy port is reported here. addr "0" (or empty)
 // disables the server.
 func Start(addr string, ready *Readiness, opts ...Option) (*Server, error) {
+	return start("health probe address", addr, nil, Handler(ready, opts...))
+}
+
+// StartOn is Start with what naming the address in errors (e.g. "secure
+// address --listen"), over HTTPS when tlsConfig is set; it must hold a
+// certificate (see SelfSigned).
+func StartOn(what, addr string, tlsConfig *tls.Config, ready *Readiness, opts ...Option) (*Server, error) {
+	return start(what, addr, tlsConfig, Handler(ready, opts...))
+}
+
+func start(what, addr string, tlsConfig *tls.Config, handler http.Handler) (*Server, error) {
 	s := &Server{done: make(chan struct{})}
 	if addr == Disabled || addr == "" {
 		close(s.done)
@@ -54,18 +67,29 @@ func Start(addr string, ready *Readiness, opts ...Option) (*Server, error) {
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("health probe address %q: %w", addr, err)
+		return nil, fmt.Errorf("%s %q: %w", what, addr, err)
 	}
 	s.addr = ln.Addr().String()
-	s.srv = &http.Server{Handler: Handler(ready, opts...), ReadHeaderTimeout: 5 * time.Second}
+	s.srv = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, TLSConfig: tlsConfig}
 	go func() {
 		defer close(s.done)
 		// Serve returns http.ErrServerClosed after Stop. Any other error means
 		// the listener broke, which the kubelet's liveness probe then notices.
-		_ = s.srv.Serve(ln)
+		if tlsConfig != nil {
+			_ = s.srv.ServeTLS(ln, "", "")
+		} else {
+			_ = s.srv.Serve(ln)
+		}
 	}()
 	return s, nil
 }
+
+// Done is closed once the server has stopped serving.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// Err is nil: a probe server that stops by itself is noticed by the
+// kubelet's probes, not reported.
+func (s *Server) Err() error { return nil }
 
 // Addr is the address actually bound (useful with port 0), or "" when disabled.
 func (s *Server) Addr() string { return s.addr }

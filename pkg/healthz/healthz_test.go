@@ -1,6 +1,8 @@
 package healthz
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -113,7 +115,7 @@ func TestValidateAddress(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.addr, func(t *testing.T) {
-			err := ValidateAddress(tt.addr)
+			err := ValidateAddress("--health-probe-bind-address", tt.addr)
 			if tt.wantErr == "" {
 				assert.NoError(t, err)
 			} else {
@@ -132,4 +134,32 @@ func TestProfilingOnlyWhenAsked(t *testing.T) {
 	Handler(&Readiness{}, WithProfiling()).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/debug/pprof/", nil))
 	assert.Equal(t, http.StatusOK, rec.Code)
 	assert.Contains(t, rec.Body.String(), "heap")
+}
+
+// The secure variant serves the same endpoints over HTTPS with a
+// self-signed certificate made in memory.
+func TestStartTLSWithSelfSignedCertificate(t *testing.T) {
+	cert, err := SelfSigned("work-agent")
+	require.NoError(t, err)
+	assert.Contains(t, cert.Leaf.DNSNames, "localhost")
+	var r Readiness
+	r.Set(true)
+	s, err := StartOn("secure address (--listen)", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, &r)
+	require.NoError(t, err)
+	defer s.Stop()
+
+	pool := x509.NewCertPool()
+	pool.AddCert(cert.Leaf)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
+		resp, err := client.Get("https://" + s.Addr() + path)
+		require.NoError(t, err, path)
+		_ = resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
+	}
+	assert.Equal(t, http.StatusBadRequest, get(t, "http://"+s.Addr()+"/healthz"), "no plain HTTP on the secure address")
+
+	_, err = StartOn("secure address (--listen)", s.Addr(), &tls.Config{Certificates: []tls.Certificate{cert}}, &r)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `secure address (--listen) "`+s.Addr()+`": `)
 }

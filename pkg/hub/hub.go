@@ -30,6 +30,9 @@ const ttlWorkers = 2
 type hubDeps struct {
 	Config *rest.Config // the hub, with --kube-api-qps/burst
 	Ready  *healthz.Readiness
+	// CleanUp runs the TTL controller, which deletes completed works
+	// (feature gate CleanUpCompletedManifestWork).
+	CleanUp bool
 }
 
 // hub is the active replica's work: the ManifestWork informer and the
@@ -63,15 +66,16 @@ func (h *hub) wire() (*wiring, error) {
 		return nil, fmt.Errorf("hub client: %w", err)
 	}
 	informers := externalversions.NewSharedInformerFactory(client, informerResync)
+	w := &wiring{informers: informers}
+	if !h.CleanUp {
+		return w, nil // no controller: nothing to watch
+	}
 	works := informers.Work().V1().ManifestWorks()
 	recorder := events.NewLoggingEventRecorder("work-hub", clock.RealClock{})
-	return &wiring{
-		informers: informers,
-		synced:    []cache.InformerSynced{works.Informer().HasSynced},
-		controllers: []runnable{
-			{workers: ttlWorkers, controller: ttl.New(ttl.Deps{Client: client, Works: works, Recorder: recorder})},
-		},
-	}, nil
+	w.synced = append(w.synced, works.Informer().HasSynced)
+	w.controllers = append(w.controllers,
+		runnable{workers: ttlWorkers, controller: ttl.New(ttl.Deps{Client: client, Works: works, Recorder: recorder})})
+	return w, nil
 }
 
 // run starts the informers and, once their caches have synced, the
@@ -95,7 +99,7 @@ func (h *hub) run(ctx context.Context) error {
 	for _, c := range w.controllers {
 		wg.Go(func() { c.controller.Run(ctx, c.workers) })
 	}
-	klog.FromContext(ctx).Info("Ready", "hub", h.Config.Host)
+	klog.FromContext(ctx).Info("Ready", "hub", h.Config.Host, "controllers", len(w.controllers))
 	h.Ready.Set(true)
 
 	<-ctx.Done()

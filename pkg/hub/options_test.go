@@ -17,7 +17,8 @@ func parse(t *testing.T, args ...string) *Options {
 
 func TestFlagDefaults(t *testing.T) {
 	o := parse(t)
-	assert.Equal(t, "open-cluster-management-hub", o.LeaderElectionNamespace)
+	assert.Equal(t, "", o.LeaderElectionNamespace, "the pod's namespace, else open-cluster-management-hub")
+	assert.True(t, o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork), "work hub cleans up by default")
 	assert.False(t, o.FeatureGate.Enabled(features.NilExecutorValidating))
 	assert.Equal(t, ":9443", o.WebhookBindAddress)
 	assert.Equal(t, 500*1024, o.ManifestLimit)
@@ -27,15 +28,16 @@ func TestFlagDefaults(t *testing.T) {
 func TestFlagNames(t *testing.T) {
 	fs := startuptest.AssertDefaults(t, NewOptions().AddFlags, map[string]string{
 		"kubeconfig": "", "kube-api-qps": "50", "kube-api-burst": "100", "feature-gates": "",
-		"disable-leader-election": "false", "leader-election-namespace": "open-cluster-management-hub",
+		"disable-leader-election": "false", "leader-election-namespace": "",
 		"health-probe-bind-address": ":8081", "v": "0", "logging-format": "text",
 		"webhook-bind-address": ":9443", "tls-cert-file": "", "tls-private-key-file": "", "manifest-limit": "512000",
 	})
 	for name, usage := range map[string]string{
-		"kubeconfig":                "Kubeconfig of the hub cluster. Empty means the in-cluster service account.",
-		"kube-api-qps":              "Queries per second to the hub.",
-		"kube-api-burst":            "Burst of queries to the hub.",
-		"leader-election-namespace": "Namespace, on the hub, of the Lease work-hub that elects the active replica.",
+		"kubeconfig":     "Kubeconfig of the hub cluster. Empty means the in-cluster service account.",
+		"kube-api-qps":   "Queries per second to the hub.",
+		"kube-api-burst": "Burst of queries to the hub.",
+		"leader-election-namespace": "Namespace, on the hub, of the Lease work-hub that elects the active replica. " +
+			"Defaults to the pod's namespace ($POD_NAMESPACE, else the service account's namespace), outside a pod to open-cluster-management-hub.",
 	} {
 		assert.Equal(t, usage, fs.Lookup(name).Usage, "help of --%s", name)
 	}

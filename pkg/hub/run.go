@@ -3,6 +3,7 @@ package hub
 import (
 	"context"
 
+	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/startup"
@@ -27,10 +28,15 @@ func Run(ctx context.Context, o *Options) error {
 		if err != nil {
 			return nil, err
 		}
-		work := &startup.Work{LeaseCluster: cfg, Lead: newHub(hubDeps{Config: cfg, Ready: ready}).run}
+		deps := hubDeps{Config: cfg, Ready: ready, CleanUp: o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork)}
+		work := &startup.Work{LeaseCluster: cfg, Lead: newHub(deps).run}
 		if o.WebhookEnabled() {
+			settings := webhookSettings{
+				Flag: "--webhook-bind-address", BindAddress: o.WebhookBindAddress,
+				CertFile: o.TLSCertFile, KeyFile: o.TLSPrivateKeyFile, ManifestLimit: o.ManifestLimit,
+			}
 			work.Servers = append(work.Servers, func(ctx context.Context) (startup.Server, error) {
-				return startWebhook(ctx, o, cfg)
+				return startWebhook(ctx, &o.Options, settings, cfg)
 			})
 		}
 		return work, nil

@@ -24,7 +24,7 @@ func TestMain(m *testing.M) { startuptest.Main(m) }
 func options(kubeconfig string) *Options {
 	o := NewOptions()
 	o.Kubeconfig = kubeconfig
-	o.HealthProbeBindAddress = "0"
+	o.HealthProbeBindAddress, o.SecureBindAddress = "0", "0"
 	return o
 }
 

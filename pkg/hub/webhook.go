@@ -9,22 +9,37 @@ import (
 
 	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/hub/webhook"
+	"github.com/manifestwork/work/pkg/startup"
 )
 
-// startWebhook starts the validating webhook, configured as
-// o.WebhookEnabled says. It serves on every replica, leader or not, until
-// ctx is cancelled.
-func startWebhook(ctx context.Context, o *Options, cfg *rest.Config) (*webhook.Server, error) {
+// webhookSettings is how a process runs the validating webhook.
+type webhookSettings struct {
+	Flag              string // names the address in errors
+	BindAddress       string
+	CertFile, KeyFile string
+	ManifestLimit     int
+}
+
+// startWebhook starts the validating webhook with the TLS settings and
+// feature gates of o. It serves on every replica, leader or not, until ctx
+// is cancelled.
+func startWebhook(ctx context.Context, o *startup.Options, s webhookSettings, cfg *rest.Config) (*webhook.Server, error) {
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("hub client for SubjectAccessReviews: %w", err)
 	}
+	tlsConfig, err := o.TLS.Config()
+	if err != nil {
+		return nil, err
+	}
 	return webhook.Start(ctx, webhook.Deps{
-		BindAddress:           o.WebhookBindAddress,
-		CertFile:              o.TLSCertFile,
-		KeyFile:               o.TLSPrivateKeyFile,
-		ManifestLimit:         o.ManifestLimit,
+		Flag:                  s.Flag,
+		BindAddress:           s.BindAddress,
+		CertFile:              s.CertFile,
+		KeyFile:               s.KeyFile,
+		ManifestLimit:         s.ManifestLimit,
 		NilExecutorValidating: o.FeatureGate.Enabled(features.NilExecutorValidating),
 		SubjectAccessReviews:  client.AuthorizationV1().SubjectAccessReviews(),
+		TLSConfig:             tlsConfig,
 	})
 }

@@ -48,22 +48,35 @@ func TestRunServesTheWebhookOnAStandby(t *testing.T) {
 	stop := start(t, o) // returns once the standby is ready
 	require.Equal(t, held, srv.Holder("open-cluster-management-hub", LeaseName), "this replica does not lead")
 
+	client := trusting(ca)
+	review := postEmptyWork(t, client, "https://"+o.WebhookBindAddress+webhook.Path)
+	assert.False(t, review.Response.Allowed)
+	assert.Contains(t, review.Response.Result.Message, "a ManifestWork needs at least one manifest")
+
+	require.NoError(t, stop())
+	_, err := client.Get("https://" + o.WebhookBindAddress + webhook.Path)
+	assert.Error(t, err, "the webhook stops with the hub")
+}
+
+// trusting is a client trusting only ca.
+func trusting(ca *x509.Certificate) *http.Client {
 	pool := x509.NewCertPool()
 	pool.AddCert(ca)
-	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+}
+
+// postEmptyWork posts the review of the creation of a work without manifests
+// and returns the answer.
+func postEmptyWork(t *testing.T, client *http.Client, url string) admissionv1.AdmissionReview {
+	t.Helper()
 	body := `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1","operation":"CREATE",` +
 		`"kind":{"group":"work.open-cluster-management.io","version":"v1","kind":"ManifestWork"},"namespace":"cluster1","name":"w",` +
 		`"userInfo":{"username":"alice"},"object":{"metadata":{"name":"w","namespace":"cluster1"},"spec":{"workload":{}}}}}`
-	resp, err := client.Post("https://"+o.WebhookBindAddress+webhook.Path, "application/json", bytes.NewReader([]byte(body)))
+	resp, err := client.Post(url, "application/json", bytes.NewReader([]byte(body)))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	var review admissionv1.AdmissionReview
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&review))
 	require.NotNil(t, review.Response)
-	assert.False(t, review.Response.Allowed)
-	assert.Contains(t, review.Response.Result.Message, "a ManifestWork needs at least one manifest")
-
-	require.NoError(t, stop())
-	_, err = client.Get("https://" + o.WebhookBindAddress + webhook.Path)
-	assert.Error(t, err, "the webhook stops with the hub")
+	return review
 }

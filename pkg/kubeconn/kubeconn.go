@@ -22,6 +22,10 @@ type Cluster struct {
 	Flag string
 	// Kubeconfig is the file; empty means the pod's in-cluster service account.
 	Kubeconfig string
+	// OnCredential, if set, is told when the cluster starts rejecting the
+	// credential of Kubeconfig (401 Unauthorized), and when it accepts it
+	// again, with a one-line message. It must not block.
+	OnCredential func(rejected bool, message string)
 }
 
 // String is the prefix of every error about the cluster, e.g.

@@ -141,7 +141,7 @@ func TestProbe(t *testing.T) {
 		{"served", discoveryServer(http.StatusOK, "manifestworks", "manifestworks/status"), ""},
 		{"group missing", discoveryServer(http.StatusNotFound), "the ManifestWork CRD is not installed on the hub"},
 		{"group without the resource", discoveryServer(http.StatusOK, "appliedmanifestworks"), "the ManifestWork CRD is not installed on the hub"},
-		{"unauthorized", discoveryServer(http.StatusUnauthorized), "%s rejected the credentials (401 Unauthorized)"},
+		{"unauthorized", discoveryServer(http.StatusUnauthorized), "%s rejected the credentials (401 Unauthorized): the credential is expired, revoked or wrong"},
 		{"forbidden", discoveryServer(http.StatusForbidden), "the credentials may not read work.open-cluster-management.io/v1 discovery on %s (403 Forbidden)"},
 	}
 	for _, tt := range tests {

@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
@@ -116,7 +117,7 @@ func explainStatus(err error, host, role string, api API) error {
 	case apierrors.IsNotFound(err):
 		return errors.New(missing(role, api))
 	case apierrors.IsUnauthorized(err):
-		return fmt.Errorf("%s rejected the credentials (401 Unauthorized)", host)
+		return fmt.Errorf("%s rejected the credentials (401 Unauthorized): %w", host, ErrRejected)
 	case apierrors.IsForbidden(err):
 		return fmt.Errorf("the credentials may not read %s discovery on %s (403 Forbidden)", api.GroupVersion, host)
 	default:
@@ -131,14 +132,48 @@ var (
 	LeaseAPI               = API{GroupVersion: "coordination.k8s.io/v1", Resource: "leases", Kind: "Lease"}
 )
 
+// ErrRejected is wrapped by the error of a probe that the cluster answered
+// with 401 Unauthorized.
+var ErrRejected = errors.New("the credential is expired, revoked or wrong")
+
 // Connect loads the cluster's kubeconfig and probes the cluster for api.
+//
+// The config returned for a kubeconfig file follows its credential until ctx
+// is done (see credentials): a rotated certificate or token is used as soon
+// as the file changes, without new clients. When the cluster rejects the
+// credential (401) at start-up, Connect says so and waits for the file to
+// change instead of failing: restarting could not help, and a pod would only
+// crash-loop. The in-cluster config needs none of this: client-go re-reads
+// the service account token by itself.
 func Connect(ctx context.Context, c Cluster, api API) (*rest.Config, error) {
-	cfg, err := c.Load()
+	if c.Kubeconfig == "" {
+		cfg, err := c.Load()
+		if err != nil {
+			return nil, err
+		}
+		if err := Probe(ctx, c, cfg, api); err != nil {
+			return nil, err
+		}
+		return cfg, nil
+	}
+	cfg, creds, err := followCredentials(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	if err := Probe(ctx, c, cfg, api); err != nil {
-		return nil, err
+	for {
+		reloaded := creds.Reloaded()
+		err := Probe(ctx, c, cfg, api)
+		if err == nil {
+			return cfg, nil
+		}
+		if !errors.Is(err, ErrRejected) {
+			return nil, err
+		}
+		klog.FromContext(ctx).Info("Waiting for a new credential in the kubeconfig before starting", "cluster", c.Role, "kubeconfig", c.Kubeconfig)
+		select {
+		case <-reloaded:
+		case <-ctx.Done():
+			return nil, err
+		}
 	}
-	return cfg, nil
 }

@@ -218,6 +218,9 @@ type Lease struct {
 	Config    *rest.Config // the cluster that holds the lease
 	Namespace string
 	Name      string
+	// Timings (--leader-election-lease-duration, -renew-deadline,
+	// -retry-period); zero means the Default* value.
+	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 }
 
 // RunOrElect calls work directly when the lease is disabled, and under the
@@ -233,5 +236,8 @@ func RunOrElect(ctx context.Context, l Lease, ready func(), work func(context.Co
 	if err != nil {
 		return err
 	}
-	return Run(ctx, Config{Lock: lock, OnStandby: ready}, work)
+	return Run(ctx, Config{
+		Lock: lock, OnStandby: ready,
+		LeaseDuration: l.LeaseDuration, RenewDeadline: l.RenewDeadline, RetryPeriod: l.RetryPeriod,
+	}, work)
 }

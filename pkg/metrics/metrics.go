@@ -56,6 +56,12 @@ const (
 	FinalizerRemove = "remove"
 )
 
+// Label values of the result label of CredentialReloads.
+const (
+	ReloadLoaded  = "loaded"  // the new credential is used for new connections
+	ReloadInvalid = "invalid" // the changed kubeconfig could not be used; the previous credential stays
+)
+
 // Label values of the result label of SubjectAccessReviews.
 const (
 	ReviewAllowed = "allowed"
@@ -131,6 +137,50 @@ var (
 	})
 )
 
+// Metrics of the credentials the processes connect with; the cluster label
+// is the cluster's role: "hub", "managed cluster" or "agent cluster".
+var (
+	// CredentialReloads counts the changes of a kubeconfig (or of the files it
+	// names) that the process followed, by result.
+	CredentialReloads = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "credential", Name: "reloads_total",
+		Help:           "Changes of a cluster's kubeconfig or of the files it names, by cluster and result (loaded, invalid).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"cluster", "result"})
+
+	// CredentialRejected is 1 while a cluster answers the process's requests
+	// with 401 Unauthorized.
+	CredentialRejected = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Subsystem: "credential", Name: "rejected",
+		Help:           "1 while the cluster rejects the process's credential (401 Unauthorized): expired, revoked or wrong.",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"cluster"})
+
+	// CredentialRejections counts the times a cluster started rejecting the
+	// process's credential.
+	CredentialRejections = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "credential", Name: "rejections_total",
+		Help:           "Times the cluster started to reject the process's credential (401 Unauthorized).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"cluster"})
+
+	// CredentialFirstUsed is when the cluster answered the first request
+	// sent with the newest reloaded credential.
+	CredentialFirstUsed = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Subsystem: "credential", Name: "first_used_timestamp_seconds",
+		Help:           "Unix time at which the cluster answered the first request sent with the newest reloaded credential.",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"cluster"})
+
+	// UnimplementedFeatureGates is 1 for each feature gate that is enabled
+	// but that this process does not implement.
+	UnimplementedFeatureGates = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Subsystem: "feature_gate", Name: "unimplemented",
+		Help:           "1 for an enabled feature gate that this process accepts (OCM's operators pass it) but does not implement.",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"gate"})
+)
+
 var registerOnce sync.Once
 
 // Register adds the metrics to the legacy registry; later calls do nothing.
@@ -139,6 +189,7 @@ func Register() {
 		legacyregistry.MustRegister(
 			Reconciles, ReconcileDuration, ManifestApplies, FeedbackScrapes, FeedbackWatches,
 			StatusPatches, FinalizerPatches, SubjectAccessReviews, ExecutorCacheHits,
+			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, UnimplementedFeatureGates,
 		)
 	})
 }

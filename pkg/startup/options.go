@@ -1,8 +1,10 @@
-// Package startup is what every work process (work agent, work hub) does
-// around its own work: the flags they share, validating them, logging,
-// metrics, the health probe server, connecting to clusters with one-line
-// errors, and running the active replica's work under the leader election
-// lease while every replica serves what it must.
+// Package startup is what every work process (work agent, work hub, work
+// manager, work webhook-server) does around its own work: the flags they
+// share (OCM's among them), validating them, logging, metrics, the health
+// probe servers (plain and HTTPS), connecting to clusters with one-line
+// errors and credentials that follow their files, stopping when a file of
+// --terminate-on-files changes, and running the active replica's work under
+// the leader election lease while every replica serves what it must.
 package startup
 
 import (
@@ -13,7 +15,6 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/rest"
 	"k8s.io/component-base/featuregate"
 	logsapi "k8s.io/component-base/logs/api/v1"
@@ -34,6 +35,11 @@ type Process struct {
 	LeaseName, LeaseNamespace string
 	// GCPercent, unless 0, is the process's GOGC when the environment sets none.
 	GCPercent int
+	// WithoutLease is a process every replica of which does all its work
+	// (the webhook server): it has no leader election flags.
+	WithoutLease bool
+	// WithoutSecurePort is a process without the HTTPS probe port (--listen).
+	WithoutSecurePort bool
 
 	// For the flag help: what --kubeconfig is ("the hub cluster"), what
 	// --kube-api-qps and --kube-api-burst limit ("the hub"), and where the
@@ -51,25 +57,34 @@ type Options struct {
 	KubeAPIBurst int
 
 	DisableLeaderElection   bool
-	LeaderElectionNamespace string
+	LeaderElectionNamespace string // empty: the pod's namespace, else the process's default
+	LeaseTimings            LeaseTimings
 	HealthProbeBindAddress  string
 	Profiling               bool // --profiling: Go profiles on the health address
 
+	SecureBindAddress string // --listen: HTTPS /healthz, /readyz and /metrics
+	TLS               TLSOptions
+	TerminateOnFiles  []string // --terminate-on-files
+
 	FeatureGate featuregate.MutableVersionedFeatureGate
 	Logging     *logsapi.LoggingConfiguration
+
+	events *podEvents // what the process says on its own pod
 }
 
 // NewOptions returns the defaults documented in the flag help, with the
 // process's feature gates.
 func NewOptions(p Process, gate featuregate.MutableVersionedFeatureGate) *Options {
 	return &Options{
-		process:                 p,
-		KubeAPIQPS:              50,
-		KubeAPIBurst:            100,
-		LeaderElectionNamespace: p.LeaseNamespace,
-		HealthProbeBindAddress:  ":8081",
-		FeatureGate:             gate,
-		Logging:                 logsapi.NewLoggingConfiguration(),
+		process:                p,
+		KubeAPIQPS:             50,
+		KubeAPIBurst:           100,
+		LeaseTimings:           DefaultLeaseTimings(),
+		HealthProbeBindAddress: ":8081",
+		SecureBindAddress:      ":8443",
+		FeatureGate:            gate,
+		Logging:                logsapi.NewLoggingConfiguration(),
+		events:                 &podEvents{component: p.Name},
 	}
 }
 
@@ -82,14 +97,22 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		"Kubeconfig of "+p.KubeconfigHelp+". Empty means the in-cluster service account.")
 	fs.Float32Var(&o.KubeAPIQPS, "kube-api-qps", o.KubeAPIQPS, "Queries per second to "+p.KubeAPIHelp+".")
 	fs.IntVar(&o.KubeAPIBurst, "kube-api-burst", o.KubeAPIBurst, "Burst of queries to "+p.KubeAPIHelp+".")
-	fs.BoolVar(&o.DisableLeaderElection, "disable-leader-election", o.DisableLeaderElection,
-		"Run without the leader election lease. Only safe with a single replica.")
-	fs.StringVar(&o.LeaderElectionNamespace, "leader-election-namespace", o.LeaderElectionNamespace,
-		"Namespace, on "+p.LeaseHelp+", of the Lease "+p.LeaseName+" that elects the active replica.")
+	if !p.WithoutLease {
+		o.addLeaseFlags(fs)
+	}
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
 		"Address serving /healthz and /readyz; 0 disables them.")
 	fs.BoolVar(&o.Profiling, "profiling", o.Profiling,
 		"Serve Go's profiles under /debug/pprof/ on the health probe address.")
+	if !p.WithoutSecurePort {
+		fs.StringVar(&o.SecureBindAddress, "listen", o.SecureBindAddress,
+			"Address serving /healthz, /readyz and /metrics over HTTPS with a self-signed certificate made in memory, "+
+				"where OCM's operators probe; 0 disables it.")
+	}
+	o.TLS.AddFlags(fs)
+	fs.StringArrayVar(&o.TerminateOnFiles, "terminate-on-files", o.TerminateOnFiles,
+		"A file whose content, when it changes, stops the process cleanly (exit code 0) so that it restarts with it; "+
+			"may be repeated. A Secret volume updated by the kubelet counts as changed.")
 	o.FeatureGate.AddFlag(fs)
 	logsapi.AddFlags(o.Logging, fs)
 }
@@ -100,10 +123,14 @@ func (o *Options) Validate() error {
 	var p Problems
 	Positive(&p, "--kube-api-qps", o.KubeAPIQPS)
 	Positive(&p, "--kube-api-burst", o.KubeAPIBurst)
-	if !o.DisableLeaderElection && len(validation.IsDNS1123Label(o.LeaderElectionNamespace)) > 0 {
-		p.Addf("--leader-election-namespace %q is not a valid namespace name", o.LeaderElectionNamespace)
+	if !o.process.WithoutLease && !o.DisableLeaderElection {
+		o.validateLease(&p)
 	}
-	p.Add(healthz.ValidateAddress(o.HealthProbeBindAddress))
+	p.Add(healthz.ValidateAddress("--health-probe-bind-address", o.HealthProbeBindAddress))
+	if !o.process.WithoutSecurePort {
+		p.Add(healthz.ValidateAddress("--listen", o.SecureBindAddress))
+	}
+	p.Add(o.TLS.Validate())
 	if errs := logsapi.Validate(o.Logging, o.FeatureGate, nil); len(errs) > 0 {
 		p.Addf("logging: %s", errs.ToAggregate())
 	}
@@ -112,8 +139,11 @@ func (o *Options) Validate() error {
 
 // Connect loads the cluster's kubeconfig and probes it for api
 // (kubeconn.Connect), then sets --kube-api-qps, --kube-api-burst and the
-// process's user agent on the config.
+// process's user agent on the config. The config follows the kubeconfig's
+// credential; when the cluster rejects it, the process records an Event on
+// its pod.
 func (o *Options) Connect(ctx context.Context, c kubeconn.Cluster, api kubeconn.API) (*rest.Config, error) {
+	c.OnCredential = o.events.credential
 	cfg, err := kubeconn.Connect(ctx, c, api)
 	if err != nil {
 		return nil, err

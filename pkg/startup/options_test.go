@@ -1,6 +1,9 @@
 package startup
 
 import (
+	"crypto/tls"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,23 +29,30 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, float32(50), o.KubeAPIQPS)
 	assert.Equal(t, 100, o.KubeAPIBurst)
 	assert.False(t, o.DisableLeaderElection)
-	assert.Equal(t, "test-namespace", o.LeaderElectionNamespace)
+	assert.Equal(t, "", o.LeaderElectionNamespace)
+	assert.Equal(t, "test-namespace", o.leaseNamespace(), "outside a pod")
+	assert.Equal(t, DefaultLeaseTimings(), o.LeaseTimings)
 	assert.Equal(t, ":8081", o.HealthProbeBindAddress)
+	assert.Equal(t, ":8443", o.SecureBindAddress)
 	assert.False(t, o.Profiling)
+	assert.Empty(t, o.TerminateOnFiles)
 }
 
 func TestFlags(t *testing.T) {
 	fs := startuptest.AssertDefaults(t, NewOptions(testProcess, features.NewHubFeatureGate()).AddFlags, map[string]string{
 		"kubeconfig": "", "kube-api-qps": "50", "kube-api-burst": "100", "feature-gates": "",
-		"disable-leader-election": "false", "leader-election-namespace": "test-namespace",
+		"disable-leader-election": "false", "leader-election-namespace": "",
+		"leader-election-lease-duration": "2m17s", "leader-election-renew-deadline": "1m47s", "leader-election-retry-period": "26s",
 		"health-probe-bind-address": ":8081", "profiling": "false", "v": "0", "logging-format": "text",
+		"listen": ":8443", "tls-min-version": "", "tls-cipher-suites": "[]", "terminate-on-files": "[]",
 	})
 	usage := map[string]string{
-		"kubeconfig":                "Kubeconfig of the test cluster. Empty means the in-cluster service account.",
-		"kube-api-qps":              "Queries per second to the API cluster.",
-		"kube-api-burst":            "Burst of queries to the API cluster.",
-		"disable-leader-election":   "Run without the leader election lease. Only safe with a single replica.",
-		"leader-election-namespace": "Namespace, on the lease cluster, of the Lease work-test that elects the active replica.",
+		"kubeconfig":              "Kubeconfig of the test cluster. Empty means the in-cluster service account.",
+		"kube-api-qps":            "Queries per second to the API cluster.",
+		"kube-api-burst":          "Burst of queries to the API cluster.",
+		"disable-leader-election": "Run without the leader election lease. Only safe with a single replica.",
+		"leader-election-namespace": "Namespace, on the lease cluster, of the Lease work-test that elects the active replica. " +
+			"Defaults to the pod's namespace ($POD_NAMESPACE, else the service account's namespace), outside a pod to test-namespace.",
 		"health-probe-bind-address": "Address serving /healthz and /readyz; 0 disables them.",
 		"profiling":                 "Serve Go's profiles under /debug/pprof/ on the health probe address.",
 	}
@@ -63,8 +73,24 @@ func TestValidate(t *testing.T) {
 		{"zero qps", []string{"--kube-api-qps=0"}, "--kube-api-qps must be positive, got 0"},
 		{"negative qps", []string{"--kube-api-qps=-0.5"}, "--kube-api-qps must be positive, got -0.5"},
 		{"negative burst", []string{"--kube-api-burst=-5"}, "--kube-api-burst must be positive, got -5"},
-		{"empty lease namespace", []string{"--leader-election-namespace="}, `--leader-election-namespace "" is not a valid namespace name`},
+		{"empty lease namespace is the default", []string{"--leader-election-namespace="}, ""},
 		{"bad lease namespace", []string{"--leader-election-namespace=Bad!"}, `--leader-election-namespace "Bad!" is not a valid namespace name`},
+		{"lease timings", []string{"--leader-election-lease-duration=15s", "--leader-election-renew-deadline=10s", "--leader-election-retry-period=2s"}, ""},
+		{"zero lease duration", []string{"--leader-election-lease-duration=0"},
+			"--leader-election-lease-duration must be positive, got 0s"},
+		{"renew deadline not shorter than the lease", []string{"--leader-election-lease-duration=10s", "--leader-election-renew-deadline=10s", "--leader-election-retry-period=2s"},
+			"--leader-election-lease-duration (10s) must be longer than --leader-election-renew-deadline (10s)"},
+		{"retry period too close to the renew deadline", []string{"--leader-election-renew-deadline=10s", "--leader-election-retry-period=9s"},
+			"--leader-election-renew-deadline (10s) must be longer than 1.2 times --leader-election-retry-period (9s)"},
+		{"lease timings unused without leader election", []string{"--disable-leader-election", "--leader-election-retry-period=0"}, ""},
+		{"secure address", []string{"--listen=127.0.0.1:0"}, ""},
+		{"secure address off", []string{"--listen=0"}, ""},
+		{"bad secure address", []string{"--listen=8443"}, `--listen "8443": want host:port, :port or 0 to disable`},
+		{"TLS settings", []string{"--tls-min-version=VersionTLS13", "--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_AES_128_GCM_SHA256"}, ""},
+		{"bad TLS version", []string{"--tls-min-version=TLS1.2"},
+			`--tls-min-version "TLS1.2" is not one of VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13`},
+		{"bad cipher suite", []string{"--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,NOPE"},
+			`--tls-cipher-suites: unknown cipher suite "NOPE"`},
 		{"probe address without colon", []string{"--health-probe-bind-address=8081"},
 			`--health-probe-bind-address "8081": want host:port, :port or 0 to disable`},
 		{"bad probe port", []string{"--health-probe-bind-address=:x"}, `--health-probe-bind-address ":x": invalid port "x"`},
@@ -79,6 +105,49 @@ func TestValidate(t *testing.T) {
 			startuptest.RequireError(t, parse(t, tt.args...).Validate(), tt.wantErr)
 		})
 	}
+}
+
+// The lease lives in the pod's own namespace: OCM's Klusterlet grants the
+// lease Role there only (in Hosted mode klusterlet-<cluster>).
+func TestLeaseNamespace(t *testing.T) {
+	saFile := filepath.Join(t.TempDir(), "namespace")
+	defer func(old string) { serviceAccountNamespaceFile = old }(serviceAccountNamespaceFile)
+	serviceAccountNamespaceFile = saFile
+
+	t.Setenv(PodNamespaceEnv, "")
+	assert.Equal(t, "test-namespace", parse(t).leaseNamespace(), "outside a pod: the process's default")
+	require.NoError(t, os.WriteFile(saFile, []byte("klusterlet-cluster1\n"), 0o600))
+	assert.Equal(t, "klusterlet-cluster1", parse(t).leaseNamespace(), "the service account's namespace")
+	t.Setenv(PodNamespaceEnv, "from-downward-api")
+	assert.Equal(t, "from-downward-api", parse(t).leaseNamespace(), "$POD_NAMESPACE first")
+	assert.Equal(t, "explicit", parse(t, "--leader-election-namespace=explicit").leaseNamespace(), "the flag wins")
+	t.Setenv(PodNamespaceEnv, "Bad!")
+	assert.EqualError(t, parse(t).Validate(), `--leader-election-namespace "Bad!" is not a valid namespace name`)
+}
+
+func TestTLSConfig(t *testing.T) {
+	cfg, err := parse(t).TLS.Config()
+	require.NoError(t, err)
+	assert.Equal(t, uint16(tls.VersionTLS12), cfg.MinVersion, "TLS 1.2 at least by default")
+	assert.Nil(t, cfg.CipherSuites, "Go's defaults")
+	cfg, err = parse(t, "--tls-min-version=VersionTLS13", "--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256").TLS.Config()
+	require.NoError(t, err)
+	assert.Equal(t, uint16(tls.VersionTLS13), cfg.MinVersion)
+	assert.Equal(t, []uint16{tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256}, cfg.CipherSuites)
+}
+
+// A process every replica of which serves (the webhook server) has no lease
+// flags, and one without a secure port no --listen.
+func TestProcessWithoutLeaseOrSecurePort(t *testing.T) {
+	p := testProcess
+	p.WithoutLease, p.WithoutSecurePort = true, true
+	o := NewOptions(p, features.NewHubFeatureGate())
+	fs := startuptest.AssertDefaults(t, o.AddFlags, map[string]string{"terminate-on-files": "[]", "tls-min-version": ""})
+	for _, name := range []string{"disable-leader-election", "leader-election-namespace", "leader-election-lease-duration", "listen"} {
+		assert.Nil(t, fs.Lookup(name), "--%s", name)
+	}
+	t.Setenv(PodNamespaceEnv, "Bad!")
+	require.NoError(t, o.Validate(), "no lease to validate")
 }
 
 func TestProblems(t *testing.T) {

@@ -2,6 +2,7 @@ package startup
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -10,6 +11,8 @@ import (
 	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/features"
+	"github.com/manifestwork/work/pkg/filewatch"
 	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/leaderelect"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -25,7 +28,9 @@ type Work struct {
 	// replica.
 	LeaseCluster *rest.Config
 	// Lead is the active replica's work. It runs until ctx is cancelled, or
-	// the lease is lost, and returns once it has stopped.
+	// the lease is lost, and returns once it has stopped. A process without
+	// one (Process.WithoutLease) only runs its Servers, and is ready once they
+	// have started.
 	Lead func(ctx context.Context) error
 	// Servers start what every replica serves, leader or not, from before
 	// the lease until after Lead has returned. A server that stops by itself
@@ -41,12 +46,14 @@ type Server interface {
 	Err() error
 }
 
-// Run runs a process until ctx is cancelled, then stops its work and its
-// servers, releases the lease and returns nil. Startup problems (invalid
-// options as validate reports them, a busy probe address, what start
-// returns: an unreadable kubeconfig, an unreachable cluster, a missing CRD)
-// come back as one-line errors; a problem caused by ctx being cancelled
-// during start is no error.
+// Run runs a process until ctx is cancelled, or a file of
+// --terminate-on-files changes, then stops its work and its servers,
+// releases the lease and returns nil. Every replica serves the probes and
+// metrics on --health-probe-bind-address (HTTP) and --listen (HTTPS).
+// Startup problems (invalid options as validate reports them, a busy probe
+// address, what start returns: an unreadable kubeconfig, an unreachable
+// cluster, a missing CRD) come back as one-line errors; a problem caused by
+// ctx being cancelled during start is no error.
 //
 // Run applies the logging options, which are process-wide: a process that
 // calls Run more than once (tests) sets logsapi.ReapplyHandling first.
@@ -59,12 +66,18 @@ func Run(ctx context.Context, o *Options, validate func() error, start Start) er
 		return err
 	}
 	metrics.Register() // every replica serves them at /metrics, leader or not
+	o.reportUnimplementedGates(ctx)
 	ready := &healthz.Readiness{}
-	health, err := healthz.Start(o.HealthProbeBindAddress, ready, o.healthOptions()...)
+	stopProbes, err := o.startProbes(ready)
 	if err != nil {
 		return err
 	}
-	defer health.Stop()
+	defer stopProbes()
+	ctx, terminate := context.WithCancel(ctx)
+	defer terminate()
+	if err := o.terminateOnFiles(ctx, terminate); err != nil {
+		return err
+	}
 
 	work, err := start(ctx, ready)
 	if err != nil {
@@ -95,6 +108,77 @@ func (o *Options) healthOptions() []healthz.Option {
 	return nil
 }
 
+// reportUnimplementedGates warns about each enabled feature gate of OCM's
+// that this project does not implement, and sets its metric.
+func (o *Options) reportUnimplementedGates(ctx context.Context) {
+	for _, gate := range features.Unimplemented(o.FeatureGate) {
+		klog.FromContext(ctx).Info("Warning: this feature gate is accepted for compatibility with OCM but not implemented; it has no effect",
+			"gate", gate)
+		metrics.UnimplementedFeatureGates.WithLabelValues(string(gate)).Set(1)
+	}
+}
+
+// startProbes serves the probes and metrics on both addresses; stop stops
+// them.
+func (o *Options) startProbes(ready *healthz.Readiness) (stop func(), err error) {
+	health, err := healthz.Start(o.HealthProbeBindAddress, ready, o.healthOptions()...)
+	if err != nil {
+		return nil, err
+	}
+	secure, err := o.startSecure(ready)
+	if err != nil {
+		health.Stop()
+		return nil, err
+	}
+	return func() { secure.Stop(); health.Stop() }, nil
+}
+
+// startSecure serves the probes and metrics over HTTPS on --listen, with a
+// self-signed certificate made in memory, as OCM's processes do: the
+// Klusterlet and the ClusterManager probe GET /healthz there.
+func (o *Options) startSecure(ready *healthz.Readiness) (*healthz.Server, error) {
+	addr := o.SecureBindAddress
+	if o.process.WithoutSecurePort {
+		addr = healthz.Disabled
+	}
+	if addr == healthz.Disabled {
+		return healthz.StartOn("", addr, nil, ready)
+	}
+	tlsConfig, err := o.TLS.Config()
+	if err != nil {
+		return nil, err
+	}
+	cert, err := healthz.SelfSigned(o.process.Name)
+	if err != nil {
+		return nil, err
+	}
+	tlsConfig.Certificates = []tls.Certificate{cert}
+	return healthz.StartOn("secure address --listen", addr, tlsConfig, ready, o.healthOptions()...)
+}
+
+// terminateOnFiles calls terminate once a file of --terminate-on-files
+// changes: the process then stops as on SIGTERM (work stopped, lease
+// released) and exits 0, and its pod's restart policy starts it again with
+// the new file. OCM's Klusterlet names the hub kubeconfig so.
+func (o *Options) terminateOnFiles(ctx context.Context, terminate context.CancelFunc) error {
+	if len(o.TerminateOnFiles) == 0 {
+		return nil
+	}
+	w, err := filewatch.Watch(ctx, o.TerminateOnFiles...)
+	if err != nil {
+		return fmt.Errorf("--terminate-on-files: %w", err)
+	}
+	go func() {
+		select {
+		case changed := <-w.Changes():
+			klog.FromContext(ctx).Info("A file of --terminate-on-files changed; stopping, to be restarted with it", "changed", changed)
+			terminate()
+		case <-ctx.Done():
+		}
+	}()
+	return nil
+}
+
 // run starts the servers, then runs Lead under the lease, or at once without
 // leader election. A standby is ready at once (see leaderelect.RunOrElect).
 func (o *Options) run(ctx context.Context, ready *healthz.Readiness, work *Work) error {
@@ -106,10 +190,17 @@ func (o *Options) run(ctx context.Context, ready *healthz.Readiness, work *Work)
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	servers.cancelWhenOneStops(ctx, stop)
+	o.events.start(ctx, work.LeaseCluster)
 
+	if work.Lead == nil {
+		ready.Set(true)
+		<-ctx.Done()
+		return servers.err()
+	}
 	lease := leaderelect.Lease{
 		Disabled: o.DisableLeaderElection, Config: work.LeaseCluster,
-		Namespace: o.LeaderElectionNamespace, Name: o.process.LeaseName,
+		Namespace: o.leaseNamespace(), Name: o.process.LeaseName,
+		LeaseDuration: o.LeaseTimings.LeaseDuration, RenewDeadline: o.LeaseTimings.RenewDeadline, RetryPeriod: o.LeaseTimings.RetryPeriod,
 	}
 	err = leaderelect.RunOrElect(ctx, lease, func() { ready.Set(true) }, work.Lead)
 	if serverErr := servers.err(); serverErr != nil {

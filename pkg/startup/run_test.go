@@ -2,9 +2,11 @@ package startup
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"net"
 	"net/http"
+	"path/filepath"
 	"runtime/debug"
 	"sync/atomic"
 	"testing"
@@ -12,11 +14,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/component-base/metrics/testutil"
 
 	"github.com/manifestwork/work/pkg/features"
+	"github.com/manifestwork/work/pkg/filewatch/filewatchtest"
 	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/kubeconn/kubeconntest"
+	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/pkg/startup/startuptest"
 )
 
@@ -24,7 +29,7 @@ func TestMain(m *testing.M) { startuptest.Main(m) }
 
 func options() *Options {
 	o := NewOptions(testProcess, features.NewHubFeatureGate())
-	o.HealthProbeBindAddress = "0"
+	o.HealthProbeBindAddress, o.SecureBindAddress = "0", "0"
 	return o
 }
 
@@ -252,4 +257,96 @@ func TestRunServers(t *testing.T) {
 		assert.True(t, s.stopped.Load())
 		assert.False(t, l.started.Load(), "no work without its servers")
 	})
+}
+
+// OCM's operators probe GET /healthz over HTTPS on the secure port; it
+// serves with a self-signed certificate, /metrics beside it.
+func TestRunServesProbesOverHTTPS(t *testing.T) {
+	o := options()
+	o.DisableLeaderElection = true
+	o.SecureBindAddress = startuptest.FreeAddr(t)
+	o.TLS.MinVersion = "VersionTLS13"
+	stop := run(t, o, startOn(t, kubeconntest.NewServer(t), &lead{}))
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // as the kubelet probes
+	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
+		resp, err := client.Get("https://" + o.SecureBindAddress + path)
+		require.NoError(t, err, path)
+		_ = resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
+		assert.Equal(t, uint16(tls.VersionTLS13), resp.TLS.Version, "--tls-min-version applies")
+	}
+	old := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true, MaxVersion: tls.VersionTLS12}}} //nolint:gosec
+	_, err := old.Get("https://" + o.SecureBindAddress + "/healthz")
+	assert.Error(t, err, "TLS 1.2 is refused with --tls-min-version=VersionTLS13")
+	require.NoError(t, stop())
+	_, err = client.Get("https://" + o.SecureBindAddress + "/healthz")
+	assert.Error(t, err, "stopped with the process")
+}
+
+func TestRunReportsABusySecurePort(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer busy.Close()
+	o := options()
+	o.SecureBindAddress = busy.Addr().String()
+	err = Run(context.Background(), o, valid, startOn(t, kubeconntest.NewServer(t), &lead{}))
+	require.EqualError(t, err, `secure address --listen "`+busy.Addr().String()+`": listen tcp `+busy.Addr().String()+`: bind: address already in use`)
+}
+
+// A file of --terminate-on-files that changes (here the kubelet's way, by
+// swapping ..data) stops the process as SIGTERM would: the work stops, the
+// lease is released, and Run returns nil, so the process exits 0.
+func TestRunTerminatesWhenAFileChanges(t *testing.T) {
+	vol, err := filewatchtest.NewSecretVolume(filepath.Join(t.TempDir(), "spoke", "hub-kubeconfig"),
+		map[string][]byte{"kubeconfig": []byte("first")})
+	require.NoError(t, err)
+	srv := kubeconntest.NewServer(t)
+	o := options()
+	o.TerminateOnFiles = []string{filepath.Join(t.TempDir(), "unchanged"), vol.Path("kubeconfig")}
+	l := &lead{}
+	_, wait := background(t, o, startOn(t, srv, l))
+	require.Eventually(t, l.started.Load, 20*time.Second, 10*time.Millisecond, "it leads")
+	require.NotEmpty(t, srv.Holder("test-namespace", "work-test"))
+
+	require.NoError(t, vol.Update(map[string][]byte{"kubeconfig": []byte("second")}))
+	require.NoError(t, wait(), "a clean stop")
+	assert.True(t, l.stopped.Load())
+	assert.Empty(t, srv.Holder("test-namespace", "work-test"), "the lease is released")
+}
+
+func TestRunTerminateOnUnreadableFile(t *testing.T) {
+	o := options()
+	o.TerminateOnFiles = []string{t.TempDir()}
+	err := Run(context.Background(), o, valid, startOn(t, kubeconntest.NewServer(t), &lead{}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--terminate-on-files: read ")
+}
+
+// A process without a lead (the webhook server) runs its servers on every
+// replica and is ready once they serve.
+func TestRunWithoutLead(t *testing.T) {
+	srv := kubeconntest.NewServer(t)
+	var s *server
+	start := func(context.Context, *healthz.Readiness) (*Work, error) {
+		return &Work{Servers: []func(context.Context) (Server, error){startServer(&s)}}, nil
+	}
+	stop := run(t, options(), start)
+	assert.False(t, s.stopped.Load())
+	require.NoError(t, stop())
+	assert.True(t, s.stopped.Load())
+	_, leased := srv.Lease("test-namespace", "work-test")
+	assert.False(t, leased)
+}
+
+// A feature gate of OCM's that is not implemented is accepted, warned about
+// and counted, never a crash.
+func TestRunReportsUnimplementedGates(t *testing.T) {
+	o := options()
+	o.DisableLeaderElection = true
+	require.NoError(t, o.FeatureGate.Set("ManifestWorkReplicaSet=true"))
+	stop := run(t, o, startOn(t, kubeconntest.NewServer(t), &lead{}))
+	v, err := testutil.GetGaugeMetricValue(metrics.UnimplementedFeatureGates.WithLabelValues("ManifestWorkReplicaSet"))
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, v)
+	require.NoError(t, stop())
 }

@@ -15,11 +15,11 @@ import (
 
 // defaultAgent is our agent with its default client limits (QPS 50, burst
 // 100). Leader election is off so that the agent touches no lease, and the
-// health endpoint is off so that it cannot collide with other processes on
-// the shared machine.
+// health endpoints (plain and HTTPS) are off so that they cannot collide with
+// other processes on the shared machine.
 const defaultAgent = "ours={{.WorkBinary}} agent --spoke-cluster-name={{.ClusterName}}" +
 	" --hub-kubeconfig={{.HubKubeconfig}} --kubeconfig={{.Kubeconfig}}" +
-	" --disable-leader-election --health-probe-bind-address=0"
+	" --disable-leader-election --health-probe-bind-address=0 --listen=0"
 
 // params are the knobs of a run, all from the environment.
 type params struct {

@@ -88,14 +88,12 @@ func deniedExecutor(user, namespace string) string {
 		`it needs verb "execute-as" on manifestworks.work.open-cluster-management.io with resourceNames ["system:serviceaccount:default:executor1"]`, user, namespace)
 }
 
-// On the kwok hub with its real RBAC, the webhook of a running hub refuses
-// executors the user may not execute as and works the agent could not apply,
-// lets metadata writes through without execute-as, and while the hub is down
-// refuses spec writes but not finalizer writes or deletions.
-func TestAdmission(t *testing.T) {
-	e := setup(t)
-	wh, hub := admissionHub(t, e)
-	ns := wh.Namespace
+// admitsAndRefuses checks, in namespace ns served by a running webhook with
+// a manifest limit of limit bytes, that executors the user may not execute as
+// and works the agent could not apply are refused, and that metadata writes
+// need no execute-as.
+func admitsAndRefuses(t *testing.T, e *framework.E2E, ns string, limit int) {
+	t.Helper()
 	grant(t, ns, "write-works", "alice", writeWorks)
 	grant(t, ns, "write-works-bob", "bob", writeWorks)
 
@@ -145,8 +143,8 @@ func TestAdmission(t *testing.T) {
 				`The ManifestWork "dup" is invalid: spec.workload.manifests[1]: Duplicate value: ConfigMap "a" in namespace "default" is already in spec.workload.manifests[0]; each object may appear only once in a ManifestWork`},
 			{"no name", fixture.NewWork(ns, "noname").WithRawManifest(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"namespace":"default"}}`).Build(),
 				`The ManifestWork "noname" is invalid: spec.workload.manifests[0]: Invalid value: manifest has no metadata.name`},
-			{"over the limit", fixture.NewWork(ns, "big").WithManifest(fixture.ConfigMap("default", "big", map[string]string{"k": strings.Repeat("x", 5000)})).Build(),
-				`The ManifestWork "big" is invalid: spec.workload.manifests: Too long: the manifests total 5102 bytes, over the limit of 4096 (--manifest-limit); split them across several ManifestWorks`},
+			{"over the limit", fixture.NewWork(ns, "big").WithManifest(fixture.ConfigMap("default", "big", map[string]string{"k": strings.Repeat("x", limit+904)})).Build(),
+				fmt.Sprintf(`The ManifestWork "big" is invalid: spec.workload.manifests: Too long: the manifests total %d bytes, over the limit of %d (--manifest-limit); split them across several ManifestWorks`, limit+1006, limit)},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -158,6 +156,17 @@ func TestAdmission(t *testing.T) {
 			})
 		}
 	})
+}
+
+// On the kwok hub with its real RBAC, the webhook of a running hub refuses
+// executors the user may not execute as and works the agent could not apply,
+// lets metadata writes through without execute-as, and while the hub is down
+// refuses spec writes but not finalizer writes or deletions.
+func TestAdmission(t *testing.T) {
+	e := setup(t)
+	wh, hub := admissionHub(t, e)
+	ns := wh.Namespace
+	admitsAndRefuses(t, e, ns, 4096)
 
 	t.Run("while the hub is down spec writes fail closed, metadata writes and deletion pass", func(t *testing.T) {
 		_, err := hub.Stop(convergeTimeout)

@@ -200,16 +200,7 @@ func killAndStart(t *testing.T, p *framework.Process) {
 // there is none.
 func leaseHolder(t *testing.T) string {
 	t.Helper()
-	lease, err := env.Cluster(faultCluster).Kube.CoordinationV1().Leases(framework.AgentLeaseNamespace).
-		Get(t.Context(), agentLease, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return ""
-	}
-	require.NoError(t, err)
-	if lease.Spec.HolderIdentity == nil {
-		return ""
-	}
-	return *lease.Spec.HolderIdentity
+	return leaseHolderOn(t, faultCluster, framework.AgentLeaseNamespace)
 }
 
 // waitLeaseRenewedBy waits until holder has renewed the agent's lease after

@@ -112,20 +112,27 @@ func TestJobCompletesAndTTLDeletesTheWork(t *testing.T) {
 	hub, err := e.StartHub("--disable-leader-election")
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = hub.Stop(convergeTimeout) })
-	ns := "e2e-job"
+	completedWorkIsDeletedAfterTTL(t, "e2e-job", "job")
+}
+
+// completedWorkIsDeletedAfterTTL creates a work of a Job with a well-known
+// completion rule and a TTL of 2s for cluster1, and waits until it completes
+// and is deleted by a running hub controller.
+func completedWorkIsDeletedAfterTTL(t *testing.T, ns, name string) {
+	t.Helper()
 	config := fixture.Config("batch", "jobs", ns, "once")
 	config.ConditionRules = []workv1.ConditionRule{{Type: workv1.WellKnownConditionsType, Condition: workv1.WorkComplete}}
 	ttl := int64(2)
-	createWork(t, fixture.NewWork("cluster1", "job").
+	createWork(t, fixture.NewWork("cluster1", name).
 		WithManifest(fixture.Namespace(ns), fixture.Job(ns, "once")).WithConfig(config).
 		WithDeleteOption(workv1.DeleteOption{TTLSecondsAfterFinished: &ttl}).Build())
 
-	w := waitWorkCondition(t, "cluster1", "job", workv1.WorkComplete, metav1.ConditionTrue)
+	w := waitWorkCondition(t, "cluster1", name, workv1.WorkComplete, metav1.ConditionTrue)
 	c := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkComplete)
 	assert.Equal(t, workv1.ConditionRulesAggregated, c.Reason)
 	assert.Equal(t, metav1.ConditionTrue, manifestCondition(w, 1, workv1.ManifestComplete).Status)
 	waitGone(t, "the work after its TTL", func(ctx context.Context) error {
-		_, err := getWork(ctx, "cluster1", "job")
+		_, err := getWork(ctx, "cluster1", name)
 		return err
 	})
 }

@@ -167,24 +167,37 @@ func (c *Clients) waitAllowed(ctx context.Context, user string, attrs authorizat
 // tokenKubeconfig writes a kubeconfig of c that authenticates with a fresh
 // token of ServiceAccount namespace/name, and returns its path.
 func (e *E2E) tokenKubeconfig(c *Cluster, namespace, name string) (string, error) {
+	data, err := e.TokenKubeconfig(c, namespace, name, nil)
+	if err != nil {
+		return "", err
+	}
+	path := e.Run.Join(c.Name + "." + namespace + "-" + name + ".kubeconfig")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// TokenKubeconfig returns a kubeconfig of c that authenticates with a new
+// token of ServiceAccount namespace/name, valid for longer than any run. A
+// token bound to an object (a Secret of the namespace, say) stops working when
+// that object is deleted: a revoked credential.
+func (e *E2E) TokenKubeconfig(c *Cluster, namespace, name string, bound *authenticationv1.BoundObjectReference) ([]byte, error) {
 	expiry := int64(tokenLifetime / time.Second)
 	token, err := c.Kube.CoreV1().ServiceAccounts(namespace).CreateToken(e.ctx, name,
-		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
+		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry, BoundObjectRef: bound}},
+		metav1.CreateOptions{})
 	if err != nil {
-		return "", fmt.Errorf("framework: token of %s/%s on %s: %w", namespace, name, c.Name, err)
+		return nil, fmt.Errorf("framework: token of %s/%s on %s: %w", namespace, name, c.Name, err)
 	}
 	cfg, err := clientcmd.LoadFromFile(c.Kubeconfig)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	user := namespace + "-" + name
 	cfg.AuthInfos = map[string]*clientcmdapi.AuthInfo{user: {Token: token.Status.Token}}
 	for _, ctx := range cfg.Contexts {
 		ctx.AuthInfo = user
 	}
-	path := e.Run.Join(c.Name + "." + user + ".kubeconfig")
-	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
-		return "", err
-	}
-	return path, nil
+	return clientcmd.Write(*cfg)
 }

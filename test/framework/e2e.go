@@ -340,6 +340,14 @@ func (e *E2E) StartAgentWithEnv(cluster string, env []string, extraArgs ...strin
 	return e.launch("agent-"+cluster, env, args)
 }
 
+// StartWork starts the work binary with args (a subcommand first), env
+// (NAME=value) added to the test's own, and waits for it to be ready: for a
+// test that runs a process as an operator would, with its own arguments. The
+// framework adds only the probe ports (see Process.Start).
+func (e *E2E) StartWork(name string, env []string, args ...string) (*Process, error) {
+	return e.launch(name, env, args)
+}
+
 func (e *E2E) launch(name string, env, args []string) (*Process, error) {
 	p := e.newProcess(name, env, args)
 	if err := p.Start(); err != nil {

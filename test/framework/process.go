@@ -25,8 +25,12 @@ type Process struct {
 	Name string
 	// LogPath receives stdout and stderr of every start, appended.
 	LogPath string
-	// HealthAddr is host:port of --health-probe-bind-address for the current start.
+	// HealthAddr is host:port of --health-probe-bind-address (of
+	// --health-probe-port for work webhook-server) for the current start.
 	HealthAddr string
+	// SecureAddr is host:port of --listen, the HTTPS probe port, for the
+	// current start; empty for work webhook-server, which has none.
+	SecureAddr string
 
 	binary string
 	args   []string
@@ -52,7 +56,7 @@ func (p *Process) Args() []string { return slices.Clone(p.args) }
 // environment.
 func (p *Process) Env() []string { return slices.Clone(p.env) }
 
-// Start starts the process on a fresh health port; it does not wait for it to
+// Start starts the process on fresh probe ports; it does not wait for it to
 // be ready (see WaitReady).
 func (p *Process) Start() error {
 	p.mu.Lock()
@@ -60,13 +64,32 @@ func (p *Process) Start() error {
 	if p.cmd != nil && p.state == nil {
 		return fmt.Errorf("framework: %s is already running", p.Name)
 	}
-	port, err := FreePort()
+	flags, err := p.probeFlags()
 	if err != nil {
 		return err
 	}
-	p.HealthAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	args := append(p.Args(), "--health-probe-bind-address", p.HealthAddr)
-	return p.spawn(args)
+	return p.spawn(append(p.Args(), flags...))
+}
+
+// probeFlags put the probes of a start on free local ports, so that
+// processes never collide on the defaults (:8081, :8443; :8000 for the
+// webhook server, as OCM runs it).
+func (p *Process) probeFlags() ([]string, error) {
+	health, err := FreePort()
+	if err != nil {
+		return nil, err
+	}
+	p.HealthAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(health))
+	if len(p.args) > 0 && p.args[0] == "webhook-server" {
+		p.SecureAddr = ""
+		return []string{"--health-probe-port", strconv.Itoa(health)}, nil
+	}
+	secure, err := FreePort()
+	if err != nil {
+		return nil, err
+	}
+	p.SecureAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(secure))
+	return []string{"--health-probe-bind-address", p.HealthAddr, "--listen", p.SecureAddr}, nil
 }
 
 func (p *Process) spawn(args []string) error {

@@ -39,15 +39,38 @@ type Webhook struct {
 	Name string
 	// Namespace is the hub namespace the webhook reviews, created with it.
 	Namespace string
+	// Path is the path the API server calls.
+	Path string
 
 	e *E2E
 }
+
+// Paths of the webhook: ours, and the one OCM's configuration calls.
+const (
+	WebhookPath    = "/validate-manifestwork"
+	OCMWebhookPath = "/validate-work-open-cluster-management-io-v1-manifestwork"
+)
 
 // InstallWebhook makes certificates into the run folder, creates a labelled
 // namespace on the hub and a uniquely named ValidatingWebhookConfiguration
 // that calls https://Addr/validate-manifestwork for that namespace only. When
 // t ends both are deleted. Start a hub with Flags, then WaitServed.
 func (e *E2E) InstallWebhook(t testing.TB) *Webhook {
+	t.Helper()
+	return e.installWebhook(t, false)
+}
+
+// InstallOCMWebhook is InstallWebhook with the configuration OCM's
+// ClusterManager writes: OCM's path, AdmissionReview v1beta1 then v1, no
+// match conditions (every UPDATE of a work reaches the webhook, finalizer
+// writes included), a 10s timeout. Start a work webhook-server with
+// TempDir as its TMPDIR and the port of Addr.
+func (e *E2E) InstallOCMWebhook(t testing.TB) *Webhook {
+	t.Helper()
+	return e.installWebhook(t, true)
+}
+
+func (e *E2E) installWebhook(t testing.TB, ocm bool) *Webhook {
 	t.Helper()
 	port, err := FreePort()
 	if err != nil {
@@ -63,7 +86,10 @@ func (e *E2E) InstallWebhook(t testing.TB) *Webhook {
 	}
 	w := &Webhook{
 		Dir: dir, Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)),
-		Name: "manifestwork-e2e-" + id, Namespace: "admission-" + id, e: e,
+		Name: "manifestwork-e2e-" + id, Namespace: "admission-" + id, Path: WebhookPath, e: e,
+	}
+	if ocm {
+		w.Path = OCMWebhookPath
 	}
 	ctx := context.Background()
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: w.Namespace, Labels: map[string]string{WebhookNamespaceLabel: id}}}
@@ -79,6 +105,12 @@ func (e *E2E) InstallWebhook(t testing.TB) *Webhook {
 	config.Name = w.Name
 	for i := range config.Webhooks {
 		config.Webhooks[i].NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{WebhookNamespaceLabel: id}}
+		if ocm {
+			timeout := int32(10)
+			config.Webhooks[i].MatchConditions = nil
+			config.Webhooks[i].AdmissionReviewVersions = []string{"v1beta1", "v1"}
+			config.Webhooks[i].TimeoutSeconds = &timeout
+		}
 	}
 	configs := e.Hub.Kube.AdmissionregistrationV1().ValidatingWebhookConfigurations()
 	if _, err := configs.Create(ctx, config, metav1.CreateOptions{}); err != nil {
@@ -95,6 +127,24 @@ func (w *Webhook) Flags() []string {
 		"--tls-cert-file", filepath.Join(w.Dir, "tls.crt"),
 		"--tls-private-key-file", filepath.Join(w.Dir, "tls.key"),
 	}
+}
+
+// TempDir returns a folder to be a webhook server's TMPDIR: its
+// k8s-webhook-server/serving-certs, where work webhook-server reads tls.crt
+// and tls.key by default (as OCM mounts them at /tmp/...), is Dir.
+func (w *Webhook) TempDir(t testing.TB) string {
+	t.Helper()
+	tmp, err := w.e.Run.Mkdir("webhook-tmp-" + filepath.Base(w.Dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(tmp, "k8s-webhook-server"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(w.Dir, filepath.Join(tmp, "k8s-webhook-server", "serving-certs")); err != nil && !os.IsExist(err) {
+		t.Fatal(err)
+	}
+	return tmp
 }
 
 // Rotate runs hack/webhook-certs.sh again over Dir, which replaces the CA,
@@ -120,7 +170,7 @@ func (w *Webhook) Rotate(t testing.TB) {
 
 // generate runs the script into Dir and reads the configuration it wrote.
 func (w *Webhook) generate() (*admissionregistrationv1.ValidatingWebhookConfiguration, error) {
-	url := "https://" + w.Addr + "/validate-manifestwork"
+	url := "https://" + w.Addr + w.Path
 	if _, err := (command{name: RepoPath("hack", "webhook-certs.sh"), args: []string{w.Dir, url}, timeout: time.Minute}).run(w.e.ctx); err != nil {
 		return nil, fmt.Errorf("framework: %w", err)
 	}

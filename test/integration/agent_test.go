@@ -31,7 +31,7 @@ func runAgent(t *testing.T, s *framework.APIServer) {
 	o.HubKubeconfig = s.KubeconfigPath
 	o.Kubeconfig = s.KubeconfigPath
 	o.DisableLeaderElection = true
-	o.HealthProbeBindAddress = "0"
+	o.HealthProbeBindAddress, o.SecureBindAddress = "0", "0"
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- agent.Run(ctx, o) }()

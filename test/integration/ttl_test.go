@@ -25,7 +25,7 @@ func runHub(t *testing.T, s *framework.APIServer) {
 	o := hub.NewOptions()
 	o.Kubeconfig = s.KubeconfigPath
 	o.DisableLeaderElection = true
-	o.HealthProbeBindAddress = "0"
+	o.HealthProbeBindAddress, o.SecureBindAddress = "0", "0"
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- hub.Run(ctx, o) }()

@@ -31,7 +31,7 @@ func loadCertificate(logger klog.Logger, certFile, keyFile string) (*certificate
 	}
 	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
 	if err != nil {
-		return nil, fmt.Errorf("serving certificate --tls-cert-file %q, --tls-private-key-file %q: %w", certFile, keyFile, err)
+		return nil, fmt.Errorf("serving certificate %q, key %q: %w", certFile, keyFile, err)
 	}
 	c.current, c.seen = &pair, stamps
 	return c, nil

@@ -44,7 +44,7 @@ func TestLoadCertificateErrors(t *testing.T) {
 	other := filepath.Join(dir, "other.key")
 	webhooktest.WriteKeyPair(t, filepath.Join(dir, "other.crt"), other)
 	_, err = loadCertificate(klog.Background(), certFile, other)
-	require.ErrorContains(t, err, `serving certificate --tls-cert-file "`+certFile+`", --tls-private-key-file "`+other+`": tls: private key does not match public key`)
+	require.ErrorContains(t, err, `serving certificate "`+certFile+`", key "`+other+`": tls: private key does not match public key`)
 
 	require.NoError(t, os.WriteFile(keyFile, []byte("not a key"), 0o600))
 	_, err = loadCertificate(klog.Background(), certFile, keyFile)

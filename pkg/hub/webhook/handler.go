@@ -15,13 +15,17 @@ import (
 // Path is where the webhook serves ManifestWork reviews.
 const Path = "/validate-manifestwork"
 
+// OCMPath is where OCM's ValidatingWebhookConfiguration sends them; it is
+// served alike.
+const OCMPath = "/validate-work-open-cluster-management-io-v1-manifestwork"
+
 // maxReviewBytes bounds a request body: an AdmissionReview holds the object
 // and, on UPDATE, its previous version, each at most the API server's 3 MiB.
 const maxReviewBytes = 7 << 20
 
 // handler decodes an AdmissionReview, has the reviewer decide and writes the
-// answer. A request that is not an admission.k8s.io/v1 AdmissionReview gets
-// 400 Bad Request.
+// answer. A request that is not an admission.k8s.io/v1 (or v1beta1)
+// AdmissionReview gets 400 Bad Request.
 type handler struct {
 	reviewer *reviewer
 	logger   klog.Logger
@@ -57,7 +61,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// decodeReview reads an admission.k8s.io/v1 AdmissionReview with a request.
+// decodeReview reads an admission.k8s.io/v1 or v1beta1 AdmissionReview with a
+// request.
 func decodeReview(w http.ResponseWriter, r *http.Request) (*admissionv1.AdmissionReview, error) {
 	if ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || ct != "application/json" {
 		return nil, fmt.Errorf("want Content-Type application/json, got %q", r.Header.Get("Content-Type"))
@@ -70,8 +75,8 @@ func decodeReview(w http.ResponseWriter, r *http.Request) (*admissionv1.Admissio
 	if err := json.Unmarshal(body, review); err != nil {
 		return nil, fmt.Errorf("the body is not an AdmissionReview: %w", err)
 	}
-	if review.APIVersion != admissionAPIVersion || review.Kind != admissionKind {
-		return nil, fmt.Errorf("want %s %s, got %q %q", admissionAPIVersion, admissionKind, review.APIVersion, review.Kind)
+	if (review.APIVersion != admissionAPIVersion && review.APIVersion != admissionAPIVersionV1beta1) || review.Kind != admissionKind {
+		return nil, fmt.Errorf("want %s or %s %s, got %q %q", admissionAPIVersion, admissionAPIVersionV1beta1, admissionKind, review.APIVersion, review.Kind)
 	}
 	if review.Request == nil {
 		return nil, errors.New("the AdmissionReview has no request")

@@ -1,5 +1,6 @@
 // Package webhook is the hub's validating admission webhook for ManifestWorks:
-// an HTTPS server answering admission.k8s.io/v1 AdmissionReviews at Path. It
+// an HTTPS server answering admission.k8s.io/v1 and v1beta1 AdmissionReviews
+// at Path and at OCM's path, OCMPath. It
 // refuses works whose manifests the agent could not apply and works whose
 // executor the requesting user may not "execute-as". Every hub replica serves
 // it, leader or not.
@@ -34,6 +35,12 @@ type Deps struct {
 	NilExecutorValidating bool
 	// SubjectAccessReviews asks the hub who may execute as whom.
 	SubjectAccessReviews SubjectAccessReviews
+	// TLSConfig, if set, holds the TLS settings (--tls-min-version,
+	// --tls-cipher-suites); the certificate is the files'. Nil means TLS 1.2
+	// at least with Go's cipher suites.
+	TLSConfig *tls.Config
+	// Flag names BindAddress in errors, e.g. "--webhook-bind-address".
+	Flag string
 }
 
 // Server is a running webhook server.
@@ -54,17 +61,24 @@ func Start(ctx context.Context, d Deps) (*Server, error) {
 	}
 	ln, err := net.Listen("tcp", d.BindAddress)
 	if err != nil {
-		return nil, fmt.Errorf("webhook address --webhook-bind-address %q: %w", d.BindAddress, err)
+		return nil, fmt.Errorf("webhook address %s %q: %w", d.Flag, d.BindAddress, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(Path, &handler{logger: logger, reviewer: &reviewer{
+	h := &handler{logger: logger, reviewer: &reviewer{
 		sars:                  d.SubjectAccessReviews,
 		manifestLimit:         d.ManifestLimit,
 		nilExecutorValidating: d.NilExecutorValidating,
-	}})
+	}}
+	mux.Handle(Path, h)
+	mux.Handle(OCMPath, h)
+	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}
+	if d.TLSConfig != nil {
+		tlsConfig = d.TLSConfig.Clone()
+	}
+	tlsConfig.GetCertificate = cert.get
 	srv := &http.Server{
 		Handler:           mux,
-		TLSConfig:         &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: cert.get},
+		TLSConfig:         tlsConfig,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       90 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
@@ -92,7 +106,7 @@ func Start(ctx context.Context, d Deps) (*Server, error) {
 		}
 		logger.Info("Webhook server stopped", "address", s.addr)
 	}()
-	logger.Info("Serving the ManifestWork webhook", "address", s.addr, "path", Path)
+	logger.Info("Serving the ManifestWork webhook", "address", s.addr, "paths", []string{Path, OCMPath})
 	return s, nil
 }
 

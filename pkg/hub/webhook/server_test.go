@@ -50,7 +50,7 @@ func TestServerServesReviewsOverTLSAndReloadsTheCertificate(t *testing.T) {
 	first := webhooktest.WriteKeyPair(t, certFile, keyFile)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s, err := Start(ctx, Deps{BindAddress: "127.0.0.1:0", CertFile: certFile, KeyFile: keyFile, SubjectAccessReviews: &fakeSARs{allowed: true}})
+	s, err := Start(ctx, Deps{BindAddress: "127.0.0.1:0", Flag: "--webhook-bind-address", CertFile: certFile, KeyFile: keyFile, SubjectAccessReviews: &fakeSARs{allowed: true}})
 	require.NoError(t, err)
 	url := "https://" + s.Addr() + Path
 
@@ -61,6 +61,9 @@ func TestServerServesReviewsOverTLSAndReloadsTheCertificate(t *testing.T) {
 	require.NotNil(t, out.Response)
 	assert.True(t, out.Response.Allowed)
 	assert.Equal(t, review.Request.UID, out.Response.UID)
+	out, err = post(t, client(first, tls.VersionTLS13), "https://"+s.Addr()+OCMPath, review)
+	require.NoError(t, err)
+	assert.True(t, out.Response.Allowed, "OCM's path is served alike")
 
 	_, err = post(t, client(first, tls.VersionTLS11), url, review)
 	require.ErrorContains(t, err, "protocol version", "TLS below 1.2 is refused")
@@ -82,17 +85,35 @@ func TestServerServesReviewsOverTLSAndReloadsTheCertificate(t *testing.T) {
 	require.Error(t, err, "nothing listens any more")
 }
 
+// --tls-min-version and --tls-cipher-suites reach the webhook.
+func TestServerTLSSettings(t *testing.T) {
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
+	ca := webhooktest.WriteKeyPair(t, certFile, keyFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, err := Start(ctx, Deps{BindAddress: "127.0.0.1:0", Flag: "--port", CertFile: certFile, KeyFile: keyFile,
+		SubjectAccessReviews: &fakeSARs{allowed: true}, TLSConfig: &tls.Config{MinVersion: tls.VersionTLS13}})
+	require.NoError(t, err)
+	review := admissionv1.AdmissionReview{Request: request(t, admissionv1.Create, validWork(), nil)}
+	review.APIVersion, review.Kind = admissionAPIVersion, admissionKind
+	_, err = post(t, client(ca, tls.VersionTLS12), "https://"+s.Addr()+OCMPath, review)
+	require.ErrorContains(t, err, "protocol version", "TLS 1.2 is refused with a minimum of 1.3")
+	_, err = post(t, client(ca, tls.VersionTLS13), "https://"+s.Addr()+OCMPath, review)
+	require.NoError(t, err)
+}
+
 func TestStartErrors(t *testing.T) {
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
-	_, err := Start(context.Background(), Deps{BindAddress: "127.0.0.1:0", CertFile: certFile, KeyFile: keyFile})
+	_, err := Start(context.Background(), Deps{BindAddress: "127.0.0.1:0", Flag: "--webhook-bind-address", CertFile: certFile, KeyFile: keyFile})
 	require.EqualError(t, err, "serving certificate: stat "+certFile+": no such file or directory")
 
 	webhooktest.WriteKeyPair(t, certFile, keyFile)
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer busy.Close()
-	_, err = Start(context.Background(), Deps{BindAddress: busy.Addr().String(), CertFile: certFile, KeyFile: keyFile})
+	_, err = Start(context.Background(), Deps{BindAddress: busy.Addr().String(), Flag: "--webhook-bind-address", CertFile: certFile, KeyFile: keyFile})
 	require.ErrorContains(t, err, `webhook address --webhook-bind-address "`+busy.Addr().String()+`": listen tcp `)
 	require.ErrorContains(t, err, "address already in use")
 }

@@ -1,0 +1,82 @@
+package hub
+
+import (
+	"context"
+
+	"github.com/spf13/pflag"
+
+	"github.com/manifestwork/work/pkg/features"
+	"github.com/manifestwork/work/pkg/healthz"
+	"github.com/manifestwork/work/pkg/kubeconn"
+	"github.com/manifestwork/work/pkg/startup"
+)
+
+// ManagerLeaseName is the Lease, on the hub, that elects the active replica
+// of work manager.
+const ManagerLeaseName = "work-manager"
+
+// KubeDriver is the only --work-driver: ManifestWorks on the hub's API server.
+const KubeDriver = "kube"
+
+// managerProcess is work manager as the common flags and the start-up know it.
+var managerProcess = startup.Process{
+	Name: "work-manager", LeaseName: ManagerLeaseName, LeaseNamespace: "open-cluster-management-hub",
+	KubeconfigHelp: "the hub cluster", KubeAPIHelp: "the hub", LeaseHelp: "the hub",
+}
+
+// ManagerOptions configure work manager: the hub controllers as OCM's
+// ClusterManager runs its work controller (Deployment
+// cluster-manager-work-controller), with OCM's arguments. Which controllers
+// run is said by OCM's feature gates: CleanUpCompletedManifestWork runs the
+// TTL clean-up of completed works.
+type ManagerOptions struct {
+	startup.Options
+
+	WorkDriver          string // --work-driver; only kube
+	WorkDriverConfig    string // --work-driver-config, for other drivers
+	CloudEventsClientID string // --cloudevents-client-id, for other drivers
+}
+
+// NewManagerOptions returns the defaults documented in the flag help.
+func NewManagerOptions() *ManagerOptions {
+	return &ManagerOptions{
+		Options:    *startup.NewOptions(managerProcess, features.NewManagerFeatureGate()),
+		WorkDriver: KubeDriver,
+	}
+}
+
+// AddFlags registers the manager flags, then the common ones.
+func (o *ManagerOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.WorkDriver, "work-driver", o.WorkDriver,
+		"Where the ManifestWorks are, as OCM's ClusterManager names it: only "+KubeDriver+" (the hub's API server) is supported.")
+	fs.StringVar(&o.WorkDriverConfig, "work-driver-config", o.WorkDriverConfig,
+		"Accepted for compatibility with OCM's ClusterManager; meaningful only with drivers other than "+KubeDriver+".")
+	fs.StringVar(&o.CloudEventsClientID, "cloudevents-client-id", o.CloudEventsClientID,
+		"Accepted for compatibility with OCM's ClusterManager; meaningful only with drivers other than "+KubeDriver+".")
+	o.Options.AddFlags(fs)
+}
+
+// Validate reports every invalid option at once, on one line.
+func (o *ManagerOptions) Validate() error {
+	var p startup.Problems
+	if o.WorkDriver != KubeDriver {
+		p.Addf("--work-driver %q is not supported: the only supported driver is %s (ManifestWorks on the hub's API server)",
+			o.WorkDriver, KubeDriver)
+	}
+	p.Add(o.Options.Validate())
+	return p.Err()
+}
+
+// RunManager runs work manager until ctx is cancelled, like Run without the
+// webhook (OCM runs it apart: work webhook-server).
+func RunManager(ctx context.Context, o *ManagerOptions) error {
+	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *healthz.Readiness) (*startup.Work, error) {
+		hub := kubeconn.Cluster{Role: "hub", Flag: "--kubeconfig", Kubeconfig: o.Kubeconfig}
+		cfg, err := o.Connect(ctx, hub, kubeconn.ManifestWorkAPI)
+		if err != nil {
+			return nil, err
+		}
+		deps := hubDeps{Config: cfg, Ready: ready, CleanUp: o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork)}
+		return &startup.Work{LeaseCluster: cfg, Lead: newHub(deps).run}, nil
+	})
+}
