@@ -340,6 +340,14 @@ func (e *E2E) StartAgentWithEnv(cluster string, env []string, extraArgs ...strin
 	return e.launch("agent-"+cluster, env, args)
 }
 
+// StartWork starts the work binary with exactly args (and env added to the
+// test's own) and waits for it to be ready; only the health address is
+// appended. It is how a test runs the arguments of a rendered Deployment.
+// The process is returned also on error, so its log can be read.
+func (e *E2E) StartWork(name string, env, args []string) (*Process, error) {
+	return e.launch(name, env, args)
+}
+
 func (e *E2E) launch(name string, env, args []string) (*Process, error) {
 	p := e.newProcess(name, env, args)
 	if err := p.Start(); err != nil {
