@@ -9,8 +9,10 @@ LDFLAGS := -X github.com/manifestwork/work/pkg/version.gitVersion=$(VERSION) \
 # The test bed (kube-apiserver, etcd, kube-controller-manager, kube-scheduler,
 # kubectl, kwok, kwokctl) is built once into a cache outside the checkout.
 TESTBED = $(shell hack/testbed.sh)
+# helm, for the chart tests, is built once into its own cache folder beside it.
+HELM = $(shell hack/helm.sh)
 
-.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed update-codegen clean webhook-certs image bench
+.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm update-codegen clean webhook-certs image bench
 
 all: build
 
@@ -20,7 +22,10 @@ build:
 testbed:
 	@hack/testbed.sh
 
-test: testbed test-unit test-integration test-e2e test-demo
+helm:
+	@hack/helm.sh
+
+test: testbed helm test-unit test-integration test-e2e test-demo
 
 test-unit:
 	$(GO) test -count=1 ./cmd/... ./pkg/...
@@ -28,8 +33,8 @@ test-unit:
 test-integration: testbed
 	WORK_TESTBED_BIN=$(TESTBED) $(GO) test -count=1 -timeout 20m ./test/integration/...
 
-test-e2e: testbed
-	WORK_TESTBED_BIN=$(TESTBED) $(GO) test -count=1 -timeout 45m -v ./test/e2e/...
+test-e2e: testbed helm
+	WORK_TESTBED_BIN=$(TESTBED) WORK_HELM=$(HELM) $(GO) test -count=1 -timeout 45m -v ./test/e2e/...
 
 update-codegen:
 	hack/update-codegen.sh

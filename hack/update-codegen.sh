@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates deepcopy, the typed clientset (with its fake), listers, informers
 # and apply configurations from pkg/apis with k8s.io/code-generator, and the
-# CRDs in manifests/ with controller-gen. Versions come from hack/tools/go.mod.
+# CRDs in manifests/ with controller-gen, and their copies in the Helm charts
+# (deploy/charts/*/files/crds). Versions come from hack/tools/go.mod.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,3 +30,10 @@ trap 'rm -rf "$out"' EXIT
 mkdir -p manifests/hub manifests/managed
 mv "$out/work.open-cluster-management.io_manifestworks.yaml" manifests/hub/
 mv "$out/work.open-cluster-management.io_appliedmanifestworks.yaml" manifests/managed/
+# The charts render the CRDs from copies inside them (a chart cannot read files
+# outside its folder).
+for chart in work-hub:hub work-agent:managed; do
+  rm -rf "deploy/charts/${chart%%:*}/files/crds"
+  mkdir -p "deploy/charts/${chart%%:*}/files/crds"
+  cp "manifests/${chart#*:}"/*.yaml "deploy/charts/${chart%%:*}/files/crds/"
+done

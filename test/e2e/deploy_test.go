@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"bufio"
-	"errors"
-	"io"
 	"strings"
 	"testing"
 
@@ -13,8 +10,7 @@ import (
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"sigs.k8s.io/yaml"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/manifestwork/work/test/framework"
 )
@@ -81,21 +77,10 @@ func renderedDeployment(t *testing.T, cluster, base, name string) *appsv1.Deploy
 	t.Helper()
 	out, err := env.Kubectl(cluster, "kustomize", framework.DeployBase(base))
 	require.NoError(t, err)
-	decoder := utilyaml.NewYAMLReader(bufio.NewReader(strings.NewReader(out)))
-	for {
-		doc, err := decoder.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		require.NoError(t, err)
-		var d appsv1.Deployment
-		require.NoError(t, yaml.Unmarshal(doc, &d))
-		if d.Kind == "Deployment" && d.Name == name {
-			return &d
-		}
-	}
-	t.Fatalf("deploy/%s has no Deployment %s", base, name)
-	return nil
+	var d appsv1.Deployment
+	o := findObject(t, decodeObjects(t, out), "Deployment", name)
+	require.NoError(t, runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, &d))
+	return &d
 }
 
 // Every identity of deploy/ may do what its process needs (the rest of the

@@ -125,25 +125,32 @@ func findTestbed() (string, error) {
 }
 
 func runTestbedScript() (string, error) {
+	return runBuildScript("testbed.sh", testbedBuildTimeout)
+}
+
+// runBuildScript runs a script of hack/ that builds something into a cache
+// (its progress goes to stderr) and returns the last line it printed: the
+// path of what it built.
+func runBuildScript(name string, timeout time.Duration) (string, error) {
 	root, err := RepoRoot()
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), testbedBuildTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, "hack", "testbed.sh"))
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, "hack", name))
 	cmd.Dir = root
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("framework: hack/testbed.sh: %w", err)
+		return "", fmt.Errorf("framework: hack/%s: %w", name, err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	dir := strings.TrimSpace(lines[len(lines)-1])
-	if dir == "" {
-		return "", errors.New("framework: hack/testbed.sh printed no folder")
+	path := strings.TrimSpace(lines[len(lines)-1])
+	if path == "" {
+		return "", fmt.Errorf("framework: hack/%s printed no path", name)
 	}
-	return dir, nil
+	return path, nil
 }
 
 func checkTestbed(dir string) error {
