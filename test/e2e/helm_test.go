@@ -407,7 +407,7 @@ func TestHelmAgentRunsFromItsRenderedDeployment(t *testing.T) {
 	secrets := map[string]map[string]string{
 		"hub-kubeconfig": {"kubeconfig": c.AgentHubKubeconfig},
 	}
-	env, args := podProcess(t, d.Spec.Template.Spec, "work-agent-helm-0", secrets)
+	env, args := podProcess(t, d.Spec.Template.Spec, "work-agent-helm-0", agentNamespace, secrets)
 	require.Equal(t, "agent", args[0])
 	args = append(args, "--kubeconfig="+c.WorkKubeconfig)
 
@@ -433,8 +433,8 @@ func TestHelmAgentRunsFromItsRenderedDeployment(t *testing.T) {
 // podProcess turns a pod's only container into the environment and
 // arguments of a local process: each Secret volume becomes a folder holding
 // the files given for it, in which the container's mount path is rewritten,
-// and POD_NAME comes from podName.
-func podProcess(t *testing.T, pod corev1.PodSpec, podName string, secrets map[string]map[string]string) (env, args []string) {
+// and the pod's name and namespace come from podName and podNamespace.
+func podProcess(t *testing.T, pod corev1.PodSpec, podName, podNamespace string, secrets map[string]map[string]string) (env, args []string) {
 	t.Helper()
 	require.Len(t, pod.Containers, 1)
 	container := pod.Containers[0]
@@ -467,8 +467,10 @@ func podProcess(t *testing.T, pod corev1.PodSpec, podName string, secrets map[st
 			env = append(env, v.Name+"="+v.Value)
 		case v.ValueFrom.FieldRef != nil && v.ValueFrom.FieldRef.FieldPath == "metadata.name":
 			env = append(env, v.Name+"="+podName)
+		case v.ValueFrom.FieldRef != nil && v.ValueFrom.FieldRef.FieldPath == "metadata.namespace":
+			env = append(env, v.Name+"="+podNamespace)
 		default:
-			t.Fatalf("env %s: only values and the pod's name are supported", v.Name)
+			t.Fatalf("env %s: only values and the pod's name and namespace are supported", v.Name)
 		}
 	}
 	return env, args

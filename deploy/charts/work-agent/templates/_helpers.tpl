@@ -9,9 +9,6 @@ the binary's default applies. A new flag is one more line here and one value.
 {{- with .Values.agentID }}
 - {{ printf "--agent-id=%s" . | quote }}
 {{- end }}
-{{- if ne .Release.Namespace "open-cluster-management-agent" }}
-- {{ printf "--leader-election-namespace=%s" .Release.Namespace | quote }}
-{{- end }}
 {{- include "work.featureGatesFlag" .Values.featureGates }}
 {{- include "work.flag" (dict "name" "kube-api-qps" "value" .Values.kubeAPI.qps) }}
 {{- include "work.intFlag" (dict "name" "kube-api-burst" "value" .Values.kubeAPI.burst) }}

@@ -9,9 +9,6 @@ binary's default applies. A new flag is one more line here and one value.
 - --tls-private-key-file=/etc/work/webhook/tls.key
 {{- include "work.intFlag" (dict "name" "manifest-limit" "value" .Values.webhook.manifestLimit) }}
 {{- end }}
-{{- if ne .Release.Namespace "open-cluster-management-hub" }}
-- {{ printf "--leader-election-namespace=%s" .Release.Namespace | quote }}
-{{- end }}
 {{- include "work.featureGatesFlag" .Values.featureGates }}
 {{- include "work.flag" (dict "name" "kube-api-qps" "value" .Values.kubeAPI.qps) }}
 {{- include "work.intFlag" (dict "name" "kube-api-burst" "value" .Values.kubeAPI.burst) }}
