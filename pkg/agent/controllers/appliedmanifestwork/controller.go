@@ -11,6 +11,7 @@ package appliedmanifestwork
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -70,6 +71,11 @@ type Controller struct {
 	applied worklisters.AppliedManifestWorkLister
 	cleaner *cleanup.Cleaner
 	logger  klog.Logger // for the queue key functions, which have no context
+
+	mu sync.Mutex
+	// replaced holds, by AppliedManifestWork name, the resourceVersions our
+	// own writes replaced, until the lister shows a newer one.
+	replaced map[string][]string
 }
 
 // New returns the controller, ready to Run.
@@ -105,6 +111,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
+		c.forget(appliedwork.Name(c.HubHash, name))
 		return nil
 	}
 	if err != nil {

@@ -63,6 +63,9 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 	if err != nil || applied == nil {
 		return 0, err
 	}
+	if c.outdated(applied) {
+		return 0, nil // the event of our own write brings the current copy
+	}
 	st := &state{work: work, applied: applied}
 	for _, step := range []func(context.Context, *state) error{
 		c.knownResources,
@@ -105,10 +108,13 @@ func (c *Controller) appliedWork(work *workv1.ManifestWork) (*workv1.AppliedMani
 // since that the AppliedManifestWork does not list yet: a pass whose status
 // write failed, because the work changed meanwhile, left its objects
 // nowhere else, and they must be recorded, or pruned when the work no
-// longer names them.
+// longer names them. They are taken once the work's status describes its
+// current spec, when the pass that applied them is over: objects of a pass
+// still going on are recorded from that status, in one write, not one by one
+// as each is created.
 func (c *Controller) knownResources(_ context.Context, st *state) error {
 	st.known = st.applied.Status.AppliedResources
-	if c.Records == nil {
+	if c.Records == nil || !statusCurrent(st.work) {
 		return nil
 	}
 	st.unrecorded = c.Records.Unrecorded(st.work.Namespace + "/" + st.work.Name)
@@ -285,10 +291,11 @@ func (c *Controller) updateStatus(ctx context.Context, st *state) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.SpokeClient.WorkV1().AppliedManifestWorks().Patch(ctx, st.applied.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
+	updated, err := c.SpokeClient.WorkV1().AppliedManifestWorks().Patch(ctx, st.applied.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
 	if err != nil {
 		return fmt.Errorf("patching AppliedManifestWork %s status: %w", st.applied.Name, err)
 	}
+	st.applied = c.wrote(st.applied, updated)
 	klog.FromContext(ctx).V(2).Info("Updated applied resources", "appliedManifestWork", st.applied.Name, "count", len(st.resources))
 	c.recorded(st)
 	return nil
@@ -327,9 +334,11 @@ func (c *Controller) persistRecords(ctx context.Context, st *state) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.SpokeClient.WorkV1().AppliedManifestWorks().Patch(ctx, st.applied.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+	updated, err := c.SpokeClient.WorkV1().AppliedManifestWorks().Patch(ctx, st.applied.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	if err != nil {
 		return fmt.Errorf("persisting apply records in AppliedManifestWork %s: %w", st.applied.Name, err)
 	}
+	st.applied = c.wrote(st.applied, updated)
 	klog.FromContext(ctx).V(4).Info("Persisted apply records", "appliedManifestWork", st.applied.Name, "bytes", len(want))
 	return nil
 }
@@ -339,4 +348,44 @@ func sameResources(a, b []workv1.AppliedManifestResourceMeta) bool {
 		return true
 	}
 	return equality.Semantic.DeepEqual(a, b)
+}
+
+// wrote remembers that our write replaced the AppliedManifestWork's version
+// before, and returns the written copy for the next steps. A write that
+// changed nothing keeps the version, which then stays current.
+func (c *Controller) wrote(before, after *workv1.AppliedManifestWork) *workv1.AppliedManifestWork {
+	if after.ResourceVersion != before.ResourceVersion {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.replaced == nil {
+			c.replaced = map[string][]string{}
+		}
+		c.replaced[before.Name] = append(c.replaced[before.Name], before.ResourceVersion)
+	}
+	return after
+}
+
+// outdated tells whether our own writes replaced this lister copy of the
+// AppliedManifestWork: reconciling it would repeat a write (or send one that
+// conflicts). A copy they did not replace is at least as new as all of them
+// (an informer never goes back), so what was remembered is dropped.
+func (c *Controller) outdated(applied *workv1.AppliedManifestWork) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	versions, ok := c.replaced[applied.Name]
+	if !ok {
+		return false
+	}
+	if slices.Contains(versions, applied.ResourceVersion) {
+		return true
+	}
+	delete(c.replaced, applied.Name)
+	return false
+}
+
+// forget drops what is remembered of an AppliedManifestWork that is gone.
+func (c *Controller) forget(name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.replaced, name)
 }

@@ -70,6 +70,8 @@ type env struct {
 	c        *Controller
 	spoke    *fakework.Clientset
 	metadata *metadatafake.FakeMetadataClient
+	// appliedIndexer is what the AppliedManifestWork lister reads.
+	appliedIndexer cache.Indexer
 }
 
 // newEnv builds the controller; applied may be nil (none yet), objects is
@@ -93,7 +95,7 @@ func newEnv(t *testing.T, applied *workv1.AppliedManifestWork, objectCache ct.Ca
 		applied: worklisters.NewAppliedManifestWorkLister(indexer),
 		cleaner: &cleanup.Cleaner{Client: md, Objects: objectsCache},
 	}
-	return &env{c: c, spoke: spoke, metadata: md}
+	return &env{c: c, spoke: spoke, metadata: md, appliedIndexer: indexer}
 }
 
 // appliedResources is the AppliedManifestWork status the fake API holds.

@@ -2,11 +2,14 @@ package appliedmanifestwork
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
@@ -75,6 +78,48 @@ func TestPersistRecords(t *testing.T) {
 	}
 }
 
+// A lister copy that our own write replaced is not acted on again: the
+// records (and the applied resources) are written once, not once more for
+// every event that comes before the informer has caught up.
+func TestOwnWritesAreNotRepeatedFromAnOutdatedCopy(t *testing.T) {
+	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
+	work := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+	key := work.Namespace + "/" + work.Name
+	applied := newApplied() // lists nothing yet, holds no records
+	applied.ResourceVersion = "10"
+	e := newEnv(t, applied, ct.Cache{}.Put(ct.ConfigMaps, cmObj), cmObj)
+	version := 10
+	e.spoke.PrependReactor("patch", "appliedmanifestworks", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		version++ // a real server moves the version with every write
+		got, err := e.spoke.Tracker().Get(action.GetResource(), "", ct.AppliedName)
+		require.NoError(t, err)
+		out := got.(*workv1.AppliedManifestWork).DeepCopy()
+		out.ResourceVersion = strconv.Itoa(version)
+		return true, out, nil
+	})
+	e.c.Records = applyrecords.NewStore()
+	e.c.Records.Put(key, applyrecords.ObjectID(ct.ConfigMaps, "default", "cm"), applyrecords.Record{LastApplied: apply.LastApplied{Spec: 2}, Content: 7})
+
+	_, err := e.c.reconcile(context.Background(), work)
+	require.NoError(t, err)
+	require.Len(t, e.spokeWrites(), 2, "the applied resources and the records")
+
+	// Events arrive while the lister still holds the copy the writes replaced.
+	for range 3 {
+		_, err = e.c.reconcile(context.Background(), work)
+		require.NoError(t, err)
+	}
+	assert.Len(t, e.spokeWrites(), 2, "nothing written again from an outdated copy")
+
+	// A copy newer than every write is acted on again.
+	newer := applied.DeepCopy()
+	newer.ResourceVersion = "13"
+	require.NoError(t, e.appliedIndexer.Update(newer))
+	_, err = e.c.reconcile(context.Background(), work)
+	require.NoError(t, err)
+	assert.Greater(t, len(e.spokeWrites()), 2, "a newer copy without the records is written to")
+}
+
 // A pass whose status write failed leaves its objects only in the records:
 // they are recorded, or pruned once the work no longer names them.
 func TestUnrecordedObjectsAreRecordedOrPruned(t *testing.T) {
@@ -85,12 +130,21 @@ func TestUnrecordedObjectsAreRecordedOrPruned(t *testing.T) {
 	work := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
 	key := work.Namespace + "/" + work.Name
 
-	e := newEnv(t, newApplied(), nil, cmObj, staleObj)
+	e := newEnv(t, newApplied(cm), nil, cmObj, staleObj)
 	e.c.Records = applyrecords.NewStore()
 	e.c.Records.NoteApplied(key, stale) // applied for a generation whose status was never written
 	e.c.Records.NoteApplied(key, cm)
 
-	_, err := e.c.reconcile(context.Background(), work)
+	// While a pass is going on (the status is behind the spec), objects it
+	// applied are not written one by one.
+	passing := work.DeepCopy()
+	passing.Generation++
+	_, err := e.c.reconcile(context.Background(), passing)
+	require.NoError(t, err)
+	assert.Empty(t, e.spokeWrites(), "nothing written during the pass")
+	assert.Empty(t, ct.Writes(e.metadata.Actions()), "nothing pruned during the pass")
+
+	_, err = e.c.reconcile(context.Background(), work)
 	require.NoError(t, err)
 
 	assert.Equal(t, []workv1.AppliedManifestResourceMeta{cm}, e.appliedResources(t))
