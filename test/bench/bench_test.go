@@ -129,6 +129,23 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 			}
 			return h.removeFeedbackWorks(ctx, exited)
 		}},
+		{"restart", func() (err error) {
+			// The first process's footprint, which the new one does not carry.
+			stats, err := readProcStats(agent.pid())
+			if err != nil {
+				return err
+			}
+			res.BeforeRestart = &stats
+			res.Restart, err = h.restart(ctx, agent.kill, func() (<-chan struct{}, error) {
+				next, err := startAgentProcess(command, res.Log)
+				if err != nil {
+					return nil, err
+				}
+				agent, exited = next, next.exited()
+				return exited, nil
+			})
+			return err
+		}},
 		{"delete all", func() (err error) { res.Delete, err = h.deleteAll(ctx, exited); return err }},
 	}
 	for _, phase := range phases {
@@ -148,10 +165,15 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 			res.LoggedColdRequests, _ = framework.ScanRequestLog(res.Log, hosts, res.Cold.began, res.Cold.ended)
 		}
 	}
-	// Read just before stopping: VmHWM and the CPU time of the whole life.
+	// Read just before stopping: VmHWM and the CPU time of the whole life,
+	// over both processes when the agent was restarted.
 	if stats, err := readProcStats(agent.pid()); err != nil {
 		res.Errors = append(res.Errors, "process stats: "+err.Error())
 	} else {
+		if before := res.BeforeRestart; before != nil {
+			stats.PeakRSSMB = max(stats.PeakRSSMB, before.PeakRSSMB)
+			stats.CPUSeconds += before.CPUSeconds
+		}
 		res.Process = &stats
 	}
 	return res

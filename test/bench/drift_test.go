@@ -53,51 +53,20 @@ func (d *driftTarget) check(cm *corev1.ConfigMap) bool {
 // drift deletes driftEach applied ConfigMaps and modifies driftEach others,
 // spread over the works, and measures the time until all are restored.
 func (h *harness) drift(ctx context.Context, agentExited <-chan struct{}) (*driftResult, error) {
-	total := h.params.Works * h.params.Manifests
-	n := min(2*driftEach, total)
-	var targets []*driftTarget
-	for k := range n {
-		i := k * total / n // spread evenly over all ConfigMaps
-		name := coldConfigMapName(i/h.params.Manifests, i%h.params.Manifests)
-		cm := h.configMap(name)
-		if cm == nil {
-			return nil, fmt.Errorf("drift: %s is not in the cache", name)
-		}
-		targets = append(targets, &driftTarget{name: name, deleted: k%2 == 0, uid: string(cm.UID), notRVs: []string{cm.ResourceVersion}})
+	targets, err := h.driftTargets()
+	if err != nil {
+		return nil, err
 	}
 	win, err := h.openWindow(ctx)
 	if err != nil {
 		return nil, err
 	}
-	cms := h.spokeKube.CoreV1().ConfigMaps(benchNamespace)
 	began := time.Now()
 	res := &driftResult{}
-	for _, target := range targets {
-		if target.deleted {
-			if err := cms.Delete(ctx, target.name, metav1.DeleteOptions{}); err != nil {
-				return nil, fmt.Errorf("drift: delete %s: %w", target.name, err)
-			}
-			res.Deleted++
-			continue
-		}
-		cm := h.configMap(target.name).DeepCopy()
-		cm.Data["value"] = "drifted"
-		updated, err := cms.Update(ctx, cm, metav1.UpdateOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("drift: modify %s: %w", target.name, err)
-		}
-		target.notRVs = append(target.notRVs, updated.ResourceVersion)
-		res.Modified++
+	if res.Deleted, res.Modified, err = h.makeDrift(ctx, targets); err != nil {
+		return nil, err
 	}
-	err = waitUntil(ctx, h.params.Timeout, agentExited, func() bool {
-		for _, target := range targets {
-			target.restored = target.restored || target.check(h.configMap(target.name))
-			if !target.restored {
-				return false
-			}
-		}
-		return true
-	}, h.configMaps)
+	err = h.waitRestored(ctx, agentExited, targets)
 	elapsed := time.Since(began)
 	if err != nil {
 		return nil, fmt.Errorf("drift repair: %w", err)
@@ -109,4 +78,58 @@ func (h *harness) drift(ctx context.Context, agentExited <-chan struct{}) (*drif
 	}
 	res.Hub, res.Managed = hub.byKey(), managed.byKey()
 	return res, nil
+}
+
+// driftTargets are 2 x driftEach applied ConfigMaps spread evenly over all
+// works, every other one to be deleted, the rest modified.
+func (h *harness) driftTargets() ([]*driftTarget, error) {
+	total := h.params.Works * h.params.Manifests
+	n := min(2*driftEach, total)
+	var targets []*driftTarget
+	for k := range n {
+		i := k * total / n
+		name := coldConfigMapName(i/h.params.Manifests, i%h.params.Manifests)
+		cm := h.configMap(name)
+		if cm == nil {
+			return nil, fmt.Errorf("drift: %s is not in the cache", name)
+		}
+		targets = append(targets, &driftTarget{name: name, deleted: k%2 == 0, uid: string(cm.UID), notRVs: []string{cm.ResourceVersion}})
+	}
+	return targets, nil
+}
+
+// makeDrift deletes or modifies each target.
+func (h *harness) makeDrift(ctx context.Context, targets []*driftTarget) (deleted, modified int, err error) {
+	cms := h.spokeKube.CoreV1().ConfigMaps(benchNamespace)
+	for _, target := range targets {
+		if target.deleted {
+			if err := cms.Delete(ctx, target.name, metav1.DeleteOptions{}); err != nil {
+				return deleted, modified, fmt.Errorf("drift: delete %s: %w", target.name, err)
+			}
+			deleted++
+			continue
+		}
+		cm := h.configMap(target.name).DeepCopy()
+		cm.Data["value"] = "drifted"
+		updated, err := cms.Update(ctx, cm, metav1.UpdateOptions{})
+		if err != nil {
+			return deleted, modified, fmt.Errorf("drift: modify %s: %w", target.name, err)
+		}
+		target.notRVs = append(target.notRVs, updated.ResourceVersion)
+		modified++
+	}
+	return deleted, modified, nil
+}
+
+// waitRestored waits until every target is as the work wants it again.
+func (h *harness) waitRestored(ctx context.Context, agentExited <-chan struct{}, targets []*driftTarget) error {
+	return waitUntil(ctx, h.params.Timeout, agentExited, func() bool {
+		for _, target := range targets {
+			target.restored = target.restored || target.check(h.configMap(target.name))
+			if !target.restored {
+				return false
+			}
+		}
+		return true
+	}, h.configMaps)
 }

@@ -49,6 +49,18 @@ func (p *agentProcess) pid() int { return p.cmd.Process.Pid }
 // exited is closed when the agent has exited.
 func (p *agentProcess) exited() <-chan struct{} { return p.done }
 
+// kill sends SIGKILL and waits until the process is gone.
+func (p *agentProcess) kill() error {
+	select {
+	case <-p.done:
+		return fmt.Errorf("agent had exited already: %v", p.err)
+	default:
+	}
+	_ = p.cmd.Process.Kill()
+	<-p.done
+	return nil
+}
+
 // stop sends SIGTERM, waits at most timeout, then kills.
 func (p *agentProcess) stop(timeout time.Duration) error {
 	select {
