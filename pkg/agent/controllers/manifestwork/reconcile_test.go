@@ -18,14 +18,15 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
-	"github.com/manifestwork/work/pkg/agent/manifest"
+	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/pkg/manifest"
 	"github.com/manifestwork/work/test/fixture"
 )
 
@@ -46,7 +47,7 @@ func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.Partial
 // env is a controller over fake clients, with its fakes exposed.
 type env struct {
 	c       *Controller
-	rbac    *ct.RBAC // what executors may do
+	rbac    *executortest.RBAC // what executors may do
 	hub     *fakework.Clientset
 	spoke   *fakework.Clientset
 	dynamic *fakedynamic.FakeDynamicClient
@@ -74,7 +75,7 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 	works := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	require.NoError(t, works.Add(work))
 	applied := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
-	rbac := ct.NewRBAC()
+	rbac := executortest.NewRBAC()
 	events := record.NewFakeRecorder(100)
 	return &env{
 		rbac: rbac, events: events,
@@ -111,7 +112,7 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 
 	assert.Equal(t, []string{"patch manifestworks " + cluster + "/w", "patch manifestworks/status " + cluster + "/w"}, ct.Writes(e.hub.Actions()),
 		"one finalizer patch, then one status patch")
-	assert.Equal(t, []string{"create appliedmanifestworks " + appliedwork.Name(hubHash, "w")}, ct.Writes(e.spoke.Actions()))
+	assert.Equal(t, []string{"create appliedmanifestworks " + appliedname.Name(hubHash, "w")}, ct.Writes(e.spoke.Actions()))
 	created := ct.Writes(e.dynamic.Actions())
 	assert.Equal(t, []string{"create namespaces team", "create configmaps team/settings"}, created, "namespaces before what lives in them")
 
@@ -129,14 +130,14 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 	cm, err := e.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("team").Get(context.Background(), "settings", metav1.GetOptions{})
 	require.NoError(t, err)
 	require.Len(t, cm.GetOwnerReferences(), 1)
-	assert.Equal(t, appliedwork.Name(hubHash, "w"), cm.GetOwnerReferences()[0].Name)
+	assert.Equal(t, appliedname.Name(hubHash, "w"), cm.GetOwnerReferences()[0].Name)
 
 	// The same work again, as the informer now shows it: nothing changes, so
 	// nothing is written anywhere.
 	e.hub.ClearActions()
 	e.spoke.ClearActions()
 	e.dynamic.ClearActions()
-	amw, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedwork.Name(hubHash, "w"), metav1.GetOptions{})
+	amw, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedname.Name(hubHash, "w"), metav1.GetOptions{})
 	require.NoError(t, err)
 	require.NoError(t, e.applied.Add(amw))
 	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))

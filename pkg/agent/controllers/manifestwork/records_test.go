@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	fakedynamic "k8s.io/client-go/dynamic/fake"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
@@ -50,10 +50,10 @@ func (e *env) dynamicRequests() []string {
 }
 
 // persistRecords puts the controller's records of the work into its
-// AppliedManifestWork, as the appliedmanifestwork controller does.
+// AppliedManifestWork, as the appliedresources controller does.
 func (e *env) persistRecords(t *testing.T, work *workv1.ManifestWork) {
 	t.Helper()
-	name := appliedwork.Name(hubHash, work.Name)
+	name := appliedname.Name(hubHash, work.Name)
 	applied, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), name, metav1.GetOptions{})
 	require.NoError(t, err)
 	applied.Annotations = map[string]string{applyrecords.Annotation: e.c.Records.Encode(cluster + "/" + work.Name)}

@@ -14,10 +14,10 @@ import (
 	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 )
 
 const (
@@ -62,14 +62,14 @@ func deleting(w *workv1.ManifestWork) *workv1.ManifestWork {
 	return w
 }
 
-type fixture struct {
+type harness struct {
 	client *fake.Clientset
 	c      *Controller
 }
 
 // newFixture is the controller with w (if any) in its cache and on the
 // fake hub, and a fake clock at now.
-func newFixture(t *testing.T, w *workv1.ManifestWork) *fixture {
+func newHarness(t *testing.T, w *workv1.ManifestWork) *harness {
 	t.Helper()
 	var objs []runtime.Object
 	if w != nil {
@@ -82,10 +82,10 @@ func newFixture(t *testing.T, w *workv1.ManifestWork) *fixture {
 		require.NoError(t, works.Informer().GetIndexer().Add(w))
 	}
 	c := newController(Deps{Client: client, Works: works, Clock: clocktesting.NewFakeClock(now)})
-	return &fixture{client: client, c: c}
+	return &harness{client: client, c: c}
 }
 
-func (f *fixture) writes() []string { return ct.Writes(f.client.Actions()) }
+func (f *harness) writes() []string { return ct.Writes(f.client.Actions()) }
 
 func TestSync(t *testing.T) {
 	tests := []struct {
@@ -109,7 +109,7 @@ func TestSync(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t, tt.work)
+			f := newHarness(t, tt.work)
 			syncCtx := ct.NewSyncContext(key)
 
 			require.NoError(t, f.c.sync(t.Context(), syncCtx))
@@ -147,7 +147,7 @@ func assertUIDPrecondition(t *testing.T, actions []clienttesting.Action) {
 // The clock decides: the same work is requeued for the rest of its TTL, then
 // deleted once the clock reaches its expiry.
 func TestSyncFollowsTheClock(t *testing.T) {
-	f := newFixture(t, work(seconds(60), ago(0)))
+	f := newHarness(t, work(seconds(60), ago(0)))
 	clk := f.c.clock.(*clocktesting.FakeClock)
 
 	clk.Step(45 * time.Second)
@@ -177,7 +177,7 @@ func TestSyncDeleteErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t, work(seconds(0), ago(0)))
+			f := newHarness(t, work(seconds(0), ago(0)))
 			f.client.PrependReactor("delete", "manifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
 				return true, nil, tt.err
 			})

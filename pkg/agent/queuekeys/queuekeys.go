@@ -1,4 +1,6 @@
-package appliedwork
+// Package queuekeys maps the informer events of the agent's controllers to
+// the keys of the works they queue.
+package queuekeys
 
 import (
 	"fmt"
@@ -7,11 +9,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 )
 
-// WorkQueueKeys is the queue key function of ManifestWork events: the work's
+// Work is the queue key function of ManifestWork events: the work's
 // namespace/name.
-func WorkQueueKeys(logger klog.Logger) func(runtime.Object) []string {
+func Work(logger klog.Logger) func(runtime.Object) []string {
 	return func(obj runtime.Object) []string {
 		key, err := cache.MetaNamespaceKeyFunc(obj)
 		if err != nil {
@@ -22,17 +26,17 @@ func WorkQueueKeys(logger klog.Logger) func(runtime.Object) []string {
 	}
 }
 
-// WorkOfAppliedQueueKeys is the queue key function of AppliedManifestWork
+// WorkOfApplied is the queue key function of AppliedManifestWork
 // events: the key of the work an AppliedManifestWork of this hub records;
 // another hub's are ignored.
-func WorkOfAppliedQueueKeys(logger klog.Logger, clusterName, hubHash string) func(runtime.Object) []string {
+func WorkOfApplied(logger klog.Logger, clusterName, hubHash string) func(runtime.Object) []string {
 	return func(obj runtime.Object) []string {
 		accessor, err := apimeta.Accessor(obj)
 		if err != nil {
 			logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
 			return nil
 		}
-		key, ok := WorkKey(clusterName, hubHash, accessor.GetName())
+		key, ok := appliedname.WorkKey(clusterName, hubHash, accessor.GetName())
 		if !ok {
 			return nil
 		}
