@@ -18,13 +18,13 @@ import (
 	"github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
 	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 const (
-	namespace = "cluster1"
-	name      = "job"
-	key       = namespace + "/" + name
-	uid       = types.UID("uid-1")
+	name = "job"
+	key  = fixture.Cluster + "/" + name
+	uid  = types.UID("uid-1")
 )
 
 // now is the fake clock's time; conditions are set relative to it.
@@ -33,17 +33,17 @@ var now = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // work is a work with the given TTL (nil: none) and, unless completedAgo is
 // nil, a Complete condition that became True that long ago.
 func work(ttlSeconds *int64, completedAgo *time.Duration) *workv1.ManifestWork {
-	w := &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, UID: uid}}
+	b := fixture.NewWork(fixture.Cluster, name).WithUID(uid)
 	if ttlSeconds != nil {
-		w.Spec.DeleteOption = &workv1.DeleteOption{TTLSecondsAfterFinished: ttlSeconds}
+		b.WithDeleteOption(workv1.DeleteOption{TTLSecondsAfterFinished: ttlSeconds})
 	}
 	if completedAgo != nil {
-		w.Status.Conditions = []metav1.Condition{{
+		b.WithCondition(metav1.Condition{
 			Type: workv1.WorkComplete, Status: metav1.ConditionTrue, Reason: "Done",
 			LastTransitionTime: metav1.NewTime(now.Add(-*completedAgo)),
-		}}
+		})
 	}
-	return w
+	return b.Build()
 }
 
 func seconds(s int64) *int64 { return &s }
@@ -126,7 +126,7 @@ func TestSync(t *testing.T) {
 			}
 			assert.Equal(t, []string{"delete manifestworks " + key}, f.writes())
 			assertUIDPrecondition(t, f.client.Actions())
-			_, err := f.client.WorkV1().ManifestWorks(namespace).Get(t.Context(), name, metav1.GetOptions{})
+			_, err := f.client.WorkV1().ManifestWorks(fixture.Cluster).Get(t.Context(), name, metav1.GetOptions{})
 			assert.True(t, apierrors.IsNotFound(err), "work still there: %v", err)
 		})
 	}
