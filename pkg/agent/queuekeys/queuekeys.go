@@ -5,6 +5,7 @@ package queuekeys
 import (
 	"fmt"
 
+	"github.com/openshift/library-go/pkg/controller/factory"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
@@ -42,4 +43,12 @@ func WorkOfApplied(logger klog.Logger, clusterName, hubHash string) func(runtime
 		}
 		return []string{key}
 	}
+}
+
+// WorkEvents has a controller queue the key of a work on the events of the
+// cluster's ManifestWorks and of this hub's AppliedManifestWorks: what the
+// controllers that reconcile a work from both sides watch.
+func WorkEvents(f *factory.Factory, logger klog.Logger, clusterName, hubHash string, works, applied factory.Informer) *factory.Factory {
+	return f.WithInformersQueueKeysFunc(Work(logger), works).
+		WithInformersQueueKeysFunc(WorkOfApplied(logger, clusterName, hubHash), applied)
 }

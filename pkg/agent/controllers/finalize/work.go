@@ -79,10 +79,8 @@ func NewWorkController(d WorkDeps) factory.Controller {
 		d.SyncContext = factory.NewSyncContext(ControllerName, d.Recorder)
 	}
 	c := newWorkController(d)
-	return factory.New().
-		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(queuekeys.Work(c.logger), d.Works.Informer()).
-		WithInformersQueueKeysFunc(queuekeys.WorkOfApplied(c.logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
+	f := factory.New().WithSyncContext(d.SyncContext)
+	return queuekeys.WorkEvents(f, c.logger, d.ClusterName, d.HubHash, d.Works.Informer(), d.AppliedWorks.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
