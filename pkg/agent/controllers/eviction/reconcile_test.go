@@ -44,7 +44,7 @@ func (c *fakeClock) Since(t time.Time) time.Duration { return c.now.Sub(t) }
 // appliedWork is the AppliedManifestWork of the work "web" that the agent agent
 // of hubHash keeps, recording one ConfigMap; evictionStart may be nil.
 func appliedWork(hubHash, agent string, evictionStart *time.Time) *workv1.AppliedManifestWork {
-	b := fixture.NewApplied(hubHash, workName).WithUID("amw-uid").WithResourceVersion("17").WithAgent(agent).
+	b := fixture.NewApplied(hubHash, workName).AsStored("amw-uid", "17").WithAgent(agent).
 		WithResources(workv1.AppliedManifestResourceMeta{
 			ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "default", Name: "cm"},
 			Version:            "v1", UID: "cm-uid",
