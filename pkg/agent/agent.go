@@ -10,7 +10,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/feedback"
-	"github.com/manifestwork/work/pkg/healthz"
+	"github.com/manifestwork/work/pkg/diagnostics"
 )
 
 // informerResync is how often the informers replay every cached object to
@@ -23,7 +23,7 @@ type agentDeps struct {
 	AgentID     string
 	Hub         *rest.Config // the hub, with --hub-kube-api-qps/burst
 	Spoke       *rest.Config // the managed cluster, with --kube-api-qps/burst
-	Ready       *healthz.Readiness
+	Ready       *diagnostics.Readiness
 	Workers     int // concurrent ManifestWork reconciles
 	// EvictionGracePeriod is how long an AppliedManifestWork whose work is gone stays.
 	EvictionGracePeriod time.Duration

@@ -6,8 +6,8 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/manifestwork/work/pkg/agent/feedback"
+	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
-	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/startup"
 )
@@ -26,7 +26,7 @@ const gcPercent = 50
 // unreadable kubeconfig, an unreachable cluster, a missing CRD) come back as
 // one-line errors within about ten seconds; see startup.Run.
 func Run(ctx context.Context, o *Options) error {
-	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *healthz.Readiness) (*startup.Work, error) {
+	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *diagnostics.Readiness) (*startup.Work, error) {
 		conns, err := connect(ctx, o)
 		if err != nil {
 			return nil, err
@@ -35,7 +35,7 @@ func Run(ctx context.Context, o *Options) error {
 	})
 }
 
-func (o *Options) agentDeps(conns *connections, ready *healthz.Readiness) agentDeps {
+func (o *Options) agentDeps(conns *connections, ready *diagnostics.Readiness) agentDeps {
 	return agentDeps{
 		ClusterName:         o.ClusterName,
 		AgentID:             o.agentID(),

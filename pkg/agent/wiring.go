@@ -22,18 +22,17 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
-	"github.com/manifestwork/work/pkg/agent/controllers/appliedmanifestwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/appliedresources"
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
+	"github.com/manifestwork/work/pkg/agent/controllers/eviction"
 	"github.com/manifestwork/work/pkg/agent/controllers/executorcache"
 	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/statusfeedback"
-	"github.com/manifestwork/work/pkg/agent/controllers/unmanagedappliedwork"
 	"github.com/manifestwork/work/pkg/agent/executor"
-	"github.com/manifestwork/work/pkg/agent/manifest"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
@@ -41,6 +40,7 @@ import (
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/kubeconn/outage"
+	"github.com/manifestwork/work/pkg/manifest"
 )
 
 // wiring is everything the active replica runs.
@@ -137,7 +137,7 @@ func (a *agent) wire() (w *wiring, err error) {
 
 	q := newQueues(recorder)
 	q.records = applyrecords.NewStore()
-	hubHash := appliedwork.HubHash(a.Hub.Host)
+	hubHash := appliedname.HubHash(a.Hub.Host)
 	w.appliedTypes = func() []schema.GroupVersionResource { return appliedTypes(in.applied.Lister(), hubHash) }
 	w.objects = objectwatch.New(objectwatch.Deps{
 		Client: c.watch.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
@@ -268,7 +268,7 @@ func newQueues(eventRecorder record.EventRecorder) queues {
 		events:    eventRecorder,
 		apply:     factory.NewSyncContext(manifestwork.ControllerName, recorder),
 		available: factory.NewSyncContext(availability.ControllerName, recorder),
-		record:    factory.NewSyncContext(appliedmanifestwork.ControllerName, recorder),
+		record:    factory.NewSyncContext(appliedresources.ControllerName, recorder),
 		done:      factory.NewSyncContext(finalize.AppliedControllerName, recorder),
 		finalize:  factory.NewSyncContext(finalize.ControllerName, recorder),
 		feedback:  factory.NewSyncContext(statusfeedback.ControllerName, recorder),
@@ -280,7 +280,7 @@ func newQueues(eventRecorder record.EventRecorder) queues {
 // and its AppliedManifestWork (a deletion may be waiting for that object).
 func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName string) {
 	return func(appliedName string) {
-		if key, ok := appliedwork.WorkKey(clusterName, hubHash, appliedName); ok {
+		if key, ok := appliedname.WorkKey(clusterName, hubHash, appliedName); ok {
 			q.apply.Queue().Add(key)
 			q.available.Queue().Add(key)
 			q.record.Queue().Add(key)
@@ -307,7 +307,7 @@ func (q queues) onExecutorChange(works worklisters.ManifestWorkNamespaceLister, 
 			key := work.Namespace + "/" + work.Name
 			q.apply.Queue().Add(key)
 			q.record.Queue().Add(key)
-			q.done.Queue().Add(appliedwork.Name(hubHash, work.Name))
+			q.done.Queue().Add(appliedname.Name(hubHash, work.Name))
 		}
 	}
 }
@@ -327,7 +327,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works,
 			Objects: objects, Metadata: c.metadata, Recorder: q.recorder, SyncContext: q.available,
 		})},
-		{workers: 2, controller: appliedmanifestwork.New(appliedmanifestwork.Deps{
+		{workers: 2, controller: appliedresources.New(appliedresources.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash,
 			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Metadata: c.metadata, Objects: objects, Executors: executors, Records: q.records,
@@ -344,7 +344,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			Metadata: c.metadata, Objects: objects, Executors: executors,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.done,
 		})},
-		{workers: 1, controller: unmanagedappliedwork.New(unmanagedappliedwork.Deps{
+		{workers: 1, controller: eviction.New(eviction.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, GracePeriod: a.EvictionGracePeriod,
 			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied, Recorder: q.recorder,
 		})},

@@ -15,7 +15,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
-	"github.com/manifestwork/work/pkg/healthz"
+	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/hub/controllers/ttl"
 )
 
@@ -29,7 +29,7 @@ const ttlWorkers = 2
 // hubDeps is what the hub needs, all resolved before it starts.
 type hubDeps struct {
 	Config *rest.Config // the hub, with --kube-api-qps/burst
-	Ready  *healthz.Readiness
+	Ready  *diagnostics.Readiness
 	// CleanUp runs the TTL controller, which deletes completed works
 	// (feature gate CleanUpCompletedManifestWork).
 	CleanUp bool

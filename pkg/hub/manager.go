@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
-	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/startup"
 )
@@ -70,7 +70,7 @@ func (o *ManagerOptions) Validate() error {
 // RunManager runs work manager until ctx is cancelled, like Run without the
 // webhook (OCM runs it apart: work webhook-server).
 func RunManager(ctx context.Context, o *ManagerOptions) error {
-	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *healthz.Readiness) (*startup.Work, error) {
+	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *diagnostics.Readiness) (*startup.Work, error) {
 		hub := kubeconn.Cluster{Role: "hub", Flag: "--kubeconfig", Kubeconfig: o.Kubeconfig}
 		cfg, err := o.Connect(ctx, hub, kubeconn.ManifestWorkAPI)
 		if err != nil {

@@ -3,8 +3,8 @@ package hub
 import (
 	"context"
 
+	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
-	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/startup"
 )
@@ -22,7 +22,7 @@ const LeaseName = "work-hub"
 // marks the hub ready before it listens with a certificate; should it stop
 // serving, the hub stops too.
 func Run(ctx context.Context, o *Options) error {
-	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *healthz.Readiness) (*startup.Work, error) {
+	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *diagnostics.Readiness) (*startup.Work, error) {
 		hub := kubeconn.Cluster{Role: "hub", Flag: "--kubeconfig", Kubeconfig: o.Kubeconfig}
 		cfg, err := o.Connect(ctx, hub, kubeconn.ManifestWorkAPI)
 		if err != nil {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
-	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/hub/admission"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/startup"
@@ -96,10 +96,10 @@ func validPort(p *startup.Problems, flag string, port int, zeroDisables bool) {
 	}
 }
 
-// portAddress is ":port", or healthz.Disabled for port 0.
+// portAddress is ":port", or diagnostics.Disabled for port 0.
 func portAddress(port int) string {
 	if port == 0 {
-		return healthz.Disabled
+		return diagnostics.Disabled
 	}
 	return ":" + strconv.Itoa(port)
 }
@@ -115,7 +115,7 @@ func (o *WebhookServerOptions) healthAddress() string {
 // once the webhook listens with its certificate.
 func RunWebhookServer(ctx context.Context, o *WebhookServerOptions) error {
 	o.HealthProbeBindAddress = o.healthAddress()
-	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *healthz.Readiness) (*startup.Work, error) {
+	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *diagnostics.Readiness) (*startup.Work, error) {
 		hub := kubeconn.Cluster{Role: "hub", Flag: "--kubeconfig", Kubeconfig: o.Kubeconfig}
 		cfg, err := o.Connect(ctx, hub, SubjectAccessReviewAPI)
 		if err != nil {
@@ -139,8 +139,8 @@ func RunWebhookServer(ctx context.Context, o *WebhookServerOptions) error {
 
 // startMetrics serves /metrics (and the probes) on addr, plain HTTP, until
 // ctx is cancelled.
-func startMetrics(ctx context.Context, addr string, ready *healthz.Readiness) (*healthz.Server, error) {
-	s, err := healthz.StartOn("metrics address --metrics-port", addr, nil, ready)
+func startMetrics(ctx context.Context, addr string, ready *diagnostics.Readiness) (*diagnostics.Server, error) {
+	s, err := diagnostics.StartOn("metrics address --metrics-port", addr, nil, ready)
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ import (
 	"k8s.io/component-base/featuregate"
 	logsapi "k8s.io/component-base/logs/api/v1"
 
-	"github.com/manifestwork/work/pkg/healthz"
+	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/version"
 )
@@ -126,9 +126,9 @@ func (o *Options) Validate() error {
 	if !o.process.WithoutLease && !o.DisableLeaderElection {
 		o.validateLease(&p)
 	}
-	p.Add(healthz.ValidateAddress("--health-probe-bind-address", o.HealthProbeBindAddress))
+	p.Add(diagnostics.ValidateAddress("--health-probe-bind-address", o.HealthProbeBindAddress))
 	if !o.process.WithoutSecurePort {
-		p.Add(healthz.ValidateAddress("--listen", o.SecureBindAddress))
+		p.Add(diagnostics.ValidateAddress("--listen", o.SecureBindAddress))
 	}
 	p.Add(o.TLS.Validate())
 	if errs := logsapi.Validate(o.Logging, o.FeatureGate, nil); len(errs) > 0 {

@@ -11,16 +11,16 @@ import (
 	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/filewatch"
-	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/leaderelect"
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // Start connects a process to its clusters, each probed once, and builds
 // its work; nothing runs yet. /readyz reports ready; the work's Lead sets it.
-type Start func(ctx context.Context, ready *healthz.Readiness) (*Work, error)
+type Start func(ctx context.Context, ready *diagnostics.Readiness) (*Work, error)
 
 // Work is what a started process runs.
 type Work struct {
@@ -67,7 +67,7 @@ func Run(ctx context.Context, o *Options, validate func() error, start Start) er
 	}
 	metrics.Register() // every replica serves them at /metrics, leader or not
 	o.reportUnimplementedGates(ctx)
-	ready := &healthz.Readiness{}
+	ready := &diagnostics.Readiness{}
 	stopProbes, err := o.startProbes(ready)
 	if err != nil {
 		return err
@@ -101,9 +101,9 @@ func (o *Options) apply(ctx context.Context) (context.Context, error) {
 	return klog.NewContext(ctx, klog.FromContext(ctx).WithName(o.process.Name)), nil
 }
 
-func (o *Options) healthOptions() []healthz.Option {
+func (o *Options) healthOptions() []diagnostics.Option {
 	if o.Profiling {
-		return []healthz.Option{healthz.WithProfiling()}
+		return []diagnostics.Option{diagnostics.WithProfiling()}
 	}
 	return nil
 }
@@ -120,8 +120,8 @@ func (o *Options) reportUnimplementedGates(ctx context.Context) {
 
 // startProbes serves the probes and metrics on both addresses; stop stops
 // them.
-func (o *Options) startProbes(ready *healthz.Readiness) (stop func(), err error) {
-	health, err := healthz.Start(o.HealthProbeBindAddress, ready, o.healthOptions()...)
+func (o *Options) startProbes(ready *diagnostics.Readiness) (stop func(), err error) {
+	health, err := diagnostics.Start(o.HealthProbeBindAddress, ready, o.healthOptions()...)
 	if err != nil {
 		return nil, err
 	}
@@ -136,24 +136,24 @@ func (o *Options) startProbes(ready *healthz.Readiness) (stop func(), err error)
 // startSecure serves the probes and metrics over HTTPS on --listen, with a
 // self-signed certificate made in memory, as OCM's processes do: the
 // Klusterlet and the ClusterManager probe GET /healthz there.
-func (o *Options) startSecure(ready *healthz.Readiness) (*healthz.Server, error) {
+func (o *Options) startSecure(ready *diagnostics.Readiness) (*diagnostics.Server, error) {
 	addr := o.SecureBindAddress
 	if o.process.WithoutSecurePort {
-		addr = healthz.Disabled
+		addr = diagnostics.Disabled
 	}
-	if addr == healthz.Disabled {
-		return healthz.StartOn("", addr, nil, ready)
+	if addr == diagnostics.Disabled {
+		return diagnostics.StartOn("", addr, nil, ready)
 	}
 	tlsConfig, err := o.TLS.Config()
 	if err != nil {
 		return nil, err
 	}
-	cert, err := healthz.SelfSigned(o.process.Name)
+	cert, err := diagnostics.SelfSigned(o.process.Name)
 	if err != nil {
 		return nil, err
 	}
 	tlsConfig.Certificates = []tls.Certificate{cert}
-	return healthz.StartOn("secure address --listen", addr, tlsConfig, ready, o.healthOptions()...)
+	return diagnostics.StartOn("secure address --listen", addr, tlsConfig, ready, o.healthOptions()...)
 }
 
 // terminateOnFiles calls terminate once a file of --terminate-on-files
@@ -181,7 +181,7 @@ func (o *Options) terminateOnFiles(ctx context.Context, terminate context.Cancel
 
 // run starts the servers, then runs Lead under the lease, or at once without
 // leader election. A standby is ready at once (see leaderelect.RunOrElect).
-func (o *Options) run(ctx context.Context, ready *healthz.Readiness, work *Work) error {
+func (o *Options) run(ctx context.Context, ready *diagnostics.Readiness, work *Work) error {
 	servers, err := startServers(ctx, work.Servers)
 	if err != nil {
 		return err

@@ -16,9 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/component-base/metrics/testutil"
 
+	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/filewatch/filewatchtest"
-	"github.com/manifestwork/work/pkg/healthz"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/kubeconn/kubeconntest"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -35,7 +35,7 @@ func options() *Options {
 
 // lead is a process's work: ready while it runs, until ctx is cancelled.
 type lead struct {
-	ready    *healthz.Readiness
+	ready    *diagnostics.Readiness
 	started  atomic.Bool
 	stopped  atomic.Bool
 	stopping func() // if set, called as it stops
@@ -57,7 +57,7 @@ func (l *lead) run(ctx context.Context) error {
 func startOn(t *testing.T, srv *kubeconntest.Server, l *lead, servers ...func(context.Context) (Server, error)) Start {
 	cfg, err := kubeconn.Cluster{Kubeconfig: srv.Kubeconfig(t)}.Load()
 	require.NoError(t, err)
-	return func(_ context.Context, ready *healthz.Readiness) (*Work, error) {
+	return func(_ context.Context, ready *diagnostics.Readiness) (*Work, error) {
 		l.ready = ready
 		return &Work{LeaseCluster: cfg, Lead: l.run, Servers: servers}, nil
 	}
@@ -95,7 +95,7 @@ func TestRunStartupErrors(t *testing.T) {
 	defer busy.Close()
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	failing := func(context.Context, *healthz.Readiness) (*Work, error) { return nil, errors.New("cannot connect") }
+	failing := func(context.Context, *diagnostics.Readiness) (*Work, error) { return nil, errors.New("cannot connect") }
 
 	tests := []struct {
 		name     string
@@ -149,7 +149,7 @@ func TestRunProfiling(t *testing.T) {
 }
 
 func TestRunSetsGCPercent(t *testing.T) {
-	failing := func(context.Context, *healthz.Readiness) (*Work, error) { return nil, errors.New("cannot connect") }
+	failing := func(context.Context, *diagnostics.Readiness) (*Work, error) { return nil, errors.New("cannot connect") }
 	for gogc, want := range map[string]int{"": 50, "100": 100} {
 		t.Run("GOGC="+gogc, func(t *testing.T) {
 			t.Setenv("GOGC", gogc)
@@ -327,7 +327,7 @@ func TestRunTerminateOnUnreadableFile(t *testing.T) {
 func TestRunWithoutLead(t *testing.T) {
 	srv := kubeconntest.NewServer(t)
 	var s *server
-	start := func(context.Context, *healthz.Readiness) (*Work, error) {
+	start := func(context.Context, *diagnostics.Readiness) (*Work, error) {
 		return &Work{Servers: []func(context.Context) (Server, error){startServer(&s)}}, nil
 	}
 	stop := run(t, options(), start)

@@ -13,10 +13,10 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/clientcmd"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
 )
 
@@ -52,9 +52,9 @@ func TestTestbedRunsWorkloads(t *testing.T) {
 	kube := e.Cluster("cluster1").Kube
 	require.NoError(t, e.Cluster("cluster1").EnsureNamespaces(ctx, "testbed"))
 
-	_, err := kube.AppsV1().Deployments("testbed").Create(ctx, newDeployment("web", 2), metav1.CreateOptions{})
+	_, err := kube.AppsV1().Deployments("testbed").Create(ctx, fixture.Deployment("testbed", "web", 2), metav1.CreateOptions{})
 	require.NoError(t, err)
-	_, err = kube.BatchV1().Jobs("testbed").Create(ctx, newJob("once"), metav1.CreateOptions{})
+	_, err = kube.BatchV1().Jobs("testbed").Create(ctx, fixture.Job("testbed", "once"), metav1.CreateOptions{})
 	require.NoError(t, err)
 
 	framework.Eventually(t, workloadTimeout, func() error {
@@ -116,7 +116,7 @@ func TestWorkProcesses(t *testing.T) {
 
 	t.Run("kubectl get manifestwork shows the printer columns", func(t *testing.T) {
 		ctx := t.Context()
-		_, err := e.Hub.Work.WorkV1().ManifestWorks("cluster1").Create(ctx, newWork("smoke"), metav1.CreateOptions{})
+		_, err := e.Hub.Work.WorkV1().ManifestWorks("cluster1").Create(ctx, fixture.NewWork("cluster1", "smoke").WithManifest(fixture.ConfigMap("default", "smoke", map[string]string{"from": "e2e"})).Build(), metav1.CreateOptions{})
 		require.NoError(t, err)
 		out, err := e.Kubectl(framework.HubName, "get", "manifestwork", "-A")
 		require.NoError(t, err)
@@ -158,34 +158,6 @@ func TestWorkProcesses(t *testing.T) {
 	})
 }
 
-func newDeployment(name string, replicas int32) *appsv1.Deployment {
-	labels := map[string]string{"app": name}
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "fake-image"}}},
-			},
-		},
-	}
-}
-
-func newJob(name string) *batchv1.Job {
-	return &batchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: batchv1.JobSpec{
-			BackoffLimit: new(int32),
-			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
-				RestartPolicy: corev1.RestartPolicyNever,
-				Containers:    []corev1.Container{{Name: "main", Image: "fake-image"}},
-			}},
-		},
-	}
-}
-
 func deploymentAvailable(d *appsv1.Deployment) error {
 	for _, c := range d.Status.Conditions {
 		if c.Type == appsv1.DeploymentAvailable && c.Status == corev1.ConditionTrue &&
@@ -204,20 +176,6 @@ func jobComplete(j *batchv1.Job) error {
 		}
 	}
 	return fmt.Errorf("not complete: succeeded %d, conditions %v", j.Status.Succeeded, j.Status.Conditions)
-}
-
-func newWork(name string) *workv1.ManifestWork {
-	cm := &corev1.ConfigMap{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
-		Data:       map[string]string{"from": "e2e"},
-	}
-	return &workv1.ManifestWork{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: workv1.ManifestWorkSpec{Workload: workv1.ManifestsTemplate{
-			Manifests: []workv1.Manifest{{RawExtension: runtime.RawExtension{Object: cm}}},
-		}},
-	}
 }
 
 // assertTable checks that kubectl's table header has the columns, in this

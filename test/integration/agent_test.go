@@ -27,7 +27,7 @@ func runAgent(t *testing.T, s *framework.APIServer) {
 	t.Helper()
 	logsapi.ReapplyHandling = logsapi.ReapplyHandlingIgnoreUnchanged
 	o := agent.NewOptions()
-	o.ClusterName = clusterNamespace
+	o.ClusterName = fixture.Cluster
 	o.HubKubeconfig = s.KubeconfigPath
 	o.Kubeconfig = s.KubeconfigPath
 	o.DisableLeaderElection = true
@@ -50,8 +50,8 @@ func TestAgentAppliesAndCleansUp(t *testing.T) {
 	// deleted namespace would stay Terminating.
 	ns := "integration-agent"
 	require.NoError(t, s.EnsureNamespaces(ctx, ns))
-	works := s.Work.WorkV1().ManifestWorks(clusterNamespace)
-	_, err := works.Create(ctx, fixture.NewWork(clusterNamespace, "agent").
+	works := s.Work.WorkV1().ManifestWorks(fixture.Cluster)
+	_, err := works.Create(ctx, fixture.NewWork(fixture.Cluster, "agent").
 		WithManifest(fixture.ConfigMap(ns, "a", map[string]string{"k": "v"}), fixture.ConfigMap(ns, "b", nil)).
 		Build(), metav1.CreateOptions{})
 	require.NoError(t, err)

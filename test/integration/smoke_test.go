@@ -6,49 +6,33 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
 )
-
-const clusterNamespace = "cluster1"
 
 // setup returns the API server with the cluster namespace in place.
 func setup(t *testing.T) (*framework.APIServer, context.Context) {
 	t.Helper()
 	s := server(t)
 	ctx := t.Context()
-	require.NoError(t, s.EnsureNamespaces(ctx, clusterNamespace))
+	require.NoError(t, s.EnsureNamespaces(ctx, fixture.Cluster))
 	return s, ctx
 }
 
-func configMapManifest(t *testing.T, name string) workv1.Manifest {
-	t.Helper()
-	cm := &corev1.ConfigMap{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
-		Data:       map[string]string{"key": "value"},
-	}
-	return workv1.Manifest{RawExtension: runtime.RawExtension{Object: cm}}
-}
-
-func newWork(t *testing.T, name string) *workv1.ManifestWork {
-	return &workv1.ManifestWork{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: clusterNamespace},
-		Spec: workv1.ManifestWorkSpec{
-			Workload: workv1.ManifestsTemplate{Manifests: []workv1.Manifest{configMapManifest(t, name)}},
-		},
-	}
+// configMapWork is a work of one ConfigMap, both named name.
+func configMapWork(name string) *workv1.ManifestWork {
+	return fixture.NewWork(fixture.Cluster, name).WithManifest(fixture.ConfigMap("default", name, map[string]string{"key": "value"})).Build()
 }
 
 func TestManifestWorkRoundTripWithDefaults(t *testing.T) {
 	s, ctx := setup(t)
-	work := newWork(t, "defaults")
+	work := configMapWork("defaults")
 	work.Spec.DeleteOption = &workv1.DeleteOption{}
 	work.Spec.ManifestConfigs = []workv1.ManifestConfigOption{{
 		ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "default", Name: "defaults"},
@@ -58,7 +42,7 @@ func TestManifestWorkRoundTripWithDefaults(t *testing.T) {
 		},
 	}}
 
-	works := s.Work.WorkV1().ManifestWorks(clusterNamespace)
+	works := s.Work.WorkV1().ManifestWorks(fixture.Cluster)
 	_, err := works.Create(ctx, work, metav1.CreateOptions{})
 	require.NoError(t, err)
 	got, err := works.Get(ctx, work.Name, metav1.GetOptions{})
@@ -82,7 +66,7 @@ func TestUpdateStrategyTypeDefaultsToUpdate(t *testing.T) {
 	obj := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": workv1.SchemeGroupVersion.String(),
 		"kind":       "ManifestWork",
-		"metadata":   map[string]any{"name": "strategy-default", "namespace": clusterNamespace},
+		"metadata":   map[string]any{"name": "strategy-default", "namespace": fixture.Cluster},
 		"spec": map[string]any{
 			"workload": map[string]any{"manifests": []any{map[string]any{
 				"apiVersion": "v1", "kind": "ConfigMap",
@@ -95,10 +79,10 @@ func TestUpdateStrategyTypeDefaultsToUpdate(t *testing.T) {
 		},
 	}}
 	gvr := workv1.SchemeGroupVersion.WithResource("manifestworks")
-	_, err := s.Dynamic.Resource(gvr).Namespace(clusterNamespace).Create(ctx, obj, metav1.CreateOptions{})
+	_, err := s.Dynamic.Resource(gvr).Namespace(fixture.Cluster).Create(ctx, obj, metav1.CreateOptions{})
 	require.NoError(t, err)
 
-	got, err := s.Work.WorkV1().ManifestWorks(clusterNamespace).Get(ctx, "strategy-default", metav1.GetOptions{})
+	got, err := s.Work.WorkV1().ManifestWorks(fixture.Cluster).Get(ctx, "strategy-default", metav1.GetOptions{})
 	require.NoError(t, err)
 	require.Len(t, got.Spec.ManifestConfigs, 1)
 	require.NotNil(t, got.Spec.ManifestConfigs[0].UpdateStrategy)
@@ -156,9 +140,9 @@ func TestInvalidManifestWorkIsRejected(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			work := newWork(t, "invalid")
+			work := configMapWork("invalid")
 			tc.mutate(work)
-			_, err := s.Work.WorkV1().ManifestWorks(clusterNamespace).Create(ctx, work, metav1.CreateOptions{})
+			_, err := s.Work.WorkV1().ManifestWorks(fixture.Cluster).Create(ctx, work, metav1.CreateOptions{})
 			require.Error(t, err)
 			assert.True(t, apierrors.IsInvalid(err), "want an Invalid error, got %v", err)
 			assert.Contains(t, err.Error(), tc.field)

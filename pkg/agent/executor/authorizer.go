@@ -15,6 +15,7 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
+	"github.com/manifestwork/work/pkg/serviceaccount"
 )
 
 // Authorizer asks the managed cluster, with SubjectAccessReviews, whether an
@@ -104,7 +105,7 @@ func (a *Authorizer) allowed(ctx context.Context, user string, access Access) (b
 func (a *Authorizer) review(ctx context.Context, user string, access Access) (bool, error) {
 	sar := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
 		User:   user,
-		Groups: serviceAccountGroups(user),
+		Groups: serviceaccount.Groups(user),
 		ResourceAttributes: &authorizationv1.ResourceAttributes{
 			Verb: access.Verb, Group: access.Group, Resource: access.Resource,
 			Namespace: access.Namespace, Name: access.Name,

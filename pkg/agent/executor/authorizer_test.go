@@ -15,8 +15,8 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	"github.com/manifestwork/work/pkg/agent/executor"
+	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 )
@@ -69,7 +69,7 @@ func TestMayApplyChecksTheVerbsOfEachStrategy(t *testing.T) {
 		{workv1.UpdateStrategyTypeReadOnly, "get"},
 	} {
 		t.Run(string(tc.strategy), func(t *testing.T) {
-			rbac := ct.NewRBAC()
+			rbac := executortest.NewRBAC()
 			err := rbac.Authorizer(false).MayApply(context.Background(), executorOf(t), configMaps, cm, tc.strategy)
 			require.ErrorIs(t, err, executor.ErrDenied)
 			assert.Equal(t, "executor "+executor1+" is not allowed to "+tc.verbs+
@@ -93,7 +93,7 @@ func TestMayApplyRBACObjectsNeedsEscalateAndBind(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "readers"},
 		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "view"},
 	})
-	rbac := ct.NewRBAC()
+	rbac := executortest.NewRBAC()
 	for _, resource := range []string{"roles", "rolebindings"} {
 		for _, verb := range []string{"get", "create", "update"} {
 			rbac.Grant(executor1, verb, "rbac.authorization.k8s.io", resource)
@@ -119,7 +119,7 @@ func TestMayApplyRBACObjectsNeedsEscalateAndBind(t *testing.T) {
 }
 
 func TestNoExecutorSendsNoReview(t *testing.T) {
-	rbac := ct.NewRBAC()
+	rbac := executortest.NewRBAC()
 	cm := toUnstructured(t, fixture.ConfigMap("team", "settings", nil))
 	a := rbac.Authorizer(false)
 	require.NoError(t, a.MayApply(context.Background(), nil, configMaps, cm, ""))
@@ -128,7 +128,7 @@ func TestNoExecutorSendsNoReview(t *testing.T) {
 }
 
 func TestMayDelete(t *testing.T) {
-	rbac := ct.NewRBAC()
+	rbac := executortest.NewRBAC()
 	a := rbac.Authorizer(false)
 	err := a.MayDelete(context.Background(), executorOf(t), configMaps, "team", "settings")
 	require.ErrorIs(t, err, executor.ErrDenied)
@@ -146,7 +146,7 @@ func TestCachingRemembersUntilInvalidated(t *testing.T) {
 		caching      bool
 		wantRepeated int
 	}{{caching: false, wantRepeated: 3}, {caching: true, wantRepeated: 0}} {
-		rbac := ct.NewRBAC()
+		rbac := executortest.NewRBAC()
 		a := rbac.Authorizer(tc.caching)
 		require.Error(t, a.MayApply(ctx, executorOf(t), configMaps, cm, ""))
 		require.Equal(t, 3, rbac.Reviews(), "get, create and update")
@@ -176,7 +176,7 @@ func TestCachingRemembersUntilInvalidated(t *testing.T) {
 }
 
 func TestReviewErrorIsNotADenial(t *testing.T) {
-	rbac := ct.NewRBAC()
+	rbac := executortest.NewRBAC()
 	rbac.Client.PrependReactor("create", "subjectaccessreviews", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, errors.New("connection refused")
 	})

@@ -16,6 +16,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/apply"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/serviceaccount"
 )
 
 // User is the user name the executor of a work acts as on the managed
@@ -37,31 +38,7 @@ func User(e *workv1.ManifestWorkExecutor) (string, error) {
 			Message: "executor of type ServiceAccount needs spec.executor.subject.serviceAccount with namespace and name",
 		}
 	}
-	return ServiceAccountUser(sa.Namespace, sa.Name), nil
-}
-
-// ServiceAccountUser is the user name of a ServiceAccount.
-func ServiceAccountUser(namespace, name string) string {
-	return "system:serviceaccount:" + namespace + ":" + name
-}
-
-// serviceAccountGroups are the groups the API server puts a ServiceAccount
-// in; RBAC bindings to these groups grant the executor too.
-func serviceAccountGroups(user string) []string {
-	groups := []string{"system:serviceaccounts", "system:authenticated"}
-	if ns, _, ok := splitServiceAccount(user); ok {
-		groups = append(groups, "system:serviceaccounts:"+ns)
-	}
-	return groups
-}
-
-func splitServiceAccount(user string) (namespace, name string, ok bool) {
-	rest, found := strings.CutPrefix(user, "system:serviceaccount:")
-	if !found {
-		return "", "", false
-	}
-	namespace, name, ok = strings.Cut(rest, ":")
-	return namespace, name, ok && namespace != "" && name != ""
+	return serviceaccount.User(sa.Namespace, sa.Name), nil
 }
 
 // Access is one request the executor must be allowed: a verb on a resource,

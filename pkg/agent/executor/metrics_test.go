@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/component-base/metrics/testutil"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
+	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
@@ -31,7 +31,7 @@ func cacheHits(t *testing.T) float64 {
 func TestReviewsAndCacheHitsAreCounted(t *testing.T) {
 	metrics.Register()
 	ctx := context.Background()
-	rbac := ct.NewRBAC()
+	rbac := executortest.NewRBAC()
 	a := rbac.Authorizer(true)
 	denied, allowed, hits := reviews(t, metrics.ReviewDenied), reviews(t, metrics.ReviewAllowed), cacheHits(t)
 

@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 )
 
 const (

@@ -14,9 +14,9 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/component-base/metrics/testutil"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/test/fixture"
 )
@@ -27,14 +27,13 @@ func TestMain(m *testing.M) {
 }
 
 const (
-	cluster = "cluster1"
-	key     = cluster + "/w"
+	key = fixture.Cluster + "/w"
 )
 
 // stored is the work the fake hub holds when a test starts: version 5, with
 // the agent's finalizer and an Applied condition.
 func stored() *workv1.ManifestWork {
-	w := fixture.NewWork(cluster, "w").WithGeneration(1).Build()
+	w := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).Build()
 	w.ResourceVersion = "5"
 	w.Finalizers = []string{"example.com/first", workv1.ManifestWorkFinalizer}
 	w.Status.Conditions = []metav1.Condition{condition(workv1.WorkApplied, "Applied")}
@@ -198,7 +197,7 @@ func TestWrites(t *testing.T) {
 				require.Len(t, hub.Actions(), 1)
 				assert.JSONEq(t, tc.wantPatch, string(hub.Actions()[0].(clienttesting.PatchAction).GetPatch()))
 			}
-			got, err := hub.WorkV1().ManifestWorks(cluster).Get(ctx, "w", metav1.GetOptions{})
+			got, err := hub.WorkV1().ManifestWorks(fixture.Cluster).Get(ctx, "w", metav1.GetOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, tc.wantVersion, got.ResourceVersion)
 			assert.Equal(t, tc.wantFinalizers, got.Finalizers)

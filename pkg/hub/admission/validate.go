@@ -9,8 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/manifestwork/work/pkg/agent/manifest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 )
 
 // DefaultManifestLimit is the default of --manifest-limit: 500 KiB.

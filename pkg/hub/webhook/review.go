@@ -14,9 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/executor"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/hub/admission"
+	"github.com/manifestwork/work/pkg/serviceaccount"
 )
 
 // manifestWorkKind is the kind this webhook reviews.
@@ -93,7 +93,7 @@ func executorUser(work *workv1.ManifestWork, nilExecutorValidating bool) (string
 		path := field.NewPath("spec", "executor", "subject", "serviceAccount")
 		return "", field.ErrorList{field.Required(path, "an executor of type ServiceAccount needs the namespace and name of that ServiceAccount")}
 	}
-	return executor.ServiceAccountUser(sa.Namespace, sa.Name), nil
+	return serviceaccount.User(sa.Namespace, sa.Name), nil
 }
 
 // sameSpec reports whether two encodings of a ManifestWork have equal specs,

@@ -24,7 +24,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -93,7 +93,7 @@ func New(d Deps) factory.Controller {
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(klog.Background().WithName(ControllerName)), d.Works.Informer()).
+		WithInformersQueueKeysFunc(queuekeys.Work(klog.Background().WithName(ControllerName)), d.Works.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }

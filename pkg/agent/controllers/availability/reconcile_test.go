@@ -20,10 +20,10 @@ import (
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workfake "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 const (
-	cluster    = "cluster1"
 	workName   = "web"
 	generation = 3
 )
@@ -139,29 +139,25 @@ func manifest(m workv1.ManifestResourceMeta, conditions ...metav1.Condition) wor
 	return workv1.ManifestCondition{ResourceMeta: m, Conditions: append([]metav1.Condition{}, conditions...)}
 }
 
+// newWork is the work at generation 3 with the given status.
 func newWork(conditions []metav1.Condition, manifests ...workv1.ManifestCondition) *workv1.ManifestWork {
-	return &workv1.ManifestWork{
-		ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: workName, Generation: generation, ResourceVersion: "42"},
-		Status: workv1.ManifestWorkStatus{
-			Conditions:     conditions,
-			ResourceStatus: workv1.ManifestResourceStatus{Manifests: manifests},
-		},
-	}
+	return fixture.NewWork(fixture.Cluster, workName).WithGeneration(generation).WithResourceVersion("42").
+		WithCondition(conditions...).WithManifestStatus(manifests...).Build()
 }
 
-type fixture struct {
+type harness struct {
 	c     *Controller
 	hub   *workfake.Clientset
 	spoke *metadatafake.FakeMetadataClient
 	cache *stubCache
 }
 
-func newFixture(work *workv1.ManifestWork, cache *stubCache, liveObjects ...object) *fixture {
+func newHarness(work *workv1.ManifestWork, cache *stubCache, liveObjects ...object) *harness {
 	hub := workfake.NewSimpleClientset(work)
 	spoke := metadatafake.NewSimpleMetadataClient(metadataScheme(), live(liveObjects...)...)
-	return &fixture{
+	return &harness{
 		c: &Controller{
-			Deps:     Deps{ClusterName: cluster, HubClient: hub, Objects: cache, Metadata: spoke},
+			Deps:     Deps{ClusterName: fixture.Cluster, HubClient: hub, Objects: cache, Metadata: spoke},
 			rechecks: newRechecks(),
 			writer:   workwriter.New(ControllerName, hub),
 			now:      time.Now,
@@ -172,14 +168,14 @@ func newFixture(work *workv1.ManifestWork, cache *stubCache, liveObjects ...obje
 	}
 }
 
-func (f *fixture) reconcile(t *testing.T, work *workv1.ManifestWork) (outcome, error) {
+func (f *harness) reconcile(t *testing.T, work *workv1.ManifestWork) (outcome, error) {
 	t.Helper()
 	f.hub.ClearActions()
 	return f.c.reconcile(t.Context(), work)
 }
 
 // patches returns the status patches sent to the hub.
-func (f *fixture) patches(t *testing.T) []map[string]any {
+func (f *harness) patches(t *testing.T) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for _, a := range f.hub.Actions() {
@@ -195,14 +191,14 @@ func (f *fixture) patches(t *testing.T) []map[string]any {
 	return out
 }
 
-func (f *fixture) stored(t *testing.T) *workv1.ManifestWork {
+func (f *harness) stored(t *testing.T) *workv1.ManifestWork {
 	t.Helper()
-	work, err := f.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), workName, metav1.GetOptions{})
+	work, err := f.hub.WorkV1().ManifestWorks(fixture.Cluster).Get(context.Background(), workName, metav1.GetOptions{})
 	require.NoError(t, err)
 	return work
 }
 
-func (f *fixture) liveGets() int {
+func (f *harness) liveGets() int {
 	n := 0
 	for _, a := range f.spoke.Actions() {
 		if a.GetVerb() == "get" {
@@ -249,7 +245,7 @@ func TestReconcileManifestAvailability(t *testing.T) {
 		name      string
 		manifests []workv1.ManifestCondition
 		cache     *stubCache
-		live      []object // on the managed cluster, for reads that bypass the cache
+		live      []object // on the managed fixture.Cluster, for reads that bypass the cache
 		liveErr   error    // every live read fails with it
 		manifest  []want
 		work      want
@@ -360,7 +356,7 @@ func TestReconcileManifestAvailability(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			work := newWork([]metav1.Condition{workApplied, progressing}, tt.manifests...)
-			f := newFixture(work, tt.cache, tt.live...)
+			f := newHarness(work, tt.cache, tt.live...)
 			if tt.liveErr != nil {
 				f.spoke.PrependReactor("get", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
 					return true, nil, tt.liveErr
@@ -391,7 +387,7 @@ func TestReconcileWorkMessages(t *testing.T) {
 	work := newWork(nil,
 		manifest(meta(0, cm), applied, available), manifest(meta(1, deploy), applied, available),
 		manifest(meta(2, ns), applied, available))
-	f := newFixture(work, cached(ns))
+	f := newHarness(work, cached(ns))
 
 	_, err := f.reconcile(t, work)
 	require.NoError(t, err)
@@ -407,7 +403,7 @@ func TestReconcileWorkMessages(t *testing.T) {
 
 func TestReconcileAllAvailableMessage(t *testing.T) {
 	work := newWork(nil, manifest(meta(0, cm), applied))
-	f := newFixture(work, cached(cm))
+	f := newHarness(work, cached(cm))
 
 	_, err := f.reconcile(t, work)
 	require.NoError(t, err)
@@ -420,7 +416,7 @@ func TestReconcileAllAvailableMessage(t *testing.T) {
 
 func TestReconcileFetchErrorMessage(t *testing.T) {
 	work := newWork(nil, manifest(meta(0, cm), applied, available))
-	f := newFixture(work, &stubCache{err: errors.New("cache is broken")})
+	f := newHarness(work, &stubCache{err: errors.New("cache is broken")})
 
 	_, err := f.reconcile(t, work)
 	require.NoError(t, err)
@@ -450,7 +446,7 @@ func TestReconcileNoPatchWhenUnchanged(t *testing.T) {
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
 			work := newWork([]metav1.Condition{workApplied, tt.work}, tt.manifests...)
-			f := newFixture(work, tt.cache)
+			f := newHarness(work, tt.cache)
 
 			_, err := f.reconcile(t, work)
 			require.NoError(t, err)
@@ -474,7 +470,7 @@ func TestReconcilePreservesTheRestOfTheStatus(t *testing.T) {
 	degraded := cond(workv1.WorkDegraded, metav1.ConditionFalse, "AsExpected", "")
 	work := newWork([]metav1.Condition{workApplied, workAvail, progressing, degraded},
 		deployStatus, manifest(meta(1, cm), applied))
-	f := newFixture(work, cached(cm))
+	f := newHarness(work, cached(cm))
 
 	_, err := f.reconcile(t, work)
 	require.NoError(t, err)
@@ -516,7 +512,7 @@ func TestReconcileFollowsTheGeneration(t *testing.T) {
 	oldWork := workAvail
 	oldWork.ObservedGeneration = generation - 1
 	work := newWork([]metav1.Condition{oldWork}, manifest(meta(0, cm), applied, old))
-	f := newFixture(work, cached(cm))
+	f := newHarness(work, cached(cm))
 
 	_, err := f.reconcile(t, work)
 	require.NoError(t, err)
@@ -533,7 +529,7 @@ func TestReconcileFollowsTheGeneration(t *testing.T) {
 // manifests out.
 func TestReconcilePatchesOnlyWhatChanged(t *testing.T) {
 	work := newWork(nil, manifest(meta(0, cm), applied, available))
-	f := newFixture(work, cached(cm))
+	f := newHarness(work, cached(cm))
 
 	_, err := f.reconcile(t, work)
 	require.NoError(t, err)
@@ -562,7 +558,7 @@ func TestReconcileSkips(t *testing.T) {
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
 			cache := cached(cm)
-			f := newFixture(tt.work, cache)
+			f := newHarness(tt.work, cache)
 
 			result, err := f.reconcile(t, tt.work)
 			require.NoError(t, err)
@@ -576,7 +572,7 @@ func TestReconcileSkips(t *testing.T) {
 
 func TestReconcileConflict(t *testing.T) {
 	work := newWork(nil, manifest(meta(0, cm), applied))
-	f := newFixture(work, cached(cm))
+	f := newHarness(work, cached(cm))
 	f.hub.PrependReactor("patch", "manifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewConflict(workv1.Resource("manifestworks"), workName, errors.New("changed"))
 	})
@@ -593,7 +589,7 @@ func TestReconcileConflict(t *testing.T) {
 func TestJustAppliedObjectTrustsTheApply(t *testing.T) {
 	appliedAt := available.LastTransitionTime.Time
 	work := newWork([]metav1.Condition{workApplied, progressing, workAvail}, manifest(meta(0, cm), applied, available))
-	f := newFixture(work, cached())
+	f := newHarness(work, cached())
 	f.c.now = func() time.Time { return appliedAt.Add(time.Second) }
 
 	result, err := f.reconcile(t, work)
@@ -609,7 +605,7 @@ func TestJustAppliedObjectTrustsTheApply(t *testing.T) {
 	require.Len(t, f.patches(t), 1, "and reported")
 
 	// Within the grace, an object the watch saw deleted is confirmed at once.
-	f = newFixture(work, cached())
+	f = newHarness(work, cached())
 	f.cache.deleted = map[object]time.Time{cm: appliedAt.Add(time.Second)}
 	f.c.now = func() time.Time { return appliedAt.Add(2 * time.Second) }
 	_, err = f.reconcile(t, work)

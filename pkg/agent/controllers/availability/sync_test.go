@@ -13,26 +13,27 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
-// withLister gives the fixture's controller a work cache holding works.
-func (f *fixture) withLister(t *testing.T, works ...*workv1.ManifestWork) {
+// withLister gives the harness's controller a work cache holding works.
+func (f *harness) withLister(t *testing.T, works ...*workv1.ManifestWork) {
 	t.Helper()
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	for _, w := range works {
 		require.NoError(t, indexer.Add(w))
 	}
-	f.c.works = worklisters.NewManifestWorkLister(indexer).ManifestWorks(cluster)
+	f.c.works = worklisters.NewManifestWorkLister(indexer).ManifestWorks(fixture.Cluster)
 }
 
 func TestSyncSchedulesTheNextCheck(t *testing.T) {
 	work := newWork(nil, manifest(meta(0, cm), applied, available))
-	f := newFixture(work, cached())
+	f := newHarness(work, cached())
 	f.withLister(t, work)
-	key := cluster + "/" + workName
+	key := fixture.Cluster + "/" + workName
 	next := func() time.Duration {
 		t.Helper()
 		syncCtx := ct.NewSyncContext(key)
@@ -72,9 +73,9 @@ func TestSyncSchedulesTheNextCheck(t *testing.T) {
 func TestSyncOfAWorkBeingDeleted(t *testing.T) {
 	work := newWork(nil, manifest(meta(0, cm), applied))
 	work.DeletionTimestamp = &metav1.Time{Time: time.Now()}
-	f := newFixture(work, cached())
+	f := newHarness(work, cached())
 	f.withLister(t, work)
-	syncCtx := ct.NewSyncContext(cluster + "/" + workName)
+	syncCtx := ct.NewSyncContext(fixture.Cluster + "/" + workName)
 
 	require.NoError(t, f.c.sync(t.Context(), syncCtx))
 
@@ -84,9 +85,9 @@ func TestSyncOfAWorkBeingDeleted(t *testing.T) {
 
 func TestSyncOfAWorkThatIsGone(t *testing.T) {
 	work := newWork(nil, manifest(meta(0, cm), applied))
-	f := newFixture(work, cached(cm))
+	f := newHarness(work, cached(cm))
 	f.withLister(t)
-	syncCtx := ct.NewSyncContext(cluster + "/" + workName)
+	syncCtx := ct.NewSyncContext(fixture.Cluster + "/" + workName)
 
 	require.NoError(t, f.c.sync(t.Context(), syncCtx))
 
@@ -107,12 +108,12 @@ func TestSyncRequeuesOnConflict(t *testing.T) {
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
 			work := newWork(nil, manifest(meta(0, cm), applied))
-			f := newFixture(work, cached(cm))
+			f := newHarness(work, cached(cm))
 			f.withLister(t, work)
 			f.hub.PrependReactor("patch", "manifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
 				return true, nil, tt.err
 			})
-			syncCtx := ct.NewSyncContext(cluster + "/" + workName)
+			syncCtx := ct.NewSyncContext(fixture.Cluster + "/" + workName)
 
 			err := f.c.sync(t.Context(), syncCtx)
 

@@ -16,8 +16,8 @@ import (
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/utils/clock"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	"github.com/manifestwork/work/pkg/agent/executor"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/test/framework"
 )
 

@@ -6,6 +6,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 
 	"github.com/manifestwork/work/pkg/agent/executor"
+	"github.com/manifestwork/work/pkg/serviceaccount"
 )
 
 // groupOfServiceAccounts tells whether a group holds every ServiceAccount
@@ -29,7 +30,7 @@ func executorsOf(namespace string, subjects []rbacv1.Subject) []string {
 			if ns == "" {
 				ns = namespace
 			}
-			out = append(out, executor.ServiceAccountUser(ns, s.Name))
+			out = append(out, serviceaccount.User(ns, s.Name))
 		case rbacv1.UserKind:
 			if strings.HasPrefix(s.Name, "system:serviceaccount:") {
 				out = append(out, s.Name)

@@ -20,15 +20,15 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
-	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
+	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/executor"
-	"github.com/manifestwork/work/pkg/agent/manifest"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
@@ -46,11 +46,11 @@ type AppliedDeps struct {
 	Works        workinformers.ManifestWorkInformer
 	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
-	Metadata     metadata.Interface   // applied objects on the managed cluster
-	Objects      cleanup.ObjectCache  // watch cache of applied objects
-	Executors    cleanup.Executors    // checks a work's executor before each delete
-	Recorder     events.Recorder      // library-go's, for the controller factory
-	Events       record.EventRecorder // Kubernetes Events on the works, on the hub
+	Metadata     metadata.Interface         // applied objects on the managed cluster
+	Objects      appliedcleanup.ObjectCache // watch cache of applied objects
+	Executors    appliedcleanup.Executors   // checks a work's executor before each delete
+	Recorder     events.Recorder            // library-go's, for the controller factory
+	Events       record.EventRecorder       // Kubernetes Events on the works, on the hub
 	// SyncContext, when set, is the controller's queue; share it with the
 	// object cache's change callback (the wiring adds AppliedManifestWork names to it). Nil makes a new one.
 	SyncContext factory.SyncContext
@@ -61,7 +61,7 @@ type AppliedController struct {
 	AppliedDeps
 	works   worklisters.ManifestWorkNamespaceLister
 	applied worklisters.AppliedManifestWorkLister
-	cleaner *cleanup.Cleaner
+	cleaner *appliedcleanup.Cleaner
 	writer  *workwriter.Writer // of the work's Deleting condition
 	logger  klog.Logger        // for the queue key functions, which have no context
 }
@@ -86,7 +86,7 @@ func newAppliedController(d AppliedDeps) *AppliedController {
 		AppliedDeps: d,
 		works:       d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:     d.AppliedWorks.Lister(),
-		cleaner:     &cleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
+		cleaner:     &appliedcleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
 		writer:      workwriter.New(AppliedControllerName, d.HubClient),
 		logger:      klog.Background().WithName(AppliedControllerName),
 	}
@@ -160,14 +160,14 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 // record shares with the current hub's record only lose its owner reference,
 // which is how a hub switch adopts them instead of deleting them.
 func (c *AppliedController) ours(applied *workv1.AppliedManifestWork) bool {
-	_, sameHub := appliedwork.WorkName(c.HubHash, applied.Name)
+	_, sameHub := appliedname.WorkName(c.HubHash, applied.Name)
 	return sameHub || (c.AgentID != "" && applied.Spec.AgentID == c.AgentID)
 }
 
 // workOf is the ManifestWork of an AppliedManifestWork, or nil when it is
 // gone from the hub or the record belongs to another hub.
 func (c *AppliedController) workOf(applied *workv1.AppliedManifestWork) (*workv1.ManifestWork, error) {
-	if _, sameHub := appliedwork.WorkName(c.HubHash, applied.Name); !sameHub {
+	if _, sameHub := appliedname.WorkName(c.HubHash, applied.Name); !sameHub {
 		return nil, nil
 	}
 	work, err := c.works.Get(workName(applied))
@@ -185,7 +185,7 @@ func workName(applied *workv1.AppliedManifestWork) string {
 	if applied.Spec.ManifestWorkName != "" {
 		return applied.Spec.ManifestWorkName
 	}
-	name, _ := appliedwork.WorkName(applied.Spec.HubHash, applied.Name)
+	name, _ := appliedname.WorkName(applied.Spec.HubHash, applied.Name)
 	return name
 }
 
@@ -196,26 +196,26 @@ func workName(applied *workv1.AppliedManifestWork) string {
 // object still owned only by it.
 func (c *AppliedController) cleanResources(ctx context.Context, st *appliedState) error {
 	option := deleteOptionOf(st.work)
-	guard := cleanup.GuardFor(c.Executors, st.work)
+	guard := appliedcleanup.GuardFor(c.Executors, st.work)
 	var errs []error
 	for _, r := range c.resources(st) {
 		action := actionFor(option, r)
 		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, action, guard)
 		if errors.Is(err, executor.ErrDenied) {
-			st.pending = append(st.pending, cleanup.Describe(r))
+			st.pending = append(st.pending, appliedcleanup.Describe(r))
 			st.denied = append(st.denied, err)
 			continue
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %s: %w", action, cleanup.Describe(r), err))
+			errs = append(errs, fmt.Errorf("%s %s: %w", action, appliedcleanup.Describe(r), err))
 			continue
 		}
 		switch outcome {
-		case cleanup.Deleting:
+		case appliedcleanup.Deleting:
 			st.requested = true
-			st.pending = append(st.pending, cleanup.Describe(r))
-		case cleanup.Terminating:
-			st.pending = append(st.pending, cleanup.Describe(r))
+			st.pending = append(st.pending, appliedcleanup.Describe(r))
+		case appliedcleanup.Terminating:
+			st.pending = append(st.pending, appliedcleanup.Describe(r))
 		}
 	}
 	return errors.Join(errs...)
@@ -266,18 +266,18 @@ func deleteOptionOf(work *workv1.ManifestWork) workv1.DeleteOption {
 }
 
 // actionFor is what deleteOption says to do with one resource.
-func actionFor(option workv1.DeleteOption, r workv1.AppliedManifestResourceMeta) cleanup.Action {
+func actionFor(option workv1.DeleteOption, r workv1.AppliedManifestResourceMeta) appliedcleanup.Action {
 	switch option.PropagationPolicy {
 	case workv1.DeletePropagationPolicyTypeOrphan:
-		return cleanup.Orphan
+		return appliedcleanup.Orphan
 	case workv1.DeletePropagationPolicyTypeSelectivelyOrphan:
 		if option.SelectivelyOrphan != nil && slices.ContainsFunc(option.SelectivelyOrphan.OrphaningRules, func(rule workv1.OrphaningRule) bool {
 			return rule.Group == r.Group && rule.Resource == r.Resource && rule.Namespace == r.Namespace && rule.Name == r.Name
 		}) {
-			return cleanup.Orphan
+			return appliedcleanup.Orphan
 		}
 	}
-	return cleanup.Delete
+	return appliedcleanup.Delete
 }
 
 // reportWaiting names, in the Deleting condition of the work being deleted,
@@ -345,5 +345,5 @@ func (c *AppliedController) workKey(obj runtime.Object) []string {
 		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
 		return nil
 	}
-	return []string{appliedwork.Name(c.HubHash, accessor.GetName())}
+	return []string{appliedname.Name(c.HubHash, accessor.GetName())}
 }

@@ -14,18 +14,19 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clienttesting "k8s.io/client-go/testing"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 var (
 	cmRes     = ct.Resource(ct.ConfigMaps, "default", "cm", "uid-cm")
 	deployRes = ct.Resource(ct.Deployments, "default", "web", "uid-web")
 	cmObj     = func() *metav1.PartialObjectMetadata {
-		return ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
+		return ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef)
 	}
 	deployObj = func() *metav1.PartialObjectMetadata {
-		return ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef)
+		return ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OurRef)
 	}
 )
 
@@ -39,10 +40,10 @@ type objectState struct {
 }
 
 func TestAppliedReconcile(t *testing.T) {
-	finalizerPatch := "patch appliedmanifestworks " + ct.AppliedName
+	finalizerPatch := "patch appliedmanifestworks " + fixture.AppliedName
 	cases := []struct {
 		name          string
-		f             fixture
+		f             given
 		wantWait      bool
 		wantErr       bool
 		wantFinalizer bool // the AppliedManifestWork keeps its finalizer
@@ -51,25 +52,25 @@ func TestAppliedReconcile(t *testing.T) {
 		wantMessage   string // of the work's Deleting condition; "" for none
 	}{{
 		name:          "an AppliedManifestWork that is not deleted needs nothing",
-		f:             fixture{work: newWork(), applied: newApplied(cmRes), objects: []*metav1.PartialObjectMetadata{cmObj()}},
+		f:             given{work: webWork(), applied: fixture.WebApplied(cmRes), objects: []*metav1.PartialObjectMetadata{cmObj()}},
 		wantFinalizer: true,
-		wantState:     []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{ct.OurRef}}},
+		wantState:     []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{fixture.OurRef}}},
 	}, {
 		name: "another hub's AppliedManifestWork is left to its agent",
-		f: fixture{work: deleting(newWork()), applied: func() *workv1.AppliedManifestWork {
-			a := deleting(newApplied(cmRes))
+		f: given{work: deleting(webWork()), applied: func() *workv1.AppliedManifestWork {
+			a := deleting(fixture.WebApplied(cmRes))
 			a.Name = "otherhub-web"
 			return a
 		}(), objects: []*metav1.PartialObjectMetadata{cmObj()}},
 		wantFinalizer: true,
-		wantState:     []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{ct.OurRef}}},
+		wantState:     []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{fixture.OurRef}}},
 	}, {
 		// After a hub switch, the agent's record for its old hub is finalized
 		// here, in the foreground whatever a same-named work on the new hub
 		// says: objects the new record shares only lose the old reference.
 		name: "this agent's record for another hub is finalized in the foreground",
-		f: fixture{work: withDeleteOption(deleting(newWork()), workv1.DeletePropagationPolicyTypeOrphan), applied: func() *workv1.AppliedManifestWork {
-			a := deleting(newApplied(cmRes))
+		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeOrphan), applied: func() *workv1.AppliedManifestWork {
+			a := deleting(fixture.WebApplied(cmRes))
 			a.Name, a.Spec.HubHash, a.Spec.AgentID = "otherhub-web", "otherhub", "agent1"
 			return a
 		}(), objects: []*metav1.PartialObjectMetadata{cmObj()}},
@@ -78,7 +79,7 @@ func TestAppliedReconcile(t *testing.T) {
 		wantState:   []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", gone: true}},
 	}, {
 		name: "Foreground (the default) deletes every applied resource and waits",
-		f: fixture{work: deleting(newWork()), applied: deleting(newApplied(cmRes, deployRes)),
+		f: given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(cmRes, deployRes)),
 			objects: []*metav1.PartialObjectMetadata{cmObj(), deployObj()}},
 		wantWait: true, wantFinalizer: true,
 		wantObjects: []string{"delete configmaps default/cm", "delete deployments default/web"},
@@ -89,18 +90,18 @@ func TestAppliedReconcile(t *testing.T) {
 		wantMessage: "waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "a work that is gone is deleted in the foreground",
-		f: fixture{applied: deleting(newApplied(cmRes)),
+		f: given{applied: deleting(fixture.WebApplied(cmRes)),
 			objects: []*metav1.PartialObjectMetadata{cmObj()}},
 		wantWait: true, wantFinalizer: true,
 		wantObjects: []string{"delete configmaps default/cm"},
 		wantState:   []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", gone: true}},
 	}, {
 		name: "removes the finalizer once every deleted object is gone",
-		f:    fixture{work: deleting(newWork()), applied: deleting(newApplied(cmRes, deployRes))},
+		f:    given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(cmRes, deployRes))},
 	}, {
 		name: "Orphan removes our owner reference from every resource, deletes nothing, and lets go",
-		f: fixture{work: withDeleteOption(deleting(newWork()), workv1.DeletePropagationPolicyTypeOrphan),
-			applied: deleting(newApplied(cmRes, deployRes)),
+		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeOrphan),
+			applied: deleting(fixture.WebApplied(cmRes, deployRes)),
 			objects: []*metav1.PartialObjectMetadata{cmObj(), deployObj()}},
 		wantObjects: []string{"patch configmaps default/cm", "patch deployments default/web"},
 		wantState: []objectState{
@@ -109,9 +110,9 @@ func TestAppliedReconcile(t *testing.T) {
 		},
 	}, {
 		name: "SelectivelyOrphan orphans what the rules name and deletes the rest",
-		f: fixture{work: withDeleteOption(deleting(newWork()), workv1.DeletePropagationPolicyTypeSelectivelyOrphan,
+		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeSelectivelyOrphan,
 			workv1.OrphaningRule{Resource: "configmaps", Namespace: "default", Name: "cm"}),
-			applied: deleting(newApplied(cmRes, deployRes)),
+			applied: deleting(fixture.WebApplied(cmRes, deployRes)),
 			objects: []*metav1.PartialObjectMetadata{cmObj(), deployObj()}},
 		wantWait: true, wantFinalizer: true,
 		wantObjects: []string{"patch configmaps default/cm", "delete deployments default/web"},
@@ -122,9 +123,9 @@ func TestAppliedReconcile(t *testing.T) {
 		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "SelectivelyOrphan rules match on group too",
-		f: fixture{work: withDeleteOption(deleting(newWork()), workv1.DeletePropagationPolicyTypeSelectivelyOrphan,
+		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeSelectivelyOrphan,
 			workv1.OrphaningRule{Group: "extensions", Resource: "deployments", Namespace: "default", Name: "web"}),
-			applied: deleting(newApplied(deployRes)),
+			applied: deleting(fixture.WebApplied(deployRes)),
 			objects: []*metav1.PartialObjectMetadata{deployObj()}},
 		wantWait: true, wantFinalizer: true,
 		wantObjects: []string{"delete deployments default/web"},
@@ -132,35 +133,35 @@ func TestAppliedReconcile(t *testing.T) {
 		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "a terminating object keeps the finalizer, and the Deleting message names it",
-		f: fixture{work: deleting(newWork()), applied: deleting(newApplied(cmRes, deployRes)),
+		f: given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(cmRes, deployRes)),
 			objects: []*metav1.PartialObjectMetadata{ct.Terminating(deployObj())}},
 		wantWait: true, wantFinalizer: true,
-		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{ct.OurRef}}},
+		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{fixture.OurRef}}},
 		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "a shared object only loses our owner reference",
-		f: fixture{work: deleting(newWork()), applied: deleting(newApplied(deployRes)),
-			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OtherRef, ct.OurRef)}},
+		f: given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(deployRes)),
+			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OtherRef, fixture.OurRef)}},
 		wantObjects: []string{"patch deployments default/web"},
-		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{ct.OtherRef}}},
+		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{fixture.OtherRef}}},
 	}, {
 		name: "a recreated object (another UID) is never deleted",
-		f: fixture{work: deleting(newWork()), applied: deleting(newApplied(deployRes)),
+		f: given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(deployRes)),
 			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.Deployments, "default", "web", "uid-new")}},
 		wantState: []objectState{{gvr: ct.Deployments, namespace: "default", name: "web"}},
 	}, {
 		name: "an object applied but not recorded yet is orphaned by our owner reference",
-		f: fixture{work: withApplied(withDeleteOption(deleting(newWork()), workv1.DeletePropagationPolicyTypeOrphan), cmRes),
-			applied: deleting(newApplied()),
-			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-fresh", ct.OurRef)}},
+		f: given{work: withApplied(withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeOrphan), cmRes),
+			applied: deleting(fixture.WebApplied()),
+			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-fresh", fixture.OurRef)}},
 		wantObjects: []string{"patch configmaps default/cm"},
 		wantState:   []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm"}},
 	}, {
 		name: "an AppliedManifestWork deleted on its own leaves the work's conditions alone",
-		f: fixture{work: newWork(), applied: deleting(newApplied(deployRes)),
+		f: given{work: webWork(), applied: deleting(fixture.WebApplied(deployRes)),
 			objects: []*metav1.PartialObjectMetadata{ct.Terminating(deployObj())}},
 		wantWait: true, wantFinalizer: true,
-		wantState: []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{ct.OurRef}}},
+		wantState: []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{fixture.OurRef}}},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -214,9 +215,9 @@ func TestAppliedReconcile(t *testing.T) {
 // that were already terminating polls more slowly. Neither writes anything
 // while nothing changes.
 func TestAppliedWaitsAndThenLetsGo(t *testing.T) {
-	work := deleting(newWork())
-	applied := deleting(newApplied(cmRes, deployRes))
-	e := newEnv(t, fixture{work: work, applied: applied,
+	work := deleting(webWork())
+	applied := deleting(fixture.WebApplied(cmRes, deployRes))
+	e := newEnv(t, given{work: work, applied: applied,
 		objects: []*metav1.PartialObjectMetadata{cmObj(), ct.Terminating(deployObj())}})
 
 	wait, err := e.applied.reconcile(context.Background(), applied)
@@ -232,7 +233,7 @@ func TestAppliedWaitsAndThenLetsGo(t *testing.T) {
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, wait, pollInterval)
 	assert.Empty(t, e.objectWrites())
-	assert.Equal(t, []string{"patch manifestworks/status " + ct.Cluster + "/web"}, e.hubWrites(), "message now names only the deployment")
+	assert.Equal(t, []string{"patch manifestworks/status " + fixture.Cluster + "/web"}, e.hubWrites(), "message now names only the deployment")
 	assert.Equal(t, "waiting for deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
 
 	// Nothing changed: no writes at all.
@@ -250,15 +251,15 @@ func TestAppliedWaitsAndThenLetsGo(t *testing.T) {
 	wait, err = e.applied.reconcile(context.Background(), applied)
 	require.NoError(t, err)
 	assert.Zero(t, wait)
-	assert.Equal(t, []string{"patch appliedmanifestworks " + ct.AppliedName}, e.spokeWrites())
+	assert.Equal(t, []string{"patch appliedmanifestworks " + fixture.AppliedName}, e.spokeWrites())
 	assert.NotContains(t, e.spokeApplied(t).Finalizers, workv1.AppliedManifestWorkFinalizer)
 }
 
 // A resource that cannot be cleaned up keeps the finalizer; the others are
 // still cleaned, and the error makes the queue retry.
 func TestAppliedFailureKeepsTheFinalizer(t *testing.T) {
-	applied := deleting(newApplied(cmRes, deployRes))
-	e := newEnv(t, fixture{work: withDeleteOption(deleting(newWork()), workv1.DeletePropagationPolicyTypeOrphan), applied: applied,
+	applied := deleting(fixture.WebApplied(cmRes, deployRes))
+	e := newEnv(t, given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeOrphan), applied: applied,
 		objects: []*metav1.PartialObjectMetadata{cmObj(), deployObj()}})
 	e.metadata.PrependReactor("patch", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "cm", nil)
@@ -273,9 +274,9 @@ func TestAppliedFailureKeepsTheFinalizer(t *testing.T) {
 
 // The finalizer patch keeps other finalizers and carries the resourceVersion.
 func TestAppliedRemovesOnlyOurFinalizer(t *testing.T) {
-	applied := deleting(newApplied())
+	applied := deleting(fixture.WebApplied())
 	applied.Finalizers = []string{"example.com/first", workv1.AppliedManifestWorkFinalizer}
-	e := newEnv(t, fixture{applied: applied})
+	e := newEnv(t, given{applied: applied})
 	wait, err := e.applied.reconcile(context.Background(), applied)
 	require.NoError(t, err)
 	assert.Zero(t, wait)
@@ -283,10 +284,10 @@ func TestAppliedRemovesOnlyOurFinalizer(t *testing.T) {
 }
 
 func TestAppliedQueueKeys(t *testing.T) {
-	e := newEnv(t, fixture{})
-	assert.Equal(t, []string{ct.AppliedName}, e.applied.appliedKey(newApplied()))
-	assert.Equal(t, []string{ct.AppliedName}, e.applied.workKey(newWork()))
-	other := newApplied()
+	e := newEnv(t, given{})
+	assert.Equal(t, []string{fixture.AppliedName}, e.applied.appliedKey(fixture.WebApplied()))
+	assert.Equal(t, []string{fixture.AppliedName}, e.applied.workKey(webWork()))
+	other := fixture.WebApplied()
 	other.Name = "otherhub-web"
 	assert.Empty(t, e.applied.appliedKey(other))
 }
@@ -308,27 +309,27 @@ func TestJittered(t *testing.T) {
 // sync puts a waiting AppliedManifestWork back in the queue, and turns a
 // conflict (the cache was behind a write) into a quiet retry.
 func TestAppliedSyncRequeues(t *testing.T) {
-	applied := deleting(newApplied(deployRes))
-	e := newEnv(t, fixture{work: deleting(newWork()), applied: applied,
+	applied := deleting(fixture.WebApplied(deployRes))
+	e := newEnv(t, given{work: deleting(webWork()), applied: applied,
 		objects: []*metav1.PartialObjectMetadata{ct.Terminating(deployObj())}})
-	syncCtx := ct.NewSyncContext(ct.AppliedName)
+	syncCtx := ct.NewSyncContext(fixture.AppliedName)
 	require.NoError(t, e.applied.sync(context.Background(), syncCtx))
-	assert.Equal(t, []any{ct.AppliedName}, syncCtx.Q.Added)
+	assert.Equal(t, []any{fixture.AppliedName}, syncCtx.Q.Added)
 	require.Len(t, syncCtx.Q.After, 1)
 	assert.GreaterOrEqual(t, syncCtx.Q.After[0], pollInterval)
 
 	e.hub.PrependReactor("patch", "manifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewConflict(schema.GroupResource{Resource: "manifestworks"}, "web", nil)
 	})
-	e.applied.works = listerOf(t, withDeleteOption(deleting(newWork()), ""))
+	e.applied.works = listerOf(t, withDeleteOption(deleting(webWork()), ""))
 	require.NoError(t, e.applied.sync(context.Background(), syncCtx), "a conflict is not reported")
 	require.Len(t, syncCtx.Q.After, 2)
 	assert.Less(t, syncCtx.Q.After[1], pollInterval)
 }
 
 func TestAppliedSyncIgnoresWhatIsGone(t *testing.T) {
-	e := newEnv(t, fixture{})
-	syncCtx := ct.NewSyncContext(ct.AppliedName)
+	e := newEnv(t, given{})
+	syncCtx := ct.NewSyncContext(fixture.AppliedName)
 	require.NoError(t, e.applied.sync(context.Background(), syncCtx))
 	assert.Empty(t, syncCtx.Q.Added)
 }
@@ -338,11 +339,11 @@ func TestAppliedSyncIgnoresWhatIsGone(t *testing.T) {
 // and the finalizer waits; orphaning needs no permission.
 func TestAppliedDeletesOnlyWhatTheExecutorMay(t *testing.T) {
 	const executor1 = "system:serviceaccount:default:executor1"
-	work := deleting(newWork())
+	work := deleting(webWork())
 	work.Spec.Executor = &workv1.ManifestWorkExecutor{Subject: workv1.ManifestWorkExecutorSubject{
 		Type: workv1.ExecutorSubjectTypeServiceAccount, ServiceAccount: &workv1.ManifestWorkSubjectServiceAccount{Namespace: "default", Name: "executor1"}}}
-	applied := deleting(newApplied(cmRes, deployRes))
-	e := newEnv(t, fixture{work: work, applied: applied, objects: []*metav1.PartialObjectMetadata{cmObj(), deployObj()}})
+	applied := deleting(fixture.WebApplied(cmRes, deployRes))
+	e := newEnv(t, given{work: work, applied: applied, objects: []*metav1.PartialObjectMetadata{cmObj(), deployObj()}})
 	e.rbac.Grant(executor1, "delete", "apps", "deployments")
 
 	_, err := e.applied.reconcile(context.Background(), applied)

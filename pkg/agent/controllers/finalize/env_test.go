@@ -12,22 +12,19 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
+	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
+	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
-// newWork is the work "web", not being deleted, with our finalizer.
-func newWork() *workv1.ManifestWork {
-	return &workv1.ManifestWork{
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: ct.Cluster, Name: "web", Generation: 1, ResourceVersion: "10",
-			Finalizers: []string{workv1.ManifestWorkFinalizer},
-		},
-	}
+// webWork is the work "web", not being deleted, with our finalizer.
+func webWork() *workv1.ManifestWork {
+	return fixture.NewWork(fixture.Cluster, "web").WithGeneration(1).WithResourceVersion("10").WithFinalizer().Build()
 }
 
 // deleting marks a work or an AppliedManifestWork as being deleted.
@@ -59,17 +56,6 @@ func withApplied(work *workv1.ManifestWork, resources ...workv1.AppliedManifestR
 	return work
 }
 
-func newApplied(resources ...workv1.AppliedManifestResourceMeta) *workv1.AppliedManifestWork {
-	return &workv1.AppliedManifestWork{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: ct.AppliedName, UID: ct.AppliedUID, ResourceVersion: "20",
-			Finalizers: []string{workv1.AppliedManifestWorkFinalizer},
-		},
-		Spec:   workv1.AppliedManifestWorkSpec{HubHash: ct.HubHash, ManifestWorkName: "web"},
-		Status: workv1.AppliedManifestWorkStatus{AppliedResources: resources},
-	}
-}
-
 // env holds both controllers over the same fakes.
 type env struct {
 	work     *WorkController
@@ -77,14 +63,14 @@ type env struct {
 	hub      *fakework.Clientset
 	spoke    *fakework.Clientset
 	metadata *metadatafake.FakeMetadataClient
-	rbac     *ct.RBAC // what executors may do
+	rbac     *executortest.RBAC // what executors may do
 	events   *record.FakeRecorder
 }
 
-// fixture is what exists when a test starts. Objects in cached are in the
+// given is what exists when a test starts. Objects in cached are in the
 // watch cache (which is then synced for their types); inAPIOnly are
 // AppliedManifestWorks the API has but the lister has not seen yet.
-type fixture struct {
+type given struct {
 	work      *workv1.ManifestWork // nil: gone from the hub
 	applied   *workv1.AppliedManifestWork
 	inAPIOnly *workv1.AppliedManifestWork
@@ -92,7 +78,7 @@ type fixture struct {
 	cached    ct.Cache
 }
 
-func newEnv(t *testing.T, f fixture) *env {
+func newEnv(t *testing.T, f given) *env {
 	t.Helper()
 	hub := fakework.NewSimpleClientset()
 	spoke := fakework.NewSimpleClientset()
@@ -110,26 +96,26 @@ func newEnv(t *testing.T, f fixture) *env {
 		require.NoError(t, spoke.Tracker().Add(f.inAPIOnly.DeepCopy()))
 	}
 	md := ct.NewClient(t, f.objects...)
-	var objects cleanup.ObjectCache
+	var objects appliedcleanup.ObjectCache
 	if f.cached != nil {
 		objects = f.cached
 	}
-	worksLister := worklisters.NewManifestWorkLister(works).ManifestWorks(ct.Cluster)
+	worksLister := worklisters.NewManifestWorkLister(works).ManifestWorks(fixture.Cluster)
 	appliedLister := worklisters.NewAppliedManifestWorkLister(applied)
-	rbac := ct.NewRBAC()
+	rbac := executortest.NewRBAC()
 	events := record.NewFakeRecorder(100)
 	return &env{
 		rbac: rbac, events: events,
 		work: &WorkController{
-			WorkDeps: WorkDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, HubClient: hub, SpokeClient: spoke, Events: events},
+			WorkDeps: WorkDeps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, HubClient: hub, SpokeClient: spoke, Events: events},
 			works:    worksLister, applied: appliedLister,
 			writer: workwriter.NewGuarded(ControllerName, hub),
 		},
 		applied: &AppliedController{
-			AppliedDeps: AppliedDeps{ClusterName: ct.Cluster, HubHash: ct.HubHash, AgentID: "agent1", HubClient: hub, SpokeClient: spoke, Metadata: md, Objects: objects,
+			AppliedDeps: AppliedDeps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1", HubClient: hub, SpokeClient: spoke, Metadata: md, Objects: objects,
 				Executors: rbac.Authorizer(false), Events: events},
 			works: worksLister, applied: appliedLister,
-			cleaner: &cleanup.Cleaner{Client: md, Objects: objects},
+			cleaner: &appliedcleanup.Cleaner{Client: md, Objects: objects},
 			writer:  workwriter.New(AppliedControllerName, hub),
 		},
 		hub: hub, spoke: spoke, metadata: md,
@@ -146,7 +132,7 @@ func (e *env) clearActions() {
 	e.metadata.ClearActions()
 }
 
-// object is an applied object as the fake managed ct.Cluster holds it, or nil.
+// object is an applied object as the fake managed fixture.Cluster holds it, or nil.
 func (e *env) object(t *testing.T, gvr schema.GroupVersionResource, namespace, name string) *metav1.PartialObjectMetadata {
 	t.Helper()
 	return ct.Stored(t, e.metadata, gvr, namespace, name)
@@ -155,18 +141,18 @@ func (e *env) object(t *testing.T, gvr schema.GroupVersionResource, namespace, n
 // hubWork is the work as the fake hub holds it, or nil.
 func (e *env) hubWork(t *testing.T) *workv1.ManifestWork {
 	t.Helper()
-	w, err := e.hub.WorkV1().ManifestWorks(ct.Cluster).Get(context.Background(), "web", metav1.GetOptions{})
+	w, err := e.hub.WorkV1().ManifestWorks(fixture.Cluster).Get(context.Background(), "web", metav1.GetOptions{})
 	if err != nil {
 		return nil
 	}
 	return w
 }
 
-// spokeApplied is the AppliedManifestWork as the fake managed ct.Cluster holds
+// spokeApplied is the AppliedManifestWork as the fake managed fixture.Cluster holds
 // it, or nil.
 func (e *env) spokeApplied(t *testing.T) *workv1.AppliedManifestWork {
 	t.Helper()
-	a, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), ct.AppliedName, metav1.GetOptions{})
+	a, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), fixture.AppliedName, metav1.GetOptions{})
 	if err != nil {
 		return nil
 	}
@@ -189,5 +175,5 @@ func listerOf(t *testing.T, work *workv1.ManifestWork) worklisters.ManifestWorkN
 	t.Helper()
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	require.NoError(t, indexer.Add(work))
-	return worklisters.NewManifestWorkLister(indexer).ManifestWorks(ct.Cluster)
+	return worklisters.NewManifestWorkLister(indexer).ManifestWorks(fixture.Cluster)
 }

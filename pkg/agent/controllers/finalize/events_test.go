@@ -10,8 +10,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 // recorded takes the Events recorded so far, as "type reason message".
@@ -22,15 +23,15 @@ func (e *env) recorded() []string { return ct.Recorded(e.events) }
 // in between record none.
 func TestDeletionEventsOnTransitionsOnly(t *testing.T) {
 	ctx := context.Background()
-	work := deleting(newWork())
-	applied := deleting(newApplied(cmRes, deployRes))
-	e := newEnv(t, fixture{work: work, applied: applied,
+	work := deleting(webWork())
+	applied := deleting(fixture.WebApplied(cmRes, deployRes))
+	e := newEnv(t, given{work: work, applied: applied,
 		objects: []*metav1.PartialObjectMetadata{cmObj(), ct.Terminating(deployObj())}})
 
 	_, err := e.work.reconcile(ctx, work)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Normal DeletionStarted Cleaning up on the managed cluster: waiting for AppliedManifestWork " +
-		ct.AppliedName + " to be deleted"}, e.recorded())
+		fixture.AppliedName + " to be deleted"}, e.recorded())
 	_, err = e.work.reconcile(ctx, e.hubWork(t))
 	require.NoError(t, err)
 	assert.Empty(t, e.recorded(), "the deletion has started already")
@@ -58,7 +59,7 @@ func TestDeletionEventsOnTransitionsOnly(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, e.recorded(), "the work's cleanup is not over before its AppliedManifestWork is gone")
 	appliedWorks := schema.GroupVersionResource{Group: "work.open-cluster-management.io", Version: "v1", Resource: "appliedmanifestworks"}
-	require.NoError(t, e.spoke.Tracker().Delete(appliedWorks, "", ct.AppliedName))
+	require.NoError(t, e.spoke.Tracker().Delete(appliedWorks, "", fixture.AppliedName))
 	e.work.applied = worklisters.NewAppliedManifestWorkLister(cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{}))
 
 	_, err = e.work.reconcile(ctx, e.hubWork(t))

@@ -32,7 +32,8 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -78,10 +79,8 @@ func NewWorkController(d WorkDeps) factory.Controller {
 		d.SyncContext = factory.NewSyncContext(ControllerName, d.Recorder)
 	}
 	c := newWorkController(d)
-	return factory.New().
-		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(c.logger), d.Works.Informer()).
-		WithInformersQueueKeysFunc(appliedwork.WorkOfAppliedQueueKeys(c.logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
+	f := factory.New().WithSyncContext(d.SyncContext)
+	return queuekeys.WorkEvents(f, c.logger, d.ClusterName, d.HubHash, d.Works.Informer(), d.AppliedWorks.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
@@ -154,7 +153,7 @@ func (c *WorkController) markDeleting(ctx context.Context, st *workState) error 
 	if apimeta.IsStatusConditionTrue(st.work.Status.Conditions, workv1.WorkDeleting) {
 		return nil
 	}
-	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted", appliedwork.Name(c.HubHash, st.work.Name))
+	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted", appliedname.Name(c.HubHash, st.work.Name))
 	updated, written, err := setDeleting(ctx, c.writer, st.work, deletingCondition(st.work, msg))
 	if err != nil {
 		return err
@@ -170,7 +169,7 @@ func (c *WorkController) markDeleting(ctx context.Context, st *workState) error 
 // it is gone. The cache may not have seen an AppliedManifestWork created a
 // moment ago, so the API confirms that there is none before the work goes.
 func (c *WorkController) deleteAppliedWork(ctx context.Context, st *workState) error {
-	name := appliedwork.Name(c.HubHash, st.work.Name)
+	name := appliedname.Name(c.HubHash, st.work.Name)
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
 		applied, err = c.SpokeClient.WorkV1().AppliedManifestWorks().Get(ctx, name, metav1.GetOptions{})

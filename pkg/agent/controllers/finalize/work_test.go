@@ -11,21 +11,22 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	clienttesting "k8s.io/client-go/testing"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 func TestWorkReconcile(t *testing.T) {
-	workStatus := "patch manifestworks/status " + ct.Cluster + "/web"
-	workFinalizer := "patch manifestworks " + ct.Cluster + "/web"
-	deleteApplied := "delete appliedmanifestworks " + ct.AppliedName
+	workStatus := "patch manifestworks/status " + fixture.Cluster + "/web"
+	workFinalizer := "patch manifestworks " + fixture.Cluster + "/web"
+	deleteApplied := "delete appliedmanifestworks " + fixture.AppliedName
 	withDeleting := func(w *workv1.ManifestWork, msg string) *workv1.ManifestWork {
 		w.Status.Conditions = append(w.Status.Conditions, deletingCondition(w, msg))
 		return w
 	}
 	cases := []struct {
 		name          string
-		f             fixture
+		f             given
 		wantWait      bool
 		wantHub       []string
 		wantSpoke     []string
@@ -33,52 +34,52 @@ func TestWorkReconcile(t *testing.T) {
 		wantMessage   string // of the Deleting condition; "" for none
 	}{{
 		name:          "a work that is not deleted needs nothing",
-		f:             fixture{work: newWork(), applied: newApplied()},
+		f:             given{work: webWork(), applied: fixture.WebApplied()},
 		wantFinalizer: true,
 	}, {
 		name: "a deleted work without our finalizer needs nothing",
-		f: fixture{work: func() *workv1.ManifestWork {
-			w := deleting(newWork())
+		f: given{work: func() *workv1.ManifestWork {
+			w := deleting(webWork())
 			w.Finalizers = []string{"example.com/other"}
 			return w
-		}(), applied: newApplied()},
+		}(), applied: fixture.WebApplied()},
 	}, {
 		name:     "marks the work Deleting and deletes its AppliedManifestWork",
-		f:        fixture{work: deleting(newWork()), applied: newApplied()},
+		f:        given{work: deleting(webWork()), applied: fixture.WebApplied()},
 		wantWait: true, wantHub: []string{workStatus}, wantSpoke: []string{deleteApplied}, wantFinalizer: true,
-		wantMessage: "waiting for AppliedManifestWork " + ct.AppliedName + " to be deleted",
+		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
 	}, {
 		name: "waits for an AppliedManifestWork being finalized, without writes",
-		f: fixture{
-			work:    withDeleting(deleting(newWork()), "waiting for deployments apps/v1 default/web to be deleted"),
-			applied: deleting(newApplied()),
+		f: given{
+			work:    withDeleting(deleting(webWork()), "waiting for deployments apps/v1 default/web to be deleted"),
+			applied: deleting(fixture.WebApplied()),
 		},
 		wantWait: true, wantFinalizer: true,
 		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name:     "asks the API about an AppliedManifestWork the cache has not seen yet",
-		f:        fixture{work: deleting(newWork()), inAPIOnly: newApplied()},
+		f:        given{work: deleting(webWork()), inAPIOnly: fixture.WebApplied()},
 		wantWait: true, wantHub: []string{workStatus}, wantSpoke: []string{deleteApplied}, wantFinalizer: true,
-		wantMessage: "waiting for AppliedManifestWork " + ct.AppliedName + " to be deleted",
+		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
 	}, {
 		name: "gives an AppliedManifestWork without finalizer ours before deleting it",
-		f: fixture{work: deleting(newWork()), applied: func() *workv1.AppliedManifestWork {
-			a := newApplied()
+		f: given{work: deleting(webWork()), applied: func() *workv1.AppliedManifestWork {
+			a := fixture.WebApplied()
 			a.Finalizers = nil
 			return a
 		}()},
 		wantWait: true, wantHub: []string{workStatus}, wantFinalizer: true,
-		wantSpoke:   []string{"patch appliedmanifestworks " + ct.AppliedName, deleteApplied},
-		wantMessage: "waiting for AppliedManifestWork " + ct.AppliedName + " to be deleted",
+		wantSpoke:   []string{"patch appliedmanifestworks " + fixture.AppliedName, deleteApplied},
+		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
 	}, {
 		name:    "removes the finalizer once the AppliedManifestWork is gone",
-		f:       fixture{work: withDeleting(deleting(newWork()), "waiting for something")},
+		f:       given{work: withDeleting(deleting(webWork()), "waiting for something")},
 		wantHub: []string{workFinalizer}, wantMessage: "waiting for something",
 	}, {
 		name:        "sets the Deleting condition even when there was nothing to wait for",
-		f:           fixture{work: deleting(newWork())},
+		f:           given{work: deleting(webWork())},
 		wantHub:     []string{workStatus, workFinalizer},
-		wantMessage: "waiting for AppliedManifestWork " + ct.AppliedName + " to be deleted",
+		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -112,8 +113,8 @@ func TestWorkReconcile(t *testing.T) {
 // and in the background, so that the garbage collector leaves the applied
 // objects to the applied controller.
 func TestWorkDeletesAppliedWorkConditionally(t *testing.T) {
-	e := newEnv(t, fixture{work: deleting(newWork()), applied: newApplied()})
-	_, err := e.work.reconcile(context.Background(), deleting(newWork()))
+	e := newEnv(t, given{work: deleting(webWork()), applied: fixture.WebApplied()})
+	_, err := e.work.reconcile(context.Background(), deleting(webWork()))
 	require.NoError(t, err)
 
 	var del *clienttesting.DeleteActionImpl
@@ -125,26 +126,26 @@ func TestWorkDeletesAppliedWorkConditionally(t *testing.T) {
 	require.NotNil(t, del)
 	opts := del.GetDeleteOptions()
 	require.NotNil(t, opts.Preconditions)
-	assert.Equal(t, types.UID(ct.AppliedUID), *opts.Preconditions.UID)
+	assert.Equal(t, types.UID(fixture.AppliedUID), *opts.Preconditions.UID)
 	require.NotNil(t, opts.PropagationPolicy)
 	assert.Equal(t, metav1.DeletePropagationBackground, *opts.PropagationPolicy)
 }
 
 // Removing our finalizer keeps the others.
 func TestWorkRemovesOnlyOurFinalizer(t *testing.T) {
-	work := deleting(newWork())
+	work := deleting(webWork())
 	work.Finalizers = []string{"example.com/first", workv1.ManifestWorkFinalizer, "example.com/last"}
-	e := newEnv(t, fixture{work: work})
+	e := newEnv(t, given{work: work})
 	_, err := e.work.reconcile(context.Background(), work)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"example.com/first", "example.com/last"}, e.hubWork(t).Finalizers)
 }
 
 func TestWorkSyncRequeuesWhileWaiting(t *testing.T) {
-	e := newEnv(t, fixture{work: deleting(newWork()), applied: deleting(newApplied())})
-	syncCtx := ct.NewSyncContext(ct.Cluster + "/web")
+	e := newEnv(t, given{work: deleting(webWork()), applied: deleting(fixture.WebApplied())})
+	syncCtx := ct.NewSyncContext(fixture.Cluster + "/web")
 	require.NoError(t, e.work.sync(context.Background(), syncCtx))
-	assert.Equal(t, []any{ct.Cluster + "/web"}, syncCtx.Q.Added)
+	assert.Equal(t, []any{fixture.Cluster + "/web"}, syncCtx.Q.Added)
 
 	other := ct.NewSyncContext("elsewhere/web")
 	require.NoError(t, e.work.sync(context.Background(), other))
@@ -155,11 +156,11 @@ func TestWorkSyncRequeuesWhileWaiting(t *testing.T) {
 // nothing to act on: no second read of the AppliedManifestWork, no second
 // patch of the work.
 func TestWorkReleasedIsNotFinalizedTwice(t *testing.T) {
-	work := deleting(newWork())
+	work := deleting(webWork())
 	work.Finalizers = append(work.Finalizers, "example.com/other") // keeps it on the hub
-	e := newEnv(t, fixture{work: work})
+	e := newEnv(t, given{work: work})
 	ct.VersionPatches(e.hub)
-	syncCtx := ct.NewSyncContext(ct.Cluster + "/web")
+	syncCtx := ct.NewSyncContext(fixture.Cluster + "/web")
 	require.NoError(t, e.work.sync(context.Background(), syncCtx))
 	assert.NotContains(t, e.hubWork(t).Finalizers, workv1.ManifestWorkFinalizer)
 

@@ -10,12 +10,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/apply"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
-	"github.com/manifestwork/work/pkg/agent/manifest"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
@@ -51,7 +51,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	c.Objects.SetUses(key, gvrs)
 	c.Records.Load(key, st.applied.Annotations[applyrecords.Annotation])
 
-	owner := appliedwork.OwnerReference(st.applied)
+	owner := appliedname.OwnerReference(st.applied)
 	recorded := c.Records.Retain(key, ids)
 	for _, i := range manifest.Order(kinds) {
 		if ready[i] == nil || completed(st.work, st.results[i].meta) {

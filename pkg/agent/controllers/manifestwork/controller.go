@@ -22,14 +22,14 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
-	"github.com/manifestwork/work/pkg/agent/manifest"
+	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
@@ -127,8 +127,8 @@ func New(d Deps) factory.Controller {
 	logger := klog.Background().WithName(ControllerName)
 	return factory.New().
 		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(logger), d.Works.Informer()).
-		WithInformersQueueKeysFunc(appliedwork.WorkOfAppliedQueueKeys(logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
+		WithInformersQueueKeysFunc(queuekeys.Work(logger), d.Works.Informer()).
+		WithInformersQueueKeysFunc(queuekeys.WorkOfApplied(logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }

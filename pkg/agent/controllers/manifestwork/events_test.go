@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/component-base/metrics/testutil"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/test/fixture"
 )
@@ -23,7 +23,7 @@ func (e *env) recorded() []string { return ct.Recorded(e.events) }
 func TestApplyEventsOnTransitionsOnly(t *testing.T) {
 	metrics.Register()
 	ctx := context.Background()
-	work := fixture.NewWork(cluster, "w").WithGeneration(1).
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).
 		WithManifest(fixture.Namespace("team")).
 		WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"namespace": "team"}}`).
 		Build()
@@ -63,7 +63,7 @@ func TestApplyEventsOnTransitionsOnly(t *testing.T) {
 func TestApplyMetrics(t *testing.T) {
 	metrics.Register()
 	ctx := context.Background()
-	work := fixture.NewWork(cluster, "w").WithGeneration(1).WithManifest(fixture.Namespace("team")).Build()
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.Namespace("team")).Build()
 	e := newEnv(t, work)
 	written, unchanged := applies(t, metrics.ApplyWritten), applies(t, metrics.ApplyUnchanged)
 
@@ -81,7 +81,7 @@ func (e *env) update(t *testing.T, mutate func(*workv1.ManifestWork)) *workv1.Ma
 	w := e.work(t)
 	mutate(w)
 	w.Generation++
-	updated, err := e.hub.WorkV1().ManifestWorks(cluster).Update(context.Background(), w, metav1.UpdateOptions{})
+	updated, err := e.hub.WorkV1().ManifestWorks(fixture.Cluster).Update(context.Background(), w, metav1.UpdateOptions{})
 	require.NoError(t, err)
 	return updated
 }

@@ -10,8 +10,8 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/test/fixture"
 )
 
@@ -21,7 +21,7 @@ const executor1 = "system:serviceaccount:default:executor1"
 // manifests it may write are applied. When RBAC changes the retry is due at
 // once, and the manifest is applied.
 func TestExecutorWithoutRightsGetsNothingApplied(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithGeneration(1).WithExecutor("default", "executor1").
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithExecutor("default", "executor1").
 		WithManifest(fixture.Namespace("team"), fixture.ConfigMap("team", "settings", nil)).Build()
 	e := newEnv(t, work)
 	for _, verb := range []string{"get", "create", "update"} {
@@ -29,7 +29,7 @@ func TestExecutorWithoutRightsGetsNothingApplied(t *testing.T) {
 	}
 	now := time.Unix(1000, 0)
 	e.c.now = func() time.Time { return now }
-	key := cluster + "/w"
+	key := fixture.Cluster + "/w"
 	syncCtx := ct.NewSyncContext(key)
 
 	require.NoError(t, e.c.sync(context.Background(), syncCtx))
@@ -65,7 +65,7 @@ func TestExecutorWithoutRightsGetsNothingApplied(t *testing.T) {
 
 // A work without executor is applied as the agent: no review is sent.
 func TestNoExecutorNoReviews(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "settings", nil)).Build()
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "settings", nil)).Build()
 	e := newEnv(t, work)
 	require.NoError(t, e.c.reconcile(context.Background(), work))
 	assert.Zero(t, e.rbac.Reviews())
@@ -76,7 +76,7 @@ func TestNoExecutorNoReviews(t *testing.T) {
 // already reports them, and the work, Available; a manifest that failed is
 // left to the availability controller.
 func TestApplyReportsWhatItAppliedAvailable(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithGeneration(3).
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(3).
 		WithManifest(fixture.Namespace("team"), fixture.ConfigMap("team", "settings", nil)).Build()
 	e := newEnv(t, work)
 	require.NoError(t, e.c.reconcile(context.Background(), work))
@@ -90,14 +90,14 @@ func TestApplyReportsWhatItAppliedAvailable(t *testing.T) {
 	available := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkAvailable)
 	require.NotNil(t, available)
 	assert.Equal(t, workv1.WorkAvailableReasonAvailable, available.Reason)
-	assert.Equal(t, []string{"patch manifestworks " + cluster + "/w", "patch manifestworks/status " + cluster + "/w"}, ct.Writes(e.hub.Actions()))
+	assert.Equal(t, []string{"patch manifestworks " + fixture.Cluster + "/w", "patch manifestworks/status " + fixture.Cluster + "/w"}, ct.Writes(e.hub.Actions()))
 
-	failing := fixture.NewWork(cluster, "f").WithGeneration(1).
+	failing := fixture.NewWork(fixture.Cluster, "f").WithGeneration(1).
 		WithManifest(fixture.ConfigMap("team", "ok", nil)).
 		WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"namespace": "team"}}`).Build()
 	e = newEnv(t, failing)
 	require.Error(t, e.c.reconcile(context.Background(), failing))
-	got, err := e.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), "f", metav1.GetOptions{})
+	got, err := e.hub.WorkV1().ManifestWorks(fixture.Cluster).Get(context.Background(), "f", metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.True(t, apimeta.IsStatusConditionTrue(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestAvailable))
 	assert.Nil(t, apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[1].Conditions, workv1.ManifestAvailable))
@@ -108,11 +108,11 @@ func TestApplyReportsWhatItAppliedAvailable(t *testing.T) {
 // it would only send a write that conflicts. The informer brings the
 // current copy a moment later.
 func TestOwnWritesAreNotReconciledFromAnOlderCopy(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "settings", nil)).Build()
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "settings", nil)).Build()
 	work.ResourceVersion = "5"
 	e := newEnv(t, work)
 	ct.VersionPatches(e.hub)
-	key := cluster + "/w"
+	key := fixture.Cluster + "/w"
 
 	require.NoError(t, e.c.sync(context.Background(), ct.NewSyncContext(key)))
 	assert.Equal(t, []string{"patch manifestworks " + key, "patch manifestworks/status " + key}, ct.Writes(e.hub.Actions()))

@@ -8,7 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -70,7 +70,7 @@ func (c *Controller) ensureFinalizer(ctx context.Context, st *state) error {
 // ensureAppliedWork finds or creates the AppliedManifestWork that records,
 // and owns, what the work applies.
 func (c *Controller) ensureAppliedWork(ctx context.Context, st *state) error {
-	name := appliedwork.Name(c.HubHash, st.work.Name)
+	name := appliedname.Name(c.HubHash, st.work.Name)
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
 		applied, err = c.createAppliedWork(ctx, name, st.work.Name)

@@ -18,20 +18,16 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
-	"github.com/manifestwork/work/pkg/agent/manifest"
+	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/pkg/manifest"
 	"github.com/manifestwork/work/test/fixture"
-)
-
-const (
-	cluster = "cluster1"
-	hubHash = "0123abcd"
 )
 
 // noCache is an ObjectCache whose informers never synced: every object is read
@@ -46,7 +42,7 @@ func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.Partial
 // env is a controller over fake clients, with its fakes exposed.
 type env struct {
 	c       *Controller
-	rbac    *ct.RBAC // what executors may do
+	rbac    *executortest.RBAC // what executors may do
 	hub     *fakework.Clientset
 	spoke   *fakework.Clientset
 	dynamic *fakedynamic.FakeDynamicClient
@@ -74,18 +70,18 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 	works := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	require.NoError(t, works.Add(work))
 	applied := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
-	rbac := ct.NewRBAC()
+	rbac := executortest.NewRBAC()
 	events := record.NewFakeRecorder(100)
 	return &env{
 		rbac: rbac, events: events,
 		c: &Controller{
 			Deps: Deps{
-				ClusterName: cluster, HubHash: hubHash, AgentID: "agent1",
+				ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1",
 				HubClient: hub, SpokeClient: spoke, Dynamic: dyn,
 				Mapper: manifest.NewMapper(disco), Objects: noCache{}, Records: applyrecords.NewStore(), Executors: rbac.Authorizer(false),
 				Events: events,
 			},
-			works:   worklisters.NewManifestWorkLister(works).ManifestWorks(cluster),
+			works:   worklisters.NewManifestWorkLister(works).ManifestWorks(fixture.Cluster),
 			applied: worklisters.NewAppliedManifestWorkLister(applied),
 			retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
 			writer:  workwriter.NewGuarded(ControllerName, hub),
@@ -96,22 +92,22 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 }
 
 func (e *env) work(t *testing.T) *workv1.ManifestWork {
-	w, err := e.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), "w", metav1.GetOptions{})
+	w, err := e.hub.WorkV1().ManifestWorks(fixture.Cluster).Get(context.Background(), "w", metav1.GetOptions{})
 	require.NoError(t, err)
 	return w
 }
 
 func TestReconcileAppliesAndReportsOnce(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithGeneration(2).
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(2).
 		WithManifest(fixture.ConfigMap("team", "settings", map[string]string{"a": "b"}), fixture.Namespace("team")).
 		Build()
 	e := newEnv(t, work)
 
 	require.NoError(t, e.c.reconcile(context.Background(), work))
 
-	assert.Equal(t, []string{"patch manifestworks " + cluster + "/w", "patch manifestworks/status " + cluster + "/w"}, ct.Writes(e.hub.Actions()),
+	assert.Equal(t, []string{"patch manifestworks " + fixture.Cluster + "/w", "patch manifestworks/status " + fixture.Cluster + "/w"}, ct.Writes(e.hub.Actions()),
 		"one finalizer patch, then one status patch")
-	assert.Equal(t, []string{"create appliedmanifestworks " + appliedwork.Name(hubHash, "w")}, ct.Writes(e.spoke.Actions()))
+	assert.Equal(t, []string{"create appliedmanifestworks " + appliedname.Name(fixture.HubHash, "w")}, ct.Writes(e.spoke.Actions()))
 	created := ct.Writes(e.dynamic.Actions())
 	assert.Equal(t, []string{"create namespaces team", "create configmaps team/settings"}, created, "namespaces before what lives in them")
 
@@ -129,14 +125,14 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 	cm, err := e.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("team").Get(context.Background(), "settings", metav1.GetOptions{})
 	require.NoError(t, err)
 	require.Len(t, cm.GetOwnerReferences(), 1)
-	assert.Equal(t, appliedwork.Name(hubHash, "w"), cm.GetOwnerReferences()[0].Name)
+	assert.Equal(t, appliedname.Name(fixture.HubHash, "w"), cm.GetOwnerReferences()[0].Name)
 
 	// The same work again, as the informer now shows it: nothing changes, so
 	// nothing is written anywhere.
 	e.hub.ClearActions()
 	e.spoke.ClearActions()
 	e.dynamic.ClearActions()
-	amw, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedwork.Name(hubHash, "w"), metav1.GetOptions{})
+	amw, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedname.Name(fixture.HubHash, "w"), metav1.GetOptions{})
 	require.NoError(t, err)
 	require.NoError(t, e.applied.Add(amw))
 	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))
@@ -146,7 +142,7 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 }
 
 func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithGeneration(1).
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).
 		WithRawManifest(`[1, 2]`).
 		WithRawManifest(`{"apiVersion": "v1", "metadata": {"name": "x"}}`).
 		WithRawManifest(`{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "team"}}`).
@@ -191,7 +187,7 @@ func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
 }
 
 func TestReconcileLeavesDeletedWorksToFinalize(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithFinalizer().WithManifest(fixture.ConfigMap("team", "a", nil)).Build()
+	work := fixture.NewWork(fixture.Cluster, "w").WithFinalizer().WithManifest(fixture.ConfigMap("team", "a", nil)).Build()
 	now := metav1.Now()
 	work.DeletionTimestamp = &now
 	e := newEnv(t, work)
@@ -201,21 +197,21 @@ func TestReconcileLeavesDeletedWorksToFinalize(t *testing.T) {
 }
 
 func TestSyncIgnoresWorksThatAreGone(t *testing.T) {
-	e := newEnv(t, fixture.NewWork(cluster, "other").Build())
-	require.NoError(t, e.c.sync(context.Background(), ct.NewSyncContext(cluster+"/gone")))
+	e := newEnv(t, fixture.NewWork(fixture.Cluster, "other").Build())
+	require.NoError(t, e.c.sync(context.Background(), ct.NewSyncContext(fixture.Cluster+"/gone")))
 	assert.Empty(t, ct.Writes(e.hub.Actions()))
 }
 
 // Failing manifests are retried with the work's own growing delay, not as a
 // queue error; success resets it.
 func TestSyncRetriesFailingManifestsWithBackoff(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithGeneration(1).
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).
 		WithRawManifest(`{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "team"}}`).
 		Build()
 	e := newEnv(t, work)
 	now := time.Unix(1000, 0)
 	e.c.now = func() time.Time { return now }
-	key := cluster + "/w"
+	key := fixture.Cluster + "/w"
 	syncCtx := ct.NewSyncContext(key)
 	for i := 1; i <= 3; i++ {
 		require.NoError(t, e.c.sync(context.Background(), syncCtx))
@@ -242,7 +238,7 @@ func TestSyncRetriesFailingManifestsWithBackoff(t *testing.T) {
 
 // A manifest that its condition rules found Complete is not applied again.
 func TestReconcileLeavesCompletedManifestsAlone(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithFinalizer().WithGeneration(1).
+	work := fixture.NewWork(fixture.Cluster, "w").WithFinalizer().WithGeneration(1).
 		WithManifest(fixture.ConfigMap("team", "done", nil), fixture.ConfigMap("team", "live", nil)).Build()
 	work.Status.ResourceStatus.Manifests = []workv1.ManifestCondition{{
 		ResourceMeta: workv1.ManifestResourceMeta{Ordinal: 0, Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Name: "done", Namespace: "team"},

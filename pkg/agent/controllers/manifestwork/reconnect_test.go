@@ -16,21 +16,21 @@ import (
 // After an outage, works whose manifests or status writes failed meanwhile
 // are retried at once, with their backoff forgotten; the others are left alone.
 func TestRetryFailedOnReconnect(t *testing.T) {
-	e := newEnv(t, fixture.NewWork(cluster, "w").Build())
+	e := newEnv(t, fixture.NewWork(fixture.Cluster, "w").Build())
 	for _, name := range []string{"status-failed", "fine"} {
-		require.NoError(t, e.works.Add(fixture.NewWork(cluster, name).Build()))
+		require.NoError(t, e.works.Add(fixture.NewWork(fixture.Cluster, name).Build()))
 	}
 	e.c.SyncContext = factory.NewSyncContext(ControllerName, events.NewLoggingEventRecorder("test", clock.RealClock{}))
 	queue := e.c.SyncContext.Queue()
 	t.Cleanup(queue.ShutDown)
 
-	failing := cluster + "/w" // its manifests failed: a retry a minute away
+	failing := fixture.Cluster + "/w" // its manifests failed: a retry a minute away
 	for range 10 {
 		e.c.retries.When(failing)
 	}
 	e.c.waiting.Store(failing, retry{at: time.Now().Add(time.Minute)})
 	require.True(t, e.c.retryPending(failing, 0))
-	statusFailed := cluster + "/status-failed" // an error went to the queue's backoff
+	statusFailed := fixture.Cluster + "/status-failed" // an error went to the queue's backoff
 	for range 10 {
 		queue.AddRateLimited(statusFailed)
 	}

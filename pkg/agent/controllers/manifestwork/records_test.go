@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	fakedynamic "k8s.io/client-go/dynamic/fake"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
@@ -50,18 +50,18 @@ func (e *env) dynamicRequests() []string {
 }
 
 // persistRecords puts the controller's records of the work into its
-// AppliedManifestWork, as the appliedmanifestwork controller does.
+// AppliedManifestWork, as the appliedresources controller does.
 func (e *env) persistRecords(t *testing.T, work *workv1.ManifestWork) {
 	t.Helper()
-	name := appliedwork.Name(hubHash, work.Name)
+	name := appliedname.Name(fixture.HubHash, work.Name)
 	applied, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), name, metav1.GetOptions{})
 	require.NoError(t, err)
-	applied.Annotations = map[string]string{applyrecords.Annotation: e.c.Records.Encode(cluster + "/" + work.Name)}
+	applied.Annotations = map[string]string{applyrecords.Annotation: e.c.Records.Encode(fixture.Cluster + "/" + work.Name)}
 	require.NoError(t, e.applied.Update(applied))
 }
 
 func TestUnchangedObjectsCostNoRequestAlsoAfterARestart(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithGeneration(1).WithFinalizer().
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithFinalizer().
 		WithManifest(fixture.ConfigMap("team", "a", map[string]string{"k": "1"}), fixture.ConfigMap("team", "b", map[string]string{"k": "2"})).
 		Build()
 	e := newEnv(t, work)
@@ -71,7 +71,7 @@ func TestUnchangedObjectsCostNoRequestAlsoAfterARestart(t *testing.T) {
 
 	require.NoError(t, e.c.reconcile(context.Background(), work))
 	assert.Equal(t, []string{"create configmaps", "create configmaps"}, e.dynamicRequests(), "known absent: created without reads")
-	assert.Equal(t, []string{cluster + "/w"}, recorded, "the records changed once")
+	assert.Equal(t, []string{fixture.Cluster + "/w"}, recorded, "the records changed once")
 
 	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))
 	assert.Empty(t, e.dynamicRequests(), "nothing changed: no request")
@@ -98,11 +98,11 @@ func TestUnchangedObjectsCostNoRequestAlsoAfterARestart(t *testing.T) {
 	require.NoError(t, err)
 	value, _, _ := unstructured.NestedString(repaired.(*unstructured.Unstructured).Object, "data", "k")
 	assert.Equal(t, "2", value)
-	assert.Equal(t, []string{cluster + "/w"}, recorded, "the repair changed the records")
+	assert.Equal(t, []string{fixture.Cluster + "/w"}, recorded, "the repair changed the records")
 }
 
 func TestAChangedWorkIsAppliedAndADroppedManifestForgotten(t *testing.T) {
-	work := fixture.NewWork(cluster, "w").WithGeneration(1).WithFinalizer().
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithFinalizer().
 		WithManifest(fixture.ConfigMap("team", "a", map[string]string{"k": "1"}), fixture.ConfigMap("team", "b", map[string]string{"k": "2"})).
 		Build()
 	e := newEnv(t, work)
@@ -111,13 +111,13 @@ func TestAChangedWorkIsAppliedAndADroppedManifestForgotten(t *testing.T) {
 	e.dynamicRequests()
 
 	changed := e.update(t, func(w *workv1.ManifestWork) {
-		w.Spec.Workload.Manifests = fixture.NewWork(cluster, "w").
+		w.Spec.Workload.Manifests = fixture.NewWork(fixture.Cluster, "w").
 			WithManifest(fixture.ConfigMap("team", "a", map[string]string{"k": "new"})).Build().Spec.Workload.Manifests
 	})
 	require.NoError(t, e.c.reconcile(context.Background(), changed))
 	assert.Equal(t, []string{"get configmaps", "update configmaps"}, e.dynamicRequests())
 
-	decoded, err := applyrecords.Decode(e.c.Records.Encode(cluster + "/w"))
+	decoded, err := applyrecords.Decode(e.c.Records.Encode(fixture.Cluster + "/w"))
 	require.NoError(t, err)
 	assert.Len(t, decoded, 1, "the record of the dropped manifest is gone")
 }

@@ -15,9 +15,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/feedback"
+	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -73,7 +73,7 @@ func New(d Deps) (factory.Controller, *Watches) {
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(klog.Background().WithName(ControllerName)), d.Works.Informer()).
+		WithInformersQueueKeysFunc(queuekeys.Work(klog.Background().WithName(ControllerName)), d.Works.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder), c.watches
 }

@@ -14,15 +14,13 @@ import (
 	fakedynamic "k8s.io/client-go/dynamic/fake"
 
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	"github.com/manifestwork/work/pkg/agent/feedback"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/test/fixture"
 )
-
-const cluster = "cluster1"
 
 var deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 
@@ -38,7 +36,7 @@ func liveDeployment(ready int64) *unstructured.Unstructured {
 
 // appliedWork is a work whose Deployment the agent already applied.
 func appliedWork(configs ...workv1.ManifestConfigOption) *workv1.ManifestWork {
-	b := fixture.NewWork(cluster, "w").WithGeneration(3).WithManifest(fixture.Deployment("team", "web", 2))
+	b := fixture.NewWork(fixture.Cluster, "w").WithGeneration(3).WithManifest(fixture.Deployment("team", "web", 2))
 	for _, c := range configs {
 		b.WithConfig(c)
 	}
@@ -63,7 +61,7 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, maxWatches int, objects ...
 		map[schema.GroupVersionResource]string{deployments: "DeploymentList"}, objects...)
 	return &env{
 		c: &Controller{
-			Deps: Deps{ClusterName: cluster, HubClient: hub, Dynamic: dyn, MaxWatches: maxWatches,
+			Deps: Deps{ClusterName: fixture.Cluster, HubClient: hub, Dynamic: dyn, MaxWatches: maxWatches,
 				Feedback: feedback.Options{MaxJSONRawLength: 1024}, Rules: conditionrules.NewEvaluator(0)},
 			watches: newWatches(dyn, maxWatches, func(string) {}),
 			writer:  workwriter.New(ControllerName, hub),
@@ -73,7 +71,7 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, maxWatches int, objects ...
 }
 
 func (e *env) work(t *testing.T) *workv1.ManifestWork {
-	w, err := e.hub.WorkV1().ManifestWorks(cluster).Get(context.Background(), "w", metav1.GetOptions{})
+	w, err := e.hub.WorkV1().ManifestWorks(fixture.Cluster).Get(context.Background(), "w", metav1.GetOptions{})
 	require.NoError(t, err)
 	return w
 }
@@ -91,10 +89,10 @@ func TestReconcileReportsFeedbackOnceAndOnlyWhenChanged(t *testing.T) {
 	))
 	e := newEnv(t, work, 10, liveDeployment(1))
 
-	polled, err := e.c.reconcile(context.Background(), cluster+"/w", work)
+	polled, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
 	require.NoError(t, err)
 	assert.True(t, polled)
-	assert.Equal(t, []string{"patch manifestworks/status " + cluster + "/w"}, ct.Writes(e.hub.Actions()))
+	assert.Equal(t, []string{"patch manifestworks/status " + fixture.Cluster + "/w"}, ct.Writes(e.hub.Actions()))
 	got := e.work(t)
 	values := got.Status.ResourceStatus.Manifests[0].StatusFeedbacks.Values
 	names := []string{}
@@ -111,7 +109,7 @@ func TestReconcileReportsFeedbackOnceAndOnlyWhenChanged(t *testing.T) {
 
 	// Nothing changed on the managed cluster: nothing is written to the hub.
 	e.hub.ClearActions()
-	_, err = e.c.reconcile(context.Background(), cluster+"/w", got)
+	_, err = e.c.reconcile(context.Background(), fixture.Cluster+"/w", got)
 	require.NoError(t, err)
 	assert.Empty(t, ct.Writes(e.hub.Actions()))
 }
@@ -124,7 +122,7 @@ func TestReconcileReportsBadRules(t *testing.T) {
 		unknownTarget,
 	)
 	e := newEnv(t, work, 10, liveDeployment(1))
-	_, err := e.c.reconcile(context.Background(), cluster+"/w", work)
+	_, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
 	require.NoError(t, err)
 
 	got := e.work(t)
@@ -143,7 +141,7 @@ func TestReconcileFallsBackToPollingBeyondTheWatchLimit(t *testing.T) {
 	config.FeedbackScrapeType = workv1.FeedbackWatchType
 	work := appliedWork(config)
 	e := newEnv(t, work, 0, liveDeployment(2))
-	polled, err := e.c.reconcile(context.Background(), cluster+"/w", work)
+	polled, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
 	require.NoError(t, err)
 	assert.True(t, polled, "no watch could be had")
 	synced := apimeta.FindStatusCondition(e.work(t).Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestStatusFeedbackSynced)
@@ -160,7 +158,7 @@ func TestConditionRulesCompleteAndStayComplete(t *testing.T) {
 	}}
 	work := appliedWork(config)
 	e := newEnv(t, work, 10, liveDeployment(1))
-	_, err := e.c.reconcile(context.Background(), cluster+"/w", work)
+	_, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
 	require.NoError(t, err)
 	got := e.work(t)
 	assert.True(t, apimeta.IsStatusConditionTrue(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestComplete))
@@ -174,7 +172,7 @@ func TestConditionRulesCompleteAndStayComplete(t *testing.T) {
 	require.NoError(t, e.dyn.Resource(deployments).Namespace("team").Delete(context.Background(), "web", metav1.DeleteOptions{}))
 	e.hub.ClearActions()
 	e.dyn.ClearActions()
-	polled, err := e.c.reconcile(context.Background(), cluster+"/w", got)
+	polled, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", got)
 	require.NoError(t, err)
 	assert.False(t, polled)
 	assert.Empty(t, e.dyn.Actions())

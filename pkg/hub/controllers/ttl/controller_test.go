@@ -14,17 +14,17 @@ import (
 	"k8s.io/client-go/tools/cache"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 const (
-	namespace = "cluster1"
-	name      = "job"
-	key       = namespace + "/" + name
-	uid       = types.UID("uid-1")
+	name = "job"
+	key  = fixture.Cluster + "/" + name
+	uid  = types.UID("uid-1")
 )
 
 // now is the fake clock's time; conditions are set relative to it.
@@ -33,17 +33,17 @@ var now = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // work is a work with the given TTL (nil: none) and, unless completedAgo is
 // nil, a Complete condition that became True that long ago.
 func work(ttlSeconds *int64, completedAgo *time.Duration) *workv1.ManifestWork {
-	w := &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, UID: uid}}
+	b := fixture.NewWork(fixture.Cluster, name).WithUID(uid)
 	if ttlSeconds != nil {
-		w.Spec.DeleteOption = &workv1.DeleteOption{TTLSecondsAfterFinished: ttlSeconds}
+		b.WithDeleteOption(workv1.DeleteOption{TTLSecondsAfterFinished: ttlSeconds})
 	}
 	if completedAgo != nil {
-		w.Status.Conditions = []metav1.Condition{{
+		b.WithCondition(metav1.Condition{
 			Type: workv1.WorkComplete, Status: metav1.ConditionTrue, Reason: "Done",
 			LastTransitionTime: metav1.NewTime(now.Add(-*completedAgo)),
-		}}
+		})
 	}
-	return w
+	return b.Build()
 }
 
 func seconds(s int64) *int64 { return &s }
@@ -62,14 +62,14 @@ func deleting(w *workv1.ManifestWork) *workv1.ManifestWork {
 	return w
 }
 
-type fixture struct {
+type harness struct {
 	client *fake.Clientset
 	c      *Controller
 }
 
 // newFixture is the controller with w (if any) in its cache and on the
 // fake hub, and a fake clock at now.
-func newFixture(t *testing.T, w *workv1.ManifestWork) *fixture {
+func newHarness(t *testing.T, w *workv1.ManifestWork) *harness {
 	t.Helper()
 	var objs []runtime.Object
 	if w != nil {
@@ -82,10 +82,10 @@ func newFixture(t *testing.T, w *workv1.ManifestWork) *fixture {
 		require.NoError(t, works.Informer().GetIndexer().Add(w))
 	}
 	c := newController(Deps{Client: client, Works: works, Clock: clocktesting.NewFakeClock(now)})
-	return &fixture{client: client, c: c}
+	return &harness{client: client, c: c}
 }
 
-func (f *fixture) writes() []string { return ct.Writes(f.client.Actions()) }
+func (f *harness) writes() []string { return ct.Writes(f.client.Actions()) }
 
 func TestSync(t *testing.T) {
 	tests := []struct {
@@ -109,7 +109,7 @@ func TestSync(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t, tt.work)
+			f := newHarness(t, tt.work)
 			syncCtx := ct.NewSyncContext(key)
 
 			require.NoError(t, f.c.sync(t.Context(), syncCtx))
@@ -126,7 +126,7 @@ func TestSync(t *testing.T) {
 			}
 			assert.Equal(t, []string{"delete manifestworks " + key}, f.writes())
 			assertUIDPrecondition(t, f.client.Actions())
-			_, err := f.client.WorkV1().ManifestWorks(namespace).Get(t.Context(), name, metav1.GetOptions{})
+			_, err := f.client.WorkV1().ManifestWorks(fixture.Cluster).Get(t.Context(), name, metav1.GetOptions{})
 			assert.True(t, apierrors.IsNotFound(err), "work still there: %v", err)
 		})
 	}
@@ -147,7 +147,7 @@ func assertUIDPrecondition(t *testing.T, actions []clienttesting.Action) {
 // The clock decides: the same work is requeued for the rest of its TTL, then
 // deleted once the clock reaches its expiry.
 func TestSyncFollowsTheClock(t *testing.T) {
-	f := newFixture(t, work(seconds(60), ago(0)))
+	f := newHarness(t, work(seconds(60), ago(0)))
 	clk := f.c.clock.(*clocktesting.FakeClock)
 
 	clk.Step(45 * time.Second)
@@ -177,7 +177,7 @@ func TestSyncDeleteErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFixture(t, work(seconds(0), ago(0)))
+			f := newHarness(t, work(seconds(0), ago(0)))
 			f.client.PrependReactor("delete", "manifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
 				return true, nil, tt.err
 			})

@@ -1,4 +1,4 @@
-// Package appliedmanifestwork keeps the status of each AppliedManifestWork
+// Package appliedresources keeps the status of each AppliedManifestWork
 // current with what its ManifestWork applied, and removes from the managed
 // cluster the resources that were dropped from the work.
 //
@@ -7,7 +7,7 @@
 // the UID of the live object. That UID is what makes pruning safe: a resource
 // that was recorded but is no longer in the work is deleted only while the
 // object of that name still has the recorded UID.
-package appliedmanifestwork
+package appliedresources
 
 import (
 	"context"
@@ -22,9 +22,10 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
-	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
+	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -52,9 +53,9 @@ type Deps struct {
 	Works        workinformers.ManifestWorkInformer // on the hub, in ClusterName
 	SpokeClient  workclient.Interface               // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
-	Metadata     metadata.Interface  // applied objects on the managed cluster
-	Objects      cleanup.ObjectCache // watch cache of applied objects
-	Executors    cleanup.Executors   // checks a work's executor before pruning
+	Metadata     metadata.Interface         // applied objects on the managed cluster
+	Objects      appliedcleanup.ObjectCache // watch cache of applied objects
+	Executors    appliedcleanup.Executors   // checks a work's executor before pruning
 	// Records, if set, are persisted in the AppliedManifestWork's
 	// applyrecords.Annotation once the work's status is current.
 	Records  *applyrecords.Store
@@ -69,7 +70,7 @@ type Controller struct {
 	Deps
 	works   worklisters.ManifestWorkNamespaceLister
 	applied worklisters.AppliedManifestWorkLister
-	cleaner *cleanup.Cleaner
+	cleaner *appliedcleanup.Cleaner
 	logger  klog.Logger // for the queue key functions, which have no context
 
 	mu sync.Mutex
@@ -84,10 +85,8 @@ func New(d Deps) factory.Controller {
 		d.SyncContext = factory.NewSyncContext(ControllerName, d.Recorder)
 	}
 	c := newController(d)
-	return factory.New().
-		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(appliedwork.WorkQueueKeys(c.logger), d.Works.Informer()).
-		WithInformersQueueKeysFunc(appliedwork.WorkOfAppliedQueueKeys(c.logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
+	f := factory.New().WithSyncContext(d.SyncContext)
+	return queuekeys.WorkEvents(f, c.logger, d.ClusterName, d.HubHash, d.Works.Informer(), d.AppliedWorks.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
@@ -97,7 +96,7 @@ func newController(d Deps) *Controller {
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied: d.AppliedWorks.Lister(),
-		cleaner: &cleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
+		cleaner: &appliedcleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
 		logger:  klog.Background().WithName(ControllerName),
 	}
 }
@@ -111,7 +110,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
-		c.forget(appliedwork.Name(c.HubHash, name))
+		c.forget(appliedname.Name(c.HubHash, name))
 		return nil
 	}
 	if err != nil {

@@ -1,4 +1,4 @@
-package unmanagedappliedwork
+package eviction
 
 import (
 	"errors"
@@ -10,13 +10,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 func TestSyncRequeuesAtTheEndOfTheGracePeriod(t *testing.T) {
-	applied := newApplied(ourHub, agentID, ago(grace/4))
-	f := newFixture(t, applied)
+	applied := appliedWork(ourHub, agentID, ago(grace/4))
+	f := newHarness(t, applied)
 	syncCtx := ct.NewSyncContext(applied.Name)
 
 	require.NoError(t, f.c.sync(t.Context(), syncCtx))
@@ -28,13 +29,13 @@ func TestSyncRequeuesAtTheEndOfTheGracePeriod(t *testing.T) {
 }
 
 func TestSyncWithoutRequeue(t *testing.T) {
-	applied := newApplied(ourHub, agentID, nil)
+	applied := appliedWork(ourHub, agentID, nil)
 	tests := map[string]struct {
-		f   *fixture
+		f   *harness
 		key string
 	}{
-		"its work is on the hub":  {f: newFixture(t, applied, newWork(workName)), key: applied.Name},
-		"not in the cache (gone)": {f: newFixture(t, applied), key: "gone"},
+		"its work is on the hub":  {f: newHarness(t, applied, fixture.NewWork(fixture.Cluster, workName).Build()), key: applied.Name},
+		"not in the cache (gone)": {f: newHarness(t, applied), key: "gone"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -60,8 +61,8 @@ func TestSyncErrors(t *testing.T) {
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			applied := newApplied(ourHub, agentID, nil)
-			f := newFixture(t, applied)
+			applied := appliedWork(ourHub, agentID, nil)
+			f := newHarness(t, applied)
 			f.spoke.PrependReactor("patch", "appliedmanifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
 				return true, nil, tt.err
 			})

@@ -1,4 +1,4 @@
-package healthz
+package diagnostics
 
 import (
 	"crypto/tls"

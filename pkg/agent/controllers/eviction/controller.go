@@ -1,4 +1,4 @@
-// Package unmanagedappliedwork evicts the AppliedManifestWorks of this agent
+// Package eviction evicts the AppliedManifestWorks of this agent
 // whose ManifestWork is no longer on the hub the agent serves: the work was
 // removed from the hub without the agent cleaning up (it was stopped, or the
 // finalizer was forced off), or the agent now points at another hub.
@@ -8,7 +8,7 @@
 // AppliedManifestWork is deleted and its finalizer removes what it applied,
 // except objects that another AppliedManifestWork also owns (a new hub's work
 // applying the same objects), which only lose the old owner reference.
-package unmanagedappliedwork
+package eviction
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -122,5 +122,5 @@ func (c *Controller) workKey(obj runtime.Object) []string {
 	if !ok {
 		return nil
 	}
-	return []string{appliedwork.Name(c.HubHash, work.Name)}
+	return []string{appliedname.Name(c.HubHash, work.Name)}
 }

@@ -1,4 +1,4 @@
-package appliedmanifestwork
+package appliedresources
 
 import (
 	"context"
@@ -7,9 +7,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	"github.com/manifestwork/work/pkg/agent/executor"
+	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/pkg/serviceaccount"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 // A resource dropped from a work is pruned only if the work's executor may
@@ -17,11 +20,11 @@ import (
 // that it is retried.
 func TestPruneAsTheExecutor(t *testing.T) {
 	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
-	work := newWork()
+	work := webWork()
 	work.Spec.Executor = &workv1.ManifestWorkExecutor{Subject: workv1.ManifestWorkExecutorSubject{
 		Type: workv1.ExecutorSubjectTypeServiceAccount, ServiceAccount: &workv1.ManifestWorkSubjectServiceAccount{Namespace: "default", Name: "executor1"}}}
-	e := newEnv(t, newApplied(deploy), nil, ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef))
-	rbac := ct.NewRBAC()
+	e := newEnv(t, fixture.WebApplied(deploy), nil, ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OurRef))
+	rbac := executortest.NewRBAC()
 	e.c.Executors = rbac.Authorizer(false)
 
 	_, err := e.c.reconcile(context.Background(), work)
@@ -30,7 +33,7 @@ func TestPruneAsTheExecutor(t *testing.T) {
 	assert.Empty(t, ct.Writes(e.metadata.Actions()), "nothing deleted")
 	assert.Equal(t, []workv1.AppliedManifestResourceMeta{deploy}, e.appliedResources(t))
 
-	rbac.Grant(executor.ServiceAccountUser("default", "executor1"), "delete", "apps", "deployments")
+	rbac.Grant(serviceaccount.User("default", "executor1"), "delete", "apps", "deployments")
 	_, err = e.c.reconcile(context.Background(), work)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"delete deployments default/web"}, ct.Writes(e.metadata.Actions()))
@@ -40,11 +43,11 @@ func TestPruneAsTheExecutor(t *testing.T) {
 // seen yet is not read from the API, and the record is written once, when
 // every object can be recorded.
 func TestRecordWaitsForTheCache(t *testing.T) {
-	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
-	deployObj := ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef)
-	work := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true), manifestStatus(ct.Deployments, "default", "web", true))
+	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef)
+	deployObj := ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OurRef)
+	work := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true), manifestStatus(ct.Deployments, "default", "web", true))
 	cache := ct.Cache{}.Put(ct.ConfigMaps, cmObj).Put(ct.Deployments)
-	e := newEnv(t, newApplied(), cache, cmObj, deployObj)
+	e := newEnv(t, fixture.WebApplied(), cache, cmObj, deployObj)
 
 	recheck, err := e.c.reconcile(context.Background(), work)
 	require.NoError(t, err)

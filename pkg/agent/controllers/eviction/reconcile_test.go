@@ -1,4 +1,4 @@
-package unmanagedappliedwork
+package eviction
 
 import (
 	"context"
@@ -15,22 +15,22 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workfake "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 const (
-	cluster  = "cluster1"
 	agentID  = "agent-a"
 	workName = "web"
 	grace    = 10 * time.Minute
 )
 
 var (
-	ourHub   = appliedwork.HubHash("https://hub.example:6443")
-	otherHub = appliedwork.HubHash("https://old-hub.example:6443")
+	ourHub   = appliedname.HubHash("https://hub.example:6443")
+	otherHub = appliedname.HubHash("https://old-hub.example:6443")
 	// now is whole seconds: evictionStartTime is stored with second precision.
 	now = time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
 )
@@ -41,26 +41,18 @@ type fakeClock struct{ now time.Time }
 func (c *fakeClock) Now() time.Time                  { return c.now }
 func (c *fakeClock) Since(t time.Time) time.Duration { return c.now.Sub(t) }
 
-func newApplied(hubHash, agent string, evictionStart *time.Time) *workv1.AppliedManifestWork {
-	a := &workv1.AppliedManifestWork{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: appliedwork.Name(hubHash, workName), UID: "amw-uid", ResourceVersion: "17",
-			Finalizers: []string{workv1.AppliedManifestWorkFinalizer},
-		},
-		Spec: workv1.AppliedManifestWorkSpec{HubHash: hubHash, AgentID: agent, ManifestWorkName: workName},
-		Status: workv1.AppliedManifestWorkStatus{AppliedResources: []workv1.AppliedManifestResourceMeta{{
+// appliedWork is the AppliedManifestWork of the work "web" that the agent agent
+// of hubHash keeps, recording one ConfigMap; evictionStart may be nil.
+func appliedWork(hubHash, agent string, evictionStart *time.Time) *workv1.AppliedManifestWork {
+	b := fixture.NewApplied(hubHash, workName).AsStored("amw-uid", "17").WithAgent(agent).
+		WithResources(workv1.AppliedManifestResourceMeta{
 			ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "default", Name: "cm"},
 			Version:            "v1", UID: "cm-uid",
-		}}},
-	}
+		})
 	if evictionStart != nil {
-		a.Status.EvictionStartTime = &metav1.Time{Time: *evictionStart}
+		b.WithEvictionStart(*evictionStart)
 	}
-	return a
-}
-
-func newWork(name string) *workv1.ManifestWork {
-	return &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: name}}
+	return b.Build()
 }
 
 func ago(d time.Duration) *time.Time {
@@ -68,14 +60,14 @@ func ago(d time.Duration) *time.Time {
 	return &t
 }
 
-type fixture struct {
+type harness struct {
 	c     *Controller
 	spoke *workfake.Clientset
 }
 
 // newFixture serves works from the hub cache and applied from the managed
 // cluster (client and cache).
-func newFixture(t *testing.T, applied *workv1.AppliedManifestWork, works ...*workv1.ManifestWork) *fixture {
+func newHarness(t *testing.T, applied *workv1.AppliedManifestWork, works ...*workv1.ManifestWork) *harness {
 	t.Helper()
 	workIndexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	for _, w := range works {
@@ -84,27 +76,27 @@ func newFixture(t *testing.T, applied *workv1.AppliedManifestWork, works ...*wor
 	appliedIndexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	require.NoError(t, appliedIndexer.Add(applied))
 	spoke := workfake.NewSimpleClientset(applied)
-	return &fixture{
+	return &harness{
 		spoke: spoke,
 		c: &Controller{
 			Deps: Deps{
-				ClusterName: cluster, HubHash: ourHub, AgentID: agentID, GracePeriod: grace,
+				ClusterName: fixture.Cluster, HubHash: ourHub, AgentID: agentID, GracePeriod: grace,
 				SpokeClient: spoke, Clock: &fakeClock{now: now},
 			},
-			works:   worklisters.NewManifestWorkLister(workIndexer).ManifestWorks(cluster),
+			works:   worklisters.NewManifestWorkLister(workIndexer).ManifestWorks(fixture.Cluster),
 			applied: worklisters.NewAppliedManifestWorkLister(appliedIndexer),
 		},
 	}
 }
 
-func (f *fixture) reconcile(t *testing.T, applied *workv1.AppliedManifestWork) (time.Duration, error) {
+func (f *harness) reconcile(t *testing.T, applied *workv1.AppliedManifestWork) (time.Duration, error) {
 	t.Helper()
 	f.spoke.ClearActions()
 	return f.c.reconcile(t.Context(), applied)
 }
 
 // writes returns the requests that changed something on the managed cluster.
-func (f *fixture) writes() []clienttesting.Action {
+func (f *harness) writes() []clienttesting.Action {
 	var out []clienttesting.Action
 	for _, a := range f.spoke.Actions() {
 		if a.GetVerb() != "get" && a.GetVerb() != "list" && a.GetVerb() != "watch" {
@@ -114,7 +106,7 @@ func (f *fixture) writes() []clienttesting.Action {
 	return out
 }
 
-func (f *fixture) stored(t *testing.T, name string) (*workv1.AppliedManifestWork, error) {
+func (f *harness) stored(t *testing.T, name string) (*workv1.AppliedManifestWork, error) {
 	t.Helper()
 	return f.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), name, metav1.GetOptions{})
 }
@@ -146,17 +138,17 @@ func TestReconcileStartsEviction(t *testing.T) {
 		works   []*workv1.ManifestWork
 	}{
 		"its work is gone from our hub": {
-			applied: newApplied(ourHub, agentID, nil),
-			works:   []*workv1.ManifestWork{newWork("another")},
+			applied: appliedWork(ourHub, agentID, nil),
+			works:   []*workv1.ManifestWork{fixture.NewWork(fixture.Cluster, "another").Build()},
 		},
 		"it comes from another hub": {
-			applied: newApplied(otherHub, agentID, nil),
-			works:   []*workv1.ManifestWork{newWork(workName)}, // a work of the same name on our hub does not adopt it
+			applied: appliedWork(otherHub, agentID, nil),
+			works:   []*workv1.ManifestWork{fixture.NewWork(fixture.Cluster, workName).Build()}, // a work of the same name on our hub does not adopt it
 		},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, tt.applied, tt.works...)
+			f := newHarness(t, tt.applied, tt.works...)
 
 			next, err := f.reconcile(t, tt.applied)
 			require.NoError(t, err)
@@ -176,8 +168,8 @@ func TestReconcileStartsEviction(t *testing.T) {
 func TestReconcileWaitsForTheGracePeriod(t *testing.T) {
 	for name, elapsed := range map[string]time.Duration{"just started": 0, "half way": grace / 2, "one second left": grace - time.Second} {
 		t.Run(name, func(t *testing.T) {
-			applied := newApplied(ourHub, agentID, ago(elapsed))
-			f := newFixture(t, applied)
+			applied := appliedWork(ourHub, agentID, ago(elapsed))
+			f := newHarness(t, applied)
 
 			next, err := f.reconcile(t, applied)
 			require.NoError(t, err)
@@ -190,13 +182,13 @@ func TestReconcileWaitsForTheGracePeriod(t *testing.T) {
 
 func TestReconcileEvictsAfterTheGracePeriod(t *testing.T) {
 	tests := map[string]*workv1.AppliedManifestWork{
-		"work gone, grace period just over":   newApplied(ourHub, agentID, ago(grace)),
-		"work gone, long ago":                 newApplied(ourHub, agentID, ago(30*grace)),
-		"another hub, grace period just over": newApplied(otherHub, agentID, ago(grace)),
+		"work gone, grace period just over":   appliedWork(ourHub, agentID, ago(grace)),
+		"work gone, long ago":                 appliedWork(ourHub, agentID, ago(30*grace)),
+		"another hub, grace period just over": appliedWork(otherHub, agentID, ago(grace)),
 	}
 	for name, applied := range tests {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, applied, newWork("another"))
+			f := newHarness(t, applied, fixture.NewWork(fixture.Cluster, "another").Build())
 
 			next, err := f.reconcile(t, applied)
 			require.NoError(t, err)
@@ -216,8 +208,8 @@ func TestReconcileEvictsAfterTheGracePeriod(t *testing.T) {
 }
 
 func TestReconcileEvictionOfAnAlreadyDeletedAppliedWork(t *testing.T) {
-	applied := newApplied(ourHub, agentID, ago(grace))
-	f := newFixture(t, applied)
+	applied := appliedWork(ourHub, agentID, ago(grace))
+	f := newHarness(t, applied)
 	require.NoError(t, f.spoke.Tracker().Delete(workv1.SchemeGroupVersion.WithResource("appliedmanifestworks"), "", applied.Name))
 
 	_, err := f.reconcile(t, applied)
@@ -228,8 +220,8 @@ func TestReconcileEvictionOfAnAlreadyDeletedAppliedWork(t *testing.T) {
 func TestReconcileCancelsEvictionWhenTheWorkReturns(t *testing.T) {
 	for name, elapsed := range map[string]time.Duration{"during the grace period": grace / 2, "after it": 2 * grace} {
 		t.Run(name, func(t *testing.T) {
-			applied := newApplied(ourHub, agentID, ago(elapsed))
-			f := newFixture(t, applied, newWork(workName))
+			applied := appliedWork(ourHub, agentID, ago(elapsed))
+			f := newHarness(t, applied, fixture.NewWork(fixture.Cluster, workName).Build())
 
 			next, err := f.reconcile(t, applied)
 			require.NoError(t, err)
@@ -246,25 +238,25 @@ func TestReconcileCancelsEvictionWhenTheWorkReturns(t *testing.T) {
 }
 
 func TestReconcileLeavesAlone(t *testing.T) {
-	deleting := newApplied(ourHub, agentID, ago(2*grace))
+	deleting := appliedWork(ourHub, agentID, ago(2*grace))
 	deleting.DeletionTimestamp = &metav1.Time{Time: now}
-	beingDeletedWork := newWork(workName)
+	beingDeletedWork := fixture.NewWork(fixture.Cluster, workName).Build()
 	beingDeletedWork.DeletionTimestamp = &metav1.Time{Time: now}
 	beingDeletedWork.Finalizers = []string{workv1.ManifestWorkFinalizer}
 	tests := map[string]struct {
 		applied *workv1.AppliedManifestWork
 		works   []*workv1.ManifestWork
 	}{
-		"its work is on the hub":                    {applied: newApplied(ourHub, agentID, nil), works: []*workv1.ManifestWork{newWork(workName)}},
-		"its work is being deleted by the agent":    {applied: newApplied(ourHub, agentID, nil), works: []*workv1.ManifestWork{beingDeletedWork}},
-		"another agent's, work gone":                {applied: newApplied(ourHub, "agent-b", nil)},
-		"another agent's, another hub, long marked": {applied: newApplied(otherHub, "agent-b", ago(30*grace))},
-		"another agent's, without agent ID":         {applied: newApplied(otherHub, "", nil)},
+		"its work is on the hub":                    {applied: appliedWork(ourHub, agentID, nil), works: []*workv1.ManifestWork{fixture.NewWork(fixture.Cluster, workName).Build()}},
+		"its work is being deleted by the agent":    {applied: appliedWork(ourHub, agentID, nil), works: []*workv1.ManifestWork{beingDeletedWork}},
+		"another agent's, work gone":                {applied: appliedWork(ourHub, "agent-b", nil)},
+		"another agent's, another hub, long marked": {applied: appliedWork(otherHub, "agent-b", ago(30*grace))},
+		"another agent's, without agent ID":         {applied: appliedWork(otherHub, "", nil)},
 		"already being deleted":                     {applied: deleting},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, tt.applied, tt.works...)
+			f := newHarness(t, tt.applied, tt.works...)
 
 			next, err := f.reconcile(t, tt.applied)
 			require.NoError(t, err)
@@ -276,8 +268,8 @@ func TestReconcileLeavesAlone(t *testing.T) {
 }
 
 func TestReconcileConflict(t *testing.T) {
-	applied := newApplied(ourHub, agentID, nil)
-	f := newFixture(t, applied)
+	applied := appliedWork(ourHub, agentID, nil)
+	f := newHarness(t, applied)
 	f.spoke.PrependReactor("patch", "appliedmanifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewConflict(workv1.Resource("appliedmanifestworks"), applied.Name, errors.New("changed"))
 	})
@@ -289,10 +281,10 @@ func TestReconcileConflict(t *testing.T) {
 }
 
 func TestQueueKeys(t *testing.T) {
-	f := newFixture(t, newApplied(ourHub, agentID, nil))
+	f := newHarness(t, appliedWork(ourHub, agentID, nil))
 
-	assert.Equal(t, []string{appliedwork.Name(ourHub, workName)}, f.c.appliedWorkKey(newApplied(ourHub, agentID, nil)))
-	assert.Equal(t, []string{appliedwork.Name(otherHub, workName)}, f.c.appliedWorkKey(newApplied(otherHub, agentID, nil)))
-	assert.Empty(t, f.c.appliedWorkKey(newApplied(ourHub, "agent-b", nil)), "other agents' are not queued")
-	assert.Equal(t, []string{appliedwork.Name(ourHub, "api")}, f.c.workKey(newWork("api")))
+	assert.Equal(t, []string{appliedname.Name(ourHub, workName)}, f.c.appliedWorkKey(appliedWork(ourHub, agentID, nil)))
+	assert.Equal(t, []string{appliedname.Name(otherHub, workName)}, f.c.appliedWorkKey(appliedWork(otherHub, agentID, nil)))
+	assert.Empty(t, f.c.appliedWorkKey(appliedWork(ourHub, "agent-b", nil)), "other agents' are not queued")
+	assert.Equal(t, []string{appliedname.Name(ourHub, "api")}, f.c.workKey(fixture.NewWork(fixture.Cluster, "api").Build()))
 }

@@ -1,12 +1,13 @@
-// Package healthz serves the liveness (/healthz) and readiness (/readyz)
-// endpoints of the work processes, and their Prometheus metrics (/metrics),
+// Package diagnostics serves what operators ask a running work process: the
+// liveness (/healthz) and readiness (/readyz) probes, the Prometheus metrics
+// (/metrics) and, when asked (WithProfiling), the Go profiles (/debug/pprof),
 // over plain HTTP or HTTPS (StartOn; the secure port OCM's operators probe).
 //
 // /healthz answers ok for as long as the process serves HTTP at all. /readyz
 // answers ok only while the Readiness given to Start is set; what "ready" means
 // is decided by the caller. /metrics serves the component-base legacy
 // registry, where package metrics registers the work metrics.
-package healthz
+package diagnostics
 
 import (
 	"context"

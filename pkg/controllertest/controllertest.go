@@ -1,5 +1,5 @@
-// Package controllertest has the fakes that the tests of the agent's
-// controllers share: applied objects as metadata, a metadata client holding
+// Package controllertest has the fakes that the tests of controllers, the
+// agent's and the hub's, share: applied objects as metadata, a metadata client holding
 // them, an object cache, the writes a fake client saw, and a sync context
 // whose queue records what a sync puts back.
 package controllertest
@@ -25,7 +25,6 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -40,27 +39,6 @@ var kinds = map[schema.GroupVersionResource]string{
 	ConfigMaps:  "ConfigMap",
 	Deployments: "Deployment",
 	Namespaces:  "Namespace",
-}
-
-// The cluster, hub and AppliedManifestWork of the controllers' tests: the work
-// "web" of cluster1, applied under hub hash 0123abcd.
-const (
-	Cluster    = "cluster1"
-	HubHash    = "0123abcd"
-	AppliedUID = types.UID("amw-uid")
-)
-
-var (
-	// AppliedName is the AppliedManifestWork of the work "web".
-	AppliedName = appliedwork.Name(HubHash, "web")
-	// OurRef points at it; OtherRef at another AppliedManifestWork.
-	OurRef   = Owner(AppliedName, AppliedUID)
-	OtherRef = Owner(HubHash+"-other", "amw-other")
-)
-
-// Owner is an owner reference to an AppliedManifestWork.
-func Owner(name string, uid types.UID) metav1.OwnerReference {
-	return metav1.OwnerReference{APIVersion: workv1.SchemeGroupVersion.String(), Kind: "AppliedManifestWork", Name: name, UID: uid}
 }
 
 // Object is the metadata of an applied object of one of the test types.

@@ -1,4 +1,4 @@
-package appliedmanifestwork
+package appliedresources
 
 import (
 	"context"
@@ -13,14 +13,15 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/apply"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 func TestPersistRecords(t *testing.T) {
 	cm := ct.Resource(ct.ConfigMaps, "default", "cm", "uid-cm")
-	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
-	work := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef)
+	work := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
 	key := work.Namespace + "/" + work.Name
 	id := applyrecords.ObjectID(ct.ConfigMaps, "default", "cm")
 	stored := func(spec uint64) string {
@@ -28,7 +29,7 @@ func TestPersistRecords(t *testing.T) {
 		s.Put(key, id, applyrecords.Record{LastApplied: apply.LastApplied{Spec: spec}, Content: 7})
 		return s.Encode(key)
 	}
-	annotationPatch := "patch appliedmanifestworks " + ct.AppliedName
+	annotationPatch := "patch appliedmanifestworks " + fixture.AppliedName
 
 	cases := []struct {
 		name      string
@@ -42,14 +43,14 @@ func TestPersistRecords(t *testing.T) {
 		{name: "records as persisted are not written again", known: true, persisted: stored(2)},
 		{name: "records this agent has not loaded are kept", persisted: stored(1)},
 		{name: "not while the status is behind the spec", known: true, persisted: stored(1), work: func() *workv1.ManifestWork {
-			w := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+			w := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
 			w.Generation = 3
 			return w
 		}()},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			applied := newApplied(cm)
+			applied := fixture.WebApplied(cm)
 			if tc.persisted != "" {
 				applied.Annotations = map[string]string{applyrecords.Annotation: tc.persisted}
 			}
@@ -71,7 +72,7 @@ func TestPersistRecords(t *testing.T) {
 				return
 			}
 			assert.Equal(t, []string{annotationPatch}, e.spokeWrites())
-			got, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), ct.AppliedName, metav1.GetOptions{})
+			got, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), fixture.AppliedName, metav1.GetOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, stored(2), got.Annotations[applyrecords.Annotation])
 		})
@@ -82,16 +83,16 @@ func TestPersistRecords(t *testing.T) {
 // records (and the applied resources) are written once, not once more for
 // every event that comes before the informer has caught up.
 func TestOwnWritesAreNotRepeatedFromAnOutdatedCopy(t *testing.T) {
-	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
-	work := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef)
+	work := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
 	key := work.Namespace + "/" + work.Name
-	applied := newApplied() // lists nothing yet, holds no records
+	applied := fixture.WebApplied() // lists nothing yet, holds no records
 	applied.ResourceVersion = "10"
 	e := newEnv(t, applied, ct.Cache{}.Put(ct.ConfigMaps, cmObj), cmObj)
 	version := 10
 	e.spoke.PrependReactor("patch", "appliedmanifestworks", func(action clienttesting.Action) (bool, runtime.Object, error) {
 		version++ // a real server moves the version with every write
-		got, err := e.spoke.Tracker().Get(action.GetResource(), "", ct.AppliedName)
+		got, err := e.spoke.Tracker().Get(action.GetResource(), "", fixture.AppliedName)
 		require.NoError(t, err)
 		out := got.(*workv1.AppliedManifestWork).DeepCopy()
 		out.ResourceVersion = strconv.Itoa(version)
@@ -125,12 +126,12 @@ func TestOwnWritesAreNotRepeatedFromAnOutdatedCopy(t *testing.T) {
 func TestUnrecordedObjectsAreRecordedOrPruned(t *testing.T) {
 	cm := ct.Resource(ct.ConfigMaps, "default", "cm", "uid-cm")
 	stale := ct.Resource(ct.Deployments, "default", "web", "uid-web")
-	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
-	staleObj := ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef)
-	work := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef)
+	staleObj := ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OurRef)
+	work := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
 	key := work.Namespace + "/" + work.Name
 
-	e := newEnv(t, newApplied(cm), nil, cmObj, staleObj)
+	e := newEnv(t, fixture.WebApplied(cm), nil, cmObj, staleObj)
 	e.c.Records = applyrecords.NewStore()
 	e.c.Records.NoteApplied(key, stale) // applied for a generation whose status was never written
 	e.c.Records.NoteApplied(key, cm)

@@ -1,4 +1,4 @@
-// Package cleanup removes one object that an AppliedManifestWork applied
+// Package appliedcleanup removes one object that an AppliedManifestWork applied
 // from the managed cluster, or releases it: the object stays and only loses
 // the AppliedManifestWork's owner reference.
 //
@@ -19,7 +19,7 @@
 // owner patches test the UID and the very reference they remove, so a
 // concurrent change makes the write fail, and it is decided again on a fresh
 // read, instead of deleting or overwriting something that changed meanwhile.
-package cleanup
+package appliedcleanup
 
 import (
 	"context"

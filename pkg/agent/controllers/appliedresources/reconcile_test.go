@@ -1,4 +1,4 @@
-package appliedmanifestwork
+package appliedresources
 
 import (
 	"context"
@@ -16,53 +16,31 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
+	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
-// manifest is one entry of a work's status.resourceStatus.manifests.
+// manifestStatus is one entry of a work's status.resourceStatus.manifests.
 func manifestStatus(gvr schema.GroupVersionResource, namespace, name string, applied bool) workv1.ManifestCondition {
 	status := metav1.ConditionTrue
 	if !applied {
 		status = metav1.ConditionFalse
 	}
-	return workv1.ManifestCondition{
-		ResourceMeta: workv1.ManifestResourceMeta{
-			Group: gvr.Group, Version: gvr.Version, Resource: gvr.Resource, Namespace: namespace, Name: name,
-		},
-		Conditions: []metav1.Condition{{Type: workv1.ManifestApplied, Status: status, Reason: "Test"}},
-	}
+	return fixture.ManifestStatus(gvr, namespace, name, fixture.AppliedCondition(status))
 }
 
-// newWork is the work "web" at generation 2 whose status describes that
+// webWork is the work "web" at generation 2 whose status describes that
 // generation and lists manifests.
-func newWork(manifests ...workv1.ManifestCondition) *workv1.ManifestWork {
-	for i := range manifests {
-		manifests[i].ResourceMeta.Ordinal = int32(i)
-	}
-	return &workv1.ManifestWork{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ct.Cluster, Name: "web", Generation: 2, ResourceVersion: "10"},
-		Status: workv1.ManifestWorkStatus{
-			Conditions: []metav1.Condition{{
-				Type: workv1.WorkApplied, Status: metav1.ConditionTrue, Reason: workv1.WorkAppliedReasonComplete, ObservedGeneration: 2,
-			}},
-			ResourceStatus: workv1.ManifestResourceStatus{Manifests: manifests},
-		},
-	}
-}
-
-func newApplied(resources ...workv1.AppliedManifestResourceMeta) *workv1.AppliedManifestWork {
-	return &workv1.AppliedManifestWork{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: ct.AppliedName, UID: ct.AppliedUID, ResourceVersion: "20",
-			Finalizers: []string{workv1.AppliedManifestWorkFinalizer},
-		},
-		Spec:   workv1.AppliedManifestWorkSpec{HubHash: ct.HubHash, ManifestWorkName: "web"},
-		Status: workv1.AppliedManifestWorkStatus{AppliedResources: resources},
-	}
+func webWork(manifests ...workv1.ManifestCondition) *workv1.ManifestWork {
+	return fixture.NewWork(fixture.Cluster, "web").WithGeneration(2).WithResourceVersion("10").
+		WithCondition(metav1.Condition{
+			Type: workv1.WorkApplied, Status: metav1.ConditionTrue, Reason: workv1.WorkAppliedReasonComplete, ObservedGeneration: 2,
+		}).
+		WithManifestStatus(manifests...).Build()
 }
 
 // env is a controller over fake clients, with its fakes exposed.
@@ -75,7 +53,7 @@ type env struct {
 }
 
 // newEnv builds the controller; applied may be nil (none yet), objects is
-// what exists on the managed ct.Cluster, and objectCache (may be nil) what the
+// what exists on the managed cluster, and objectCache (may be nil) what the
 // watch cache holds.
 func newEnv(t *testing.T, applied *workv1.AppliedManifestWork, objectCache ct.Cache, objects ...*metav1.PartialObjectMetadata) *env {
 	t.Helper()
@@ -86,14 +64,14 @@ func newEnv(t *testing.T, applied *workv1.AppliedManifestWork, objectCache ct.Ca
 		require.NoError(t, indexer.Add(applied.DeepCopy()))
 	}
 	md := ct.NewClient(t, objects...)
-	var objectsCache cleanup.ObjectCache
+	var objectsCache appliedcleanup.ObjectCache
 	if objectCache != nil {
 		objectsCache = objectCache
 	}
 	c := &Controller{
-		Deps:    Deps{ClusterName: ct.Cluster, HubHash: ct.HubHash, SpokeClient: spoke, Metadata: md, Objects: objectsCache},
+		Deps:    Deps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, SpokeClient: spoke, Metadata: md, Objects: objectsCache},
 		applied: worklisters.NewAppliedManifestWorkLister(indexer),
-		cleaner: &cleanup.Cleaner{Client: md, Objects: objectsCache},
+		cleaner: &appliedcleanup.Cleaner{Client: md, Objects: objectsCache},
 	}
 	return &env{c: c, spoke: spoke, metadata: md, appliedIndexer: indexer}
 }
@@ -101,7 +79,7 @@ func newEnv(t *testing.T, applied *workv1.AppliedManifestWork, objectCache ct.Ca
 // appliedResources is the AppliedManifestWork status the fake API holds.
 func (e *env) appliedResources(t *testing.T) []workv1.AppliedManifestResourceMeta {
 	t.Helper()
-	got, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), ct.AppliedName, metav1.GetOptions{})
+	got, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), fixture.AppliedName, metav1.GetOptions{})
 	require.NoError(t, err)
 	return got.Status.AppliedResources
 }
@@ -111,9 +89,9 @@ func (e *env) spokeWrites() []string { return ct.Writes(e.spoke.Actions()) }
 func TestReconcile(t *testing.T) {
 	cm := ct.Resource(ct.ConfigMaps, "default", "cm", "uid-cm")
 	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
-	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef)
-	deployObj := ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef)
-	statusPatch := []string{"patch appliedmanifestworks/status " + ct.AppliedName}
+	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef)
+	deployObj := ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OurRef)
+	statusPatch := []string{"patch appliedmanifestworks/status " + fixture.AppliedName}
 
 	cases := []struct {
 		name        string
@@ -128,134 +106,134 @@ func TestReconcile(t *testing.T) {
 		wantObjs    []string                             // writes to applied objects
 	}{{
 		name:    "records applied resources with the UIDs of the live objects",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true), manifestStatus(ct.Deployments, "default", "web", true)),
-		applied: newApplied(),
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true), manifestStatus(ct.Deployments, "default", "web", true)),
+		applied: fixture.WebApplied(),
 		objects: []*metav1.PartialObjectMetadata{cmObj, deployObj},
 		want:    []workv1.AppliedManifestResourceMeta{cm, deploy}, wantSpoke: statusPatch,
 	}, {
 		name:    "takes the UIDs from the watch cache when it has them",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
-		applied: newApplied(),
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
+		applied: fixture.WebApplied(),
 		cache:   ct.Cache{}.Put(ct.ConfigMaps, cmObj),
 		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
 	}, {
 		name:    "writes nothing when nothing changed",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true), manifestStatus(ct.Deployments, "default", "web", true)),
-		applied: newApplied(cm, deploy),
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true), manifestStatus(ct.Deployments, "default", "web", true)),
+		applied: fixture.WebApplied(cm, deploy),
 		objects: []*metav1.PartialObjectMetadata{cmObj, deployObj},
 		want:    []workv1.AppliedManifestResourceMeta{cm, deploy},
 	}, {
 		name:    "follows a recreated object to its new UID",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
-		applied: newApplied(ct.Resource(ct.ConfigMaps, "default", "cm", "uid-old")),
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
+		applied: fixture.WebApplied(ct.Resource(ct.ConfigMaps, "default", "cm", "uid-old")),
 		objects: []*metav1.PartialObjectMetadata{cmObj},
 		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
 	}, {
 		name:    "does not record a manifest that is not applied",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", false)),
-		applied: newApplied(),
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", false)),
+		applied: fixture.WebApplied(),
 		objects: []*metav1.PartialObjectMetadata{cmObj},
 	}, {
 		name:    "keeps the record of a manifest that failed to apply this time",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", false)),
-		applied: newApplied(cm),
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", false)),
+		applied: fixture.WebApplied(cm),
 		objects: []*metav1.PartialObjectMetadata{cmObj},
 		want:    []workv1.AppliedManifestResourceMeta{cm},
 	}, {
 		name:    "does not record an object that is gone, and looks again soon",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
-		applied: newApplied(), wantRecheck: true,
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
+		applied: fixture.WebApplied(), wantRecheck: true,
 	}, {
 		name: "does not record a ReadOnly manifest",
 		work: func() *workv1.ManifestWork {
-			w := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+			w := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
 			w.Spec.ManifestConfigs = []workv1.ManifestConfigOption{{
 				ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "default", Name: "cm"},
 				UpdateStrategy:     &workv1.UpdateStrategy{Type: workv1.UpdateStrategyTypeReadOnly},
 			}}
 			return w
 		}(),
-		applied: newApplied(),
+		applied: fixture.WebApplied(),
 		objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm")},
 	}, {
 		name:    "deletes a resource dropped from the work",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
-		applied: newApplied(cm, deploy),
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
+		applied: fixture.WebApplied(cm, deploy),
 		objects: []*metav1.PartialObjectMetadata{cmObj, deployObj},
 		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
 		wantObjs: []string{"delete deployments default/web"},
 	}, {
 		name:    "never deletes a dropped resource whose object was recreated",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
-		applied: newApplied(cm, deploy),
-		objects: []*metav1.PartialObjectMetadata{cmObj, ct.Object(ct.Deployments, "default", "web", "uid-new", ct.OurRef)},
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
+		applied: fixture.WebApplied(cm, deploy),
+		objects: []*metav1.PartialObjectMetadata{cmObj, ct.Object(ct.Deployments, "default", "web", "uid-new", fixture.OurRef)},
 		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
 	}, {
 		name:    "only releases a dropped resource that another work shares",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
-		applied: newApplied(cm, deploy),
-		objects: []*metav1.PartialObjectMetadata{cmObj, ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OtherRef, ct.OurRef)},
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
+		applied: fixture.WebApplied(cm, deploy),
+		objects: []*metav1.PartialObjectMetadata{cmObj, ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OtherRef, fixture.OurRef)},
 		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
 		wantObjs: []string{"patch deployments default/web"},
 	}, {
 		name:    "forgets a dropped resource that is already gone",
-		work:    newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
-		applied: newApplied(cm, deploy),
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
+		applied: fixture.WebApplied(cm, deploy),
 		objects: []*metav1.PartialObjectMetadata{cmObj},
 		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
 	}, {
 		name: "does not prune while the work status is behind its spec",
 		work: func() *workv1.ManifestWork {
-			w := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+			w := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
 			w.Generation = 3
 			return w
 		}(),
-		applied: newApplied(cm, deploy),
+		applied: fixture.WebApplied(cm, deploy),
 		objects: []*metav1.PartialObjectMetadata{cmObj, deployObj},
 		want:    []workv1.AppliedManifestResourceMeta{cm, deploy},
 	}, {
 		name: "does not prune a resource that a manifest not mapped this time may be",
 		work: func() *workv1.ManifestWork {
-			w := newWork(manifestStatus(ct.Deployments, "default", "web", false))
+			w := webWork(manifestStatus(ct.Deployments, "default", "web", false))
 			w.Status.ResourceStatus.Manifests[0].ResourceMeta.Resource = "" // its type is not served right now
 			return w
 		}(),
-		applied:  newApplied(cm, deploy),
+		applied:  fixture.WebApplied(cm, deploy),
 		objects:  []*metav1.PartialObjectMetadata{cmObj, deployObj},
 		want:     []workv1.AppliedManifestResourceMeta{deploy},
 		wantObjs: []string{"delete configmaps default/cm"}, wantSpoke: statusPatch,
 	}, {
 		name: "does not prune while a manifest cannot be decoded",
 		work: func() *workv1.ManifestWork {
-			w := newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true), manifestStatus(ct.Deployments, "default", "web", false))
+			w := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true), manifestStatus(ct.Deployments, "default", "web", false))
 			w.Status.ResourceStatus.Manifests[1].ResourceMeta = workv1.ManifestResourceMeta{Ordinal: 1}
 			return w
 		}(),
-		applied: newApplied(cm, deploy),
+		applied: fixture.WebApplied(cm, deploy),
 		objects: []*metav1.PartialObjectMetadata{cmObj, deployObj},
 		want:    []workv1.AppliedManifestResourceMeta{cm, deploy},
 	}, {
 		name:      "clears the list when the work applies nothing",
-		work:      newWork(),
-		applied:   newApplied(cm),
+		work:      webWork(),
+		applied:   fixture.WebApplied(cm),
 		objects:   []*metav1.PartialObjectMetadata{cmObj},
 		wantSpoke: statusPatch, wantObjs: []string{"delete configmaps default/cm"},
 	}, {
 		name: "leaves a work that is being deleted to the finalize controllers",
 		work: func() *workv1.ManifestWork {
-			w := newWork()
+			w := webWork()
 			now := metav1.Now()
 			w.DeletionTimestamp = &now
 			return w
 		}(),
-		applied: newApplied(cm),
+		applied: fixture.WebApplied(cm),
 		objects: []*metav1.PartialObjectMetadata{cmObj},
 		want:    []workv1.AppliedManifestResourceMeta{cm},
 	}, {
 		name: "leaves an AppliedManifestWork that is being deleted alone",
-		work: newWork(),
+		work: webWork(),
 		applied: func() *workv1.AppliedManifestWork {
-			a := newApplied(cm)
+			a := fixture.WebApplied(cm)
 			now := metav1.Now()
 			a.DeletionTimestamp = &now
 			return a
@@ -281,8 +259,8 @@ func TestReconcile(t *testing.T) {
 }
 
 func TestReconcileWithoutAppliedWorkDoesNothing(t *testing.T) {
-	e := newEnv(t, nil, nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef))
-	_, err := e.c.reconcile(context.Background(), newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)))
+	e := newEnv(t, nil, nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef))
+	_, err := e.c.reconcile(context.Background(), webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)))
 	require.NoError(t, err)
 	assert.Empty(t, e.spoke.Actions())
 	assert.Empty(t, e.metadata.Actions())
@@ -291,8 +269,8 @@ func TestReconcileWithoutAppliedWorkDoesNothing(t *testing.T) {
 // The delete of a dropped resource is conditional on the recorded UID.
 func TestPruneDeletesWithUIDPrecondition(t *testing.T) {
 	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
-	e := newEnv(t, newApplied(deploy), nil, ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef))
-	_, err := e.c.reconcile(context.Background(), newWork())
+	e := newEnv(t, fixture.WebApplied(deploy), nil, ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OurRef))
+	_, err := e.c.reconcile(context.Background(), webWork())
 	require.NoError(t, err)
 
 	var found bool
@@ -311,13 +289,13 @@ func TestPruneDeletesWithUIDPrecondition(t *testing.T) {
 func TestPruneFailureKeepsTheRecord(t *testing.T) {
 	cm := ct.Resource(ct.ConfigMaps, "default", "cm", "uid-cm")
 	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
-	e := newEnv(t, newApplied(cm, deploy), nil,
-		ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef), ct.Object(ct.Deployments, "default", "web", "uid-web", ct.OurRef))
+	e := newEnv(t, fixture.WebApplied(cm, deploy), nil,
+		ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef), ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OurRef))
 	e.metadata.PrependReactor("delete", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "deployments"}, "web", nil)
 	})
 
-	_, err := e.c.reconcile(context.Background(), newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)))
+	_, err := e.c.reconcile(context.Background(), webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "deployments apps/v1 default/web")
 	assert.Equal(t, []workv1.AppliedManifestResourceMeta{cm, deploy}, e.appliedResources(t))
@@ -326,8 +304,8 @@ func TestPruneFailureKeepsTheRecord(t *testing.T) {
 
 // The status patch carries the resourceVersion it was computed from.
 func TestStatusPatchCarriesResourceVersion(t *testing.T) {
-	e := newEnv(t, newApplied(), nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef))
-	_, err := e.c.reconcile(context.Background(), newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)))
+	e := newEnv(t, fixture.WebApplied(), nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef))
+	_, err := e.c.reconcile(context.Background(), webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)))
 	require.NoError(t, err)
 
 	var patch clienttesting.PatchActionImpl
@@ -347,19 +325,19 @@ func TestStatusPatchCarriesResourceVersion(t *testing.T) {
 // A status write that meets a newer AppliedManifestWork than the cache had
 // is retried quietly once the cache has caught up.
 func TestSyncRetriesAConflictQuietly(t *testing.T) {
-	e := newEnv(t, newApplied(), nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", ct.OurRef))
+	e := newEnv(t, fixture.WebApplied(), nil, ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef))
 	e.spoke.PrependReactor("patch", "appliedmanifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
-		return true, nil, apierrors.NewConflict(schema.GroupResource{Resource: "appliedmanifestworks"}, ct.AppliedName, nil)
+		return true, nil, apierrors.NewConflict(schema.GroupResource{Resource: "appliedmanifestworks"}, fixture.AppliedName, nil)
 	})
 	works := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
-	require.NoError(t, works.Add(newWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))))
-	e.c.works = worklisters.NewManifestWorkLister(works).ManifestWorks(ct.Cluster)
+	require.NoError(t, works.Add(webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))))
+	e.c.works = worklisters.NewManifestWorkLister(works).ManifestWorks(fixture.Cluster)
 
-	syncCtx := ct.NewSyncContext(ct.Cluster + "/web")
+	syncCtx := ct.NewSyncContext(fixture.Cluster + "/web")
 	require.NoError(t, e.c.sync(context.Background(), syncCtx))
-	assert.Equal(t, []any{ct.Cluster + "/web"}, syncCtx.Q.Added)
+	assert.Equal(t, []any{fixture.Cluster + "/web"}, syncCtx.Q.Added)
 
-	gone := ct.NewSyncContext(ct.Cluster + "/gone")
+	gone := ct.NewSyncContext(fixture.Cluster + "/gone")
 	require.NoError(t, e.c.sync(context.Background(), gone))
 	assert.Empty(t, gone.Q.Added)
 }

@@ -1,6 +1,6 @@
-// Package appliedwork names AppliedManifestWorks and builds the owner
+// Package appliedname names AppliedManifestWorks and builds the owner
 // references that tie applied objects to them.
-package appliedwork
+package appliedname
 
 import (
 	"crypto/sha256"

@@ -1,4 +1,4 @@
-package cleanup_test
+package appliedcleanup_test
 
 import (
 	"context"
@@ -14,9 +14,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
-	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
+	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 const (
@@ -25,8 +26,8 @@ const (
 )
 
 var (
-	ourRef   = ct.Owner("hash-web", ours)
-	theirRef = ct.Owner("hash-other", theirs)
+	ourRef   = fixture.Owner("hash-web", ours)
+	theirRef = fixture.Owner("hash-other", theirs)
 	plainRef = metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "parent", UID: "cm-parent"}
 )
 
@@ -39,46 +40,46 @@ func TestClean(t *testing.T) {
 		name       string
 		live       *metav1.PartialObjectMetadata // nil: absent
 		record     workv1.AppliedManifestResourceMeta
-		action     cleanup.Action
-		want       cleanup.Outcome
+		action     appliedcleanup.Action
+		want       appliedcleanup.Outcome
 		wantWrites []string
 		wantOwners []metav1.OwnerReference // of the object left, when one is left
 		wantGone   bool                    // the object is gone afterwards
 	}{{
 		name: "deletes the recorded object we alone own", live: cm("uid-1", ourRef), record: record,
-		want: cleanup.Deleting, wantWrites: []string{"delete configmaps default/web"}, wantGone: true,
+		want: appliedcleanup.Deleting, wantWrites: []string{"delete configmaps default/web"}, wantGone: true,
 	}, {
 		name: "a non-work owner does not make the object shared", live: cm("uid-1", ourRef, plainRef), record: record,
-		want: cleanup.Deleting, wantWrites: []string{"delete configmaps default/web"}, wantGone: true,
+		want: appliedcleanup.Deleting, wantWrites: []string{"delete configmaps default/web"}, wantGone: true,
 	}, {
 		name: "leaves a recreated object (another UID) alone", live: cm("uid-2", ourRef), record: record,
-		want: cleanup.Gone, wantOwners: []metav1.OwnerReference{ourRef},
+		want: appliedcleanup.Gone, wantOwners: []metav1.OwnerReference{ourRef},
 	}, {
-		name: "an absent object is gone", record: record, want: cleanup.Gone,
+		name: "an absent object is gone", record: record, want: appliedcleanup.Gone,
 	}, {
 		name: "a shared object only loses our owner reference", live: cm("uid-1", theirRef, ourRef), record: record,
-		want: cleanup.Kept, wantWrites: []string{"patch configmaps default/web"}, wantOwners: []metav1.OwnerReference{theirRef},
+		want: appliedcleanup.Kept, wantWrites: []string{"patch configmaps default/web"}, wantOwners: []metav1.OwnerReference{theirRef},
 	}, {
 		name: "orphan removes our owner reference and deletes nothing", live: cm("uid-1", ourRef), record: record,
-		action: cleanup.Orphan, want: cleanup.Kept, wantWrites: []string{"patch configmaps default/web"},
+		action: appliedcleanup.Orphan, want: appliedcleanup.Kept, wantWrites: []string{"patch configmaps default/web"},
 	}, {
 		name: "orphan keeps the other owners", live: cm("uid-1", plainRef, ourRef), record: record,
-		action: cleanup.Orphan, want: cleanup.Kept, wantWrites: []string{"patch configmaps default/web"},
+		action: appliedcleanup.Orphan, want: appliedcleanup.Kept, wantWrites: []string{"patch configmaps default/web"},
 		wantOwners: []metav1.OwnerReference{plainRef},
 	}, {
 		name: "waits for a terminating object without writing", live: ct.Terminating(cm("uid-1", ourRef)), record: record,
-		want: cleanup.Terminating, wantOwners: []metav1.OwnerReference{ourRef},
+		want: appliedcleanup.Terminating, wantOwners: []metav1.OwnerReference{ourRef},
 	}, {
 		name: "never deletes an object we do not own", live: cm("uid-1", theirRef), record: record,
-		want: cleanup.Kept, wantOwners: []metav1.OwnerReference{theirRef},
+		want: appliedcleanup.Kept, wantOwners: []metav1.OwnerReference{theirRef},
 	}, {
 		name: "never orphans an object we do not own", live: cm("uid-1"), record: record,
-		action: cleanup.Orphan, want: cleanup.Kept,
+		action: appliedcleanup.Orphan, want: appliedcleanup.Kept,
 	}, {
 		name:   "without a recorded UID our owner reference identifies the object",
 		live:   cm("uid-9", ourRef),
 		record: ct.Resource(ct.ConfigMaps, "default", "web", ""),
-		want:   cleanup.Deleting, wantWrites: []string{"delete configmaps default/web"}, wantGone: true,
+		want:   appliedcleanup.Deleting, wantWrites: []string{"delete configmaps default/web"}, wantGone: true,
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,7 +88,7 @@ func TestClean(t *testing.T) {
 				objs = append(objs, tc.live)
 			}
 			client := ct.NewClient(t, objs...)
-			c := &cleanup.Cleaner{Client: client}
+			c := &appliedcleanup.Cleaner{Client: client}
 
 			got, err := c.Clean(context.Background(), ours, tc.record, tc.action, nil)
 			require.NoError(t, err)
@@ -114,15 +115,15 @@ func TestClean(t *testing.T) {
 // afterwards.
 func TestCleanDeleteIsConditional(t *testing.T) {
 	obj := ct.Object(ct.Deployments, "default", "web", "uid-1", ourRef)
-	for name, objects := range map[string]cleanup.ObjectCache{
+	for name, objects := range map[string]appliedcleanup.ObjectCache{
 		"fresh read": nil,
 		"cached":     ct.Cache{}.Put(ct.Deployments, obj),
 	} {
 		t.Run(name, func(t *testing.T) {
 			client := ct.NewClient(t, obj)
-			c := &cleanup.Cleaner{Client: client, Objects: objects}
+			c := &appliedcleanup.Cleaner{Client: client, Objects: objects}
 
-			_, err := c.Clean(context.Background(), ours, ct.Resource(ct.Deployments, "default", "web", "uid-1"), cleanup.Delete, nil)
+			_, err := c.Clean(context.Background(), ours, ct.Resource(ct.Deployments, "default", "web", "uid-1"), appliedcleanup.Delete, nil)
 			require.NoError(t, err)
 
 			del := findAction[clienttesting.DeleteActionImpl](t, client.Actions(), "delete")
@@ -145,9 +146,9 @@ func TestCleanDeleteIsConditional(t *testing.T) {
 // that a concurrent change of the owners makes it fail.
 func TestCleanReleasePatchTestsWhatItRemoves(t *testing.T) {
 	client := ct.NewClient(t, ct.Object(ct.ConfigMaps, "default", "web", "uid-1", plainRef, ourRef))
-	c := &cleanup.Cleaner{Client: client}
+	c := &appliedcleanup.Cleaner{Client: client}
 
-	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Orphan, nil)
+	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedcleanup.Orphan, nil)
 	require.NoError(t, err)
 
 	patch := findAction[clienttesting.PatchActionImpl](t, client.Actions(), "patch")
@@ -175,11 +176,11 @@ func TestCleanReleaseRetriesWhenTheOwnersChanged(t *testing.T) {
 		return true, nil, apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "patch",
 			schema.GroupResource{Resource: "configmaps"}, "web", "testing value /metadata/ownerReferences/0/uid failed", 0, false)
 	})
-	c := &cleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, stale)}
+	c := &appliedcleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, stale)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Orphan, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedcleanup.Orphan, nil)
 	require.NoError(t, err)
-	assert.Equal(t, cleanup.Kept, got)
+	assert.Equal(t, appliedcleanup.Kept, got)
 	assert.Equal(t, []string{"patch", "get", "patch"}, verbs(client.Actions()))
 	left := ct.Stored(t, client, ct.ConfigMaps, "default", "web")
 	require.NotNil(t, left)
@@ -190,22 +191,22 @@ func TestCleanReleaseRetriesWhenTheOwnersChanged(t *testing.T) {
 func TestCleanUsesTheCache(t *testing.T) {
 	obj := ct.Object(ct.ConfigMaps, "default", "web", "uid-1", ourRef)
 	client := ct.NewClient(t, obj)
-	c := &cleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, obj)}
+	c := &appliedcleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, obj)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedcleanup.Delete, nil)
 	require.NoError(t, err)
-	assert.Equal(t, cleanup.Deleting, got)
+	assert.Equal(t, appliedcleanup.Deleting, got)
 	assert.Equal(t, []string{"delete"}, verbs(client.Actions()))
 }
 
 // A cache that has not seen an object is not trusted to say it is gone.
 func TestCleanConfirmsAbsenceWithTheAPI(t *testing.T) {
 	client := ct.NewClient(t, ct.Object(ct.ConfigMaps, "default", "web", "uid-1", ourRef))
-	c := &cleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps)}
+	c := &appliedcleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedcleanup.Delete, nil)
 	require.NoError(t, err)
-	assert.Equal(t, cleanup.Deleting, got)
+	assert.Equal(t, appliedcleanup.Deleting, got)
 	assert.Equal(t, []string{"get", "delete"}, verbs(client.Actions()))
 }
 
@@ -221,16 +222,16 @@ func (s sawDeleted) Deleted(_ schema.GroupVersionResource, uid types.UID) bool {
 // the same name that is not that UID is not trusted to be it.
 func TestCleanTrustsASeenDeletion(t *testing.T) {
 	client := ct.NewClient(t)
-	c := &cleanup.Cleaner{Client: client, Objects: sawDeleted{Cache: ct.Cache{}.Put(ct.ConfigMaps), uids: map[types.UID]bool{"uid-1": true}}}
+	c := &appliedcleanup.Cleaner{Client: client, Objects: sawDeleted{Cache: ct.Cache{}.Put(ct.ConfigMaps), uids: map[types.UID]bool{"uid-1": true}}}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedcleanup.Delete, nil)
 	require.NoError(t, err)
-	assert.Equal(t, cleanup.Gone, got)
+	assert.Equal(t, appliedcleanup.Gone, got)
 	assert.Empty(t, client.Actions(), "no read")
 
-	got, err = c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-2"), cleanup.Delete, nil)
+	got, err = c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-2"), appliedcleanup.Delete, nil)
 	require.NoError(t, err)
-	assert.Equal(t, cleanup.Gone, got)
+	assert.Equal(t, appliedcleanup.Gone, got)
 	assert.Equal(t, []string{"get"}, verbs(client.Actions()), "an unseen deletion is confirmed with the API")
 }
 
@@ -245,11 +246,11 @@ func TestCleanRetriesOnAFreshReadAfterAConflict(t *testing.T) {
 	client.PrependReactor("delete", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewConflict(schema.GroupResource{Resource: "configmaps"}, "web", nil)
 	})
-	c := &cleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, stale)}
+	c := &appliedcleanup.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, stale)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedcleanup.Delete, nil)
 	require.NoError(t, err)
-	assert.Equal(t, cleanup.Kept, got)
+	assert.Equal(t, appliedcleanup.Kept, got)
 	assert.Equal(t, []string{"delete", "get", "patch"}, verbs(client.Actions()))
 	left := ct.Stored(t, client, ct.ConfigMaps, "default", "web")
 	require.NotNil(t, left)
@@ -261,26 +262,26 @@ func TestCleanReportsErrors(t *testing.T) {
 	client.PrependReactor("delete", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "web", nil)
 	})
-	c := &cleanup.Cleaner{Client: client}
+	c := &appliedcleanup.Cleaner{Client: client}
 
-	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), cleanup.Delete, nil)
+	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedcleanup.Delete, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "configmaps default/web")
 }
 
 func TestCleanClusterScoped(t *testing.T) {
 	client := ct.NewClient(t, ct.Object(ct.Namespaces, "", "web", "uid-1", ourRef))
-	c := &cleanup.Cleaner{Client: client}
+	c := &appliedcleanup.Cleaner{Client: client}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.Namespaces, "", "web", "uid-1"), cleanup.Delete, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.Namespaces, "", "web", "uid-1"), appliedcleanup.Delete, nil)
 	require.NoError(t, err)
-	assert.Equal(t, cleanup.Deleting, got)
+	assert.Equal(t, appliedcleanup.Deleting, got)
 	assert.Nil(t, ct.Stored(t, client, ct.Namespaces, "", "web"))
 }
 
 func TestDescribe(t *testing.T) {
-	assert.Equal(t, "deployments apps/v1 default/web", cleanup.Describe(ct.Resource(ct.Deployments, "default", "web", "")))
-	assert.Equal(t, "namespaces v1 web", cleanup.Describe(ct.Resource(ct.Namespaces, "", "web", "")))
+	assert.Equal(t, "deployments apps/v1 default/web", appliedcleanup.Describe(ct.Resource(ct.Deployments, "default", "web", "")))
+	assert.Equal(t, "namespaces v1 web", appliedcleanup.Describe(ct.Resource(ct.Namespaces, "", "web", "")))
 }
 
 func verbs(actions []clienttesting.Action) []string {

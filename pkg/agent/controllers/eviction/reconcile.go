@@ -1,4 +1,4 @@
-package unmanagedappliedwork
+package eviction
 
 import (
 	"context"

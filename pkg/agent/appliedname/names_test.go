@@ -1,13 +1,9 @@
-package appliedwork
+package appliedname
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/klog/v2"
-
-	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 func TestNames(t *testing.T) {
@@ -35,14 +31,4 @@ func TestWorkKey(t *testing.T) {
 	assert.Equal(t, "cluster1/web", key)
 	_, ok = WorkKey("cluster1", hash, "otherhub-web")
 	assert.False(t, ok)
-}
-
-func TestQueueKeys(t *testing.T) {
-	hash := HubHash("https://hub:6443")
-	work := &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{Namespace: "cluster1", Name: "web"}}
-	assert.Equal(t, []string{"cluster1/web"}, WorkQueueKeys(klog.Background())(work))
-
-	ofApplied := WorkOfAppliedQueueKeys(klog.Background(), "cluster1", hash)
-	assert.Equal(t, []string{"cluster1/web"}, ofApplied(&workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: Name(hash, "web")}}))
-	assert.Empty(t, ofApplied(&workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: "otherhub-web"}}), "another hub's")
 }

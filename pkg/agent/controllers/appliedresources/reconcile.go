@@ -1,4 +1,4 @@
-package appliedmanifestwork
+package appliedresources
 
 import (
 	"context"
@@ -17,11 +17,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
-	"github.com/manifestwork/work/pkg/agent/controllers/cleanup"
-	"github.com/manifestwork/work/pkg/agent/manifest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 )
 
 // state is what one reconcile builds up before its single status write.
@@ -91,7 +91,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 // yet (the manifestwork controller creates it, and its event requeues the
 // work) or it is being deleted.
 func (c *Controller) appliedWork(work *workv1.ManifestWork) (*workv1.AppliedManifestWork, error) {
-	applied, err := c.applied.Get(appliedwork.Name(c.HubHash, work.Name))
+	applied, err := c.applied.Get(appliedname.Name(c.HubHash, work.Name))
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}
@@ -176,7 +176,7 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 			continue
 		}
 		entry := workv1.AppliedManifestResourceMeta{ResourceIdentifier: id, Version: meta.Version}
-		live, err := c.lookup(ctx, cleanup.GVR(entry), meta.Namespace, meta.Name)
+		live, err := c.lookup(ctx, appliedcleanup.GVR(entry), meta.Namespace, meta.Name)
 		switch {
 		case err != nil:
 			st.errs = append(st.errs, err)
@@ -187,7 +187,7 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 			// Not in the watch cache: created a moment ago and not seen yet,
 			// or deleted behind our back (the manifestwork controller puts it
 			// back). A look a little later records it.
-			klog.FromContext(ctx).V(2).Info("Applied object not seen; recording it later", "resource", cleanup.Describe(entry))
+			klog.FromContext(ctx).V(2).Info("Applied object not seen; recording it later", "resource", appliedcleanup.Describe(entry))
 			st.missing = true
 			if recorded {
 				st.resources = append(st.resources, prev)
@@ -257,15 +257,15 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 		st.resources = append(st.resources, dropped...)
 		return nil
 	}
-	guard := cleanup.GuardFor(c.Executors, st.work)
+	guard := appliedcleanup.GuardFor(c.Executors, st.work)
 	for _, r := range dropped {
-		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, cleanup.Delete, guard)
+		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, appliedcleanup.Delete, guard)
 		if err != nil {
-			st.errs = append(st.errs, fmt.Errorf("pruning %s: %w", cleanup.Describe(r), err))
+			st.errs = append(st.errs, fmt.Errorf("pruning %s: %w", appliedcleanup.Describe(r), err))
 			st.resources = append(st.resources, r)
 			continue
 		}
-		logger.Info("Pruned a resource dropped from the work", "resource", cleanup.Describe(r), "outcome", outcome.String())
+		logger.Info("Pruned a resource dropped from the work", "resource", appliedcleanup.Describe(r), "outcome", outcome.String())
 	}
 	return nil
 }

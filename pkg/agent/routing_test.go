@@ -1,0 +1,114 @@
+package agent
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/manifestwork/work/pkg/agent/executor"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/test/fixture"
+)
+
+// routed is what each queue of the event routing received.
+type routed struct {
+	apply, available, record, done, finalize, feedback []any
+}
+
+// recordingQueues are queues whose every sync context records what is added.
+func recordingQueues() (queues, func() routed) {
+	apply, available, record := ct.NewSyncContext(""), ct.NewSyncContext(""), ct.NewSyncContext("")
+	done, finalize, feedback := ct.NewSyncContext(""), ct.NewSyncContext(""), ct.NewSyncContext("")
+	q := queues{apply: apply, available: available, record: record, done: done, finalize: finalize, feedback: feedback}
+	return q, func() routed {
+		return routed{
+			apply: apply.Q.Added, available: available.Q.Added, record: record.Q.Added,
+			done: done.Q.Added, finalize: finalize.Q.Added, feedback: feedback.Q.Added,
+		}
+	}
+}
+
+func TestOnObjectChange(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		appliedName string
+		want        routed
+	}{{
+		name:        "an object of this hub's work requeues the work for apply, availability and records, and its AppliedManifestWork",
+		appliedName: fixture.AppliedName,
+		want: routed{
+			apply: []any{fixture.Cluster + "/web"}, available: []any{fixture.Cluster + "/web"}, record: []any{fixture.Cluster + "/web"},
+			done: []any{fixture.AppliedName},
+		},
+	}, {
+		name:        "an object of another hub's work only requeues its AppliedManifestWork, which may wait for it to go",
+		appliedName: "otherhub-web",
+		want:        routed{done: []any{"otherhub-web"}},
+	}, {
+		name:        "an AppliedManifestWork name of this hub without a work name names no work",
+		appliedName: fixture.HubHash + "-",
+		want:        routed{done: []any{fixture.HubHash + "-"}},
+	}} {
+		t.Run(tt.name, func(t *testing.T) {
+			q, got := recordingQueues()
+			q.onObjectChange(fixture.Cluster, fixture.HubHash)(tt.appliedName)
+			assert.Equal(t, tt.want, got())
+		})
+	}
+}
+
+func TestOnExecutorChange(t *testing.T) {
+	works := []*workv1.ManifestWork{
+		fixture.NewWork(fixture.Cluster, "by-sa1").WithExecutor("default", "sa1").Build(),
+		fixture.NewWork(fixture.Cluster, "by-sa2").WithExecutor("default", "sa2").Build(),
+		fixture.NewWork(fixture.Cluster, "as-agent").Build(),
+		func() *workv1.ManifestWork { // an executor the agent cannot use: never retried for RBAC
+			w := fixture.NewWork(fixture.Cluster, "bad-executor").Build()
+			w.Spec.Executor = &workv1.ManifestWorkExecutor{Subject: workv1.ManifestWorkExecutorSubject{Type: "User"}}
+			return w
+		}(),
+	}
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	for _, w := range works {
+		require.NoError(t, indexer.Add(w))
+	}
+	lister := worklisters.NewManifestWorkLister(indexer).ManifestWorks(fixture.Cluster)
+
+	sa1Work, sa2Work := fixture.Cluster+"/by-sa1", fixture.Cluster+"/by-sa2"
+	sa1Applied, sa2Applied := fixture.HubHash+"-by-sa1", fixture.HubHash+"-by-sa2"
+	for _, tt := range []struct {
+		name string
+		user string
+		want routed
+	}{{
+		name: "one executor's RBAC changed: its works are applied, recorded and finalized again",
+		user: "system:serviceaccount:default:sa1",
+		want: routed{apply: []any{sa1Work}, record: []any{sa1Work}, done: []any{sa1Applied}},
+	}, {
+		name: "everyone's RBAC may have changed: every work with an executor",
+		user: executor.AllExecutors,
+		want: routed{apply: []any{sa1Work, sa2Work}, record: []any{sa1Work, sa2Work}, done: []any{sa1Applied, sa2Applied}},
+	}, {
+		name: "an executor no work names: nothing",
+		user: "system:serviceaccount:default:nobody",
+		want: routed{},
+	}} {
+		t.Run(tt.name, func(t *testing.T) {
+			q, got := recordingQueues()
+			q.onExecutorChange(lister, fixture.HubHash)(context.Background(), tt.user)
+			r := got()
+			// The lister lists in no fixed order.
+			assert.ElementsMatch(t, tt.want.apply, r.apply, "apply")
+			assert.ElementsMatch(t, tt.want.record, r.record, "record")
+			assert.ElementsMatch(t, tt.want.done, r.done, "done")
+			assert.Empty(t, r.available, "availability does not depend on RBAC")
+			assert.Empty(t, r.finalize)
+			assert.Empty(t, r.feedback)
+		})
+	}
+}

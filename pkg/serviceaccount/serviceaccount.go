@@ -1,0 +1,34 @@
+// Package serviceaccount names the user a ServiceAccount authenticates as, and
+// the groups the API server puts that user in, as Kubernetes defines them: the
+// hub's admission and the agent's executor checks must agree on both.
+package serviceaccount
+
+import "strings"
+
+const userPrefix = "system:serviceaccount:"
+
+// User is the user name of the ServiceAccount namespace/name.
+func User(namespace, name string) string {
+	return userPrefix + namespace + ":" + name
+}
+
+// Split returns the namespace and name of a ServiceAccount's user name; ok is
+// false for any other user.
+func Split(user string) (namespace, name string, ok bool) {
+	rest, found := strings.CutPrefix(user, userPrefix)
+	if !found {
+		return "", "", false
+	}
+	namespace, name, ok = strings.Cut(rest, ":")
+	return namespace, name, ok && namespace != "" && name != ""
+}
+
+// Groups are the groups the API server puts user in when it is a
+// ServiceAccount's; RBAC bindings to these groups grant it too.
+func Groups(user string) []string {
+	groups := []string{"system:serviceaccounts", "system:authenticated"}
+	if namespace, _, ok := Split(user); ok {
+		groups = append(groups, "system:serviceaccounts:"+namespace)
+	}
+	return groups
+}
