@@ -50,8 +50,9 @@ var (
 // hub, cluster name and agent id, as the Klusterlet's image swap does) adopts
 // every AppliedManifestWork and applied object as it is: no object is
 // written, UIDs and generations stay, the works' status carries on. Handing
-// back to OCM's agent leaves it nothing to change either: it writes exactly
-// what it writes when it merely restarts on its own objects.
+// back to OCM's agent leaves it nothing to change either: it sends the
+// (no-op) writes it sends when it merely restarts over its own objects, to
+// the same objects, and no object changes.
 func TestTakeOverFromOCMAgentAndHandBack(t *testing.T) {
 	e := setup(t)
 	ocmBinary := framework.OCMAgentBinary(t)
@@ -125,7 +126,8 @@ func TestTakeOverFromOCMAgentAndHandBack(t *testing.T) {
 	waitRequestsFor(t, ocm, cluster, ns, objects, restarted, "OCM's agent looked at every object again")
 	settled("OCM's agent restarted")
 	ocmRestartWrites := writesTo(t, ocm, cluster, ns, restarted)
-	stateOCM = assertSameObjects(t, stateOCM, objectStates(t, cluster, ns, objects), ocmRestartWrites, "OCM's agent restarted")
+	stateOCM = assertSameObjects(t, stateOCM, objectStates(t, cluster, ns, objects), "OCM's agent restarted")
+	t.Logf("OCM's agent, restarting, wrote (no-ops): %v", ocmRestartWrites)
 
 	// 3. Take over: OCM's agent stops, ours starts with the same cluster
 	// name, agent id and hub.
@@ -139,7 +141,7 @@ func TestTakeOverFromOCMAgentAndHandBack(t *testing.T) {
 		ready.Round(time.Millisecond), adopted.Round(time.Millisecond))
 	after := settled("our agent adopted the works")
 	assert.Empty(t, writesTo(t, ours, cluster, ns, tookOver), "our agent writes none of the objects it adopts")
-	assertSameObjects(t, stateOCM, objectStates(t, cluster, ns, objects), nil, "our agent took over")
+	assertSameObjects(t, stateOCM, objectStates(t, cluster, ns, objects), "our agent took over")
 	assertSameApplied(t, applied, appliedWorks(t, cluster, names))
 	assertNoGap(t, before, after)
 	logRequests(t, "our agent, taking over", ours, tookOver)
@@ -163,8 +165,10 @@ func TestTakeOverFromOCMAgentAndHandBack(t *testing.T) {
 	waitRequestsFor(t, ocm, cluster, ns, objects, handedBack, "OCM's agent looked at every object again")
 	settled("OCM's agent took back")
 	handBackWrites := writesTo(t, ocm, cluster, ns, handedBack)
-	assertSameObjects(t, stateOurs, objectStates(t, cluster, ns, objects), handBackWrites, "handed back to OCM's agent")
-	assert.Equal(t, ocmRestartWrites, handBackWrites, "OCM's agent sends the writes of a restart on its own objects, and no more")
+	assertSameObjects(t, stateOurs, objectStates(t, cluster, ns, objects), "handed back to OCM's agent")
+	t.Logf("OCM's agent, taking back, wrote (no-ops): %v", handBackWrites)
+	assert.ElementsMatch(t, slices.Collect(maps.Keys(ocmRestartWrites)), slices.Collect(maps.Keys(handBackWrites)),
+		"OCM's agent writes the objects it writes on a restart over its own, and no other")
 	assertSameApplied(t, applied, appliedWorks(t, cluster, names))
 	logRequests(t, "OCM's agent, restarting", ocm, restarted)
 	logRequests(t, "OCM's agent, taking back", ocm, handedBack)
@@ -194,22 +198,14 @@ func objectStates(t *testing.T, cluster, ns string, objects []appliedObject) map
 	return out
 }
 
-// assertSameObjects checks that no object was recreated and no generation
-// moved, and that only the objects an agent wrote (writes) moved their
-// resourceVersion; it logs each object's fate and returns now.
-func assertSameObjects(t *testing.T, was, now map[appliedObject]objectState, writes map[string]int, what string) map[appliedObject]objectState {
+// assertSameObjects checks that no object changed: not recreated, no
+// generation, resourceVersion or metadata moved. It logs each object and
+// returns now.
+func assertSameObjects(t *testing.T, was, now map[appliedObject]objectState, what string) map[appliedObject]objectState {
 	t.Helper()
 	for o, before := range was {
 		after := now[o]
-		assert.Equal(t, before.UID, after.UID, "%s: %s is the same object", what, o)
-		assert.Equal(t, before.Generation, after.Generation, "%s: the generation of %s", what, o)
-		written := false
-		for key := range writes {
-			written = written || strings.HasSuffix(key, " "+o.String())
-		}
-		if !written {
-			assert.Equal(t, before, after, "%s: %s is unchanged", what, o)
-		}
+		assert.Equal(t, before, after, "%s: %s is unchanged", what, o)
 		t.Logf("%s: %s generation %d→%d, resourceVersion %s→%s", what, o, before.Generation, after.Generation,
 			before.ResourceVersion, after.ResourceVersion)
 	}

@@ -53,7 +53,8 @@ func (e *E2E) StartOCMAgent(binary, cluster string, extraArgs ...string) (*Proce
 		"agent",
 		"--spoke-cluster-name=" + cluster,
 		"--agent-id=" + cluster,
-		"--hub-kubeconfig=" + c.AgentHubKubeconfig,
+		"--workload-source-driver=kube",
+		"--workload-source-config=" + c.AgentHubKubeconfig,
 		"--kubeconfig=" + c.Kubeconfig,
 		"--namespace=" + AgentLeaseNamespace,
 	}, extraArgs...)
