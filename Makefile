@@ -11,8 +11,10 @@ LDFLAGS := -X github.com/manifestwork/work/pkg/version.gitVersion=$(VERSION) \
 TESTBED = $(shell hack/testbed.sh)
 # helm, for the chart tests, is built once into its own cache folder beside it.
 HELM = $(shell hack/helm.sh)
+# OCM's work agent, for the take-over tests, likewise.
+OCM_AGENT = $(shell hack/ocm-agent.sh)
 
-.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm update-codegen clean webhook-certs image bench
+.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm ocm-agent update-codegen clean webhook-certs image bench
 
 all: build
 
@@ -25,7 +27,10 @@ testbed:
 helm:
 	@hack/helm.sh
 
-test: testbed helm test-unit test-integration test-e2e test-demo
+ocm-agent:
+	@hack/ocm-agent.sh
+
+test: testbed helm ocm-agent test-unit test-integration test-e2e test-demo
 
 test-unit:
 	$(GO) test -count=1 ./cmd/... ./pkg/...
@@ -33,8 +38,8 @@ test-unit:
 test-integration: testbed
 	WORK_TESTBED_BIN=$(TESTBED) $(GO) test -count=1 -timeout 20m ./test/integration/...
 
-test-e2e: testbed helm
-	WORK_TESTBED_BIN=$(TESTBED) WORK_HELM=$(HELM) $(GO) test -count=1 -timeout 45m -v ./test/e2e/...
+test-e2e: testbed helm ocm-agent
+	WORK_TESTBED_BIN=$(TESTBED) WORK_HELM=$(HELM) WORK_OCM_AGENT=$(OCM_AGENT) $(GO) test -count=1 -timeout 45m -v ./test/e2e/...
 
 update-codegen:
 	hack/update-codegen.sh

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -35,6 +36,9 @@ type Process struct {
 	binary string
 	args   []string
 	env    []string // NAME=value, on top of the test's own environment
+	// httpsOnly is for a program with its probes on --listen alone, over
+	// HTTPS (OCM's work agent): readiness is GET /healthz there.
+	httpsOnly bool
 
 	mu    sync.Mutex
 	cmd   *exec.Cmd
@@ -75,6 +79,15 @@ func (p *Process) Start() error {
 // processes never collide on the defaults (:8081, :8443; :8000 for the
 // webhook server, as OCM runs it).
 func (p *Process) probeFlags() ([]string, error) {
+	if p.httpsOnly {
+		secure, err := FreePort()
+		if err != nil {
+			return nil, err
+		}
+		p.HealthAddr = ""
+		p.SecureAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(secure))
+		return []string{"--listen", p.SecureAddr}, nil
+	}
 	health, err := FreePort()
 	if err != nil {
 		return nil, err
@@ -139,11 +152,18 @@ func (p *Process) Pid() int {
 	return p.cmd.Process.Pid
 }
 
-// WaitReady polls GET /readyz on the health address until it answers 200,
-// the process exits, or timeout passes.
+// WaitReady polls GET /readyz on the health address (GET /healthz on the
+// HTTPS address of a program that has no other) until it answers 200, the
+// process exits, or timeout passes.
 func (p *Process) WaitReady(timeout time.Duration) error {
 	url := "http://" + p.HealthAddr + "/readyz"
 	client := &http.Client{Timeout: 2 * time.Second}
+	if p.httpsOnly {
+		url = "https://" + p.SecureAddr + "/healthz"
+		client.Transport = &http.Transport{
+			TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // a self-signed probe port, as the kubelet probes it
+		}
+	}
 	last := "no answer yet"
 	err := poll(context.Background(), timeout, func(context.Context) (bool, error) {
 		if !p.Running() {

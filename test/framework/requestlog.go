@@ -87,9 +87,39 @@ func parseResourcePath(path string) (resource, name, sub string, ok bool) {
 // A request that got no answer has status="".
 var responseLine = regexp.MustCompile(`^[IWE](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) .*\] "Response" (?:.* )?verb="(\w+)" url="([^"]+)"( status="")?`)
 
+// legacyResponseLine is the same log line of client-go before v0.33 (OCM's
+// work agent v1.0.0 is built with v0.32):
+// `I1121 18:19:39.337991 13092 round_trippers.go:560] GET https://… 200 OK in 3 milliseconds`,
+// with an empty status for a request that got no answer.
+var legacyResponseLine = regexp.MustCompile(`^[IWE](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) .*\] ([A-Z]+) (https?://\S+) (.*)in \d+ milliseconds$`)
+
+// matchResponse reads a request log line of either format: the klog time,
+// the verb, the URL and whether the server answered; ok is false for any
+// other line.
+func matchResponse(line string) (stamp, verb, rawURL string, answered, ok bool) {
+	if m := responseLine.FindStringSubmatch(line); m != nil {
+		return m[1], m[2], m[3], m[4] == "", true
+	}
+	if m := legacyResponseLine.FindStringSubmatch(line); m != nil {
+		return m[1], m[2], m[3], strings.TrimSpace(m[4]) != "", true
+	}
+	return "", "", "", false, false
+}
+
 // NoAnswer is the key under which ScanRequestLog counts the requests, of
 // any kind, that got no answer from the server (connection refused, reset).
 const NoAnswer = "no answer"
+
+// LoggedRequest is one request a work process logged.
+type LoggedRequest struct {
+	// Cluster is the cluster's name (see ScanRequestLog), else host:port.
+	Cluster string
+	// Key is verb and resource ("PATCH deployments"), the path of a
+	// non-resource request, or NoAnswer.
+	Key string
+	// Path is the URL path, e.g. /apis/apps/v1/namespaces/ns/deployments/web.
+	Path string
+}
 
 // ScanRequestLog counts the requests a work process logged (run it with
 // -v=6), by cluster and verb/resource: what the process sends, without any
@@ -99,38 +129,51 @@ const NoAnswer = "no answer"
 // from..to count (a zero bound is open). PATCH is not split from APPLY, as
 // the log has no content type.
 func ScanRequestLog(path string, hosts map[string]string, from, to time.Time) (map[string]map[string]int, error) {
+	requests, err := ReadRequestLog(path, hosts, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]map[string]int{}
+	for _, r := range requests {
+		if out[r.Cluster] == nil {
+			out[r.Cluster] = map[string]int{}
+		}
+		out[r.Cluster][r.Key]++
+	}
+	return out, nil
+}
+
+// ReadRequestLog is ScanRequestLog request by request, in the order of the log.
+func ReadRequestLog(path string, hosts map[string]string, from, to time.Time) ([]LoggedRequest, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }()
-	out := map[string]map[string]int{}
+	var out []LoggedRequest
 	scanner := bufio.NewScanner(f)
 	scanner.Buffer(make([]byte, 1<<20), 1<<20)
 	for scanner.Scan() {
-		m := responseLine.FindStringSubmatch(scanner.Text())
-		if m == nil || !inWindow(m[1], from, to) {
+		stamp, verb, rawURL, answered, ok := matchResponse(scanner.Text())
+		if !ok || !inWindow(stamp, from, to) {
 			continue
 		}
-		u, err := url.Parse(m[3])
+		u, err := url.Parse(rawURL)
 		if err != nil {
 			continue
 		}
-		key := m[2] + " " + u.Path
-		if k, ok := ClassifyRequest(m[2], u, ""); ok {
+		key := verb + " " + u.Path
+		if k, ok := ClassifyRequest(verb, u, ""); ok {
 			key = k.String()
 		}
-		if m[4] != "" {
+		if !answered {
 			key = NoAnswer
 		}
 		cluster := hosts[u.Host]
 		if cluster == "" {
 			cluster = u.Host
 		}
-		if out[cluster] == nil {
-			out[cluster] = map[string]int{}
-		}
-		out[cluster][key]++
+		out = append(out, LoggedRequest{Cluster: cluster, Key: key, Path: u.Path})
 	}
 	return out, scanner.Err()
 }

@@ -76,3 +76,36 @@ func TestScanRequestLog(t *testing.T) {
 		t.Errorf("in the window: %v", got)
 	}
 }
+
+// client-go before v0.33 (OCM's agent) logs requests in another format.
+func TestReadRequestLogLegacyFormat(t *testing.T) {
+	path := t.TempDir() + "/ocm-agent.log"
+	log := strings.Join([]string{
+		`I1121 18:17:31.100000   13092 round_trippers.go:560] GET https://127.0.0.1:1/api/v1/namespaces/ns/configmaps/cm 200 OK in 3 milliseconds`,
+		`I1121 18:17:31.200000   13092 round_trippers.go:560] PATCH https://127.0.0.1:1/apis/apps/v1/namespaces/ns/deployments/web 200 OK in 1 milliseconds`,
+		`I1121 18:17:31.300000   13092 round_trippers.go:560] PUT https://127.0.0.1:2/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks/w/status 409 Conflict in 1 milliseconds`,
+		`E1121 18:17:31.400000   13092 round_trippers.go:560] GET https://127.0.0.1:1/api/v1/namespaces/ns/configmaps/cm  in 0 milliseconds`,
+		`I1121 18:17:31.500000   13092 manifestwork_controller.go:1] Patching resource`,
+	}, "\n")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadRequestLog(path, map[string]string{"127.0.0.1:1": "managed", "127.0.0.1:2": "hub"}, time.Time{}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []LoggedRequest{
+		{Cluster: "managed", Key: "GET configmaps", Path: "/api/v1/namespaces/ns/configmaps/cm"},
+		{Cluster: "managed", Key: "PATCH deployments", Path: "/apis/apps/v1/namespaces/ns/deployments/web"},
+		{Cluster: "hub", Key: "PUT manifestworks/status", Path: "/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks/w/status"},
+		{Cluster: "managed", Key: NoAnswer, Path: "/api/v1/namespaces/ns/configmaps/cm"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("request %d: got %v, want %v", i, got[i], want[i])
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package framework
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// EnvOCMAgent names OCM's work agent binary (the `work` command of
+// open-cluster-management.io/ocm, which hack/ocm-agent.sh builds) for the
+// tests that hand a managed cluster from OCM's agent to ours and back.
+// `make test-e2e` sets it.
+const EnvOCMAgent = "WORK_OCM_AGENT"
+
+// OCMAgentBinary returns the absolute path of OCM's work agent from
+// WORK_OCM_AGENT, or skips t when the variable is unset (a test run by hand
+// without it; `make test-e2e` always sets it). A path that is set but not an
+// executable fails t.
+func OCMAgentBinary(t testing.TB) string {
+	t.Helper()
+	path := os.Getenv(EnvOCMAgent)
+	if path == "" {
+		t.Skipf("%s is not set: it names OCM's work agent, which `hack/ocm-agent.sh` builds and prints "+
+			"(`make test-e2e` sets it): %s=$(hack/ocm-agent.sh)", EnvOCMAgent, EnvOCMAgent)
+	}
+	path, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatalf("framework: %s: %v", EnvOCMAgent, err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatalf("framework: %s: %v", EnvOCMAgent, err)
+	}
+	if info.Mode()&0o111 == 0 {
+		t.Fatalf("framework: %s=%s is not executable", EnvOCMAgent, path)
+	}
+	return path
+}
+
+// StartOCMAgent starts OCM's work agent (binary, see OCMAgentBinary) for a
+// managed cluster, as its Klusterlet would (--spoke-cluster-name and
+// --agent-id the cluster's name), with the hub identity our agent has
+// (AgentHubKubeconfig) and the managed cluster's admin kubeconfig, and waits
+// for its HTTPS /healthz (--listen, on a free port) to answer. extraArgs come
+// last. The process is returned also on error, so its log can be read.
+func (e *E2E) StartOCMAgent(binary, cluster string, extraArgs ...string) (*Process, error) {
+	c := e.Cluster(cluster)
+	if c == nil || c == e.Hub {
+		return nil, fmt.Errorf("framework: no managed cluster %q", cluster)
+	}
+	args := append([]string{
+		"agent",
+		"--spoke-cluster-name=" + cluster,
+		"--agent-id=" + cluster,
+		"--workload-source-driver=kube",
+		"--workload-source-config=" + c.AgentHubKubeconfig,
+		"--kubeconfig=" + c.Kubeconfig,
+		"--namespace=" + AgentLeaseNamespace,
+	}, extraArgs...)
+	p := e.newProcess("ocm-agent-"+cluster, nil, args)
+	p.binary, p.httpsOnly = binary, true
+	if err := p.Start(); err != nil {
+		return p, err
+	}
+	return p, p.WaitReady(e.Options.ReadyTimeout)
+}
