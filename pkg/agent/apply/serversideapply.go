@@ -96,7 +96,7 @@ func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interfa
 	res, err := addOwner(ctx, rc, req, applied, true)
 	res.Differences = unrepaired(req, rules, res.Object)
 	if before != nil {
-		res.Repaired = repaired(req, before, live)
+		res.Repaired = repaired(req, before, live, opts.fieldManager)
 	}
 	return res, err
 }

@@ -70,5 +70,5 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 		return Result{Object: live, Differences: diff}, failed(err)
 	}
 	klog.FromContext(ctx).V(2).Info("Updated object", "resourceVersion", updated.GetResourceVersion())
-	return Result{Object: updated, Written: true, Differences: &objectdiff.Report{}, Repaired: repaired(req, diff, live)}, nil
+	return Result{Object: updated, Written: true, Differences: &objectdiff.Report{}, Repaired: repaired(req, diff, live, updateFieldManager)}, nil
 }

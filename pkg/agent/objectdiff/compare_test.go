@@ -203,4 +203,7 @@ func TestChangedBy(t *testing.T) {
 			assert.Equal(t, tt.want, ChangedBy(live, r))
 		})
 	}
+	r := Compare(object(map[string]any{"data": map[string]any{"color": "blue", "size": "S"}}), live, 10)
+	assert.Equal(t, []string{"work", "kubectl-edit"}, ChangedBy(live, r))
+	assert.Equal(t, []string{"kubectl-edit"}, ChangedBy(live, r, "work"), "the agent's own manager is not named")
 }

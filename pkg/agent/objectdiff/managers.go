@@ -15,11 +15,13 @@ import (
 // the writers that changed what the manifest sets (kubectl's are named
 // kubectl-edit, kubectl-patch, kubectl-client-side-apply...). A field that
 // was removed has no owner: when only such fields differ, nobody is named.
-// Status writers are left out; they never own what a manifest sets.
-func ChangedBy(live *unstructured.Unstructured, r Report) []string {
+// Status writers are left out; they never own what a manifest sets, and so
+// are the managers named in ours: the writer of the manifest keeps a share
+// of a field that another writer changed.
+func ChangedBy(live *unstructured.Unstructured, r Report, ours ...string) []string {
 	var names []string
 	for _, entry := range live.GetManagedFields() {
-		if entry.Subresource != "" || entry.FieldsV1 == nil || slices.Contains(names, entry.Manager) {
+		if entry.Subresource != "" || entry.FieldsV1 == nil || slices.Contains(names, entry.Manager) || slices.Contains(ours, entry.Manager) {
 			continue
 		}
 		var fields map[string]any

@@ -50,6 +50,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	}
 	key := st.work.Namespace + "/" + st.work.Name
 	c.Objects.SetUses(key, gvrs)
+	c.Objects.SetReads(key, unowned(st.work, ready))
 	c.Records.Load(key, st.applied.Annotations[applyrecords.Annotation])
 
 	owner := appliedwork.OwnerReference(st.applied)
@@ -67,6 +68,25 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		c.OnRecorded(key)
 	}
 	return nil
+}
+
+// unowned lists the objects of the manifests whose strategy may leave them
+// without the work's owner reference (ReadOnly, and CreateOnly of an object
+// someone else created), so that their changes still reach the work and its
+// InSync condition.
+func unowned(work *workv1.ManifestWork, ready []*prepared) []objectwatch.ObjectKey {
+	var out []objectwatch.ObjectKey
+	for _, p := range ready {
+		if p == nil {
+			continue
+		}
+		config := manifest.ConfigFor(work.Spec.ManifestConfigs, p.gvr, p.obj.GetNamespace(), p.obj.GetName())
+		switch manifest.StrategyOf(config) {
+		case workv1.UpdateStrategyTypeReadOnly, workv1.UpdateStrategyTypeCreateOnly:
+			out = append(out, objectwatch.ObjectKey{Resource: p.gvr, Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
+		}
+	}
+	return out
 }
 
 // prepare decodes and maps one manifest, filling in what is known of its

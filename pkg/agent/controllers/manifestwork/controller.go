@@ -25,6 +25,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/manifest"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -40,6 +41,9 @@ const ControllerName = "ManifestWorkController"
 // at which resourceVersion, so that unchanged objects cost no request.
 type ObjectCache interface {
 	SetUses(user string, gvrs []schema.GroupVersionResource)
+	// SetReads names the objects a work reads without owning them, whose
+	// changes its owner references cannot route back to it.
+	SetReads(user string, objects []objectwatch.ObjectKey)
 	Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error)
 }
 
@@ -212,6 +216,7 @@ func (c *Controller) retryFailed() {
 func (c *Controller) forget(name string) {
 	key := c.ClusterName + "/" + name
 	c.Objects.SetUses(key, nil)
+	c.Objects.SetReads(key, nil)
 	c.Records.Forget(key)
 	c.retries.Forget(key)
 	c.waiting.Delete(key)

@@ -22,6 +22,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	ct "github.com/manifestwork/work/pkg/agent/controllers/controllertest"
 	"github.com/manifestwork/work/pkg/agent/manifest"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
@@ -39,6 +40,7 @@ const (
 type noCache struct{}
 
 func (noCache) SetUses(string, []schema.GroupVersionResource) {}
+func (noCache) SetReads(string, []objectwatch.ObjectKey)      {}
 func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.PartialObjectMetadata, bool, error) {
 	return nil, false, nil
 }
