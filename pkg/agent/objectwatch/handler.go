@@ -23,7 +23,7 @@ const appliedManifestWorkKind = "AppliedManifestWork"
 type driftHandler struct {
 	logger   klog.Logger
 	onChange func(appliedManifestWorkName string)
-	onObject func(namespace, name string) // every update or deletion, owned or not; may be nil
+	onObject func(namespace, name string)                // every update or deletion, owned or not; may be nil
 	deleted  func(uid types.UID, namespace, name string) // records every deletion seen, ours or not
 }
 
