@@ -141,6 +141,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	w.appliedTypes = func() []schema.GroupVersionResource { return appliedTypes(in.applied.Lister(), hubHash) }
 	w.objects = objectwatch.New(objectwatch.Deps{
 		Client: c.watch.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
+		OnRead: func(key string) { q.apply.Queue().Add(key) },
 	})
 	w.monitors.OnReconnect(q.retryFailed(in.works.Lister().ManifestWorks(a.ClusterName), in.applied.Lister()))
 	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)

@@ -92,6 +92,15 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"strategy", "result"})
 
+	// DriftRepairs counts objects the agent wrote back because someone on
+	// the managed cluster changed what their work sets. The kind label
+	// (Kind.group) takes only the kinds that works apply.
+	DriftRepairs = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "drift", Name: "repairs_total",
+		Help:           "Objects written back after a change on the managed cluster of fields their work sets, by kind (Kind.group).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"kind"})
+
 	// FeedbackScrapes counts reads of live objects for status feedback and
 	// condition rules.
 	FeedbackScrapes = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
@@ -187,7 +196,7 @@ var registerOnce sync.Once
 func Register() {
 	registerOnce.Do(func() {
 		legacyregistry.MustRegister(
-			Reconciles, ReconcileDuration, ManifestApplies, FeedbackScrapes, FeedbackWatches,
+			Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
 			StatusPatches, FinalizerPatches, SubjectAccessReviews, ExecutorCacheHits,
 			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, UnimplementedFeatureGates,
 		)

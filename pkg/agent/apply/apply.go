@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/manifestwork/work/pkg/agent/objectdiff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -54,6 +55,15 @@ type Result struct {
 	// Written is true when a create, update or patch went through. A write
 	// the server refused is reported by the error, with Written false.
 	Written bool
+	// Differences lists where the live object still differs from the
+	// manifest after the apply: what the strategy does not repair
+	// (CreateOnly once created, ReadOnly, ignoreFields, a write the server
+	// refused). Nil when nothing could be compared (no live object).
+	Differences *objectdiff.Report
+	// Repaired is set when the strategy wrote back an object that the work
+	// had not changed since it last applied it: drift, what the object held
+	// instead and who changed it.
+	Repaired *Drift
 }
 
 // Strategy applies a manifest to the managed cluster.

@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/objectdiff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -20,7 +21,14 @@ type createOnlyStrategy struct{}
 func (createOnlyStrategy) Apply(ctx context.Context, client dynamic.Interface, req Request) (Result, error) {
 	ctx = withRequestLogger(ctx, req, workv1.UpdateStrategyTypeCreateOnly)
 	live, created, err := getOrCreate(ctx, resourceClient(client, req), req, forCreate(req.Desired, req.Owner))
-	return Result{Object: live, Written: created}, err
+	switch {
+	case err != nil:
+		return Result{}, err
+	case created:
+		return Result{Object: live, Written: true, Differences: &objectdiff.Report{}}, nil
+	}
+	// Never repaired, but reported.
+	return Result{Object: live, Differences: compare(req.Desired, live)}, nil
 }
 
 // getOrCreate returns the live object, creating obj when there is none;

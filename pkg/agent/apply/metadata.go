@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/manifestwork/work/pkg/agent/objectdiff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -89,17 +90,7 @@ func unionOwners(base []metav1.OwnerReference, more ...metav1.OwnerReference) []
 }
 
 func hasOwner(refs []metav1.OwnerReference, owner metav1.OwnerReference) bool {
-	return slices.ContainsFunc(refs, func(ref metav1.OwnerReference) bool { return sameOwner(ref, owner) })
-}
-
-// sameOwner matches references by UID, which is what the garbage collector
-// uses; a reference without UID (possible in a hand-written manifest) is
-// matched by apiVersion, kind and name instead.
-func sameOwner(a, b metav1.OwnerReference) bool {
-	if a.UID != "" && b.UID != "" {
-		return a.UID == b.UID
-	}
-	return a.APIVersion == b.APIVersion && a.Kind == b.Kind && a.Name == b.Name
+	return objectdiff.HasOwner(refs, owner)
 }
 
 func unionStrings(base, more []string) []string {

@@ -29,7 +29,8 @@ func (readOnlyStrategy) Apply(ctx context.Context, client dynamic.Interface, req
 	if err != nil {
 		return Result{}, failed(err)
 	}
-	return Result{Object: live}, nil
+	// The compliance check: does the cluster still hold what the manifest says?
+	return Result{Object: live, Differences: compare(req.Desired, live)}, nil
 }
 
 // objectKey is namespace/name, or name for a cluster-scoped object.

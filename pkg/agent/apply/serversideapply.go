@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/objectdiff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -71,18 +72,45 @@ func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interfa
 	// exactly the fields the manifest sets, and a conflict can only ever
 	// name one of them.
 	body := withoutServerSetMetadata(req.Desired)
+	rc := resourceClient(client, req)
+	var before *objectdiff.Report
 	if live != nil {
 		keepLiveValues(ctx, body, live, rules, req)
-		if !workChanged(req) && upToDate(body, live) {
+		before = compare(body, live)
+		if !workChanged(req) && before.InSync() {
 			klog.FromContext(ctx).V(4).Info("Object is up to date")
-			return addOwner(ctx, resourceClient(client, req), req, live, false)
+			res, err := addOwner(ctx, rc, req, live, false)
+			res.Differences = unrepaired(req, rules, res.Object)
+			return res, err
 		}
 	}
 	applied, err := patch(ctx, client, req, body, opts)
 	if err != nil {
-		return Result{Object: live}, err
+		// A conflict leaves the fields to their other managers: report them.
+		res := Result{Object: live}
+		if live != nil {
+			res.Differences = compare(req.Desired, live)
+		}
+		return res, err
 	}
-	return addOwner(ctx, resourceClient(client, req), req, applied, true)
+	res, err := addOwner(ctx, rc, req, applied, true)
+	res.Differences = unrepaired(req, rules, res.Object)
+	if before != nil {
+		res.Repaired = repaired(req, before, live, opts.fieldManager)
+	}
+	return res, err
+}
+
+// unrepaired is where obj, just applied, differs from the manifest: only in
+// fields that ignoreFields keep at their live values.
+func unrepaired(req Request, rules []ignoreRule, obj *unstructured.Unstructured) *objectdiff.Report {
+	switch {
+	case obj == nil:
+		return nil
+	case len(rules) == 0:
+		return &objectdiff.Report{}
+	}
+	return compare(req.Desired, obj)
 }
 
 // patch sends body as an apply patch.

@@ -251,6 +251,11 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 			config:    onPresentData,
 			last:      remembered(t, ours, onPresentData),
 			wantVerbs: []string{"get"},
+			check: func(t *testing.T, _ *applyRecorder, res Result) {
+				require.NotNil(t, res.Differences, "the ignored fields are reported, not repaired")
+				assert.Equal(t, []string{".data.key", ".data.other"}, res.Differences.Paths())
+				assert.Nil(t, res.Repaired)
+			},
 		},
 		{
 			name:      "OnSpokePresent jsonPath: even a change of the work keeps the live values",
@@ -292,9 +297,11 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 			config:    onChangeKey,
 			last:      remembered(t, ours, onChangeKey),
 			wantVerbs: []string{"get", "patch"},
-			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+			check: func(t *testing.T, rec *applyRecorder, res Result) {
 				// "other" drifted and is applied back; "key" stays the spoke's.
 				assert.Equal(t, map[string]any{"key": "theirs", "other": "v2"}, dataOf(t, rec))
+				require.NotNil(t, res.Repaired, "the drift of other is repaired")
+				assert.Equal(t, `.data.other: found "v0", restored "v2"`, res.Repaired.Describe("%[1]s: found %[3]s, restored %[2]s"))
 			},
 		},
 		{

@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/objectdiff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -26,8 +27,11 @@ func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req R
 	ctx = withRequestLogger(ctx, req, workv1.UpdateStrategyTypeUpdate)
 	rc := resourceClient(client, req)
 	live, created, err := getOrCreate(ctx, rc, req, forCreate(req.Desired, req.Owner))
-	if err != nil || created {
-		return Result{Object: live, Written: created}, err
+	if err != nil {
+		return Result{}, err
+	}
+	if created {
+		return Result{Object: live, Written: true, Differences: &objectdiff.Report{}}, nil
 	}
 	for attempt := 1; ; attempt++ {
 		result, err := updateIfChanged(ctx, rc, req, live)
@@ -49,17 +53,22 @@ func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req R
 // our owner reference, for a work unchanged since (or not known to have
 // changed, as for an object another agent applied), is left alone, whatever
 // other actors added to it.
+//
+// The comparison lists the differences, which cost nothing more than telling
+// whether there are any: when the work did not change, they are the drift
+// that the update repairs.
 func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Request, live *unstructured.Unstructured) (Result, error) {
-	if !workChanged(req) && hasOwner(live.GetOwnerReferences(), req.Owner) && upToDate(req.Desired, live) {
+	diff := compare(req.Desired, live)
+	if !workChanged(req) && hasOwner(live.GetOwnerReferences(), req.Owner) && diff.InSync() {
 		klog.FromContext(ctx).V(4).Info("Object is up to date")
-		return Result{Object: live}, nil
+		return Result{Object: live, Differences: diff}, nil
 	}
 	updated, err := rc.Update(ctx, forUpdate(req.Desired, live, req.Owner), metav1.UpdateOptions{})
 	if err != nil {
 		// An immutable field rejected with 422 Invalid lands here too; the
 		// server's message names the field, so it reaches the user unchanged.
-		return Result{Object: live}, failed(err)
+		return Result{Object: live, Differences: diff}, failed(err)
 	}
 	klog.FromContext(ctx).V(2).Info("Updated object", "resourceVersion", updated.GetResourceVersion())
-	return Result{Object: updated, Written: true}, nil
+	return Result{Object: updated, Written: true, Differences: &objectdiff.Report{}, Repaired: repaired(req, diff, live, updateFieldManager)}, nil
 }

@@ -23,6 +23,7 @@ const appliedManifestWorkKind = "AppliedManifestWork"
 type driftHandler struct {
 	logger   klog.Logger
 	onChange func(appliedManifestWorkName string)
+	onObject func(namespace, name string)                // every update or deletion, owned or not; may be nil
 	deleted  func(uid types.UID, namespace, name string) // records every deletion seen, ours or not
 }
 
@@ -52,6 +53,7 @@ func (h driftHandler) OnUpdate(oldObj, newObj interface{}) {
 		return
 	}
 	h.notify("updated", newMeta, appliedManifestWorkOwners(oldMeta, newMeta))
+	h.object(newMeta)
 }
 
 // OnDelete reports the owners of a deleted object. When the informer missed
@@ -67,6 +69,14 @@ func (h driftHandler) OnDelete(obj interface{}) {
 		h.deleted(m.GetUID(), m.GetNamespace(), m.GetName())
 	}
 	h.notify("deleted", m, appliedManifestWorkOwners(m))
+	h.object(m)
+}
+
+// object tells onObject of a change of obj.
+func (h driftHandler) object(obj metav1.Object) {
+	if h.onObject != nil {
+		h.onObject(obj.GetNamespace(), obj.GetName())
+	}
 }
 
 // notify calls OnChange once per owner.

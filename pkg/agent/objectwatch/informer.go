@@ -36,7 +36,7 @@ type gvrInformer struct {
 // newGVRInformer builds, but does not start, the informer for gvr. Its
 // lifetime is bounded by parent and by stop.
 func newGVRInformer(parent context.Context, client metadata.Interface, gvr schema.GroupVersionResource,
-	resync time.Duration, onChange func(string)) (*gvrInformer, error) {
+	resync time.Duration, onChange func(string), onObject func(namespace, name string)) (*gvrInformer, error) {
 	ctx, cancel := context.WithCancel(parent)
 	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs()}
 	i.informer = cache.NewSharedIndexInformerWithOptions(
@@ -44,7 +44,7 @@ func newGVRInformer(parent context.Context, client metadata.Interface, gvr schem
 		&metav1.PartialObjectMetadata{},
 		cache.SharedIndexInformerOptions{ResyncPeriod: resync, ObjectDescription: gvr.String()},
 	)
-	if err := i.configure(onChange); err != nil {
+	if err := i.configure(onChange, onObject); err != nil {
 		cancel()
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func newGVRInformer(parent context.Context, client metadata.Interface, gvr schem
 
 // configure installs the transform, error handler and event handler. Each
 // call fails only on an informer that has already started.
-func (i *gvrInformer) configure(onChange func(string)) error {
+func (i *gvrInformer) configure(onChange func(string), onObject func(namespace, name string)) error {
 	if err := i.informer.SetTransform(stripMetadata); err != nil {
 		return fmt.Errorf("set transform: %w", err)
 	}
@@ -61,7 +61,7 @@ func (i *gvrInformer) configure(onChange func(string)) error {
 		return fmt.Errorf("set watch error handler: %w", err)
 	}
 	logger := klog.FromContext(i.ctx)
-	h := driftHandler{logger: logger, onChange: onChange, deleted: i.deleted.add}
+	h := driftHandler{logger: logger, onChange: onChange, onObject: onObject, deleted: i.deleted.add}
 	if _, err := i.informer.AddEventHandlerWithOptions(h, cache.HandlerOptions{Logger: &logger}); err != nil {
 		return fmt.Errorf("add event handler: %w", err)
 	}

@@ -39,6 +39,9 @@ type Deps struct {
 	// can requeue its work. It runs on the informer's event goroutine: it must be
 	// quick and must not block (adding to a workqueue is the intended use).
 	OnChange func(appliedManifestWorkName string)
+	// OnRead is called, like OnChange, with every user (see SetReads) that
+	// reads an object that was updated or deleted.
+	OnRead func(user string)
 	// Resync is the informers' resync period; 0 disables resyncs. Resync events
 	// carry an unchanged resourceVersion and therefore never call OnChange.
 	Resync time.Duration
@@ -57,6 +60,7 @@ const DefaultLinger = 2 * time.Minute
 type Tracker struct {
 	client   metadata.Interface
 	onChange func(string)
+	readers  *readers // objects read without an owner reference, by user
 	resync   time.Duration
 	linger   time.Duration
 
@@ -90,6 +94,7 @@ func New(d Deps) *Tracker {
 	return &Tracker{
 		client:    d.Client,
 		onChange:  onChange,
+		readers:   newReaders(d.OnRead),
 		resync:    d.Resync,
 		linger:    d.Linger,
 		uses:      map[string]gvrSet{},
@@ -224,7 +229,8 @@ func (t *Tracker) startLocked(gvr schema.GroupVersionResource) {
 	logger := klog.FromContext(t.ctx).WithValues("gvr", gvr.String())
 	ctx := klog.NewContext(t.ctx, logger)
 
-	inf, err := newGVRInformer(ctx, t.client, gvr, t.resync, t.onChange)
+	inf, err := newGVRInformer(ctx, t.client, gvr, t.resync, t.onChange,
+		func(namespace, name string) { t.readers.changed(gvr, namespace, name) })
 	if err != nil {
 		// Only possible if the informer was already started, which a fresh one
 		// never is; Get keeps reporting synced=false so callers read the API.

@@ -13,6 +13,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/apply"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/objectdiff"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
@@ -49,6 +50,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	}
 	key := st.work.Namespace + "/" + st.work.Name
 	c.Objects.SetUses(key, gvrs)
+	c.Objects.SetReads(key, unowned(st.work, ready))
 	c.Records.Load(key, st.applied.Annotations[applyrecords.Annotation])
 
 	owner := appliedname.OwnerReference(st.applied)
@@ -57,14 +59,34 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		if ready[i] == nil || completed(st.work, st.results[i].meta) {
 			continue
 		}
-		out, err := c.applyOne(ctx, st.work, key, ready[i], owner)
-		st.results[i].exists, st.results[i].err = out.exists, err
+		compared := apimeta.FindStatusCondition(carryOver(st.work.Status.ResourceStatus.Manifests, st.results[i].meta).Conditions, ConditionInSync) != nil
+		out, err := c.applyOne(ctx, st.work, key, ready[i], owner, compared)
+		st.results[i].exists, st.results[i].err, st.results[i].differences = out.exists, err, out.differences
 		recorded = recorded || out.recorded
 	}
 	if recorded && c.OnRecorded != nil {
 		c.OnRecorded(key)
 	}
 	return nil
+}
+
+// unowned lists the objects of the manifests whose strategy may leave them
+// without the work's owner reference (ReadOnly, and CreateOnly of an object
+// someone else created), so that their changes still reach the work and its
+// InSync condition.
+func unowned(work *workv1.ManifestWork, ready []*prepared) []objectwatch.ObjectKey {
+	var out []objectwatch.ObjectKey
+	for _, p := range ready {
+		if p == nil {
+			continue
+		}
+		config := manifest.ConfigFor(work.Spec.ManifestConfigs, p.gvr, p.obj.GetNamespace(), p.obj.GetName())
+		switch manifest.StrategyOf(config) {
+		case workv1.UpdateStrategyTypeReadOnly, workv1.UpdateStrategyTypeCreateOnly:
+			out = append(out, objectwatch.ObjectKey{Resource: p.gvr, Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
+		}
+	}
+	return out
 }
 
 // prepare decodes and maps one manifest, filling in what is known of its
@@ -86,9 +108,11 @@ func (c *Controller) prepare(m workv1.Manifest, meta *workv1.ManifestResourceMet
 }
 
 // applyOne applies a manifest and counts the outcome by its update strategy.
-func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared, owner metav1.OwnerReference) (applied, error) {
+// compared says the work's status holds the outcome of an earlier
+// comparison of the object with the manifest (its InSync condition).
+func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared, owner metav1.OwnerReference, compared bool) (applied, error) {
 	config := manifest.ConfigFor(work.Spec.ManifestConfigs, p.gvr, p.obj.GetNamespace(), p.obj.GetName())
-	out, err := c.applyWith(ctx, work, key, p, owner, config)
+	out, err := c.applyWith(ctx, work, key, p, owner, config, compared)
 	result := metrics.ApplyUnchanged
 	switch {
 	case err != nil:
@@ -105,6 +129,9 @@ type applied struct {
 	written  bool // the strategy wrote the object
 	exists   bool // the object is known to exist now
 	recorded bool // the manifest's record changed
+	// differences is where the live object differs from the manifest; nil
+	// when it was not compared.
+	differences *objectdiff.Report
 }
 
 // applyWith applies a manifest with the strategy of its config, unless its
@@ -112,9 +139,12 @@ type applied struct {
 // last left it for the same desired state: then nobody changed it since, and
 // it costs no request. The record stays valid across restarts (see
 // applyrecords), and status writes of the object's controllers do not move
-// the version it is compared on (objectwatch.ContentVersion).
+// the version it is compared on (objectwatch.ContentVersion). Its last
+// comparison with the manifest, in the work's status, then still holds; a
+// status without one (written by an earlier version) has the object read
+// once.
 func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared,
-	owner metav1.OwnerReference, config *workv1.ManifestConfigOption) (applied, error) {
+	owner metav1.OwnerReference, config *workv1.ManifestConfigOption, compared bool) (applied, error) {
 	strategy, err := apply.ForConfig(config)
 	if err != nil {
 		return applied{}, err
@@ -125,7 +155,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	}
 	record, remembered := c.Records.Get(key, p.id)
 	cached, synced, err := c.Objects.Get(p.gvr, p.obj.GetNamespace(), p.obj.GetName())
-	if err == nil && synced && cached != nil && remembered &&
+	if err == nil && synced && cached != nil && remembered && compared &&
 		record.Spec == spec && record.Content == objectwatch.ContentVersion(cached) {
 		return applied{exists: true}, nil
 	}
@@ -141,9 +171,12 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	}
 	res, err := strategy.Apply(ctx, c.Dynamic, req)
 	if err != nil {
-		return applied{recorded: c.forgetContent(key, p.id, record, remembered)}, err
+		return applied{recorded: c.forgetContent(key, p.id, record, remembered), differences: res.Differences}, err
 	}
-	out := applied{written: res.Written, exists: res.Object != nil}
+	out := applied{written: res.Written, exists: res.Object != nil, differences: res.Differences}
+	if res.Repaired != nil {
+		c.driftRepaired(ctx, work, key, p, res.Repaired)
+	}
 	if res.Object != nil && manifest.StrategyOf(config) != workv1.UpdateStrategyTypeReadOnly {
 		c.Records.NoteApplied(key, workv1.AppliedManifestResourceMeta{
 			ResourceIdentifier: workv1.ResourceIdentifier{Group: p.gvr.Group, Resource: p.gvr.Resource,

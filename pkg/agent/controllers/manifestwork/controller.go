@@ -23,6 +23,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -40,6 +41,9 @@ const ControllerName = "ManifestWorkController"
 // at which resourceVersion, so that unchanged objects cost no request.
 type ObjectCache interface {
 	SetUses(user string, gvrs []schema.GroupVersionResource)
+	// SetReads names the objects a work reads without owning them, whose
+	// changes its owner references cannot route back to it.
+	SetReads(user string, objects []objectwatch.ObjectKey)
 	Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error)
 }
 
@@ -92,6 +96,7 @@ type Controller struct {
 	retries workqueue.TypedRateLimiter[string] // per-work backoff while manifests fail
 	waiting sync.Map                           // key -> retry scheduled for a failing work
 	writer  *workwriter.Writer                 // guarded: tells a lister copy our writes replaced
+	drift   driftEvents                        // one DriftRepaired Event per object and minute
 	now     func() time.Time
 }
 
@@ -211,8 +216,10 @@ func (c *Controller) retryFailed() {
 func (c *Controller) forget(name string) {
 	key := c.ClusterName + "/" + name
 	c.Objects.SetUses(key, nil)
+	c.Objects.SetReads(key, nil)
 	c.Records.Forget(key)
 	c.retries.Forget(key)
 	c.waiting.Delete(key)
 	c.writer.Forget(key)
+	c.drift.forget(key)
 }

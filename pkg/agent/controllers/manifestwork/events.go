@@ -59,9 +59,12 @@ func describe(meta workv1.ManifestResourceMeta) string {
 	}
 }
 
-func eventMessage(s string) string {
-	if len(s) <= maxEventMessage {
+func eventMessage(s string) string { return shorten(s, maxEventMessage) }
+
+// shorten cuts s to at most n bytes, marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	return s[:maxEventMessage-3] + "..."
+	return s[:n-3] + "..."
 }

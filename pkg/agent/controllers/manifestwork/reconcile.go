@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/objectdiff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -24,6 +25,9 @@ type manifestResult struct {
 	meta   workv1.ManifestResourceMeta
 	err    error // nil when applied
 	exists bool  // the object is known to exist: applied now, or as last applied
+	// differences is where the live object differs from the manifest, nil
+	// when it was not compared in this pass.
+	differences *objectdiff.Report
 }
 
 // reconcile runs the steps of one pass over a work and patches its status

@@ -21,6 +21,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/executor/executortest"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
@@ -35,6 +36,7 @@ import (
 type noCache struct{}
 
 func (noCache) SetUses(string, []schema.GroupVersionResource) {}
+func (noCache) SetReads(string, []objectwatch.ObjectKey)      {}
 func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.PartialObjectMetadata, bool, error) {
 	return nil, false, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 )
@@ -24,6 +25,7 @@ type trackerCache struct {
 }
 
 func (trackerCache) SetUses(string, []schema.GroupVersionResource) {}
+func (trackerCache) SetReads(string, []objectwatch.ObjectKey)      {}
 func (c trackerCache) Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {
 	obj, err := c.dynamic.Tracker().Get(gvr, namespace, name)
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 )
 
 // buildStatus is the work's status after this reconcile: one entry per
-// manifest with its Applied condition, and the work-level Applied and
-// Progressing conditions. Conditions other controllers own (feedback,
+// manifest with its Applied and InSync conditions, and the work-level
+// Applied, Progressing and InSync conditions. Conditions other controllers own (feedback,
 // condition rules) and feedback values are carried over.
 //
 // Availability is owned by the availability controller, but an object this
@@ -33,10 +33,12 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 		if r.err == nil && r.exists {
 			apimeta.SetStatusCondition(&mc.Conditions, manifestAvailable(work.Generation))
 		}
+		setManifestInSync(&mc, r, work.Generation)
 		allAvailable = allAvailable && apimeta.IsStatusConditionTrue(mc.Conditions, workv1.ManifestAvailable)
 		manifests[i] = mc
 	}
 	status.ResourceStatus.Manifests = manifests
+	apimeta.SetStatusCondition(&status.Conditions, workInSync(manifests, work.Generation))
 	failed := countFailed(results)
 	apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, len(results), work.Generation))
 	apimeta.SetStatusCondition(&status.Conditions, workProgressing(failed, work.Generation))

@@ -1,0 +1,134 @@
+package manifestwork
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/component-base/metrics/testutil"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
+	"github.com/manifestwork/work/test/fixture"
+)
+
+// edits tells the managedFields of successive edits apart.
+var edits int64 = 1
+
+// edit changes data.k of ConfigMap team/a as a writer on the managed
+// cluster would: the API server gives the field to that writer's entry in
+// managedFields, which moves the object's content version.
+func (e *env) edit(t *testing.T, value, manager string) {
+	t.Helper()
+	obj, err := e.dynamic.Tracker().Get(configMaps, "team", "a")
+	require.NoError(t, err)
+	edited := obj.(*unstructured.Unstructured).DeepCopy()
+	require.NoError(t, unstructured.SetNestedField(edited.Object, value, "data", "k"))
+	edited.SetManagedFields([]metav1.ManagedFieldsEntry{{
+		Manager: manager, Operation: metav1.ManagedFieldsOperationUpdate, FieldsType: "FieldsV1",
+		FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:data":{"f:k":{}}}`)},
+		Time:     &metav1.Time{Time: time.Unix(edits, 0)}, // moves the content version
+	}})
+	edits++
+	require.NoError(t, e.dynamic.Tracker().Update(configMaps, edited, "team"))
+}
+
+func (e *env) inSync(t *testing.T) (work, manifest *metav1.Condition) {
+	t.Helper()
+	w := e.work(t)
+	return apimeta.FindStatusCondition(w.Status.Conditions, ConditionInSync),
+		apimeta.FindStatusCondition(w.Status.ResourceStatus.Manifests[0].Conditions, ConditionInSync)
+}
+
+// A repaired drift records one Event naming the object, the field with the
+// value found and the one restored, and the writer; repeated drift within a
+// minute records the same message, which the recorder counts on one Event.
+// InSync stays True: no status write.
+func TestDriftRepairedEvent(t *testing.T) {
+	metrics.Register()
+	ctx := context.Background()
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithFinalizer().
+		WithManifest(fixture.ConfigMap("team", "a", map[string]string{"k": "1"})).Build()
+	e := newEnv(t, work)
+	e.c.Objects = trackerCache{dynamic: e.dynamic}
+	now := time.Unix(1000, 0)
+	e.c.now = func() time.Time { return now }
+	repairs := func() float64 {
+		v, err := testutil.GetCounterMetricValue(metrics.DriftRepairs.WithLabelValues("ConfigMap"))
+		require.NoError(t, err)
+		return v
+	}
+	before := repairs()
+
+	require.NoError(t, e.c.reconcile(ctx, work))
+	assert.Empty(t, e.recorded(), "a first apply is no drift")
+	workInSync, manifestInSync := e.inSync(t)
+	require.NotNil(t, manifestInSync)
+	assert.Equal(t, metav1.ConditionTrue, manifestInSync.Status)
+	assert.Equal(t, metav1.ConditionTrue, workInSync.Status)
+
+	e.edit(t, "changed", "kubectl-edit")
+	e.dynamicRequests()
+	sent := patches(t, metrics.PatchSent)
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	assert.Equal(t, []string{"get configmaps", "update configmaps"}, e.dynamicRequests(), "the diff costs no request")
+	first := `Warning DriftRepaired Repaired ConfigMap team/a, changed by kubectl-edit: .data.k: found "changed", restored "1"`
+	assert.Equal(t, []string{first}, e.recorded())
+	assert.Equal(t, before+1, repairs())
+	assert.Equal(t, sent, patches(t, metrics.PatchSent), "InSync stays True: no status write")
+
+	now = now.Add(30 * time.Second)
+	e.edit(t, "again", "kubectl-patch")
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	assert.Equal(t, []string{first}, e.recorded(), "within a minute: the same message, counted on one Event")
+	assert.Equal(t, before+2, repairs())
+
+	now = now.Add(31 * time.Second)
+	e.edit(t, "later", "kubectl-patch")
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	assert.Equal(t, []string{`Warning DriftRepaired Repaired ConfigMap team/a, changed by kubectl-patch: .data.k: found "later", restored "1"`},
+		e.recorded(), "a minute later: a new Event")
+}
+
+// A ReadOnly manifest reports whether the live object still holds it: read
+// once per change of the object, never repaired, InSync False with the
+// differing path and both values, True again once reverted.
+func TestReadOnlyReportsInSync(t *testing.T) {
+	ctx := context.Background()
+	cm := fixture.ConfigMap("team", "a", map[string]string{"k": "1"})
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithFinalizer().WithManifest(cm).
+		WithConfig(fixture.WithStrategy(fixture.Config("", "configmaps", "team", "a"), workv1.UpdateStrategyTypeReadOnly)).Build()
+	live := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"namespace": "team", "name": "a"}, "data": map[string]any{"k": "1"}}}
+	e := newEnv(t, work, live)
+	e.c.Objects = trackerCache{dynamic: e.dynamic}
+
+	require.NoError(t, e.c.reconcile(ctx, work))
+	_, manifestInSync := e.inSync(t)
+	require.NotNil(t, manifestInSync)
+	assert.Equal(t, metav1.ConditionTrue, manifestInSync.Status)
+	e.dynamicRequests()
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	assert.Empty(t, e.dynamicRequests(), "unchanged: not read again")
+
+	e.edit(t, "2", "kubectl-edit")
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	assert.Equal(t, []string{"get configmaps"}, e.dynamicRequests(), "changed: read once, never written")
+	workInSync, manifestInSync := e.inSync(t)
+	assert.Equal(t, metav1.ConditionFalse, manifestInSync.Status)
+	assert.Equal(t, InSyncReasonDrifted, manifestInSync.Reason)
+	assert.Equal(t, `1 field differs from the manifest: .data.k: manifest "1", live "2"`, manifestInSync.Message)
+	assert.Equal(t, metav1.ConditionFalse, workInSync.Status)
+	assert.Empty(t, e.recorded(), "nothing repaired, no Event")
+
+	e.edit(t, "1", "kubectl-edit")
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	workInSync, manifestInSync = e.inSync(t)
+	assert.Equal(t, metav1.ConditionTrue, manifestInSync.Status)
+	assert.Equal(t, metav1.ConditionTrue, workInSync.Status)
+}
