@@ -25,6 +25,7 @@ type agentResult struct {
 	Idle       *idleResult                   `json:"idle,omitempty"`
 	Drift      *driftResult                  `json:"drift,omitempty"`
 	Feedback   *feedbackResult               `json:"feedback,omitempty"`
+	Health     *healthResult                 `json:"health,omitempty"`
 	Delete     *deleteResult                 `json:"delete,omitempty"`
 	AfterCold  *procStats                    `json:"afterColdApply,omitempty"`
 	Process    *procStats                    `json:"process,omitempty"`
@@ -261,7 +262,7 @@ func stats(v []float64) (float64, float64) {
 // buildTable fills r.Table from the agents' results.
 func (r *report) buildTable() {
 	r.Table = nil
-	for _, spec := range r.rows() {
+	for _, spec := range append(r.rows(), healthRows()...) {
 		rw := row{Metric: spec.metric, Target: spec.target, Floor: spec.floor}
 		for i := range r.Agents {
 			v, m := spec.value(&r.Agents[i])
