@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -22,7 +21,7 @@ import (
 // and the watch has not brought its status yet.
 func (c *Controller) judgeManifest(ctx context.Context, work *workv1.ManifestWork, mc *workv1.ManifestCondition,
 	availableCond metav1.Condition, justApplied bool) *metav1.Condition {
-	if justApplied || overridden(work, mc.ResourceMeta) {
+	if justApplied || health.Overridden(work, mc.ResourceMeta) {
 		return nil
 	}
 	meta := mc.ResourceMeta
@@ -70,39 +69,6 @@ func (c *Controller) read(ctx context.Context, gvr schema.GroupVersionResource, 
 		return nil, fmt.Errorf("no cache of %s yet", gvr.GroupResource())
 	}
 	return c.Dynamic.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
-}
-
-// overridden tells whether a condition rule of the work sets the manifest's
-// Healthy condition: the rule then replaces the built-in one.
-func overridden(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
-	for _, cfg := range work.Spec.ManifestConfigs {
-		id := cfg.ResourceIdentifier
-		if id.Group != meta.Group || id.Resource != meta.Resource || id.Namespace != meta.Namespace || id.Name != meta.Name {
-			continue
-		}
-		for _, r := range cfg.ConditionRules {
-			if r.Condition == workv1.ManifestHealthy {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// workHealthy aggregates the manifests' Healthy conditions; false while some
-// manifest has none yet.
-func workHealthy(status *workv1.ManifestWorkStatus, generation int64) (metav1.Condition, bool) {
-	manifests := make([]health.Manifest, len(status.ResourceStatus.Manifests))
-	for i := range status.ResourceStatus.Manifests {
-		mc := &status.ResourceStatus.Manifests[i]
-		manifests[i] = health.Manifest{
-			Ref:       kindOf(mc.ResourceMeta) + " " + objectRef(mc.ResourceMeta),
-			Condition: apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestHealthy),
-		}
-	}
-	cond, ok := health.Aggregate(manifests, generation)
-	cond.Message = workwriter.TruncateMessage(cond.Message)
-	return cond, ok
 }
 
 // kindOf names the manifest's kind, or its resource when the kind is not

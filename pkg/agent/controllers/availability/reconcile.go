@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/health"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
@@ -224,7 +225,7 @@ func buildStatus(work *workv1.ManifestWork, conditions []metav1.Condition, healt
 		}
 	}
 	apimeta.SetStatusCondition(&status.Conditions, workAvailable(conditions, work.Generation))
-	if cond, ok := workHealthy(&status, work.Generation); ok {
+	if cond, ok := health.WorkCondition(&status, work.Generation); ok {
 		apimeta.SetStatusCondition(&status.Conditions, cond)
 	}
 	return status
