@@ -139,11 +139,16 @@ func TestHealthOfWorkloads(t *testing.T) {
 // A CustomResourceDefinition whose names conflict with another's is
 // Degraded; a custom resource is judged by its Ready condition, which the
 // test flips; a condition rule that sets Healthy replaces the built-in rule.
+//
+// It runs on cluster2, with an agent of its own as the other Widget tests
+// do: cluster1 must keep not serving Widgets.
 func TestHealthOfCustomResources(t *testing.T) {
-	setup(t)
-	runningAgent(t, "cluster1")
-	ensureWidgetCRD(t, "cluster1")
-	grantAgentWidgets(t, "cluster1")
+	e := setup(t)
+	agent, err := e.StartAgent("cluster2", "--disable-leader-election")
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
+	ensureWidgetCRD(t, "cluster2")
+	grantAgentWidgets(t, "cluster2")
 	ns := "e2e-health-cr"
 
 	conflicting := fixture.WidgetCRD()
@@ -155,22 +160,22 @@ func TestHealthOfCustomResources(t *testing.T) {
 		CelExpressions:    []string{`has(object.spec.size) && object.spec.size > 2`},
 		MessageExpression: `result ? "big enough" : "too small"`,
 	}}
-	createWork(t, fixture.NewWork("cluster1", "health-cr").WithManifest(
+	createWork(t, fixture.NewWork("cluster2", "health-cr").WithManifest(
 		fixture.Namespace(ns), // 0
 		conflicting,           // 1
 		fixture.Widget(ns, "w", map[string]any{}),                              // 2
 		fixture.Widget(ns, "judged-by-rule", map[string]any{"size": int64(1)}), // 3
 	).WithConfig(override).Build())
 
-	waitManifestHealth(t, "cluster1", "health-cr", 1, metav1.ConditionFalse, workv1.HealthyReasonDegraded, "Names not accepted")
-	waitManifestHealth(t, "cluster1", "health-cr", 2, metav1.ConditionTrue, workv1.HealthyReasonNoHealthCheck, "Widget exists")
-	w := waitManifestHealth(t, "cluster1", "health-cr", 3, metav1.ConditionFalse, workv1.ConditionRuleEvaluated, "too small")
+	waitManifestHealth(t, "cluster2", "health-cr", 1, metav1.ConditionFalse, workv1.HealthyReasonDegraded, "Names not accepted")
+	waitManifestHealth(t, "cluster2", "health-cr", 2, metav1.ConditionTrue, workv1.HealthyReasonNoHealthCheck, "Widget exists")
+	w := waitManifestHealth(t, "cluster2", "health-cr", 3, metav1.ConditionFalse, workv1.ConditionRuleEvaluated, "too small")
 	healthy := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkHealthy)
 	require.NotNil(t, healthy)
 	assert.Equal(t, workv1.HealthyReasonDegraded, healthy.Reason, "the agent aggregates the rule's Healthy with the others")
 	assert.Contains(t, healthy.Message, "Widget e2e-health-cr/judged-by-rule is Progressing (too small)")
 
-	live := env.Cluster("cluster1").Dynamic.Resource(widgets).Namespace(ns)
+	live := env.Cluster("cluster2").Dynamic.Resource(widgets).Namespace(ns)
 	setReady := func(status, reason string) time.Time {
 		t.Helper()
 		obj, err := live.Get(t.Context(), "w", metav1.GetOptions{})
@@ -184,9 +189,9 @@ func TestHealthOfCustomResources(t *testing.T) {
 		return time.Now()
 	}
 	changed := setReady("False", "Broken")
-	waitManifestHealth(t, "cluster1", "health-cr", 2, metav1.ConditionFalse, workv1.HealthyReasonDegraded, "Ready is False: Broken: set by the test")
+	waitManifestHealth(t, "cluster2", "health-cr", 2, metav1.ConditionFalse, workv1.HealthyReasonDegraded, "Ready is False: Broken: set by the test")
 	t.Logf("Ready=False reached the hub within %s", time.Since(changed).Round(time.Millisecond))
 	changed = setReady("True", "Fine")
-	waitManifestHealth(t, "cluster1", "health-cr", 2, metav1.ConditionTrue, workv1.HealthyReasonHealthy, "Fine: set by the test")
+	waitManifestHealth(t, "cluster2", "health-cr", 2, metav1.ConditionTrue, workv1.HealthyReasonHealthy, "Fine: set by the test")
 	t.Logf("Ready=True reached the hub within %s", time.Since(changed).Round(time.Millisecond))
 }
