@@ -33,6 +33,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/statusfeedback"
 	"github.com/manifestwork/work/pkg/agent/executor"
+	"github.com/manifestwork/work/pkg/agent/health"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
@@ -141,7 +142,8 @@ func (a *agent) wire() (w *wiring, err error) {
 	w.appliedTypes = func() []schema.GroupVersionResource { return appliedTypes(in.applied.Lister(), hubHash) }
 	w.objects = objectwatch.New(objectwatch.Deps{
 		Client: c.watch.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
-		OnRead: func(key string) { q.apply.Queue().Add(key) },
+		OnRead:  func(key string) { q.apply.Queue().Add(key) },
+		Dynamic: c.watch.dynamic, StatusFields: health.Fields,
 	})
 	w.monitors.OnReconnect(q.retryFailed(in.works.Lister().ManifestWorks(a.ClusterName), in.applied.Lister()))
 	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)
@@ -326,7 +328,8 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
 			ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works,
-			Objects: objects, Metadata: c.metadata, Recorder: q.recorder, SyncContext: q.available,
+			Objects: objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: q.events,
+			Recorder: q.recorder, SyncContext: q.available,
 		})},
 		{workers: 2, controller: appliedresources.New(appliedresources.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash,

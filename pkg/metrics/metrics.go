@@ -138,6 +138,15 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"result"})
 
+	// ManifestHealth is the number of manifests by kind and health (the
+	// reason of their Healthy condition's state: Healthy, NoHealthCheck,
+	// Progressing, Degraded, HealthUnknown).
+	ManifestHealth = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Subsystem: "manifest", Name: "health",
+		Help:           "Manifests of the agent's works by kind and health (Healthy, NoHealthCheck, Progressing, Degraded, HealthUnknown).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"kind", "health"})
+
 	// ExecutorCacheHits counts executor decisions answered from the cache.
 	ExecutorCacheHits = k8smetrics.NewCounter(&k8smetrics.CounterOpts{
 		Namespace: namespace, Subsystem: "executor", Name: "cache_hits_total",
@@ -197,7 +206,7 @@ func Register() {
 	registerOnce.Do(func() {
 		legacyregistry.MustRegister(
 			Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
-			StatusPatches, FinalizerPatches, SubjectAccessReviews, ExecutorCacheHits,
+			StatusPatches, FinalizerPatches, SubjectAccessReviews, ExecutorCacheHits, ManifestHealth,
 			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, UnimplementedFeatureGates,
 		)
 	})

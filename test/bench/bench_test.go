@@ -146,6 +146,7 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 			})
 			return err
 		}},
+		{"health", func() (err error) { res.Health, err = h.health(ctx, exited, agent.pid()); return err }},
 		{"delete all", func() (err error) { res.Delete, err = h.deleteAll(ctx, exited); return err }},
 	}
 	for _, phase := range phases {

@@ -23,16 +23,17 @@ const defaultAgent = "ours={{.WorkBinary}} agent --spoke-cluster-name={{.Cluster
 
 // params are the knobs of a run, all from the environment.
 type params struct {
-	Works           int           // BENCH_WORKS: works in cold apply
-	Manifests       int           // BENCH_MANIFESTS: ConfigMaps per work
-	Idle            time.Duration // BENCH_IDLE: idle window after convergence
-	Baseline        time.Duration // BENCH_BASELINE: window measuring what the clusters do without an agent
-	QPS             float64       // BENCH_QPS: the agent's managed-cluster client QPS, for the cold-apply target
-	Out             string        // BENCH_OUT: folder for the JSON and the table
-	FeedbackSamples int           // BENCH_FEEDBACK_SAMPLES: scales per scrape type
-	PollInterval    time.Duration // BENCH_POLL_INTERVAL: the agent's status-sync interval, to spread Poll samples over its phase
-	Timeout         time.Duration // BENCH_TIMEOUT: bound of each convergence wait
-	Agents          []agentSpec   // BENCH_AGENTS: name=command;name=command
+	Works             int           // BENCH_WORKS: works in cold apply
+	Manifests         int           // BENCH_MANIFESTS: ConfigMaps per work
+	Idle              time.Duration // BENCH_IDLE: idle window after convergence
+	Baseline          time.Duration // BENCH_BASELINE: window measuring what the clusters do without an agent
+	QPS               float64       // BENCH_QPS: the agent's managed-cluster client QPS, for the cold-apply target
+	Out               string        // BENCH_OUT: folder for the JSON and the table
+	FeedbackSamples   int           // BENCH_FEEDBACK_SAMPLES: scales per scrape type (and health samples)
+	HealthDeployments int           // BENCH_HEALTH_DEPLOYMENTS: Deployments tracked for health
+	PollInterval      time.Duration // BENCH_POLL_INTERVAL: the agent's status-sync interval, to spread Poll samples over its phase
+	Timeout           time.Duration // BENCH_TIMEOUT: bound of each convergence wait
+	Agents            []agentSpec   // BENCH_AGENTS: name=command;name=command
 }
 
 // agentSpec is one named agent command template.
@@ -62,7 +63,7 @@ func (a agentSpec) render(v agentVars) (string, error) {
 func loadParams(getenv func(string) string) (params, error) {
 	p := params{
 		Works: 100, Manifests: 20, Idle: 60 * time.Second, Baseline: 15 * time.Second,
-		QPS: 50, Out: "", FeedbackSamples: 5, PollInterval: 10 * time.Second, Timeout: 10 * time.Minute,
+		QPS: 50, Out: "", FeedbackSamples: 5, HealthDeployments: 1000, PollInterval: 10 * time.Second, Timeout: 10 * time.Minute,
 	}
 	var errs []string
 	intVar := func(name string, dst *int) {
@@ -88,6 +89,7 @@ func loadParams(getenv func(string) string) (params, error) {
 	intVar("BENCH_WORKS", &p.Works)
 	intVar("BENCH_MANIFESTS", &p.Manifests)
 	intVar("BENCH_FEEDBACK_SAMPLES", &p.FeedbackSamples)
+	intVar("BENCH_HEALTH_DEPLOYMENTS", &p.HealthDeployments)
 	durVar("BENCH_IDLE", &p.Idle)
 	durVar("BENCH_BASELINE", &p.Baseline)
 	durVar("BENCH_TIMEOUT", &p.Timeout)

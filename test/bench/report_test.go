@@ -26,6 +26,7 @@ type agentResult struct {
 	Drift      *driftResult                  `json:"drift,omitempty"`
 	Feedback   *feedbackResult               `json:"feedback,omitempty"`
 	Restart    *restartResult                `json:"restart,omitempty"`
+	Health     *healthResult                 `json:"health,omitempty"`
 	Delete     *deleteResult                 `json:"delete,omitempty"`
 	// BeforeRestart is the footprint of the first process, just before the
 	// restart phase killed it; Process then covers both.
@@ -290,7 +291,7 @@ func stats(v []float64) (float64, float64) {
 // buildTable fills r.Table from the agents' results.
 func (r *report) buildTable() {
 	r.Table = nil
-	for _, spec := range r.rows() {
+	for _, spec := range append(r.rows(), healthRows()...) {
 		rw := row{Metric: spec.metric, Target: spec.target, Floor: spec.floor}
 		for i := range r.Agents {
 			v, m := spec.value(&r.Agents[i])

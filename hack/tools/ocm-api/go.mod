@@ -2,7 +2,10 @@ module github.com/manifestwork/work/hack/tools/ocm-api
 
 go 1.26
 
-require open-cluster-management.io/api v1.3.0
+require (
+	k8s.io/apimachinery v0.35.2
+	open-cluster-management.io/api v1.3.0
+)
 
 require (
 	github.com/fxamacker/cbor/v2 v2.9.0 // indirect
@@ -15,7 +18,6 @@ require (
 	golang.org/x/net v0.47.0 // indirect
 	golang.org/x/text v0.31.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	k8s.io/apimachinery v0.35.2 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 	k8s.io/kube-openapi v0.0.0-20250910181357-589584f1c912 // indirect
 	k8s.io/utils v0.0.0-20251002143259-bc988d571ff4 // indirect

@@ -11,16 +11,20 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 )
 
-// gvrInformer is the cluster-wide metadata informer of one resource type, with
-// its own context so that it can be stopped on its own.
+// gvrInformer is the cluster-wide informer of one resource type, with its own
+// context so that it can be stopped on its own. It caches metadata only,
+// unless the type's status is read (see Deps.StatusFields): then it watches
+// whole objects and keeps their metadata and the fields named.
 type gvrInformer struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -31,17 +35,34 @@ type gvrInformer struct {
 	listWatchOK atomic.Bool
 	// deleted are the objects this informer saw deleted lately.
 	deleted *deletedUIDs
+	// fields are the paths beyond metadata its cache keeps; nil for a
+	// metadata-only cache of *metav1.PartialObjectMetadata, else the cache
+	// holds *unstructured.Unstructured.
+	fields [][]string
+}
+
+// source is where an informer reads objects from.
+type source struct {
+	metadata metadata.Interface
+	dynamic  dynamic.Interface // nil: every informer is metadata-only
+	fields   [][]string        // of this type; nil for metadata only
 }
 
 // newGVRInformer builds, but does not start, the informer for gvr. Its
 // lifetime is bounded by parent and by stop.
-func newGVRInformer(parent context.Context, client metadata.Interface, gvr schema.GroupVersionResource,
+func newGVRInformer(parent context.Context, src source, gvr schema.GroupVersionResource,
 	resync time.Duration, onChange func(string), onObject func(namespace, name string)) (*gvrInformer, error) {
 	ctx, cancel := context.WithCancel(parent)
 	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs()}
-	i.informer = cache.NewSharedIndexInformerWithOptions(
-		i.listWatch(client, gvr),
-		&metav1.PartialObjectMetadata{},
+	var lw cache.ListerWatcher
+	var example runtime.Object
+	if len(src.fields) > 0 && src.dynamic != nil {
+		i.fields = src.fields
+		lw, example = i.listWatch(dynamicLister{src.dynamic.Resource(gvr)}, src.dynamic), &unstructured.Unstructured{}
+	} else {
+		lw, example = i.listWatch(metadataLister{src.metadata.Resource(gvr)}, src.metadata), &metav1.PartialObjectMetadata{}
+	}
+	i.informer = cache.NewSharedIndexInformerWithOptions(lw, example,
 		cache.SharedIndexInformerOptions{ResyncPeriod: resync, ObjectDescription: gvr.String()},
 	)
 	if err := i.configure(onChange, onObject); err != nil {
@@ -54,7 +75,11 @@ func newGVRInformer(parent context.Context, client metadata.Interface, gvr schem
 // configure installs the transform, error handler and event handler. Each
 // call fails only on an informer that has already started.
 func (i *gvrInformer) configure(onChange func(string), onObject func(namespace, name string)) error {
-	if err := i.informer.SetTransform(stripMetadata); err != nil {
+	var transform cache.TransformFunc = stripMetadata
+	if i.fields != nil {
+		transform = keepFields(i.fields)
+	}
+	if err := i.informer.SetTransform(transform); err != nil {
 		return fmt.Errorf("set transform: %w", err)
 	}
 	if err := i.informer.SetWatchErrorHandlerWithContext(logListWatchError); err != nil {
@@ -68,10 +93,38 @@ func (i *gvrInformer) configure(onChange func(string), onObject func(namespace, 
 	return nil
 }
 
-// listWatch lists and watches gvr in all namespaces, recording in listWatchOK
-// whether the last request succeeded.
-func (i *gvrInformer) listWatch(client metadata.Interface, gvr schema.GroupVersionResource) cache.ListerWatcher {
-	resource := client.Resource(gvr)
+// lister lists and watches one resource type in all namespaces.
+type lister interface {
+	List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
+	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
+}
+
+type metadataLister struct{ r metadata.Getter }
+
+func (l metadataLister) List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	return l.r.List(ctx, opts)
+}
+
+func (l metadataLister) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	return l.r.Watch(ctx, opts)
+}
+
+type dynamicLister struct {
+	r dynamic.NamespaceableResourceInterface
+}
+
+func (l dynamicLister) List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	return l.r.List(ctx, opts)
+}
+
+func (l dynamicLister) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	return l.r.Watch(ctx, opts)
+}
+
+// listWatch lists and watches in all namespaces, recording in listWatchOK
+// whether the last request succeeded. client tells whether watch-list
+// streams can be used.
+func (i *gvrInformer) listWatch(resource lister, client any) cache.ListerWatcher {
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			list, err := resource.List(ctx, opts)
@@ -120,11 +173,31 @@ func (i *gvrInformer) get(namespace, name string) (*metav1.PartialObjectMetadata
 	if !exists {
 		return nil, true, nil
 	}
-	obj, ok := item.(*metav1.PartialObjectMetadata)
-	if !ok {
-		return nil, false, fmt.Errorf("cache holds %T for %q, want *v1.PartialObjectMetadata", item, key)
+	switch obj := item.(type) {
+	case *metav1.PartialObjectMetadata:
+		// The cached object is shared with the informer and other readers.
+		return obj.DeepCopy(), true, nil
+	case *unstructured.Unstructured:
+		return partialMetadata(obj), true, nil
 	}
-	// The cached object is shared with the informer and other readers.
+	return nil, false, fmt.Errorf("cache holds %T for %q, want *v1.PartialObjectMetadata", item, key)
+}
+
+// getObject looks an object up in a cache that keeps fields; see
+// Tracker.GetObject.
+func (i *gvrInformer) getObject(namespace, name string) (*unstructured.Unstructured, bool, error) {
+	key := cache.NewObjectName(namespace, name).String()
+	item, exists, err := i.informer.GetIndexer().GetByKey(key)
+	if err != nil {
+		return nil, false, fmt.Errorf("read cache for %q: %w", key, err)
+	}
+	if !exists {
+		return nil, true, nil
+	}
+	obj, ok := item.(*unstructured.Unstructured)
+	if !ok {
+		return nil, false, fmt.Errorf("cache holds %T for %q, want *unstructured.Unstructured", item, key)
+	}
 	return obj.DeepCopy(), true, nil
 }
 

@@ -1,5 +1,6 @@
-// Package objectwatch keeps metadata-only informers for the resource types
-// that ManifestWorks currently apply on the managed cluster.
+// Package objectwatch keeps informers for the resource types that
+// ManifestWorks currently apply on the managed cluster: metadata-only, or,
+// for types whose health is judged, trimmed to the fields the rules read.
 //
 // The work agent uses it for two things:
 //   - drift detection: when someone else updates or deletes an applied object,
@@ -23,8 +24,10 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -34,6 +37,12 @@ import (
 type Deps struct {
 	// Client reads object metadata from the managed cluster.
 	Client metadata.Interface
+	// Dynamic reads whole objects of the types whose StatusFields are not
+	// empty. Without it every cache is metadata-only.
+	Dynamic dynamic.Interface
+	// StatusFields names, per resource, the fields beyond metadata its cache
+	// keeps (GetObject returns them); nil keeps the metadata-only cache.
+	StatusFields func(schema.GroupResource) [][]string
 	// OnChange is called with the name of every AppliedManifestWork that owns an
 	// object that was updated (resourceVersion changed) or deleted, so the caller
 	// can requeue its work. It runs on the informer's event goroutine: it must be
@@ -59,6 +68,8 @@ const DefaultLinger = 2 * time.Minute
 // concurrent use; create it with New and start it with Run.
 type Tracker struct {
 	client   metadata.Interface
+	dynamic  dynamic.Interface
+	fields   func(schema.GroupResource) [][]string
 	onChange func(string)
 	readers  *readers // objects read without an owner reference, by user
 	resync   time.Duration
@@ -91,8 +102,14 @@ func New(d Deps) *Tracker {
 	if onChange == nil {
 		onChange = func(string) {}
 	}
+	fields := d.StatusFields
+	if fields == nil {
+		fields = func(schema.GroupResource) [][]string { return nil }
+	}
 	return &Tracker{
 		client:    d.Client,
+		dynamic:   d.Dynamic,
+		fields:    fields,
 		onChange:  onChange,
 		readers:   newReaders(d.OnRead),
 		resync:    d.Resync,
@@ -229,7 +246,8 @@ func (t *Tracker) startLocked(gvr schema.GroupVersionResource) {
 	logger := klog.FromContext(t.ctx).WithValues("gvr", gvr.String())
 	ctx := klog.NewContext(t.ctx, logger)
 
-	inf, err := newGVRInformer(ctx, t.client, gvr, t.resync, t.onChange,
+	src := source{metadata: t.client, dynamic: t.dynamic, fields: t.fields(gvr.GroupResource())}
+	inf, err := newGVRInformer(ctx, src, gvr, t.resync, t.onChange,
 		func(namespace, name string) { t.readers.changed(gvr, namespace, name) })
 	if err != nil {
 		// Only possible if the informer was already started, which a fresh one
@@ -261,6 +279,20 @@ func (t *Tracker) Get(gvr schema.GroupVersionResource, namespace, name string) (
 		return nil, false, nil
 	}
 	return inf.get(namespace, name)
+}
+
+// GetObject returns the cached object, with only the fields the cache keeps
+// (see Deps.StatusFields). synced is false as for Get, and also when the
+// type's cache is metadata-only.
+func (t *Tracker) GetObject(gvr schema.GroupVersionResource, namespace, name string) (obj *unstructured.Unstructured, synced bool, err error) {
+	t.mu.RLock()
+	inf := t.informers[gvr]
+	t.mu.RUnlock()
+
+	if inf == nil || inf.fields == nil || !inf.synced() {
+		return nil, false, nil
+	}
+	return inf.getObject(namespace, name)
 }
 
 // WaitForSync waits until the informers of gvrs are synced, or ctx is done;

@@ -1,6 +1,8 @@
 // Package availability reports whether the objects a ManifestWork applied
-// exist on the managed cluster: the Available condition of each manifest and
-// of the whole work, in at most one status patch per reconcile.
+// exist on the managed cluster, and whether they are healthy: the Available
+// and Healthy conditions of each manifest and of the whole work, in at most
+// one status patch per reconcile. Health is judged by the rules of
+// pkg/agent/health from the watch cache, which keeps the fields they read.
 //
 // Existence is read from the agent's watch cache of applied objects, so an
 // idle agent sends no request for it; the cache's change callback requeues a
@@ -17,10 +19,13 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -56,6 +61,10 @@ const (
 // synced true means the object does not exist.
 type ObjectCache interface {
 	Get(gvr schema.GroupVersionResource, namespace, name string) (obj *metav1.PartialObjectMetadata, synced bool, err error)
+	// GetObject returns the object with the fields its health rule reads;
+	// synced is false when the cache of gvr keeps no such fields or cannot
+	// answer yet.
+	GetObject(gvr schema.GroupVersionResource, namespace, name string) (obj *unstructured.Unstructured, synced bool, err error)
 	// DeletedSince tells that the watch saw an object of that name deleted at
 	// or after since.
 	DeletedSince(gvr schema.GroupVersionResource, namespace, name string, since time.Time) bool
@@ -67,8 +76,10 @@ type Deps struct {
 
 	HubClient   workclient.Interface // ManifestWork status on the hub
 	Works       workinformers.ManifestWorkInformer
-	Objects     ObjectCache        // applied objects, cached
-	Metadata    metadata.Interface // applied objects, when the cache cannot answer
+	Objects     ObjectCache          // applied objects, cached
+	Metadata    metadata.Interface   // applied objects, when the cache cannot answer
+	Dynamic     dynamic.Interface    // applied objects' status, when the cache cannot answer
+	Events      record.EventRecorder // Events on the ManifestWork when a manifest turns Degraded or recovers; may be nil
 	Recorder    events.Recorder
 	SyncContext factory.SyncContext // its queue also receives the ObjectCache's change callbacks
 }
@@ -80,6 +91,7 @@ type Controller struct {
 	rechecks workqueue.TypedRateLimiter[string] // per-work backoff of the rechecks
 	writer   *workwriter.Writer
 	now      func() time.Time
+	health   *healthReport // Events and the gauge of manifests by health
 }
 
 // New returns the controller, ready to Run.
@@ -90,6 +102,7 @@ func New(d Deps) factory.Controller {
 		rechecks: newRechecks(),
 		writer:   workwriter.New(ControllerName, d.HubClient),
 		now:      time.Now,
+		health:   newHealthReport(d.Events, time.Now),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
@@ -110,6 +123,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
 		c.rechecks.Forget(key)
+		c.health.forget(key)
 		return nil
 	}
 	if err != nil {

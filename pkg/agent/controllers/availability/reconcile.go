@@ -3,6 +3,7 @@ package availability
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/health"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
@@ -35,16 +37,24 @@ const (
 // finalize controller and are left alone.
 func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (outcome, error) {
 	if work.DeletionTimestamp != nil {
+		c.health.forget(work.Namespace + "/" + work.Name)
 		return finished, nil
 	}
 	if len(work.Status.ResourceStatus.Manifests) == 0 {
 		// Nothing applied yet: the status write of the apply requeues the work.
 		return settled, nil
 	}
-	conditions, pending := c.checkManifests(ctx, work)
-	if err := c.patchStatus(ctx, work, buildStatus(work, conditions)); err != nil {
+	conditions, justApplied := c.checkManifests(ctx, work)
+	pending := slices.Contains(justApplied, true)
+	healthy := make([]*metav1.Condition, len(conditions))
+	for i := range conditions {
+		healthy[i] = c.judgeManifest(ctx, work, &work.Status.ResourceStatus.Manifests[i], conditions[i], justApplied[i])
+	}
+	status := buildStatus(work, conditions, healthy)
+	if err := c.patchStatus(ctx, work, status); err != nil {
 		return finished, err
 	}
+	c.afterWrite(work, status)
 	if pending || summarize(conditions).available < len(conditions) {
 		return unsettled, nil
 	}
@@ -52,19 +62,20 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 }
 
 // checkManifests returns the Available condition of each manifest of the
-// work's status, in the same order. pending tells that some object was just
-// applied and the watch cache has not seen it yet.
-func (c *Controller) checkManifests(ctx context.Context, work *workv1.ManifestWork) (conditions []metav1.Condition, pending bool) {
+// work's status, in the same order. justApplied tells, per manifest, that
+// its object was just applied and the watch cache has not seen it yet.
+func (c *Controller) checkManifests(ctx context.Context, work *workv1.ManifestWork) (conditions []metav1.Condition, justApplied []bool) {
 	manifests := work.Status.ResourceStatus.Manifests
 	conditions = make([]metav1.Condition, len(manifests))
+	justApplied = make([]bool, len(manifests))
 	for i := range manifests {
 		if cond, ok := c.justApplied(&manifests[i]); ok {
-			conditions[i], pending = cond, true
+			conditions[i], justApplied[i] = cond, true
 			continue
 		}
 		conditions[i] = c.checkManifest(ctx, &manifests[i], work.Generation)
 	}
-	return conditions, pending
+	return conditions, justApplied
 }
 
 // justAppliedGrace is how long after the apply reported an object Available
@@ -201,14 +212,22 @@ func workAvailable(conditions []metav1.Condition, generation int64) metav1.Condi
 	return cond
 }
 
-// buildStatus is the work's status with the given manifest Available
-// conditions and their aggregate; everything else is kept as it is.
-func buildStatus(work *workv1.ManifestWork, conditions []metav1.Condition) workv1.ManifestWorkStatus {
+// buildStatus is the work's status with the given manifest Available and
+// Healthy conditions (a nil Healthy keeps the manifest's) and their
+// aggregates; everything else is kept as it is. The work's Healthy waits
+// until every manifest has one.
+func buildStatus(work *workv1.ManifestWork, conditions []metav1.Condition, healthy []*metav1.Condition) workv1.ManifestWorkStatus {
 	status := *work.Status.DeepCopy()
 	for i := range status.ResourceStatus.Manifests {
 		apimeta.SetStatusCondition(&status.ResourceStatus.Manifests[i].Conditions, conditions[i])
+		if healthy != nil && healthy[i] != nil {
+			apimeta.SetStatusCondition(&status.ResourceStatus.Manifests[i].Conditions, *healthy[i])
+		}
 	}
 	apimeta.SetStatusCondition(&status.Conditions, workAvailable(conditions, work.Generation))
+	if cond, ok := health.WorkCondition(&status, work.Generation); ok {
+		apimeta.SetStatusCondition(&status.Conditions, cond)
+	}
 	return status
 }
 

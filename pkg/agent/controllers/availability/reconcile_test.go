@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	metadatafake "k8s.io/client-go/metadata/fake"
@@ -53,6 +54,8 @@ type stubCache struct {
 	objects map[object]bool
 	deleted map[object]time.Time // when the watch saw it deleted
 	gets    int
+	// statuses are the objects of a status-carrying cache; nil: none
+	statuses map[object]*unstructured.Unstructured
 }
 
 func (s *stubCache) DeletedSince(gvr schema.GroupVersionResource, namespace, name string, since time.Time) bool {
@@ -72,6 +75,32 @@ func (s *stubCache) Get(gvr schema.GroupVersionResource, namespace, name string)
 		return nil, true, nil
 	}
 	return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}, true, nil
+}
+
+// GetObject has no status to give: every test object is judged from the
+// objects the health tests put in statuses.
+func (s *stubCache) GetObject(gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, bool, error) {
+	if s.statuses == nil {
+		return nil, false, nil
+	}
+	obj, ok := s.statuses[object{gvr, namespace, name}]
+	if !ok {
+		return nil, true, nil
+	}
+	return obj.DeepCopy(), true, nil
+}
+
+// withStatus puts an object, as JSON, in the status-carrying cache.
+func withStatus(s *stubCache, o object, doc string) *stubCache {
+	if s.statuses == nil {
+		s.statuses = map[object]*unstructured.Unstructured{}
+	}
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON([]byte(doc)); err != nil {
+		panic(err)
+	}
+	s.statuses[o] = u
+	return s
 }
 
 func cached(objs ...object) *stubCache {
@@ -114,7 +143,7 @@ func live(objs ...object) []runtime.Object {
 func meta(ordinal int32, o object) workv1.ManifestResourceMeta {
 	return workv1.ManifestResourceMeta{
 		Ordinal: ordinal, Group: o.gvr.Group, Version: o.gvr.Version, Resource: o.gvr.Resource,
-		Namespace: o.namespace, Name: o.name,
+		Kind: kinds[o.gvr].Kind, Namespace: o.namespace, Name: o.name,
 	}
 }
 
@@ -132,6 +161,13 @@ var (
 	workApplied  = cond(workv1.WorkApplied, metav1.ConditionTrue, workv1.WorkAppliedReasonComplete, workv1.WorkAppliedMessageComplete)
 	progressing  = cond(workv1.WorkProgressing, metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted, "All manifests are applied")
 	workAvail    = cond(workv1.WorkAvailable, metav1.ConditionTrue, workv1.WorkAvailableReasonAvailable, workv1.WorkAvailableMessageAvailable)
+	// Healthy conditions as the controller writes them for these objects.
+	cmNoCheck     = cond(workv1.ManifestHealthy, metav1.ConditionTrue, workv1.HealthyReasonNoHealthCheck, "ConfigMap exists; its kind has no health check")
+	cmMissing     = cond(workv1.ManifestHealthy, metav1.ConditionFalse, workv1.HealthyReasonProgressing, "ConfigMap default/cm does not exist")
+	nsNoStatus    = cond(workv1.ManifestHealthy, metav1.ConditionTrue, workv1.HealthyReasonHealthy, "Namespace is Active")
+	workHealthy1  = cond(workv1.WorkHealthy, metav1.ConditionTrue, workv1.HealthyReasonHealthy, "All 1 resources are healthy")
+	workCMMissing = cond(workv1.WorkHealthy, metav1.ConditionFalse, workv1.HealthyReasonProgressing,
+		"1 of 2 resources are not healthy: ConfigMap default/cm is Progressing (ConfigMap default/cm does not exist)")
 )
 
 // manifest is one entry of status.resourceStatus.manifests.
@@ -161,6 +197,7 @@ func newHarness(work *workv1.ManifestWork, cache *stubCache, liveObjects ...obje
 			rechecks: newRechecks(),
 			writer:   workwriter.New(ControllerName, hub),
 			now:      time.Now,
+			health:   newHealthReport(nil, time.Now),
 		},
 		hub:   hub,
 		spoke: spoke,
@@ -429,23 +466,26 @@ func TestReconcileFetchErrorMessage(t *testing.T) {
 func TestReconcileNoPatchWhenUnchanged(t *testing.T) {
 	tests := map[string]struct {
 		manifests []workv1.ManifestCondition
-		work      metav1.Condition
+		work      []metav1.Condition
 		cache     *stubCache
 	}{
 		"available": {
-			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available)},
-			work:      workAvail,
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available, cmNoCheck)},
+			work:      []metav1.Condition{workAvail, workHealthy1},
 			cache:     cached(cm),
 		},
 		"not available": {
-			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, notAvailable), manifest(meta(1, ns), applied, available)},
-			work:      cond(workv1.WorkAvailable, metav1.ConditionFalse, workv1.WorkAvailableReasonNotAvailable, "1 of 2 resources are not available"),
-			cache:     cached(ns),
+			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, notAvailable, cmMissing), manifest(meta(1, ns), applied, available, nsNoStatus)},
+			work: []metav1.Condition{
+				cond(workv1.WorkAvailable, metav1.ConditionFalse, workv1.WorkAvailableReasonNotAvailable, "1 of 2 resources are not available"),
+				workCMMissing,
+			},
+			cache: withStatus(cached(ns), ns, `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team"},"status":{"phase":"Active"}}`),
 		},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			work := newWork([]metav1.Condition{workApplied, tt.work}, tt.manifests...)
+			work := newWork(append([]metav1.Condition{workApplied}, tt.work...), tt.manifests...)
 			f := newHarness(work, tt.cache)
 
 			_, err := f.reconcile(t, work)
@@ -481,7 +521,8 @@ func TestReconcilePreservesTheRestOfTheStatus(t *testing.T) {
 
 	got := f.stored(t).Status
 	utc(got.Conditions)
-	assert.Equal(t, []metav1.Condition{workApplied, got.Conditions[1], progressing, degraded}, got.Conditions)
+	assert.Equal(t, []metav1.Condition{workApplied, got.Conditions[1], progressing, degraded}, got.Conditions[:4])
+	assert.Equal(t, workv1.WorkHealthy, got.Conditions[4].Type, "the Healthy condition is added after the others")
 	assert.Equal(t, workv1.WorkAvailable, got.Conditions[1].Type)
 	assert.Equal(t, metav1.ConditionFalse, got.Conditions[1].Status)
 	assert.False(t, got.Conditions[1].LastTransitionTime.Equal(&workAvail.LastTransitionTime), "status changed: new transition time")
@@ -491,8 +532,9 @@ func TestReconcilePreservesTheRestOfTheStatus(t *testing.T) {
 	utc(d.Conditions)
 	assert.Equal(t, meta(0, deploy), d.ResourceMeta)
 	assert.Equal(t, feedback, d.StatusFeedbacks)
-	require.Len(t, d.Conditions, 3)
+	require.Len(t, d.Conditions, 4)
 	assert.Equal(t, []metav1.Condition{applied, synced}, d.Conditions[:2])
+	assert.Equal(t, workv1.ManifestHealthy, d.Conditions[3].Type)
 	flipped := d.Conditions[2]
 	assert.False(t, flipped.LastTransitionTime.Equal(&notAvailable.LastTransitionTime), "status changed: new transition time")
 	flipped.LastTransitionTime = notAvailable.LastTransitionTime
@@ -511,7 +553,9 @@ func TestReconcileFollowsTheGeneration(t *testing.T) {
 	old.ObservedGeneration = generation - 1
 	oldWork := workAvail
 	oldWork.ObservedGeneration = generation - 1
-	work := newWork([]metav1.Condition{oldWork}, manifest(meta(0, cm), applied, old))
+	oldHealth, oldWorkHealth := cmNoCheck, workHealthy1
+	oldHealth.ObservedGeneration, oldWorkHealth.ObservedGeneration = generation-1, generation-1
+	work := newWork([]metav1.Condition{oldWork, oldWorkHealth}, manifest(meta(0, cm), applied, old, oldHealth))
 	f := newHarness(work, cached(cm))
 
 	_, err := f.reconcile(t, work)
@@ -521,14 +565,14 @@ func TestReconcileFollowsTheGeneration(t *testing.T) {
 	got := f.stored(t).Status
 	utc(got.Conditions)
 	utc(got.ResourceStatus.Manifests[0].Conditions)
-	assert.Equal(t, []metav1.Condition{workAvail}, got.Conditions)
-	assert.Equal(t, []metav1.Condition{applied, available}, got.ResourceStatus.Manifests[0].Conditions)
+	assert.Equal(t, []metav1.Condition{workAvail, workHealthy1}, got.Conditions)
+	assert.Equal(t, []metav1.Condition{applied, available, cmNoCheck}, got.ResourceStatus.Manifests[0].Conditions)
 }
 
 // Only what changed is in the patch: a work-level change alone leaves the
 // manifests out.
 func TestReconcilePatchesOnlyWhatChanged(t *testing.T) {
-	work := newWork(nil, manifest(meta(0, cm), applied, available))
+	work := newWork(nil, manifest(meta(0, cm), applied, available, cmNoCheck))
 	f := newHarness(work, cached(cm))
 
 	_, err := f.reconcile(t, work)

@@ -124,6 +124,13 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 	assert.Equal(t, workv1.ManifestResourceMeta{Ordinal: 0, Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Name: "settings", Namespace: "team"},
 		got.Status.ResourceStatus.Manifests[0].ResourceMeta)
 
+	healthy := apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestHealthy)
+	require.NotNil(t, healthy, "a ConfigMap has nothing to judge: known at once")
+	assert.Equal(t, workv1.HealthyReasonNoHealthCheck, healthy.Reason)
+	assert.Nil(t, apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[1].Conditions, workv1.ManifestHealthy),
+		"a Namespace is judged by the availability controller, from its status")
+	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkHealthy), "not every manifest is judged yet")
+
 	cm, err := e.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("team").Get(context.Background(), "settings", metav1.GetOptions{})
 	require.NoError(t, err)
 	require.Len(t, cm.GetOwnerReferences(), 1)
@@ -141,6 +148,21 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 	assert.Empty(t, ct.Writes(e.hub.Actions()))
 	assert.Empty(t, ct.Writes(e.spoke.Actions()))
 	assert.Empty(t, ct.Writes(e.dynamic.Actions()))
+}
+
+// A work of objects without health has its Healthy conditions in the status
+// patch of the apply: no second write for them.
+func TestReconcileReportsNoHealthCheckAtOnce(t *testing.T) {
+	work := fixture.NewWork(fixture.Cluster, "w").WithManifest(fixture.ConfigMap("team", "a", nil), fixture.ConfigMap("team", "b", nil)).Build()
+	e := newEnv(t, work)
+
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+
+	got := e.work(t)
+	healthy := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkHealthy)
+	require.NotNil(t, healthy)
+	assert.Equal(t, metav1.ConditionTrue, healthy.Status)
+	assert.Equal(t, "All 2 resources are healthy", healthy.Message)
 }
 
 func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {

@@ -6,8 +6,10 @@ import (
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
+	"github.com/manifestwork/work/pkg/agent/health"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
@@ -20,7 +22,9 @@ import (
 // Availability is owned by the availability controller, but an object this
 // reconcile has just applied is known to exist: its Available condition, and
 // the work's when every manifest is available, are set here already, so that
-// a new or changed work costs one status write, not two.
+// a new or changed work costs one status write, not two. So is the Healthy
+// condition of an object whose kind has no health rule (NoHealthCheck), and
+// the work's Healthy once every manifest has one.
 func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.ManifestWorkStatus {
 	status := *work.Status.DeepCopy()
 	previous := status.ResourceStatus.Manifests
@@ -32,6 +36,9 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 		apimeta.SetStatusCondition(&mc.Conditions, manifestApplied(r.err, work.Generation))
 		if r.err == nil && r.exists {
 			apimeta.SetStatusCondition(&mc.Conditions, manifestAvailable(work.Generation))
+			if noHealthCheck(work, r.meta) {
+				apimeta.SetStatusCondition(&mc.Conditions, health.NoHealthCheck(r.meta.Kind).Condition(work.Generation))
+			}
 		}
 		setManifestInSync(&mc, r, work.Generation)
 		allAvailable = allAvailable && apimeta.IsStatusConditionTrue(mc.Conditions, workv1.ManifestAvailable)
@@ -45,7 +52,17 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 	if allAvailable {
 		apimeta.SetStatusCondition(&status.Conditions, workAvailable(work.Generation))
 	}
+	if cond, ok := health.WorkCondition(&status, work.Generation); ok {
+		apimeta.SetStatusCondition(&status.Conditions, cond)
+	}
 	return status
+}
+
+// noHealthCheck tells that an object just applied has nothing to judge: its
+// Healthy condition is known at once, as its Available one is, and a work of
+// such objects (ConfigMaps, RBAC, ...) costs no second status write for it.
+func noHealthCheck(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
+	return meta.Kind != "" && !health.Judged(schema.GroupKind{Group: meta.Group, Kind: meta.Kind}) && !health.Overridden(work, meta)
 }
 
 // manifestAvailable and workAvailable are the Available conditions the

@@ -59,7 +59,11 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 		wasPolled := c.refresh(ctx, work.Generation, cfg, mc)
 		polled = polled || wasPolled
 		for _, r := range cfg.config.ConditionRules {
-			ruleTypes[r.Condition] = true
+			// A rule's Healthy overrides a manifest's built-in health; the
+			// availability controller aggregates it with the others.
+			if r.Condition != workv1.WorkHealthy {
+				ruleTypes[r.Condition] = true
+			}
 		}
 		ruleConditions = append(ruleConditions, ruleConditionsOf(mc.Conditions, cfg.config.ConditionRules))
 	}

@@ -178,3 +178,21 @@ func TestConditionRulesCompleteAndStayComplete(t *testing.T) {
 	assert.Empty(t, e.dyn.Actions())
 	assert.Empty(t, ct.Writes(e.hub.Actions()))
 }
+
+// A rule that sets Healthy gives the manifest its Healthy condition; the
+// work's Healthy is the availability controller's aggregate of every
+// manifest, so this controller does not aggregate it.
+func TestHealthyRuleIsNotAggregatedHere(t *testing.T) {
+	config := fixture.Config("apps", "deployments", "team", "web")
+	config.ConditionRules = []workv1.ConditionRule{{
+		Type: workv1.CELConditionExpressionsType, Condition: workv1.ManifestHealthy,
+		CelExpressions: []string{`object.status.readyReplicas >= 1`},
+	}}
+	work := appliedWork(config)
+	e := newEnv(t, work, 10, liveDeployment(1))
+	_, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
+	require.NoError(t, err)
+	got := e.work(t)
+	assert.True(t, apimeta.IsStatusConditionTrue(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestHealthy))
+	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkHealthy))
+}

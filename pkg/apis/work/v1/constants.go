@@ -37,6 +37,28 @@ const (
 	ManifestDegraded             = "Degraded"
 	ManifestComplete             = "Complete"
 	ManifestStatusFeedbackSynced = "StatusFeedbackSynced"
+
+	// WorkHealthy and ManifestHealthy are this agent's health of what was
+	// applied, beyond OCM's Available (which only says the object exists).
+	// They are additive: OCM's clients ignore them, and the Progressing and
+	// Degraded types stay free for users' condition rules.
+	WorkHealthy     = "Healthy"
+	ManifestHealthy = "Healthy"
+)
+
+// Reasons of the Healthy conditions, of a manifest and of a work.
+const (
+	// HealthyReasonHealthy: the object is as its kind's rule wants it (True).
+	HealthyReasonHealthy = "Healthy"
+	// HealthyReasonProgressing: not healthy yet, and still moving (False).
+	HealthyReasonProgressing = "Progressing"
+	// HealthyReasonDegraded: failed, or stuck until someone acts (False).
+	HealthyReasonDegraded = "Degraded"
+	// HealthyReasonNoHealthCheck: the object exists and its kind has nothing
+	// to judge, such as a ConfigMap (True).
+	HealthyReasonNoHealthCheck = "NoHealthCheck"
+	// HealthyReasonUnknown: the object could not be read (Unknown).
+	HealthyReasonUnknown = "HealthUnknown"
 )
 
 // Reasons of work-level conditions.

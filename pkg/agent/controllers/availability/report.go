@@ -1,0 +1,167 @@
+package availability
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/tools/record"
+
+	"github.com/manifestwork/work/pkg/agent/health"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
+)
+
+// Reasons of the Events recorded on a ManifestWork when the health of one of
+// its manifests changes.
+const (
+	// EventManifestDegraded (Warning): a manifest's Healthy condition turned
+	// False with reason Degraded.
+	EventManifestDegraded = "ManifestDegraded"
+	// EventManifestRecovered (Normal): a manifest that was Degraded is not
+	// any more.
+	EventManifestRecovered = "ManifestRecovered"
+)
+
+// eventInterval is the least time between two health Events of one
+// manifest: a flapping object gives one Event per interval, which counts the
+// changes made meanwhile, not an Event per change.
+const eventInterval = time.Minute
+
+// maxEventMessage keeps an Event's message short; the status has it all.
+const maxEventMessage = 1024
+
+// healthReport records the health Events and keeps the gauge of manifests by
+// kind and health.
+type healthReport struct {
+	events record.EventRecorder // nil: no Events
+	now    func() time.Time
+
+	mu     sync.Mutex
+	counts map[string]map[healthLabels]float64 // per work key, what it adds to the gauge
+	flaps  map[string]*flapState               // per work key and manifest
+}
+
+type healthLabels struct{ kind, health string }
+
+type flapState struct {
+	last       time.Time // of the last Event
+	suppressed int       // changes since, not recorded
+}
+
+func newHealthReport(events record.EventRecorder, now func() time.Time) *healthReport {
+	return &healthReport{events: events, now: now, counts: map[string]map[healthLabels]float64{}, flaps: map[string]*flapState{}}
+}
+
+// afterWrite reports a status once it is on the hub (or was already).
+func (c *Controller) afterWrite(work *workv1.ManifestWork, status workv1.ManifestWorkStatus) {
+	c.health.recordTransitions(work, status)
+	c.health.count(work.Namespace+"/"+work.Name, status)
+}
+
+// recordTransitions records an Event for each manifest that turned Degraded
+// or recovered from the work's status to the new one.
+func (r *healthReport) recordTransitions(work *workv1.ManifestWork, status workv1.ManifestWorkStatus) {
+	if r.events == nil {
+		return
+	}
+	for i, m := range status.ResourceStatus.Manifests {
+		now := apimeta.FindStatusCondition(m.Conditions, workv1.ManifestHealthy)
+		if now == nil || i >= len(work.Status.ResourceStatus.Manifests) || work.Status.ResourceStatus.Manifests[i].ResourceMeta != m.ResourceMeta {
+			continue
+		}
+		was := apimeta.FindStatusCondition(work.Status.ResourceStatus.Manifests[i].Conditions, workv1.ManifestHealthy)
+		wasDegraded := was != nil && health.State(*was) == workv1.HealthyReasonDegraded
+		isDegraded := health.State(*now) == workv1.HealthyReasonDegraded
+		if wasDegraded == isDegraded {
+			continue
+		}
+		ref := kindOf(m.ResourceMeta) + " " + objectRef(m.ResourceMeta)
+		changes, ok := r.mayRecord(work.Namespace + "/" + work.Name + "/" + ref)
+		if !ok {
+			continue
+		}
+		flapped := ""
+		if changes > 0 {
+			flapped = fmt.Sprintf(" (health changed %d more times since the last Event)", changes)
+		}
+		if isDegraded {
+			r.events.Event(work, corev1.EventTypeWarning, EventManifestDegraded, shorten(fmt.Sprintf("%s is Degraded: %s%s", ref, now.Message, flapped)))
+		} else {
+			r.events.Event(work, corev1.EventTypeNormal, EventManifestRecovered, shorten(fmt.Sprintf("%s recovered: %s%s", ref, now.Message, flapped)))
+		}
+	}
+}
+
+// mayRecord tells whether a health Event of the manifest may be recorded
+// now, and how many changes were not recorded since the last one.
+func (r *healthReport) mayRecord(key string) (suppressed int, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.now()
+	f := r.flaps[key]
+	if f == nil {
+		r.flaps[key] = &flapState{last: now}
+		return 0, true
+	}
+	if now.Sub(f.last) < eventInterval {
+		f.suppressed++
+		return 0, false
+	}
+	suppressed = f.suppressed
+	f.last, f.suppressed = now, 0
+	return suppressed, true
+}
+
+func shorten(s string) string {
+	if len(s) <= maxEventMessage {
+		return s
+	}
+	return s[:maxEventMessage-3] + "..."
+}
+
+// count replaces what the work adds to the gauge of manifests by kind and
+// health.
+func (r *healthReport) count(key string, status workv1.ManifestWorkStatus) {
+	next := map[healthLabels]float64{}
+	for _, m := range status.ResourceStatus.Manifests {
+		if c := apimeta.FindStatusCondition(m.Conditions, workv1.ManifestHealthy); c != nil {
+			state := health.State(*c)
+			if c.Reason == workv1.HealthyReasonNoHealthCheck {
+				state = workv1.HealthyReasonNoHealthCheck
+			}
+			next[healthLabels{kindOf(m.ResourceMeta), state}]++
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.setLocked(key, next)
+}
+
+// forget takes a work that is gone out of the gauge and the flap states.
+func (r *healthReport) forget(key string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.setLocked(key, nil)
+	for k := range r.flaps {
+		if len(k) > len(key) && k[:len(key)+1] == key+"/" {
+			delete(r.flaps, k)
+		}
+	}
+}
+
+func (r *healthReport) setLocked(key string, next map[healthLabels]float64) {
+	for l, n := range r.counts[key] {
+		metrics.ManifestHealth.WithLabelValues(l.kind, l.health).Add(-n)
+	}
+	for l, n := range next {
+		metrics.ManifestHealth.WithLabelValues(l.kind, l.health).Add(n)
+	}
+	if len(next) == 0 {
+		delete(r.counts, key)
+		return
+	}
+	r.counts[key] = next
+}
