@@ -32,6 +32,8 @@ type agentDeps struct {
 	StatusSyncInterval time.Duration
 	MaxFeedbackWatch   int
 	Feedback           feedback.Options
+	// MaxStatusSize is the largest status written, in bytes of JSON.
+	MaxStatusSize int
 	// ExecutorCaching remembers executor permission decisions until RBAC
 	// changes (the ExecutorValidatingCaches feature gate).
 	ExecutorCaching bool

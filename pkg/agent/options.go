@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/manifestwork/work/pkg/agent/statussize"
 	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/startup"
 )
@@ -45,6 +46,7 @@ type Options struct {
 	AppliedManifestWorkEvictionGracePeriod time.Duration
 	MaxFeedbackWatch                       int
 	MaxJSONRawLength                       int
+	MaxStatusSize                          int
 	WorkloadAgentWorkers                   int
 
 	HubKubeAPIQPS   float32
@@ -59,6 +61,7 @@ func NewOptions() *Options {
 		AppliedManifestWorkEvictionGracePeriod: 60 * time.Minute,
 		MaxFeedbackWatch:                       50,
 		MaxJSONRawLength:                       1024,
+		MaxStatusSize:                          statussize.DefaultMaxSize,
 		WorkloadAgentWorkers:                   10,
 		HubKubeAPIQPS:                          50,
 		HubKubeAPIBurst:                        100,
@@ -106,6 +109,10 @@ func (o *Options) addTuningFlags(fs *pflag.FlagSet) {
 		"Most resources whose status feedback is watched rather than polled.")
 	fs.IntVar(&o.MaxJSONRawLength, "max-json-raw-length", o.MaxJSONRawLength,
 		"Most bytes of a JsonRaw status feedback value (needs the RawFeedbackJsonString feature gate).")
+	fs.IntVar(&o.MaxStatusSize, "max-status-size", o.MaxStatusSize,
+		"Most bytes of JSON of a ManifestWork status the agent writes; a larger one is trimmed (status feedback values "+
+			"first, then long condition messages) and the work gets the condition StatusTrimmed. The default is 1 MiB "+
+			"less the hub's default --manifest-limit (500 KiB), so that spec and status stay well under the API server's 1.5 MiB.")
 	fs.IntVar(&o.WorkloadAgentWorkers, "workload-agent-workers", o.WorkloadAgentWorkers,
 		"Number of ManifestWorks applied concurrently.")
 	fs.Float32Var(&o.HubKubeAPIQPS, "hub-kube-api-qps", o.HubKubeAPIQPS, "Queries per second to the hub.")
@@ -138,6 +145,7 @@ func (o *Options) Validate() error {
 	startup.Positive(&p, "--appliedmanifestwork-eviction-grace-period", o.AppliedManifestWorkEvictionGracePeriod)
 	startup.Positive(&p, "--max-feedback-watch", o.MaxFeedbackWatch)
 	startup.Positive(&p, "--max-json-raw-length", o.MaxJSONRawLength)
+	startup.Positive(&p, "--max-status-size", o.MaxStatusSize)
 	startup.Positive(&p, "--workload-agent-workers", o.WorkloadAgentWorkers)
 	startup.Positive(&p, "--hub-kube-api-qps", o.HubKubeAPIQPS)
 	startup.Positive(&p, "--hub-kube-api-burst", o.HubKubeAPIBurst)

@@ -46,6 +46,7 @@ func (o *Options) agentDeps(conns *connections, ready *diagnostics.Readiness) ag
 		EvictionGracePeriod: o.AppliedManifestWorkEvictionGracePeriod,
 		StatusSyncInterval:  o.StatusSyncInterval,
 		MaxFeedbackWatch:    o.MaxFeedbackWatch,
+		MaxStatusSize:       o.MaxStatusSize,
 		Feedback: feedback.Options{
 			RawJSON:          o.FeatureGate.Enabled(features.RawFeedbackJsonString),
 			MaxJSONRawLength: o.MaxJSONRawLength,

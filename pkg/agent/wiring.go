@@ -157,7 +157,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	}
 	w.controllers = append(w.controllers, runnable{workers: 1, controller: executorCache})
 	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
-		ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
+		ClusterName: a.ClusterName, HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
 		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder, SyncContext: q.feedback,
 	})
@@ -320,14 +320,14 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 	return []runnable{
 		{workers: a.Workers, controller: manifestwork.New(manifestwork.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
-			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
 			Records: q.records, OnRecorded: q.onRecorded,
 			Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
 			Reconnects: c.watch.monitors,
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
-			ClusterName: a.ClusterName, HubClient: c.hub, Works: in.works,
+			ClusterName: a.ClusterName, HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works,
 			Objects: objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: q.events,
 			Recorder: q.recorder, SyncContext: q.available,
 		})},
@@ -339,12 +339,12 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 		})},
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash,
-			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.finalize,
 		})},
 		{workers: 2, controller: finalize.NewAppliedController(finalize.AppliedDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
-			HubClient: c.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Metadata: c.metadata, Objects: objects, Executors: executors,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.done,
 		})},

@@ -1,5 +1,7 @@
 // Package workwriter is the agent's only way to change a ManifestWork on the
 // hub: its status and the agent's finalizer. Every write
+//   - of the status is trimmed to fit in the status size limit (see package
+//     statussize), the same way whichever controller writes, and then
 //   - is skipped, without a request, when it would change nothing;
 //   - is one merge patch carrying the resourceVersion it was computed from, so
 //     that a concurrent writer makes it fail with a conflict instead of being
@@ -19,9 +21,11 @@ import (
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/manifestwork/work/pkg/agent/statussize"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -31,6 +35,7 @@ import (
 type Writer struct {
 	controller string
 	client     workclient.Interface
+	maxSize    int // of the status JSON; 0 means statussize.DefaultMaxSize
 	// replaced is nil for a writer without guard; otherwise it holds, per
 	// work key, the resourceVersions our writes replaced.
 	replaced *sync.Map // key -> map[string]bool
@@ -50,10 +55,19 @@ func NewGuarded(controller string, client workclient.Interface) *Writer {
 	return w
 }
 
-// Status sends the new status when it differs from the work's. updated is
-// the work as the hub now holds it, nil when nothing was sent.
+// WithMaxStatusSize sets the largest status, in bytes of JSON, the writer
+// sends (--max-status-size); zero or less means statussize.DefaultMaxSize.
+func (w *Writer) WithMaxStatusSize(n int) *Writer {
+	w.maxSize = n
+	return w
+}
+
+// Status sends the new status, trimmed to fit, when it differs from the
+// work's. updated is the work as the hub now holds it, nil when nothing was
+// sent.
 func (w *Writer) Status(ctx context.Context, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) (updated *workv1.ManifestWork, err error) {
 	count := func(result string) { metrics.StatusPatches.WithLabelValues(w.controller, result).Inc() }
+	status = statussize.Fit(status, meta.FindStatusCondition(work.Status.Conditions, statussize.ConditionType), work.Generation, w.maxSize)
 	if equality.Semantic.DeepEqual(work.Status, status) {
 		count(metrics.PatchSkipped)
 		return nil, nil

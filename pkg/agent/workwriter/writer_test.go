@@ -10,10 +10,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/component-base/metrics/testutil"
+	"k8s.io/utils/ptr"
 
+	"github.com/manifestwork/work/pkg/agent/statussize"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	ct "github.com/manifestwork/work/pkg/controllertest"
@@ -352,4 +355,49 @@ func TestTruncateMessage(t *testing.T) {
 			assert.LessOrEqual(t, len(got), MaxMessageLength)
 		})
 	}
+}
+
+// A status over the size limit is written trimmed, once: writing the same
+// untrimmed status again, or the trimmed one read back with another part
+// changed, sends nothing more than that change, and both writers trim the
+// same way.
+func TestStatusTrimmed(t *testing.T) {
+	ctx := context.Background()
+	work := stored()
+	hub := newHub(t, work)
+	big := func(w *workv1.ManifestWork) workv1.ManifestWorkStatus {
+		s := *w.Status.DeepCopy()
+		s.ResourceStatus.Manifests = []workv1.ManifestCondition{{
+			ResourceMeta: workv1.ManifestResourceMeta{Ordinal: 0, Resource: "configmaps", Name: "cm"},
+			StatusFeedbacks: workv1.StatusFeedbackResult{Values: []workv1.FeedbackValue{{Name: "data",
+				Value: workv1.FieldValue{Type: workv1.JsonRaw, JsonRaw: ptr.To(`"` + strings.Repeat("x", 1000) + `"`)}}}},
+		}}
+		return s
+	}
+	feedback := New("TestStatusTrimmed-feedback", hub).WithMaxStatusSize(1000)
+	other := New("TestStatusTrimmed-other", hub).WithMaxStatusSize(1000)
+
+	updated, err := feedback.Status(ctx, work, big(work))
+	require.NoError(t, err)
+	require.NotNil(t, updated, "written")
+	trimmed := meta.FindStatusCondition(updated.Status.Conditions, statussize.ConditionType)
+	require.NotNil(t, trimmed)
+	assert.Equal(t, metav1.ConditionTrue, trimmed.Status)
+	assert.Nil(t, updated.Status.ResourceStatus.Manifests[0].StatusFeedbacks.Values[0].Value.JsonRaw, "cut")
+
+	again, err := feedback.Status(ctx, updated, big(updated))
+	require.NoError(t, err)
+	assert.Nil(t, again, "the same status again sends nothing")
+
+	changed := *updated.Status.DeepCopy()
+	meta.SetStatusCondition(&changed.Conditions, condition(workv1.WorkAvailable, "ResourcesAvailable"))
+	final, err := other.Status(ctx, updated, changed)
+	require.NoError(t, err)
+	require.NotNil(t, final)
+	assert.Equal(t, trimmed, meta.FindStatusCondition(final.Status.Conditions, statussize.ConditionType), "kept by another writer")
+
+	again, err = feedback.Status(ctx, final, big(final))
+	require.NoError(t, err)
+	assert.Nil(t, again, "no fight between writers")
+	assert.Len(t, ct.Writes(hub.Actions()), 2)
 }

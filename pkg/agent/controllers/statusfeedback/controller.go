@@ -34,10 +34,11 @@ const jitterFactor = 0.5
 
 // Deps are the controller's collaborators.
 type Deps struct {
-	ClusterName string
-	HubClient   workclient.Interface
-	Works       workinformers.ManifestWorkInformer
-	Dynamic     dynamic.Interface
+	ClusterName   string
+	HubClient     workclient.Interface
+	MaxStatusSize int // --max-status-size of the status writes; 0 means the default
+	Works         workinformers.ManifestWorkInformer
+	Dynamic       dynamic.Interface
 	// WatchClient, when set, is the client of the informers of watched
 	// feedback; Dynamic otherwise.
 	WatchClient dynamic.Interface
@@ -69,7 +70,7 @@ func New(d Deps) (factory.Controller, *Watches) {
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		watches: newWatches(d.WatchClient, d.MaxWatches, func(key string) { d.SyncContext.Queue().Add(key) }),
-		writer:  workwriter.New(ControllerName, d.HubClient),
+		writer:  workwriter.New(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
