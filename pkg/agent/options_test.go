@@ -29,6 +29,7 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, 60*time.Minute, o.AppliedManifestWorkEvictionGracePeriod)
 	assert.Equal(t, 50, o.MaxFeedbackWatch)
 	assert.Equal(t, 1024, o.MaxJSONRawLength)
+	assert.Equal(t, 1024*1024-500*1024, o.MaxStatusSize, "1 MiB less the hub's default --manifest-limit")
 	assert.Equal(t, float32(50), o.HubKubeAPIQPS)
 	assert.Equal(t, 100, o.HubKubeAPIBurst)
 	assert.Equal(t, 10, o.WorkloadAgentWorkers)
@@ -43,7 +44,7 @@ func TestFlagNames(t *testing.T) {
 		"spoke-cluster-name": "", "cluster-name": "", "hub-kubeconfig": "", "kubeconfig": "",
 		"spoke-kubeconfig": "", "agent-id": "", "status-sync-interval": "10s",
 		"appliedmanifestwork-eviction-grace-period": "1h0m0s", "max-feedback-watch": "50",
-		"max-json-raw-length": "1024", "kube-api-qps": "50", "kube-api-burst": "100",
+		"max-json-raw-length": "1024", "max-status-size": "536576", "kube-api-qps": "50", "kube-api-burst": "100",
 		"hub-kube-api-qps": "50", "hub-kube-api-burst": "100", "workload-agent-workers": "10",
 		"feature-gates": "", "disable-leader-election": "false",
 		"leader-election-namespace": "", "health-probe-bind-address": ":8081",
@@ -109,6 +110,7 @@ func TestValidate(t *testing.T) {
 		{"zero workers", []string{"--workload-agent-workers=0"}, "--workload-agent-workers must be positive, got 0"},
 		{"zero feedback watches", []string{"--max-feedback-watch=0"}, "--max-feedback-watch must be positive, got 0"},
 		{"zero raw length", []string{"--max-json-raw-length=0"}, "--max-json-raw-length must be positive, got 0"},
+		{"zero status size", []string{"--max-status-size=0"}, "--max-status-size must be positive, got 0"},
 		{"zero hub qps", []string{"--hub-kube-api-qps=0"}, "--hub-kube-api-qps must be positive, got 0"},
 		{"zero hub burst", []string{"--hub-kube-api-burst=0"}, "--hub-kube-api-burst must be positive, got 0"},
 		{"bad cluster name", []string{"--cluster-name=Not_A_Name"},
