@@ -81,12 +81,14 @@ func Fit(status workv1.ManifestWorkStatus, previous *metav1.Condition, generatio
 		return size + jsonSize(c.condition(limit, false, generation)) + len(`,"conditions":[]`)
 	}
 	c := countCuts(out)
-	for _, cut := range candidates(&out) {
-		if estimate(c) <= limit {
-			break
+	if estimate(c) > limit { // only a status too large pays for the candidates
+		for _, cut := range candidates(&out) {
+			if estimate(c) <= limit {
+				break
+			}
+			size -= cut.apply()
+			c.add(cut.kind)
 		}
-		size -= cut.apply()
-		c.add(cut.kind)
 	}
 	over := estimate(c) > limit
 	var cond metav1.Condition

@@ -228,3 +228,21 @@ func TestShorten(t *testing.T) {
 		assert.True(t, strings.HasPrefix(s, strings.TrimSuffix(got, TrimmedMarker)), "a prefix, no rune split")
 	}
 }
+
+// The cost Fit adds to every status write: of a status that fits, and of
+// one that must be trimmed.
+func BenchmarkFit(b *testing.B) {
+	s := big()
+	full := jsonSize(s)
+	for _, bc := range []struct {
+		name  string
+		limit int
+	}{{"fits", full + 1000}, {"trimmed", full - 3000}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Fit(s, nil, 1, bc.limit)
+			}
+		})
+	}
+}
