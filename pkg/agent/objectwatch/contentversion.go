@@ -29,8 +29,12 @@ const statusSubresource = "status"
 // and the managedFields entries of every writer but status writers. The API
 // server updates a writer's entry (its fields and time) whenever that writer
 // changes the object, and takes a field away from a writer whose value
-// another changed or removed, so any such change shows. An object without
-// managedFields falls back on its resourceVersion.
+// another changed or removed, so any such change shows; but its time has
+// seconds only, and one writer setting a field back within the same second
+// (kubectl patch twice) leaves the entry as it was. An object of a kind
+// without status (no generation, no status writer: a ConfigMap, a Secret)
+// moves its resourceVersion only when it is written, so for it, and for an
+// object without managedFields, the resourceVersion is hashed too.
 //
 // obj may be a full object or a cached copy from a Tracker.
 func ContentVersion(obj metav1.Object) uint64 {
@@ -54,7 +58,7 @@ func computeContentVersion(obj metav1.Object) uint64 {
 	entries := slices.DeleteFunc(slices.Clone(obj.GetManagedFields()), func(e metav1.ManagedFieldsEntry) bool {
 		return e.Subresource == statusSubresource
 	})
-	if len(obj.GetManagedFields()) == 0 {
+	if len(obj.GetManagedFields()) == 0 || (obj.GetGeneration() == 0 && len(entries) == len(obj.GetManagedFields())) {
 		write(obj.GetResourceVersion())
 	}
 	slices.SortFunc(entries, func(a, b metav1.ManagedFieldsEntry) int {

@@ -59,6 +59,25 @@ func TestContentVersion(t *testing.T) {
 		})
 	}
 
+	// A kind without status (no generation, no status writer) is written
+	// only for its content: a writer setting a field back within the second
+	// of its last change leaves its entry as it was, the resourceVersion
+	// tells.
+	t.Run("a kind without status: the resourceVersion counts", func(t *testing.T) {
+		plain := func(rv string) *metav1.PartialObjectMetadata {
+			o := base()
+			o.Generation, o.ResourceVersion = 0, rv
+			o.ManagedFields = o.ManagedFields[:1]
+			return o
+		}
+		assert.NotEqual(t, ContentVersion(plain("10")), ContentVersion(plain("11")))
+		withStatus := base()
+		withStatus.Generation = 0
+		movedStatus := base()
+		movedStatus.Generation, movedStatus.ResourceVersion = 0, "11"
+		assert.Equal(t, ContentVersion(withStatus), ContentVersion(movedStatus), "a status writer's kind keeps ignoring the resourceVersion")
+	})
+
 	t.Run("without managedFields the resourceVersion counts", func(t *testing.T) {
 		a, b := base(), base()
 		a.ManagedFields, b.ManagedFields = nil, nil

@@ -53,6 +53,10 @@ var (
 // back to OCM's agent leaves it nothing to change either: it sends the
 // (no-op) writes it sends when it merely restarts over its own objects, to
 // the same objects, and no object changes.
+//
+// It needs pods that become Ready on cluster2, whose fake nodes a restart of
+// the cluster (outage_test.go) leaves unmanaged for a while: go test runs
+// the files in name order, and this one comes first.
 func TestTakeOverFromOCMAgentAndHandBack(t *testing.T) {
 	e := setup(t)
 	ocmBinary := framework.OCMAgentBinary(t)
