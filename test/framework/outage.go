@@ -1,10 +1,21 @@
 package framework
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
 )
+
+// nodesBackTimeout bounds waiting for a restarted cluster's nodes.
+const nodesBackTimeout = 2 * time.Minute
 
 // StopCluster stops the kube-apiserver and etcd of the hub or a managed
 // cluster, with the cluster's other components, the way a crash would
@@ -40,8 +51,58 @@ func (e *E2E) StopCluster(name string) (start func() error, err error) {
 			defer unlock()
 			if err := e.kwok.start(e.ctx, c.KwokName, c.Kubeconfig); err != nil {
 				startErr = fmt.Errorf("framework: start %s: %w", name, err)
+				return
+			}
+			if err := nodesManagedAgain(e.ctx, c.Kube); err != nil {
+				startErr = fmt.Errorf("framework: start %s: %w", name, err)
 			}
 		})
 		return startErr
 	}, nil
+}
+
+// nodesManagedAgain gives the fake nodes of a restarted cluster back to its
+// new kwok controller at once. kwok holds each node's lease under an identity
+// of its process; a kubelet keeps its node's, so a restarted kubelet renews
+// its lease, but a restarted kwok finds the lease held by its dead
+// predecessor and waits for it to expire (40 s), while no pod on the node
+// becomes Running. Deleting the stale leases lets it create them now; the
+// wait ends when every node has a lease and is Ready.
+func nodesManagedAgain(ctx context.Context, kube kubernetes.Interface) error {
+	leases := kube.CoordinationV1().Leases(corev1.NamespaceNodeLease)
+	if err := leases.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}); err != nil {
+		return fmt.Errorf("deleting the stale node leases: %w", err)
+	}
+	var last error
+	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, nodesBackTimeout, true, func(ctx context.Context) (bool, error) {
+		nodes, err := kube.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			last = err
+			return false, nil
+		}
+		for _, n := range nodes.Items {
+			if _, err := leases.Get(ctx, n.Name, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+				last = fmt.Errorf("node %s has no lease yet", n.Name)
+				return false, nil
+			}
+			if !nodeReady(&n) {
+				last = fmt.Errorf("node %s is not Ready", n.Name)
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("nodes not managed again within %s: %w (%v)", nodesBackTimeout, err, last)
+	}
+	return nil
+}
+
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
 }
