@@ -142,7 +142,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	w.appliedTypes = func() []schema.GroupVersionResource { return appliedTypes(in.applied.Lister(), hubHash) }
 	w.objects = objectwatch.New(objectwatch.Deps{
 		Client: c.watch.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
-		OnRead:  func(key string) { q.apply.Queue().Add(key) },
+		OnRead: func(key string) { q.apply.Queue().Add(key) }, OnWatchFailure: q.onWatchFailure(a.ClusterName),
 		Dynamic: c.watch.dynamic, StatusFields: health.Fields,
 	})
 	w.monitors.OnReconnect(q.retryFailed(in.works.Lister().ManifestWorks(a.ClusterName), in.applied.Lister()))
@@ -292,6 +292,17 @@ func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName str
 	}
 }
 
+// onWatchFailure requeues a work when the watch of a type it uses starts
+// failing or works again, for its Stalled and InSync conditions. Users of
+// the watches that are not works (the agent's start) are left out.
+func (q queues) onWatchFailure(clusterName string) func(user string) {
+	return func(user string) {
+		if namespace, _, err := cache.SplitMetaNamespaceKey(user); err == nil && namespace == clusterName {
+			q.apply.Queue().Add(user)
+		}
+	}
+}
+
 // onExecutorChange requeues, when RBAC changed for an executor (or for all,
 // executor.AllExecutors), every work it executes: to apply what was denied,
 // prune and finish deletions that waited for a grant.
@@ -324,7 +335,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
 			Records: q.records, OnRecorded: q.onRecorded,
 			Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
-			Reconnects: c.watch.monitors,
+			Reconnects: c.watch.monitors, Cluster: c.watch.spokeMonitor,
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
 			ClusterName: a.ClusterName, HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works,
