@@ -159,7 +159,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
 		ClusterName: a.ClusterName, HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
-		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder, SyncContext: q.feedback,
+		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder, Events: q.events, SyncContext: q.feedback,
 	})
 	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
 	w.background = append(w.background, w.objects.Run, feedbackWatches.Run)
@@ -346,7 +346,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			ClusterName: a.ClusterName, HubHash: hubHash,
 			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Metadata: c.metadata, Objects: objects, Executors: executors, Records: q.records,
-			Recorder: q.recorder, SyncContext: q.record,
+			Recorder: q.recorder, Events: q.events, SyncContext: q.record,
 		})},
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash,
