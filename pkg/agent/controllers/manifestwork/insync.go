@@ -68,7 +68,7 @@ func setManifestInSync(mc *workv1.ManifestCondition, r manifestResult, generatio
 	}
 	previous := apimeta.FindStatusCondition(mc.Conditions, ConditionInSync)
 	switch {
-	case previous == nil:
+	case previous == nil || previous.Reason == InSyncReasonNotWatched:
 		apimeta.SetStatusCondition(&mc.Conditions, metav1.Condition{
 			Type: ConditionInSync, Status: metav1.ConditionUnknown, ObservedGeneration: generation,
 			Reason: InSyncReasonNotCompared, Message: "The live object could not be compared with the manifest; see Applied",

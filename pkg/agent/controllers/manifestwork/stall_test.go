@@ -29,17 +29,15 @@ type reachability func() (time.Time, string, bool)
 func (f reachability) Outage() (time.Time, string, bool)   { return f() }
 func (f reachability) OnUnreachable(time.Duration, func()) {}
 
-// failingWatches is a cache that reads nothing, with the function as its
-// WatchFailure.
-type failingWatches func(schema.GroupVersionResource) (objectwatch.WatchFailure, bool)
-
-func (failingWatches) SetUses(string, []schema.GroupVersionResource) {}
-func (failingWatches) SetReads(string, []objectwatch.ObjectKey)      {}
-func (failingWatches) Get(schema.GroupVersionResource, string, string) (*metav1.PartialObjectMetadata, bool, error) {
-	return nil, false, nil
+// failingWatches is a synced cache of what the fake dynamic client holds,
+// with the function as its WatchFailure.
+type failingWatches struct {
+	trackerCache
+	failure func(schema.GroupVersionResource) (objectwatch.WatchFailure, bool)
 }
+
 func (f failingWatches) WatchFailure(gvr schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
-	return f(gvr)
+	return f.failure(gvr)
 }
 
 // A failure that keeps a work from progressing shows on the work as Stalled
@@ -96,9 +94,9 @@ func TestStalled(t *testing.T) {
 	}, {
 		name: "a resource type cannot be watched",
 		fault: func(e *env, on *bool) {
-			e.c.Objects = failingWatches(func(gvr schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
+			e.c.Objects = failingWatches{trackerCache{e.dynamic}, func(gvr schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
 				return objectwatch.WatchFailure{Err: notListed, Since: t0}, *on && gvr == configMaps
-			})
+			}}
 		},
 		steps: []step{
 			{at: time.Second, fault: true, wantStatus: true, wantApplied: true, wantRetry: true, wantWithin: 9 * time.Second},
@@ -193,9 +191,9 @@ func TestStalledMessages(t *testing.T) {
 	}, {
 		name: "ConfigMaps not watched",
 		setup: func(e *env) {
-			e.c.Objects = failingWatches(func(gvr schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
+			e.c.Objects = failingWatches{trackerCache{e.dynamic}, func(gvr schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
 				return objectwatch.WatchFailure{Err: notListed, Since: t0}, gvr == configMaps
-			})
+			}}
 		},
 		wantMessage: `The agent cannot list or watch configmaps: configmaps is forbidden: User "agent" cannot list resource "configmaps"; ` +
 			"changes made to their objects on the managed cluster are not seen: grant the agent list and watch on them",
