@@ -164,16 +164,22 @@ func ensureWidgetCRD(t *testing.T, cluster string) {
 // cluster2.
 func grantAgentWidgets(t *testing.T, cluster string) {
 	t.Helper()
+	grantAgentWidgetVerbs(t, cluster, "get", "list", "watch", "create", "update", "patch", "delete")
+}
+
+// grantAgentWidgetVerbs is grantAgentWidgets with only the verbs given,
+// create among them; it returns the ClusterRole, which the test may change.
+func grantAgentWidgetVerbs(t *testing.T, cluster string, verbs ...string) *rbacv1.ClusterRole {
+	t.Helper()
 	c := env.Cluster(cluster)
 	role := &rbacv1.ClusterRole{
 		ObjectMeta: metav1.ObjectMeta{Name: "e2e:work-agent:widgets", Labels: map[string]string{workv1.AggregateToWorkLabel: "true"}},
 		Rules: []rbacv1.PolicyRule{{
-			APIGroups: []string{"example.com"}, Resources: []string{"widgets", "widgets/status"},
-			Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"},
+			APIGroups: []string{"example.com"}, Resources: []string{"widgets", "widgets/status"}, Verbs: verbs,
 		}},
 	}
 	roles := c.Kube.RbacV1().ClusterRoles()
-	_, err := roles.Create(t.Context(), role, metav1.CreateOptions{})
+	role, err := roles.Create(t.Context(), role, metav1.CreateOptions{})
 	require.NoError(t, err)
 	waitAgentMayCreateWidgets(t, cluster, true)
 	t.Cleanup(func() {
@@ -194,14 +200,22 @@ func grantAgentWidgets(t *testing.T, cluster string) {
 		require.NoError(t, roles.Delete(context.Background(), role.Name, metav1.DeleteOptions{}))
 		waitAgentMayCreateWidgets(t, cluster, false)
 	})
+	return role
 }
 
 func waitAgentMayCreateWidgets(t *testing.T, cluster string, allowed bool) {
 	t.Helper()
+	waitAgentMayWidgets(t, cluster, "create", allowed)
+}
+
+// waitAgentMayWidgets waits until RBAC allows, or denies, the agent of a
+// managed cluster the verb on Widgets.
+func waitAgentMayWidgets(t *testing.T, cluster, verb string, allowed bool) {
+	t.Helper()
 	reviews := env.Cluster(cluster).Kube.AuthorizationV1().SubjectAccessReviews()
 	review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
 		User:               "system:serviceaccount:" + framework.AgentLeaseNamespace + ":" + framework.AgentServiceAccount,
-		ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: "create", Group: "example.com", Resource: "widgets"},
+		ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: verb, Group: "example.com", Resource: "widgets"},
 	}}
 	framework.Eventually(t, convergeTimeout, func() error {
 		got, err := reviews.Create(context.Background(), review, metav1.CreateOptions{})
@@ -209,8 +223,8 @@ func waitAgentMayCreateWidgets(t *testing.T, cluster string, allowed bool) {
 			return err
 		}
 		if got.Status.Allowed != allowed {
-			return fmt.Errorf("the agent may create widgets: %v", got.Status.Allowed)
+			return fmt.Errorf("the agent may %s widgets: %v", verb, got.Status.Allowed)
 		}
 		return nil
-	}, "the agent of %s may create widgets: %v", cluster, allowed)
+	}, "the agent of %s may %s widgets: %v", cluster, verb, allowed)
 }
