@@ -9,11 +9,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/manifestwork/work/pkg/agent/stalled"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 )
@@ -95,4 +97,20 @@ func TestDeletionFailuresThatLastAreNamed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A work deleted while Stalled loses that condition when it is marked
+// Deleting, in the same patch: applying it is over.
+func TestDeletingRemovesStalled(t *testing.T) {
+	work := deleting(webWork())
+	work.Status.Conditions = []metav1.Condition{{Type: stalled.ConditionType, Status: metav1.ConditionTrue,
+		Reason: stalled.ReasonManagedClusterUnreachable, Message: "down", LastTransitionTime: metav1.Now()}}
+	e := newEnv(t, given{work: work, applied: fixture.WebApplied()})
+
+	_, err := e.work.reconcile(context.Background(), work)
+	require.NoError(t, err)
+	got := e.hubWork(t)
+	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, stalled.ConditionType))
+	assert.NotNil(t, apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkDeleting))
+	assert.Equal(t, []string{"patch manifestworks/status " + fixture.Cluster + "/web"}, e.hubWrites(), "one patch")
 }
