@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,32 +31,35 @@ import (
 // a backoff of up to a minute.
 const stalledTimeout = 2 * time.Minute
 
-// The agent may apply Widgets but not list or watch them: the work is
-// applied, but its Widget is not watched, which the work says with
+// The agent may apply Gizmos but not list or watch them: the work is
+// applied, but its Gizmo is not watched, which the work says with
 // Stalled=True ResourceTypeNotWatched and the manifest with InSync=Unknown
 // NotWatched, in the API server's words. Once the agent may list and watch
-// Widgets, both clear.
+// Gizmos, both clear.
 //
-// It runs on cluster2, whose agent runs under the RBAC of deploy/agent.
+// It runs on cluster2, whose agent runs under the RBAC of deploy/agent. The
+// type is this test's own: a watch of it that an earlier test started,
+// while it was allowed, would go on after RBAC changed.
 func TestForbiddenResourceTypeShowsOnTheWork(t *testing.T) {
 	e := setup(t)
-	ensureWidgetCRD(t, "cluster2")
+	ensureCRD(t, "cluster2", gizmoCRD())
 	startAgent(t, "cluster2")
-	role := grantAgentWidgetVerbs(t, "cluster2", "get", "create", "update", "patch", "delete")
-	waitAgentMayWidgets(t, "cluster2", "list", false)
+	role := grantAgent(t, "cluster2", "gizmos", "get", "create", "update", "patch", "delete")
+	waitAgentMay(t, "cluster2", "list", "gizmos", false)
 
 	ns := "e2e-not-watched"
-	createWork(t, fixture.NewWork("cluster2", "not-watched").
-		WithManifest(fixture.Namespace(ns), fixture.Widget(ns, "w", map[string]any{"size": int64(1)})).Build())
+	gizmo := fixture.Widget(ns, "g", map[string]any{"size": int64(1)})
+	gizmo.SetKind("Gizmo")
+	createWork(t, fixture.NewWork("cluster2", "not-watched").WithManifest(fixture.Namespace(ns), gizmo).Build())
 	w := waitStalled(t, "cluster2", "not-watched", stalled.ReasonResourceTypeNotWatched)
 	cond := apimeta.FindStatusCondition(w.Status.Conditions, stalled.ConditionType)
-	assert.Contains(t, cond.Message, "The agent cannot list or watch widgets.example.com: widgets.example.com is forbidden")
+	assert.Contains(t, cond.Message, "The agent cannot list or watch gizmos.example.com: gizmos.example.com is forbidden")
 	assert.True(t, apimeta.IsStatusConditionTrue(w.Status.Conditions, workv1.WorkApplied), "applied all the same")
 	inSync := manifestCondition(w, 1, manifestwork.ConditionInSync)
 	require.NotNil(t, inSync)
 	assert.Equal(t, metav1.ConditionUnknown, inSync.Status)
 	assert.Equal(t, manifestwork.InSyncReasonNotWatched, inSync.Reason)
-	assert.Contains(t, inSync.Message, `cannot list resource "widgets"`)
+	assert.Contains(t, inSync.Message, `cannot list resource "gizmos"`)
 	assert.NotEqual(t, manifestwork.InSyncReasonNotWatched, manifestCondition(w, 0, manifestwork.ConditionInSync).Reason,
 		"the Namespace is watched")
 
@@ -66,6 +70,14 @@ func TestForbiddenResourceTypeShowsOnTheWork(t *testing.T) {
 	inSync = manifestCondition(w, 1, manifestwork.ConditionInSync)
 	require.NotNil(t, inSync)
 	assert.NotEqual(t, manifestwork.InSyncReasonNotWatched, inSync.Reason, "%v", inSync)
+}
+
+// gizmoCRD is the CRD of Gizmos, Widgets by another name.
+func gizmoCRD() *apiextensionsv1.CustomResourceDefinition {
+	crd := fixture.WidgetCRD()
+	crd.Name = "gizmos.example.com"
+	crd.Spec.Names = apiextensionsv1.CustomResourceDefinitionNames{Plural: "gizmos", Singular: "gizmo", Kind: "Gizmo", ListKind: "GizmoList"}
+	return crd
 }
 
 // A ValidatingAdmissionPolicy of the managed cluster refuses the
