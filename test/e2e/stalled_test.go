@@ -195,7 +195,8 @@ func TestManagedClusterUnreachableShowsOnTheWork(t *testing.T) {
 	waitWorkCondition(t, "cluster2", "unreachable", workv1.WorkApplied, metav1.ConditionTrue)
 }
 
-// waitStalled waits until the work is Stalled for the reason, and returns it.
+// waitStalled waits until the work is Stalled=True for the reason or, with
+// reason "", has no Stalled condition, and returns it.
 func waitStalled(t *testing.T, cluster, name, reason string) *workv1.ManifestWork {
 	t.Helper()
 	var got *workv1.ManifestWork
@@ -205,12 +206,15 @@ func waitStalled(t *testing.T, cluster, name, reason string) *workv1.ManifestWor
 			return err
 		}
 		c := apimeta.FindStatusCondition(w.Status.Conditions, stalled.ConditionType)
-		if c == nil || c.Status != metav1.ConditionTrue || c.Reason != reason {
+		switch {
+		case reason == "" && c != nil:
+			return fmt.Errorf("still stalled: %s: %s", c.Reason, c.Message)
+		case reason != "" && (c == nil || c.Status != metav1.ConditionTrue || c.Reason != reason):
 			return fmt.Errorf("stalled: %v", c)
 		}
 		got = w
 		return nil
-	}, "work %s/%s Stalled=True %s", cluster, name, reason)
+	}, "work %s/%s Stalled %q", cluster, name, reason)
 	return got
 }
 
@@ -218,19 +222,7 @@ func waitStalled(t *testing.T, cluster, name, reason string) *workv1.ManifestWor
 // returns it.
 func waitNotStalled(t *testing.T, cluster, name string) *workv1.ManifestWork {
 	t.Helper()
-	var got *workv1.ManifestWork
-	framework.Eventually(t, stalledTimeout, func() error {
-		w, err := getWork(t.Context(), cluster, name)
-		if err != nil {
-			return err
-		}
-		if c := apimeta.FindStatusCondition(w.Status.Conditions, stalled.ConditionType); c != nil {
-			return fmt.Errorf("still stalled: %s: %s", c.Reason, c.Message)
-		}
-		got = w
-		return nil
-	}, "work %s/%s no longer Stalled", cluster, name)
-	return got
+	return waitStalled(t, cluster, name, "")
 }
 
 // refuse installs a ValidatingAdmissionPolicy, and its binding, that denies
