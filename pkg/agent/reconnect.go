@@ -23,11 +23,12 @@ import (
 // outage); the controllers' own clients fail at once, as their errors
 // belong on the works.
 type watchClients struct {
-	monitors   outage.Monitors // hub, managed cluster
-	hub, spoke versioned.Interface
-	kube       kubernetes.Interface // RBAC of the managed cluster
-	metadata   metadata.Interface   // applied objects
-	dynamic    dynamic.Interface    // watched feedback
+	monitors     outage.Monitors // hub, managed cluster
+	spokeMonitor *outage.Monitor // the managed cluster's
+	hub, spoke   versioned.Interface
+	kube         kubernetes.Interface // RBAC of the managed cluster
+	metadata     metadata.Interface   // applied objects
+	dynamic      dynamic.Interface    // watched feedback
 }
 
 func newWatchClients(hub, spoke *rest.Config) (*watchClients, error) {
@@ -39,7 +40,7 @@ func newWatchClients(hub, spoke *rest.Config) (*watchClients, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &watchClients{monitors: outage.Monitors{hubMonitor, spokeMonitor}}
+	w := &watchClients{monitors: outage.Monitors{hubMonitor, spokeMonitor}, spokeMonitor: spokeMonitor}
 	if w.hub, err = versioned.NewForConfigAndClient(hub, hubHTTP); err != nil {
 		return nil, fmt.Errorf("hub client: %w", err)
 	}

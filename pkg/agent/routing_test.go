@@ -112,3 +112,24 @@ func TestOnExecutorChange(t *testing.T) {
 		})
 	}
 }
+
+// A watch that starts failing or works again requeues the works that use
+// the type for apply, where their Stalled and InSync conditions are set;
+// the agent's own start, which uses watches too, is no work.
+func TestOnWatchFailure(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		user string
+		want routed
+	}{
+		{"a work of this cluster", fixture.Cluster + "/web", routed{apply: []any{fixture.Cluster + "/web"}}},
+		{"the agent's start", appliedTypesUser, routed{}},
+		{"a key of another namespace", "other/web", routed{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			q, got := recordingQueues()
+			q.onWatchFailure(fixture.Cluster)(tt.user)
+			assert.Equal(t, tt.want, got())
+		})
+	}
+}

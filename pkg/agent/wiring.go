@@ -142,7 +142,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	w.appliedTypes = func() []schema.GroupVersionResource { return appliedTypes(in.applied.Lister(), hubHash) }
 	w.objects = objectwatch.New(objectwatch.Deps{
 		Client: c.watch.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
-		OnRead:  func(key string) { q.apply.Queue().Add(key) },
+		OnRead: func(key string) { q.apply.Queue().Add(key) }, OnWatchFailure: q.onWatchFailure(a.ClusterName),
 		Dynamic: c.watch.dynamic, StatusFields: health.Fields,
 	})
 	w.monitors.OnReconnect(q.retryFailed(in.works.Lister().ManifestWorks(a.ClusterName), in.applied.Lister()))
@@ -159,7 +159,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
 		ClusterName: a.ClusterName, HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
-		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder, SyncContext: q.feedback,
+		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder, Events: q.events, SyncContext: q.feedback,
 	})
 	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
 	w.background = append(w.background, w.objects.Run, feedbackWatches.Run)
@@ -292,6 +292,17 @@ func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName str
 	}
 }
 
+// onWatchFailure requeues a work when the watch of a type it uses starts
+// failing or works again, for its Stalled and InSync conditions. Users of
+// the watches that are not works (the agent's start) are left out.
+func (q queues) onWatchFailure(clusterName string) func(user string) {
+	return func(user string) {
+		if namespace, _, err := cache.SplitMetaNamespaceKey(user); err == nil && namespace == clusterName {
+			q.apply.Queue().Add(user)
+		}
+	}
+}
+
 // onExecutorChange requeues, when RBAC changed for an executor (or for all,
 // executor.AllExecutors), every work it executes: to apply what was denied,
 // prune and finish deletions that waited for a grant.
@@ -324,7 +335,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
 			Records: q.records, OnRecorded: q.onRecorded,
 			Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
-			Reconnects: c.watch.monitors,
+			Reconnects: c.watch.monitors, Cluster: c.watch.spokeMonitor,
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
 			ClusterName: a.ClusterName, HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works,
@@ -335,7 +346,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			ClusterName: a.ClusterName, HubHash: hubHash,
 			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Metadata: c.metadata, Objects: objects, Executors: executors, Records: q.records,
-			Recorder: q.recorder, SyncContext: q.record,
+			Recorder: q.recorder, Events: q.events, SyncContext: q.record,
 		})},
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash,

@@ -50,6 +50,12 @@ const (
 	PatchError   = "error"   // the request failed, e.g. with a conflict
 )
 
+// Label values of the patch label of PatchesFailing.
+const (
+	PatchStatus    = "status"
+	PatchFinalizer = "finalizer"
+)
+
 // Label values of the action label of FinalizerPatches.
 const (
 	FinalizerAdd    = "add"
@@ -131,6 +137,15 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"controller", "action", "result"})
 
+	// PatchesFailing counts the works whose status or finalizer patches by a
+	// controller have failed for longer than the agent tolerates (see
+	// package stalled), until one succeeds.
+	PatchesFailing = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Name: "patches_failing",
+		Help:           "ManifestWorks whose status or finalizer patches by a controller have failed for over 10s, by controller and patch (status, finalizer).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"controller", "patch"})
+
 	// SubjectAccessReviews counts the reviews sent for executor checks.
 	SubjectAccessReviews = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
 		Namespace: namespace, Subsystem: "executor", Name: "subject_access_reviews_total",
@@ -206,7 +221,7 @@ func Register() {
 	registerOnce.Do(func() {
 		legacyregistry.MustRegister(
 			Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
-			StatusPatches, FinalizerPatches, SubjectAccessReviews, ExecutorCacheHits, ManifestHealth,
+			StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorCacheHits, ManifestHealth,
 			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, UnimplementedFeatureGates,
 		)
 	})

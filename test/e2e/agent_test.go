@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -146,8 +147,15 @@ func waitConfigMapData(t *testing.T, cluster, namespace, name, key, value string
 // test already did, and waits until it is served.
 func ensureWidgetCRD(t *testing.T, cluster string) {
 	t.Helper()
+	ensureCRD(t, cluster, fixture.WidgetCRD())
+}
+
+// ensureCRD installs a CRD on a managed cluster unless another test
+// already did, and waits until it is served.
+func ensureCRD(t *testing.T, cluster string, crd *apiextensionsv1.CustomResourceDefinition) {
+	t.Helper()
 	c := env.Cluster(cluster)
-	crd, err := c.APIExtensions.ApiextensionsV1().CustomResourceDefinitions().Create(t.Context(), fixture.WidgetCRD(), metav1.CreateOptions{})
+	crd, err := c.APIExtensions.ApiextensionsV1().CustomResourceDefinitions().Create(t.Context(), crd, metav1.CreateOptions{})
 	if apierrors.IsAlreadyExists(err) {
 		return
 	}
@@ -164,21 +172,28 @@ func ensureWidgetCRD(t *testing.T, cluster string) {
 // cluster2.
 func grantAgentWidgets(t *testing.T, cluster string) {
 	t.Helper()
+	grantAgent(t, cluster, "widgets", "get", "list", "watch", "create", "update", "patch", "delete")
+}
+
+// grantAgent is grantAgentWidgets for a resource of group example.com, with
+// only the verbs given, create among them; it returns the ClusterRole,
+// which the test may change.
+func grantAgent(t *testing.T, cluster, resource string, verbs ...string) *rbacv1.ClusterRole {
+	t.Helper()
 	c := env.Cluster(cluster)
 	role := &rbacv1.ClusterRole{
-		ObjectMeta: metav1.ObjectMeta{Name: "e2e:work-agent:widgets", Labels: map[string]string{workv1.AggregateToWorkLabel: "true"}},
+		ObjectMeta: metav1.ObjectMeta{Name: "e2e:work-agent:" + resource, Labels: map[string]string{workv1.AggregateToWorkLabel: "true"}},
 		Rules: []rbacv1.PolicyRule{{
-			APIGroups: []string{"example.com"}, Resources: []string{"widgets", "widgets/status"},
-			Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"},
+			APIGroups: []string{"example.com"}, Resources: []string{resource, resource + "/status"}, Verbs: verbs,
 		}},
 	}
 	roles := c.Kube.RbacV1().ClusterRoles()
-	_, err := roles.Create(t.Context(), role, metav1.CreateOptions{})
+	role, err := roles.Create(t.Context(), role, metav1.CreateOptions{})
 	require.NoError(t, err)
-	waitAgentMayCreateWidgets(t, cluster, true)
+	waitAgentMay(t, cluster, "create", resource, true)
 	t.Cleanup(func() {
 		// Tests run one at a time: a work being deleted now is one of this
-		// test's, and the agent may need the grant to delete its widgets.
+		// test's, and the agent may need the grant to delete its objects.
 		framework.Eventually(t, convergeTimeout, func() error {
 			works, err := env.Hub.Work.WorkV1().ManifestWorks(cluster).List(context.Background(), metav1.ListOptions{})
 			if err != nil {
@@ -192,16 +207,19 @@ func grantAgentWidgets(t *testing.T, cluster string) {
 			return nil
 		}, "the agent of %s finishes deleting the test's works before losing the grant", cluster)
 		require.NoError(t, roles.Delete(context.Background(), role.Name, metav1.DeleteOptions{}))
-		waitAgentMayCreateWidgets(t, cluster, false)
+		waitAgentMay(t, cluster, "create", resource, false)
 	})
+	return role
 }
 
-func waitAgentMayCreateWidgets(t *testing.T, cluster string, allowed bool) {
+// waitAgentMay waits until RBAC allows, or denies, the agent of a managed
+// cluster the verb on a resource of group example.com.
+func waitAgentMay(t *testing.T, cluster, verb, resource string, allowed bool) {
 	t.Helper()
 	reviews := env.Cluster(cluster).Kube.AuthorizationV1().SubjectAccessReviews()
 	review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
 		User:               "system:serviceaccount:" + framework.AgentLeaseNamespace + ":" + framework.AgentServiceAccount,
-		ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: "create", Group: "example.com", Resource: "widgets"},
+		ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: verb, Group: "example.com", Resource: resource},
 	}}
 	framework.Eventually(t, convergeTimeout, func() error {
 		got, err := reviews.Create(context.Background(), review, metav1.CreateOptions{})
@@ -209,8 +227,8 @@ func waitAgentMayCreateWidgets(t *testing.T, cluster string, allowed bool) {
 			return err
 		}
 		if got.Status.Allowed != allowed {
-			return fmt.Errorf("the agent may create widgets: %v", got.Status.Allowed)
+			return fmt.Errorf("the agent may %s %s: %v", verb, resource, got.Status.Allowed)
 		}
 		return nil
-	}, "the agent of %s may create widgets: %v", cluster, allowed)
+	}, "the agent of %s may %s %s: %v", cluster, verb, resource, allowed)
 }

@@ -35,6 +35,7 @@ type fakeResource struct {
 	history   []watch.Event                            // every change, oldest first
 	watchers  []*watch.RaceFreeFakeWatcher
 	err       error       // returned by List and Watch while set
+	watchErr  error       // returned by Watch while set
 	listCalls []time.Time // when List was called
 }
 
@@ -129,11 +130,21 @@ func (c *fakeClient) deleteUnseen(gvr schema.GroupVersionResource, namespace, na
 // fail makes List and Watch of gvr return err (nil restores them), and ends
 // the current watches so informers have to call them again.
 func (c *fakeClient) fail(gvr schema.GroupVersionResource, err error) {
+	c.setFailure(gvr, func(r *fakeResource) { r.err = err }, err != nil)
+}
+
+// failWatch makes Watch of gvr return err (nil restores it), and ends the
+// current watches: the type may be listed, not watched.
+func (c *fakeClient) failWatch(gvr schema.GroupVersionResource, err error) {
+	c.setFailure(gvr, func(r *fakeResource) { r.watchErr = err }, err != nil)
+}
+
+func (c *fakeClient) setFailure(gvr schema.GroupVersionResource, set func(*fakeResource), endWatches bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := c.resourceLocked(gvr)
-	r.err = err
-	if err == nil {
+	set(r)
+	if !endWatches {
 		return
 	}
 	for _, w := range r.watchers {
@@ -224,6 +235,9 @@ func (f *fakeResourceClient) Watch(_ context.Context, opts metav1.ListOptions) (
 	r := c.resourceLocked(f.gvr)
 	if r.err != nil {
 		return nil, r.err
+	}
+	if r.watchErr != nil {
+		return nil, r.watchErr
 	}
 	if opts.SendInitialEvents != nil {
 		return nil, apierrors.NewBadRequest("the fake does not stream initial events")

@@ -33,12 +33,32 @@ type gvrInformer struct {
 	// watch request fails. After such a failure (RBAC revoked, CRD removed) the
 	// cache may silently miss changes, so Get must not trust it.
 	listWatchOK atomic.Bool
+	// failure is the list or watch failure that has kept the cache from
+	// being current since it began; nil once a watch is established.
+	failure atomic.Pointer[WatchFailure]
+	// onFailure is called when failure is set or cleared.
+	onFailure func()
 	// deleted are the objects this informer saw deleted lately.
 	deleted *deletedUIDs
 	// fields are the paths beyond metadata its cache keeps; nil for a
 	// metadata-only cache of *metav1.PartialObjectMetadata, else the cache
 	// holds *unstructured.Unstructured.
 	fields [][]string
+}
+
+// WatchFailure is why, and since when, the objects of a resource type are
+// not watched: a list or watch request that fails (Forbidden, NotFound, a
+// server error), and has failed on every try since.
+type WatchFailure struct {
+	Err   error
+	Since time.Time
+}
+
+// callbacks are what an informer tells its Tracker.
+type callbacks struct {
+	onChange  func(appliedName string)     // an owned object changed
+	onObject  func(namespace, name string) // an object changed
+	onFailure func()                       // the informer's failure began or ended
 }
 
 // source is where an informer reads objects from.
@@ -51,9 +71,9 @@ type source struct {
 // newGVRInformer builds, but does not start, the informer for gvr. Its
 // lifetime is bounded by parent and by stop.
 func newGVRInformer(parent context.Context, src source, gvr schema.GroupVersionResource,
-	resync time.Duration, onChange func(string), onObject func(namespace, name string)) (*gvrInformer, error) {
+	resync time.Duration, cb callbacks) (*gvrInformer, error) {
 	ctx, cancel := context.WithCancel(parent)
-	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs()}
+	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs(), onFailure: cb.onFailure}
 	var lw cache.ListerWatcher
 	var example runtime.Object
 	if len(src.fields) > 0 && src.dynamic != nil {
@@ -65,7 +85,7 @@ func newGVRInformer(parent context.Context, src source, gvr schema.GroupVersionR
 	i.informer = cache.NewSharedIndexInformerWithOptions(lw, example,
 		cache.SharedIndexInformerOptions{ResyncPeriod: resync, ObjectDescription: gvr.String()},
 	)
-	if err := i.configure(onChange, onObject); err != nil {
+	if err := i.configure(cb.onChange, cb.onObject); err != nil {
 		cancel()
 		return nil, err
 	}
@@ -122,14 +142,15 @@ func (l dynamicLister) Watch(ctx context.Context, opts metav1.ListOptions) (watc
 }
 
 // listWatch lists and watches in all namespaces, recording in listWatchOK
-// whether the last request succeeded. client tells whether watch-list
-// streams can be used.
+// whether the last request succeeded, and in failure since when they fail.
+// client tells whether watch-list streams can be used.
 func (i *gvrInformer) listWatch(resource lister, client any) cache.ListerWatcher {
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			list, err := resource.List(ctx, opts)
 			i.listWatchOK.Store(err == nil)
 			if err != nil {
+				i.failed(ctx, err)
 				return nil, err
 			}
 			return list, nil
@@ -138,14 +159,42 @@ func (i *gvrInformer) listWatch(resource lister, client any) cache.ListerWatcher
 			w, err := resource.Watch(ctx, opts)
 			i.listWatchOK.Store(err == nil)
 			if err != nil {
+				i.failed(ctx, err)
 				return nil, err
 			}
+			i.watching()
 			return w, nil
 		},
 	}
 	// Lets a client that cannot serve watch-list streams (such as test fakes)
 	// opt out; a real API server gets the cheaper streaming initial list.
 	return cache.ToListWatcherWithWatchListSemantics(lw, client)
+}
+
+// failed records a failed list or watch request. A failure that goes on
+// keeps the time it began, with the latest error.
+func (i *gvrInformer) failed(ctx context.Context, err error) {
+	if ctx.Err() != nil {
+		return // stopped: the request was cancelled, nothing failed
+	}
+	since := time.Now()
+	previous := i.failure.Load()
+	if previous != nil {
+		since = previous.Since
+	}
+	i.failure.Store(&WatchFailure{Err: err, Since: since})
+	if previous == nil && i.onFailure != nil {
+		i.onFailure()
+	}
+}
+
+// watching records that a watch is established: the cache is current
+// again. A list that succeeds is not enough: a type that may be listed but
+// not watched would look fine between its lists.
+func (i *gvrInformer) watching() {
+	if i.failure.Swap(nil) != nil && i.onFailure != nil {
+		i.onFailure()
+	}
 }
 
 // run blocks until the informer is stopped and all its goroutines are done.

@@ -51,6 +51,10 @@ type Deps struct {
 	// OnRead is called, like OnChange, with every user (see SetReads) that
 	// reads an object that was updated or deleted.
 	OnRead func(user string)
+	// OnWatchFailure is called, like OnChange, with every user of a resource
+	// type (see SetUses) whose list or watch requests started failing, or
+	// work again: WatchFailure tells which.
+	OnWatchFailure func(user string)
 	// Resync is the informers' resync period; 0 disables resyncs. Resync events
 	// carry an unchanged resourceVersion and therefore never call OnChange.
 	Resync time.Duration
@@ -71,7 +75,8 @@ type Tracker struct {
 	dynamic  dynamic.Interface
 	fields   func(schema.GroupResource) [][]string
 	onChange func(string)
-	readers  *readers // objects read without an owner reference, by user
+	readers  *readers     // objects read without an owner reference, by user
+	onWatch  func(string) // OnWatchFailure
 	resync   time.Duration
 	linger   time.Duration
 
@@ -112,6 +117,7 @@ func New(d Deps) *Tracker {
 		fields:    fields,
 		onChange:  onChange,
 		readers:   newReaders(d.OnRead),
+		onWatch:   d.OnWatchFailure,
 		resync:    d.Resync,
 		linger:    d.Linger,
 		uses:      map[string]gvrSet{},
@@ -247,8 +253,11 @@ func (t *Tracker) startLocked(gvr schema.GroupVersionResource) {
 	ctx := klog.NewContext(t.ctx, logger)
 
 	src := source{metadata: t.client, dynamic: t.dynamic, fields: t.fields(gvr.GroupResource())}
-	inf, err := newGVRInformer(ctx, src, gvr, t.resync, t.onChange,
-		func(namespace, name string) { t.readers.changed(gvr, namespace, name) })
+	inf, err := newGVRInformer(ctx, src, gvr, t.resync, callbacks{
+		onChange:  t.onChange,
+		onObject:  func(namespace, name string) { t.readers.changed(gvr, namespace, name) },
+		onFailure: func() { t.watchFailed(gvr) },
+	})
 	if err != nil {
 		// Only possible if the informer was already started, which a fresh one
 		// never is; Get keeps reporting synced=false so callers read the API.
@@ -262,6 +271,40 @@ func (t *Tracker) startLocked(gvr schema.GroupVersionResource) {
 		inf.run()
 	}()
 	logger.V(2).Info("Started watching resource type")
+}
+
+// watchFailed tells the users of gvr that its watch started failing or
+// works again.
+func (t *Tracker) watchFailed(gvr schema.GroupVersionResource) {
+	if t.onWatch == nil {
+		return
+	}
+	t.mu.RLock()
+	var users []string
+	for user, gvrs := range t.uses {
+		if gvrs.has(gvr) {
+			users = append(users, user)
+		}
+	}
+	t.mu.RUnlock()
+	for _, user := range users {
+		t.onWatch(user)
+	}
+}
+
+// WatchFailure tells why, and since when, the objects of gvr are not
+// watched; ok is false while they are, or while nobody uses the type.
+func (t *Tracker) WatchFailure(gvr schema.GroupVersionResource) (failure WatchFailure, ok bool) {
+	t.mu.RLock()
+	inf := t.informers[gvr]
+	t.mu.RUnlock()
+	if inf == nil {
+		return WatchFailure{}, false
+	}
+	if f := inf.failure.Load(); f != nil {
+		return *f, true
+	}
+	return WatchFailure{}, false
 }
 
 // Get returns the cached metadata of an object. synced is false when no

@@ -521,3 +521,60 @@ func TestInformerLingers(t *testing.T) {
 	assert.Equal(t, []schema.GroupVersionResource{configMaps}, e.tracker.Running(), "still running for a while")
 	require.Eventually(t, func() bool { return len(e.tracker.Running()) == 0 }, timeout, tick, "stopped after the linger")
 }
+
+// A type whose list or watch fails is reported by WatchFailure, with the
+// latest error and the time the failure began, and its users are told when
+// it starts failing and when a watch works again; the users of other types
+// are not. A type that may be listed but not watched keeps failing.
+func TestWatchFailureIsToldToItsUsers(t *testing.T) {
+	forbidden := func(verb string) error {
+		return apierrors.NewForbidden(configMaps.GroupResource(), "", fmt.Errorf("cannot %s", verb))
+	}
+	cases := []struct {
+		name string
+		fail func(c *fakeClient) // after the informer synced
+	}{
+		{"list and watch forbidden", func(c *fakeClient) { c.fail(configMaps, forbidden("list")) }},
+		{"only watch forbidden", func(c *fakeClient) { c.failWatch(configMaps, forbidden("watch")) }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each waits for the informer's backoff
+			client := newFakeClient()
+			e := &env{client: client, changes: &ct.Calls{}, done: make(chan struct{})}
+			told := &ct.Calls{}
+			e.tracker = New(Deps{Client: client, OnWatchFailure: told.Add})
+			ctx, cancel := context.WithCancel(context.Background())
+			e.cancel = cancel
+			go func() { defer close(e.done); e.tracker.Run(ctx) }()
+			t.Cleanup(func() { e.stop(t) })
+			e.tracker.SetUses("ns/uses-configmaps", []schema.GroupVersionResource{configMaps})
+			e.tracker.SetUses("ns/uses-secrets", []schema.GroupVersionResource{secrets})
+			e.waitSynced(t, configMaps)
+			_, failing := e.tracker.WatchFailure(configMaps)
+			assert.False(t, failing)
+
+			before, lists := time.Now(), len(client.listTimes(configMaps))
+			tc.fail(client)
+			require.Eventually(t, func() bool { return len(told.List()) == 1 }, timeout, tick, "the user is told")
+			assert.Equal(t, []string{"ns/uses-configmaps"}, told.List(), "only the users of the type")
+			failure, failing := e.tracker.WatchFailure(configMaps)
+			require.True(t, failing)
+			assert.True(t, apierrors.IsForbidden(failure.Err), "%v", failure.Err)
+			assert.False(t, failure.Since.Before(before.Truncate(time.Second)))
+			require.Eventually(t, func() bool { return len(client.listTimes(configMaps)) >= lists+2 }, timeout, tick, "retried")
+			again, failing := e.tracker.WatchFailure(configMaps)
+			require.True(t, failing, "still failing after retries")
+			assert.Equal(t, failure.Since, again.Since, "since when is kept")
+			assert.Len(t, told.List(), 1, "told once, not per retry")
+
+			client.fail(configMaps, nil)
+			client.failWatch(configMaps, nil)
+			require.Eventually(t, func() bool { return len(told.List()) == 2 }, timeout, tick, "told again once it works")
+			_, failing = e.tracker.WatchFailure(configMaps)
+			assert.False(t, failing)
+			_, failing = e.tracker.WatchFailure(secrets)
+			assert.False(t, failing)
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package workwriter
 
-import workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+import (
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/metrics"
+)
 
 // A guarded writer remembers, per work, the resourceVersions its own writes
 // replaced. A lister copy at one of them is older than what the controller
@@ -28,6 +31,9 @@ func (w *Writer) Outdated(work *workv1.ManifestWork) bool {
 func (w *Writer) Forget(key string) {
 	if w.replaced != nil {
 		w.replaced.Delete(key)
+	}
+	for _, patch := range []string{metrics.PatchStatus, metrics.PatchFinalizer} {
+		w.clear(patch, key)
 	}
 }
 

@@ -10,6 +10,13 @@
 //     metrics.StatusPatches or metrics.FinalizerPatches;
 //   - and, for a guarded writer, is remembered, so that the controller can
 //     tell a lister copy that its own writes have replaced (see Outdated).
+//
+// A write that keeps failing (the hub refuses it: RBAC, an admission
+// webhook, a conflict with another writer that never ends) cannot be
+// reported in the status it fails to write. Once the writes of a work have
+// failed for stalled.Threshold, the writer records one Warning Event on the
+// work (StatusPatchFailing, FinalizerPatchFailing), not one per retry, and
+// counts the work in metrics.PatchesFailing until a write succeeds.
 package workwriter
 
 import (
@@ -18,13 +25,16 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
 
+	"github.com/manifestwork/work/pkg/agent/stalled"
 	"github.com/manifestwork/work/pkg/agent/statussize"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -39,12 +49,24 @@ type Writer struct {
 	// replaced is nil for a writer without guard; otherwise it holds, per
 	// work key, the resourceVersions our writes replaced.
 	replaced *sync.Map // key -> map[string]bool
+	// events records the Warning Events of writes that keep failing; nil
+	// records none.
+	events  record.EventRecorder
+	failing stalled.Failures // by patch and work key
+	now     func() time.Time
 }
+
+// Reasons of the Warning Events recorded on a work whose writes keep
+// failing.
+const (
+	EventStatusPatchFailing    = "StatusPatchFailing"
+	EventFinalizerPatchFailing = "FinalizerPatchFailing"
+)
 
 // New returns the writer of the named controller (the name labels its
 // metrics).
 func New(controller string, client workclient.Interface) *Writer {
-	return &Writer{controller: controller, client: client}
+	return &Writer{controller: controller, client: client, now: time.Now}
 }
 
 // NewGuarded returns a writer that also remembers the versions its writes
@@ -62,6 +84,13 @@ func (w *Writer) WithMaxStatusSize(n int) *Writer {
 	return w
 }
 
+// WithEvents has the writer record a Warning Event on a work whose writes
+// keep failing.
+func (w *Writer) WithEvents(recorder record.EventRecorder) *Writer {
+	w.events = recorder
+	return w
+}
+
 // Status sends the new status, trimmed to fit, when it differs from the
 // work's. updated is the work as the hub now holds it, nil when nothing was
 // sent.
@@ -70,6 +99,7 @@ func (w *Writer) Status(ctx context.Context, work *workv1.ManifestWork, status w
 	status = statussize.Fit(status, meta.FindStatusCondition(work.Status.Conditions, statussize.ConditionType), work.Generation, w.maxSize)
 	if equality.Semantic.DeepEqual(work.Status, status) {
 		count(metrics.PatchSkipped)
+		w.succeeded(work, metrics.PatchStatus) // the hub holds what we would write
 		return nil, nil
 	}
 	patch, err := statusPatch(work, status)
@@ -79,9 +109,11 @@ func (w *Writer) Status(ctx context.Context, work *workv1.ManifestWork, status w
 	updated, err = w.client.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{}, "status")
 	if err != nil {
 		count(metrics.PatchError)
+		w.failed(work, metrics.PatchStatus, err)
 		return nil, fmt.Errorf("patching status: %w", err)
 	}
 	count(metrics.PatchSent)
+	w.succeeded(work, metrics.PatchStatus)
 	w.wrote(work, updated)
 	return updated, nil
 }
@@ -92,6 +124,7 @@ func (w *Writer) Status(ctx context.Context, work *workv1.ManifestWork, status w
 func (w *Writer) AddFinalizer(ctx context.Context, work *workv1.ManifestWork) (updated *workv1.ManifestWork, err error) {
 	if slices.Contains(work.Finalizers, workv1.ManifestWorkFinalizer) {
 		w.countFinalizer(metrics.FinalizerAdd, metrics.PatchSkipped)
+		w.succeeded(work, metrics.PatchFinalizer)
 		return nil, nil
 	}
 	updated, err = w.patchFinalizers(ctx, work, metrics.FinalizerAdd, append(slices.Clone(work.Finalizers), workv1.ManifestWorkFinalizer))
@@ -106,6 +139,7 @@ func (w *Writer) AddFinalizer(ctx context.Context, work *workv1.ManifestWork) (u
 func (w *Writer) RemoveFinalizer(ctx context.Context, work *workv1.ManifestWork) (updated *workv1.ManifestWork, err error) {
 	if !slices.Contains(work.Finalizers, workv1.ManifestWorkFinalizer) {
 		w.countFinalizer(metrics.FinalizerRemove, metrics.PatchSkipped)
+		w.succeeded(work, metrics.PatchFinalizer)
 		return nil, nil
 	}
 	rest := slices.DeleteFunc(slices.Clone(work.Finalizers), func(f string) bool { return f == workv1.ManifestWorkFinalizer })
@@ -132,9 +166,11 @@ func (w *Writer) patchFinalizers(ctx context.Context, work *workv1.ManifestWork,
 	updated, err := w.client.WorkV1().ManifestWorks(work.Namespace).Patch(ctx, work.Name, types.MergePatchType, patch, metav1.PatchOptions{})
 	if err != nil {
 		w.countFinalizer(action, metrics.PatchError)
+		w.failed(work, metrics.PatchFinalizer, err)
 		return nil, err
 	}
 	w.countFinalizer(action, metrics.PatchSent)
+	w.succeeded(work, metrics.PatchFinalizer)
 	w.wrote(work, updated)
 	return updated, nil
 }

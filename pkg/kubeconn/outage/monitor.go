@@ -108,10 +108,18 @@ type Monitor struct {
 	logger      klog.Logger
 	down        bool
 	since       time.Time     // start of the current outage
+	cause       string        // what showed it
 	up          chan struct{} // closed, except during an outage
 	checked     time.Time     // last /readyz that found the server ready
 	checking    chan struct{} // closed when the running check ends; nil if none
 	subscribers []func()
+	lasting     []lastingSubscriber
+}
+
+// lastingSubscriber is told when an outage has lasted after.
+type lastingSubscriber struct {
+	after time.Duration
+	f     func()
 }
 
 // New returns a Monitor that finds the cluster up until a request says otherwise.
@@ -176,6 +184,22 @@ func (m *Monitor) OnReconnect(f func()) {
 	m.subscribers = append(m.subscribers, f)
 }
 
+// OnUnreachable registers f, to be called once in each outage that lasts
+// after, on the Monitor's goroutine: it must be quick. Register before Run.
+func (m *Monitor) OnUnreachable(after time.Duration, f func()) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.lasting = append(m.lasting, lastingSubscriber{after: after, f: f})
+}
+
+// Outage tells, during an outage, since when the cluster has not answered
+// and what showed it; down is false while the cluster answers.
+func (m *Monitor) Outage() (since time.Time, cause string, down bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.since, m.cause, m.down
+}
+
 // Run asks /readyz during each outage until the cluster answers, and blocks
 // until ctx is done.
 func (m *Monitor) Run(ctx context.Context) {
@@ -201,6 +225,9 @@ func (m *Monitor) probeUntilUp(ctx context.Context) {
 	defer ticker.Stop()
 	var answering time.Time // first answer of the outage
 	logged := time.Now()
+	m.mu.Lock()
+	lasting := slices.Clone(m.lasting) // not told yet in this outage
+	m.mu.Unlock()
 	for {
 		select {
 		case <-ctx.Done():
@@ -209,6 +236,9 @@ func (m *Monitor) probeUntilUp(ctx context.Context) {
 		}
 		v, err := m.probe(ctx)
 		now := time.Now()
+		if v != ready {
+			lasting = m.tellLasting(lasting, now)
+		}
 		switch {
 		case v == ready:
 			m.restored("ready")
@@ -232,6 +262,24 @@ func (m *Monitor) probeUntilUp(ctx context.Context) {
 	}
 }
 
+// tellLasting calls the subscribers whose time has come in this outage and
+// returns the others. An outage a trial request ended tells nobody.
+func (m *Monitor) tellLasting(subscribers []lastingSubscriber, now time.Time) []lastingSubscriber {
+	since, _, down := m.Outage()
+	if !down {
+		return subscribers
+	}
+	rest := subscribers[:0]
+	for _, s := range subscribers {
+		if now.Sub(since) >= s.after {
+			s.f()
+			continue
+		}
+		rest = append(rest, s)
+	}
+	return rest
+}
+
 func (m *Monitor) outageStart() time.Time {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -249,7 +297,7 @@ func (m *Monitor) lostLocked(reason string) {
 	if m.down {
 		return
 	}
-	m.down, m.since, m.up = true, time.Now(), make(chan struct{})
+	m.down, m.since, m.cause, m.up = true, time.Now(), reason, make(chan struct{})
 	m.logger.Info("Cluster unreachable; holding list and watch requests until it answers again", "reason", reason)
 	select {
 	case m.wake <- struct{}{}:

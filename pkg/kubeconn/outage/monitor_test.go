@@ -241,3 +241,34 @@ func TestReadyz(t *testing.T) {
 	assert.Equal(t, unreachable, v)
 	assert.Error(t, err)
 }
+
+// Outage tells since when and why the cluster has not answered; the
+// subscribers of outages that last are told once per outage that lasts
+// long enough, and not for a short one.
+func TestOutageAndSubscribersOfLastingOutages(t *testing.T) {
+	c := &cluster{answer: http.StatusOK}
+	m, rt, _ := start(t, c, time.Minute)
+	var long, short atomic.Int32
+	m.OnUnreachable(time.Hour, func() { long.Add(1) })
+	m.OnUnreachable(50*time.Millisecond, func() { short.Add(1) })
+	_, _, down := m.Outage()
+	assert.False(t, down)
+
+	for outage := range 2 {
+		before := time.Now()
+		c.set(0, unreachable)
+		held := send(t.Context(), rt)
+		eventually(t, func() bool { return short.Load() == int32(outage+1) }, "told once the outage lasted")
+		since, cause, down := m.Outage()
+		assert.True(t, down)
+		assert.False(t, since.Before(before))
+		assert.Contains(t, cause, "connection refused")
+		eventually(t, func() bool { return c.probes.Load() >= int32(20*(outage+1)) }, "probing on")
+		assert.Equal(t, int32(outage+1), short.Load(), "once per outage")
+		c.set(http.StatusOK, ready)
+		assert.Equal(t, http.StatusOK, <-held)
+		_, _, down = m.Outage()
+		assert.False(t, down)
+	}
+	assert.Zero(t, long.Load(), "an outage shorter than asked tells nothing")
+}

@@ -20,12 +20,14 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
+	"github.com/manifestwork/work/pkg/agent/stalled"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -60,6 +62,9 @@ type Deps struct {
 	// applyrecords.Annotation once the work's status is current.
 	Records  *applyrecords.Store
 	Recorder events.Recorder
+	// Events, when set, receives a Warning Event on a work whose dropped
+	// resources have not been pruned for a while (EventPruneFailed).
+	Events record.EventRecorder
 	// SyncContext, when set, is the controller's queue; share it with the
 	// object cache's change callback (the wiring adds work keys to it). Nil makes a new one.
 	SyncContext factory.SyncContext
@@ -72,6 +77,9 @@ type Controller struct {
 	applied worklisters.AppliedManifestWorkLister
 	cleaner *appliedcleanup.Cleaner
 	logger  klog.Logger // for the queue key functions, which have no context
+	// pruneFailures is since when pruning fails, by work key.
+	pruneFailures stalled.Failures
+	now           func() time.Time
 
 	mu sync.Mutex
 	// replaced holds, by AppliedManifestWork name, the resourceVersions our
@@ -98,6 +106,7 @@ func newController(d Deps) *Controller {
 		applied: d.AppliedWorks.Lister(),
 		cleaner: &appliedcleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
 		logger:  klog.Background().WithName(ControllerName),
+		now:     time.Now,
 	}
 }
 
@@ -111,6 +120,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
 		c.forget(appliedname.Name(c.HubHash, name))
+		c.pruneFailures.Succeeded(syncCtx.QueueKey())
 		return nil
 	}
 	if err != nil {

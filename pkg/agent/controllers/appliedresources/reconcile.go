@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -20,6 +21,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
 )
@@ -45,6 +47,9 @@ type state struct {
 	settled bool
 	// errs are per-resource failures; the other resources go on.
 	errs []error
+	// unpruned are the failures to prune a resource dropped from the work
+	// (also in errs).
+	unpruned []error
 	// missing is set when an applied object was not found: the manifestwork
 	// controller puts it back, and its new UID must then be recorded, but
 	// the creation of an object brings no event here.
@@ -78,6 +83,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 			return 0, err
 		}
 	}
+	c.reportPruning(st)
 	if err := errors.Join(st.errs...); err != nil {
 		return 0, err
 	}
@@ -261,7 +267,8 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 	for _, r := range dropped {
 		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, appliedcleanup.Delete, guard)
 		if err != nil {
-			st.errs = append(st.errs, fmt.Errorf("pruning %s: %w", appliedcleanup.Describe(r), err))
+			err = fmt.Errorf("pruning %s: %w", appliedcleanup.Describe(r), err)
+			st.errs, st.unpruned = append(st.errs, err), append(st.unpruned, err)
 			st.resources = append(st.resources, r)
 			continue
 		}
@@ -388,4 +395,28 @@ func (c *Controller) forget(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.replaced, name)
+}
+
+// EventPruneFailed (Warning): resources dropped from the work have not been
+// removed from the managed cluster for a while (see package stalled); the
+// agent keeps retrying. The work's status no longer lists them, so this
+// Event is where it shows.
+const EventPruneFailed = "PruneFailed"
+
+// reportPruning records one Event on a work whose dropped resources have
+// failed to be pruned for a while, not one per retry.
+func (c *Controller) reportPruning(st *state) {
+	key := st.work.Namespace + "/" + st.work.Name
+	if len(st.unpruned) == 0 {
+		c.pruneFailures.Succeeded(key)
+		return
+	}
+	if !c.pruneFailures.Failed(key, c.now()).First || c.Events == nil {
+		return
+	}
+	message := fmt.Sprintf("Cannot remove what was dropped from the work; retrying: %v", st.unpruned[0])
+	if more := len(st.unpruned) - 1; more > 0 {
+		message += fmt.Sprintf(" (and %d more)", more)
+	}
+	c.Events.Event(st.work, corev1.EventTypeWarning, EventPruneFailed, workwriter.TruncateMessage(message))
 }

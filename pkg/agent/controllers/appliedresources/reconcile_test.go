@@ -3,7 +3,9 @@ package appliedresources
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,6 +17,7 @@ import (
 	metadatafake "k8s.io/client-go/metadata/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 
 	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -72,6 +75,7 @@ func newEnv(t *testing.T, applied *workv1.AppliedManifestWork, objectCache ct.Ca
 		Deps:    Deps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, SpokeClient: spoke, Metadata: md, Objects: objectsCache},
 		applied: worklisters.NewAppliedManifestWorkLister(indexer),
 		cleaner: &appliedcleanup.Cleaner{Client: md, Objects: objectsCache},
+		now:     time.Now,
 	}
 	return &env{c: c, spoke: spoke, metadata: md, appliedIndexer: indexer}
 }
@@ -300,6 +304,44 @@ func TestPruneFailureKeepsTheRecord(t *testing.T) {
 	assert.Contains(t, err.Error(), "deployments apps/v1 default/web")
 	assert.Equal(t, []workv1.AppliedManifestResourceMeta{cm, deploy}, e.appliedResources(t))
 	assert.Empty(t, e.spokeWrites(), "nothing changed in the status")
+}
+
+// A dropped resource that keeps failing to be pruned is reported on the
+// work as one Warning Event once it has failed for ten seconds, not before
+// and not on every retry; after a success, a new failure counts again.
+func TestPruneFailureThatLastsIsAnEvent(t *testing.T) {
+	cm := ct.Resource(ct.ConfigMaps, "default", "cm", "uid-cm")
+	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
+	e := newEnv(t, fixture.WebApplied(cm, deploy), nil,
+		ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef), ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OurRef))
+	refuse := true
+	e.metadata.PrependReactor("delete", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return refuse, nil, apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "deployments"}, "web", errors.New("no"))
+	})
+	events := record.NewFakeRecorder(10)
+	e.c.Events = events
+	t0, at := time.Unix(10000, 0), time.Duration(0)
+	e.c.now = func() time.Time { return t0.Add(at) }
+	work := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+	want := "Warning PruneFailed Cannot remove what was dropped from the work; retrying: pruning deployments apps/v1 default/web: deleting deployments default/web: " +
+		`deployments.apps "web" is forbidden: no`
+	for _, s := range []struct {
+		at     time.Duration
+		refuse bool
+		want   []string
+	}{
+		{at: 0, refuse: true},
+		{at: 9 * time.Second, refuse: true},
+		{at: 10 * time.Second, refuse: true, want: []string{want}},
+		{at: time.Minute, refuse: true},
+		{at: 2 * time.Minute},
+	} {
+		at, refuse = s.at, s.refuse
+		_, err := e.c.reconcile(context.Background(), work)
+		assert.Equal(t, s.refuse, err != nil, "at %s: %v", s.at, err)
+		assert.Equal(t, s.want, ct.Recorded(events), "at %s", s.at)
+	}
+	assert.False(t, e.c.pruneFailures.Succeeded(fixture.Cluster+"/web"), "forgotten once pruned")
 }
 
 // The status patch carries the resourceVersion it was computed from.

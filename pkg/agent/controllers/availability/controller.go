@@ -101,7 +101,7 @@ func New(d Deps) factory.Controller {
 		Deps:     d,
 		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
 		rechecks: newRechecks(),
-		writer:   workwriter.New(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize),
+		writer:   workwriter.New(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize).WithEvents(d.Events),
 		now:      time.Now,
 		health:   newHealthReport(d.Events, time.Now),
 	}
@@ -125,6 +125,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	if apierrors.IsNotFound(err) {
 		c.rechecks.Forget(key)
 		c.health.forget(key)
+		c.writer.Forget(key)
 		return nil
 	}
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/executor"
+	"github.com/manifestwork/work/pkg/agent/stalled"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -65,6 +66,9 @@ type AppliedController struct {
 	cleaner *appliedcleanup.Cleaner
 	writer  *workwriter.Writer // of the work's Deleting condition
 	logger  klog.Logger        // for the queue key functions, which have no context
+	// failures is since when the cleanup of each AppliedManifestWork fails.
+	failures stalled.Failures
+	now      func() time.Time
 }
 
 // NewAppliedController returns the AppliedManifestWork finalize controller,
@@ -88,8 +92,9 @@ func newAppliedController(d AppliedDeps) *AppliedController {
 		works:       d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:     d.AppliedWorks.Lister(),
 		cleaner:     &appliedcleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
-		writer:      workwriter.New(AppliedControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize),
+		writer:      workwriter.New(AppliedControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize).WithEvents(d.Events),
 		logger:      klog.Background().WithName(AppliedControllerName),
+		now:         time.Now,
 	}
 }
 
@@ -120,6 +125,9 @@ type appliedState struct {
 	// denied are the deletions the work's executor may not make: they wait,
 	// retried with backoff and at once when RBAC changes.
 	denied []error
+	// failed are the other cleanup steps that failed: retried with backoff,
+	// and named in the Deleting condition once they have failed for a while.
+	failed []error
 }
 
 // reconcile finalizes a deleted AppliedManifestWork of this hub. It returns
@@ -144,8 +152,8 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 			return 0, err
 		}
 	}
-	if len(st.denied) > 0 {
-		return 0, errors.Join(st.denied...)
+	if len(st.denied) > 0 || len(st.failed) > 0 {
+		return 0, errors.Join(append(st.denied, st.failed...)...)
 	}
 	if len(st.pending) > 0 {
 		if st.requested {
@@ -153,7 +161,11 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 		}
 		return jittered(pollInterval), nil
 	}
-	return 0, c.removeFinalizer(ctx, st)
+	if err := c.removeFinalizer(ctx, st); err != nil {
+		st.failed = append(st.failed, err)
+		return 0, errors.Join(err, c.reportWaiting(ctx, st))
+	}
+	return 0, nil
 }
 
 // ours tells whether this agent finalizes an AppliedManifestWork: one of its
@@ -198,7 +210,6 @@ func workName(applied *workv1.AppliedManifestWork) string {
 func (c *AppliedController) cleanResources(ctx context.Context, st *appliedState) error {
 	option := deleteOptionOf(st.work)
 	guard := appliedcleanup.GuardFor(c.Executors, st.work)
-	var errs []error
 	for _, r := range c.resources(st) {
 		action := actionFor(option, r)
 		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, action, guard)
@@ -208,7 +219,8 @@ func (c *AppliedController) cleanResources(ctx context.Context, st *appliedState
 			continue
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %s: %w", action, appliedcleanup.Describe(r), err))
+			st.pending = append(st.pending, appliedcleanup.Describe(r))
+			st.failed = append(st.failed, err) // it names the object
 			continue
 		}
 		switch outcome {
@@ -219,7 +231,7 @@ func (c *AppliedController) cleanResources(ctx context.Context, st *appliedState
 			st.pending = append(st.pending, appliedcleanup.Describe(r))
 		}
 	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // resources are the recorded applied resources and, while the work is
@@ -282,19 +294,31 @@ func actionFor(option workv1.DeleteOption, r workv1.AppliedManifestResourceMeta)
 }
 
 // reportWaiting names, in the Deleting condition of the work being deleted,
-// the objects its deletion waits for. A work that is not being deleted (its
+// the objects its deletion waits for, and what keeps it from going on:
+// deletions the executor may not make, and failures that have lasted (see
+// package stalled). A work that is not being deleted (its
 // AppliedManifestWork was deleted on its own) is left alone.
 func (c *AppliedController) reportWaiting(ctx context.Context, st *appliedState) error {
-	if len(st.pending) == 0 || st.work == nil || st.work.DeletionTimestamp == nil {
+	if st.work == nil || st.work.DeletionTimestamp == nil {
+		return nil
+	}
+	persisting := false
+	if len(st.failed) == 0 {
+		c.failures.Succeeded(st.applied.Name)
+	} else {
+		persisting = c.failures.Failed(st.applied.Name, c.now()).Persisting
+	}
+	if len(st.pending) == 0 && !persisting {
 		return nil
 	}
 	klog.FromContext(ctx).V(2).Info("Waiting for applied objects to be deleted", "objects", st.pending)
-	message := waitingMessage(st.pending)
-	if len(st.denied) > 0 {
-		message += "; " + st.denied[0].Error()
-		if more := len(st.denied) - 1; more > 0 {
-			message += fmt.Sprintf(" (and %d more deletions not allowed)", more)
-		}
+	message := fmt.Sprintf("waiting for AppliedManifestWork %s to be finalized", st.applied.Name)
+	if len(st.pending) > 0 {
+		message = waitingMessage(st.pending)
+	}
+	message += firstOf(st.denied, "deletions not allowed")
+	if persisting {
+		message += firstOf(st.failed, "failures")
 	}
 	updated, written, err := setDeleting(ctx, c.writer, st.work, deletingCondition(st.work, message))
 	if err != nil {
@@ -305,6 +329,19 @@ func (c *AppliedController) reportWaiting(ctx context.Context, st *appliedState)
 	}
 	st.work = updated
 	return nil
+}
+
+// firstOf is "; " and the first error, with how many more there are; ""
+// without errors.
+func firstOf(errs []error, more string) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	s := "; " + errs[0].Error()
+	if n := len(errs) - 1; n > 0 {
+		s += fmt.Sprintf(" (and %d more %s)", n, more)
+	}
+	return s
 }
 
 // removeFinalizer lets the AppliedManifestWork go.
@@ -318,7 +355,7 @@ func (c *AppliedController) removeFinalizer(ctx context.Context, st *appliedStat
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("removing finalizer: %w", err)
+		return fmt.Errorf("cannot remove the finalizer of AppliedManifestWork %s: %w", st.applied.Name, err)
 	}
 	klog.FromContext(ctx).Info("Applied resources cleaned up; removed the AppliedManifestWork finalizer",
 		"deleteOption", string(deleteOptionOf(st.work).PropagationPolicy))

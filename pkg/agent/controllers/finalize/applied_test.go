@@ -267,7 +267,7 @@ func TestAppliedFailureKeepsTheFinalizer(t *testing.T) {
 
 	_, err := e.applied.reconcile(context.Background(), applied)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "configmaps v1 default/cm")
+	assert.Contains(t, err.Error(), "removing owner reference from configmaps default/cm")
 	assert.Empty(t, e.object(t, ct.Deployments, "default", "web").OwnerReferences, "the deployment was still released")
 	assert.Empty(t, e.spokeWrites(), "finalizer kept")
 }

@@ -3,6 +3,7 @@ package finalize
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -110,6 +111,7 @@ func newEnv(t *testing.T, f given) *env {
 			WorkDeps: WorkDeps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, HubClient: hub, SpokeClient: spoke, Events: events},
 			works:    worksLister, applied: appliedLister,
 			writer: workwriter.NewGuarded(ControllerName, hub),
+			now:    time.Now,
 		},
 		applied: &AppliedController{
 			AppliedDeps: AppliedDeps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1", HubClient: hub, SpokeClient: spoke, Metadata: md, Objects: objects,
@@ -117,6 +119,7 @@ func newEnv(t *testing.T, f given) *env {
 			works: worksLister, applied: appliedLister,
 			cleaner: &appliedcleanup.Cleaner{Client: md, Objects: objects},
 			writer:  workwriter.New(AppliedControllerName, hub),
+			now:     time.Now,
 		},
 		hub: hub, spoke: spoke, metadata: md,
 	}

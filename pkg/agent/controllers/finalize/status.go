@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/stalled"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
@@ -90,11 +91,14 @@ func waitingMessage(names []string) string {
 }
 
 // setDeleting writes the work's Deleting condition unless it already says
-// the same. It returns the work as it now is and whether it wrote.
+// the same. A Stalled condition goes with it: it is about applying the
+// work, which is over; the Deleting condition says what the deletion waits
+// for. It returns the work as it now is and whether it wrote.
 func setDeleting(ctx context.Context, writer *workwriter.Writer, work *workv1.ManifestWork,
 	cond metav1.Condition) (*workv1.ManifestWork, bool, error) {
 	status := *work.Status.DeepCopy()
 	apimeta.SetStatusCondition(&status.Conditions, cond)
+	apimeta.RemoveStatusCondition(&status.Conditions, stalled.ConditionType)
 	updated, err := writer.Status(ctx, work, status)
 	if err != nil {
 		return nil, false, fmt.Errorf("setting the Deleting condition: %w", err)

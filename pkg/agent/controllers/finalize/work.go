@@ -17,6 +17,7 @@ package finalize
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -34,6 +35,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
+	"github.com/manifestwork/work/pkg/agent/stalled"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -72,6 +74,10 @@ type WorkController struct {
 	// writer is guarded: once the finalizer is removed, the cached copy that
 	// still carries it is nothing to act on.
 	writer *workwriter.Writer
+	// failures is since when the deletion of each work's
+	// AppliedManifestWork fails.
+	failures stalled.Failures
+	now      func() time.Time
 }
 
 // NewWorkController returns the ManifestWork finalize controller, ready to Run.
@@ -92,7 +98,8 @@ func newWorkController(d WorkDeps) *WorkController {
 		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:  d.AppliedWorks.Lister(),
 		logger:   klog.Background().WithName(ControllerName),
-		writer:   workwriter.NewGuarded(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize),
+		writer:   workwriter.NewGuarded(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize).WithEvents(d.Events),
+		now:      time.Now,
 	}
 }
 
@@ -106,6 +113,7 @@ func (c *WorkController) sync(ctx context.Context, syncCtx factory.SyncContext) 
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
 		c.writer.Forget(key)
+		c.failures.Succeeded(key)
 		return nil
 	}
 	if err != nil {
@@ -167,9 +175,30 @@ func (c *WorkController) markDeleting(ctx context.Context, st *workState) error 
 }
 
 // deleteAppliedWork deletes the work's AppliedManifestWork and waits until
-// it is gone. The cache may not have seen an AppliedManifestWork created a
-// moment ago, so the API confirms that there is none before the work goes.
+// it is gone. A failure that lasts (see package stalled) is named in the
+// work's Deleting condition: the deletion waits for it.
 func (c *WorkController) deleteAppliedWork(ctx context.Context, st *workState) error {
+	key := st.work.Namespace + "/" + st.work.Name
+	err := c.requestAppliedDeletion(ctx, st)
+	if err == nil {
+		c.failures.Succeeded(key)
+		return nil
+	}
+	if apierrors.IsConflict(err) || !c.failures.Failed(key, c.now()).Persisting {
+		return err // a conflict is retried at once
+	}
+	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted; %v", appliedname.Name(c.HubHash, st.work.Name), err)
+	if _, _, werr := setDeleting(ctx, c.writer, st.work, deletingCondition(st.work, msg)); werr != nil {
+		return errors.Join(err, werr)
+	}
+	return err
+}
+
+// requestAppliedDeletion asks for the deletion of the work's
+// AppliedManifestWork and has the work wait until it is gone. The cache may
+// not have seen an AppliedManifestWork created a moment ago, so the API
+// confirms that there is none before the work goes.
+func (c *WorkController) requestAppliedDeletion(ctx context.Context, st *workState) error {
 	name := appliedname.Name(c.HubHash, st.work.Name)
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
@@ -179,7 +208,7 @@ func (c *WorkController) deleteAppliedWork(ctx context.Context, st *workState) e
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("reading AppliedManifestWork %s: %w", name, err)
+		return fmt.Errorf("cannot read AppliedManifestWork %s: %w", name, err)
 	}
 	if applied.DeletionTimestamp != nil {
 		klog.FromContext(ctx).V(4).Info("Waiting for the AppliedManifestWork to be finalized", "appliedManifestWork", name)
@@ -203,7 +232,7 @@ func (c *WorkController) deleteAppliedWork(ctx context.Context, st *workState) e
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("deleting AppliedManifestWork %s: %w", name, err)
+		return fmt.Errorf("cannot delete AppliedManifestWork %s: %w", name, err)
 	}
 	klog.FromContext(ctx).Info("Deleting the AppliedManifestWork of a deleted work", "appliedManifestWork", name)
 	st.wait = jittered(pollInterval)
@@ -227,7 +256,7 @@ func (c *WorkController) ensureAppliedFinalizer(ctx context.Context, applied *wo
 	}
 	_, err = c.SpokeClient.WorkV1().AppliedManifestWorks().Patch(ctx, applied.Name, types.MergePatchType, patch, metav1.PatchOptions{})
 	if err != nil {
-		return fmt.Errorf("adding finalizer to AppliedManifestWork %s: %w", applied.Name, err)
+		return fmt.Errorf("cannot add the finalizer to AppliedManifestWork %s: %w", applied.Name, err)
 	}
 	return nil
 }

@@ -59,7 +59,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		if ready[i] == nil || completed(st.work, st.results[i].meta) {
 			continue
 		}
-		compared := apimeta.FindStatusCondition(carryOver(st.work.Status.ResourceStatus.Manifests, st.results[i].meta).Conditions, ConditionInSync) != nil
+		compared := comparedBefore(st.work, st.results[i].meta)
 		out, err := c.applyOne(ctx, st.work, key, ready[i], owner, compared)
 		st.results[i].exists, st.results[i].err, st.results[i].differences = out.exists, err, out.differences
 		recorded = recorded || out.recorded
@@ -68,6 +68,15 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		c.OnRecorded(key)
 	}
 	return nil
+}
+
+// comparedBefore tells whether the work's status holds the outcome of a
+// comparison of the manifest's object with it, which still holds for an
+// object unchanged since. One made while its type was not watched does
+// not: the object may have changed unseen.
+func comparedBefore(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
+	inSync := apimeta.FindStatusCondition(carryOver(work.Status.ResourceStatus.Manifests, meta).Conditions, ConditionInSync)
+	return inSync != nil && inSync.Reason != InSyncReasonNotWatched
 }
 
 // unowned lists the objects of the manifests whose strategy may leave them

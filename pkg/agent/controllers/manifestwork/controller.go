@@ -25,6 +25,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
+	"github.com/manifestwork/work/pkg/agent/stalled"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -45,6 +46,9 @@ type ObjectCache interface {
 	// changes its owner references cannot route back to it.
 	SetReads(user string, objects []objectwatch.ObjectKey)
 	Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error)
+	// WatchFailure tells why, and since when, objects of gvr are not
+	// watched; ok is false while they are.
+	WatchFailure(gvr schema.GroupVersionResource) (failure objectwatch.WatchFailure, ok bool)
 }
 
 // Executors decides whether a work's executor may have a manifest applied.
@@ -81,6 +85,10 @@ type Deps struct {
 	// Reconnects, when set, tells when a cluster answers again after an
 	// outage: the works that failed meanwhile are retried at once.
 	Reconnects Reconnects
+	// Cluster, when set, tells whether the managed cluster answers: while
+	// it does not, nothing is applied, and an outage that lasts shows on
+	// every work as Stalled.
+	Cluster Reachability
 }
 
 // Reconnects calls its subscribers whenever a cluster answers again after an
@@ -99,6 +107,9 @@ type Controller struct {
 	writer  *workwriter.Writer                 // guarded: tells a lister copy our writes replaced
 	drift   driftEvents                        // one DriftRepaired Event per object and minute
 	now     func() time.Time
+	// appliedFailures is since when each work's AppliedManifestWork could
+	// not be had.
+	appliedFailures stalled.Failures
 }
 
 // retry is the scheduled retry of a work whose manifests failed.
@@ -124,11 +135,14 @@ func New(d Deps) factory.Controller {
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied: d.AppliedWorks.Lister(),
 		retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
-		writer:  workwriter.NewGuarded(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize),
+		writer:  workwriter.NewGuarded(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize).WithEvents(d.Events),
 		now:     time.Now,
 	}
 	if d.Reconnects != nil {
 		d.Reconnects.OnReconnect(c.retryFailed)
+	}
+	if d.Cluster != nil {
+		d.Cluster.OnUnreachable(stalled.Threshold, c.reconcileAll)
 	}
 	logger := klog.Background().WithName(ControllerName)
 	return factory.New().
@@ -169,11 +183,14 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	logger := klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work))
 	err = c.reconcile(klog.NewContext(ctx, logger), work)
-	var failed *manifestFailures
+	var later *retryLater
 	switch {
-	case errors.As(err, &failed):
+	case errors.As(err, &later):
 		delay := c.retries.When(key)
-		logger.V(2).Info("Manifests failed; retrying", "after", delay, "err", err)
+		if later.within > 0 && later.within < delay {
+			delay = later.within
+		}
+		logger.V(2).Info("Work not done; retrying", "after", delay, "err", err)
 		c.waiting.Store(key, retry{generation: work.Generation, epoch: c.Executors.Epoch(), at: c.now().Add(delay)})
 		syncCtx.Queue().AddAfter(key, delay)
 		return nil
@@ -223,4 +240,5 @@ func (c *Controller) forget(name string) {
 	c.waiting.Delete(key)
 	c.writer.Forget(key)
 	c.drift.forget(key)
+	c.appliedFailures.Succeeded(key)
 }

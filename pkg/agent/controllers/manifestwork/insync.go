@@ -5,6 +5,7 @@ import (
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/manifestwork/work/pkg/agent/objectdiff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -48,15 +49,26 @@ func manifestInSync(diff *objectdiff.Report, generation int64) metav1.Condition 
 // setManifestInSync sets the InSync condition of a manifest: from the
 // comparison made now, or, when none was made (the object is unchanged
 // since it was last compared, or could not be read), the last one's,
-// confirmed for this generation when the manifest was applied.
+// confirmed for this generation when the manifest was applied. While the
+// agent cannot watch objects of the manifest's type, it is Unknown: a
+// change made to the object would not be seen.
 func setManifestInSync(mc *workv1.ManifestCondition, r manifestResult, generation int64) {
+	if r.notWatched != nil {
+		apimeta.SetStatusCondition(&mc.Conditions, metav1.Condition{
+			Type: ConditionInSync, Status: metav1.ConditionUnknown, ObservedGeneration: generation,
+			Reason: InSyncReasonNotWatched,
+			Message: shorten(fmt.Sprintf("The agent cannot list or watch %s, so changes made to the object are not seen: %v",
+				schema.GroupResource{Group: r.meta.Group, Resource: r.meta.Resource}, r.notWatched), maxInSyncMessage),
+		})
+		return
+	}
 	if r.differences != nil {
 		apimeta.SetStatusCondition(&mc.Conditions, manifestInSync(r.differences, generation))
 		return
 	}
 	previous := apimeta.FindStatusCondition(mc.Conditions, ConditionInSync)
 	switch {
-	case previous == nil:
+	case previous == nil || previous.Reason == InSyncReasonNotWatched:
 		apimeta.SetStatusCondition(&mc.Conditions, metav1.Condition{
 			Type: ConditionInSync, Status: metav1.ConditionUnknown, ObservedGeneration: generation,
 			Reason: InSyncReasonNotCompared, Message: "The live object could not be compared with the manifest; see Applied",

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/stalled"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -18,6 +21,17 @@ type state struct {
 	work    *workv1.ManifestWork        // the latest copy, after our own metadata writes
 	applied *workv1.AppliedManifestWork // owner of everything applied
 	results []manifestResult            // by ordinal
+	// halted is why the pass applies nothing (the managed cluster does not
+	// answer, the AppliedManifestWork is not there); nil when it applies.
+	halted error
+	// stall is the work's Stalled condition; nil removes it, except from a
+	// halted pass, which knows nothing about the other causes.
+	stall *metav1.Condition
+	// later is a failure that is not reported yet and fails nothing else,
+	// and within how soon it will be if it lasts: the work is looked at again
+	// by then.
+	later  error
+	within time.Duration
 }
 
 // manifestResult is the outcome of one manifest.
@@ -28,11 +42,16 @@ type manifestResult struct {
 	// differences is where the live object differs from the manifest, nil
 	// when it was not compared in this pass.
 	differences *objectdiff.Report
+	// notWatched is why the agent has not been able to watch objects of the
+	// manifest's type for a while; nil while it watches them.
+	notWatched error
 }
 
 // reconcile runs the steps of one pass over a work and patches its status
 // once. While any manifest fails it returns an error, so the queue retries the
-// work with backoff; the other manifests are applied all the same.
+// work with backoff; the other manifests are applied all the same. A failure
+// that keeps the whole work from progressing halts the pass and, once it has
+// lasted (see package stalled), sets the work's Stalled condition.
 func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) error {
 	if work.DeletionTimestamp != nil {
 		return nil // the finalize controller owns deleted works
@@ -40,14 +59,19 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) e
 	st := &state{work: work}
 	for _, step := range []func(context.Context, *state) error{
 		c.ensureFinalizer,
+		c.checkCluster,
 		c.ensureAppliedWork,
 		c.applyManifests,
+		c.checkWatches,
 	} {
 		if err := step(ctx, st); err != nil {
 			return err
 		}
+		if st.halted != nil {
+			break
+		}
 	}
-	status := buildStatus(st.work, st.results)
+	status := st.status()
 	updated, err := c.writer.Status(ctx, st.work, status)
 	if err != nil {
 		return err
@@ -56,7 +80,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) e
 		recordTransitions(c.Events, st.work, status)
 		st.work = updated
 	}
-	return st.failures()
+	return st.outcome()
 }
 
 // ensureFinalizer keeps the work on the hub until the agent has cleaned up.
@@ -72,21 +96,35 @@ func (c *Controller) ensureFinalizer(ctx context.Context, st *state) error {
 }
 
 // ensureAppliedWork finds or creates the AppliedManifestWork that records,
-// and owns, what the work applies.
+// and owns, what the work applies. Without it nothing can be applied: the
+// pass halts, and the work is Stalled once that lasts.
 func (c *Controller) ensureAppliedWork(ctx context.Context, st *state) error {
-	name := appliedname.Name(c.HubHash, st.work.Name)
-	applied, err := c.applied.Get(name)
-	if apierrors.IsNotFound(err) {
-		applied, err = c.createAppliedWork(ctx, name, st.work.Name)
-	}
+	key := st.work.Namespace + "/" + st.work.Name
+	applied, err := c.appliedWork(ctx, st.work.Name)
 	if err != nil {
-		return err
+		v := c.appliedFailures.Failed(key, c.now())
+		st.halt(err, v.Wait, appliedWorkStalled(err, v, st.work.Generation))
+		return nil
 	}
-	if applied.DeletionTimestamp != nil {
-		return fmt.Errorf("AppliedManifestWork %s is being deleted; waiting before applying again", name)
-	}
+	c.appliedFailures.Succeeded(key)
 	st.applied = applied
 	return nil
+}
+
+// appliedWork is the work's AppliedManifestWork, created if need be.
+func (c *Controller) appliedWork(ctx context.Context, workName string) (*workv1.AppliedManifestWork, error) {
+	name := appliedname.Name(c.HubHash, workName)
+	applied, err := c.applied.Get(name)
+	if apierrors.IsNotFound(err) {
+		applied, err = c.createAppliedWork(ctx, name, workName)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if applied.DeletionTimestamp != nil {
+		return nil, fmt.Errorf("AppliedManifestWork %s is being deleted; waiting until it is gone to apply the work again", name)
+	}
+	return applied, nil
 }
 
 func (c *Controller) createAppliedWork(ctx context.Context, name, workName string) (*workv1.AppliedManifestWork, error) {
@@ -100,27 +138,75 @@ func (c *Controller) createAppliedWork(ctx context.Context, name, workName strin
 		return client.Get(ctx, name, metav1.GetOptions{}) // our cache is behind
 	}
 	if err != nil {
-		return nil, fmt.Errorf("creating AppliedManifestWork %s: %w", name, err)
+		return nil, fmt.Errorf("cannot create AppliedManifestWork %s: %w", name, err)
 	}
 	return created, nil
 }
 
-// manifestFailures is the error of a reconcile in which some manifests
-// failed; the rest of the work was applied and reported.
-type manifestFailures struct{ error }
+// halt ends the pass with err; stall is the Stalled condition to report it
+// with, nil while it is too young to be reported (it will be in wait).
+func (st *state) halt(err error, wait time.Duration, stall *metav1.Condition) {
+	st.halted, st.stall = err, stall
+	if wait > 0 {
+		st.within = wait
+	}
+}
 
-func (e *manifestFailures) Unwrap() error { return e.error }
+// notYet notes a failure that will be reported in wait if it lasts.
+func (st *state) notYet(err error, wait time.Duration) {
+	if st.later == nil || wait < st.within {
+		st.later, st.within = err, wait
+	}
+}
 
-// failures is nil when every manifest was applied.
-func (st *state) failures() error {
+// status is the work's status after this pass: of every manifest, or, after
+// a halt, the work's own with the Stalled condition the halt reports.
+func (st *state) status() workv1.ManifestWorkStatus {
+	if st.halted != nil {
+		status := *st.work.Status.DeepCopy()
+		if st.stall != nil {
+			apimeta.SetStatusCondition(&status.Conditions, *st.stall)
+		}
+		return status
+	}
+	status := buildStatus(st.work, st.results)
+	if st.stall != nil {
+		apimeta.SetStatusCondition(&status.Conditions, *st.stall)
+	} else {
+		apimeta.RemoveStatusCondition(&status.Conditions, stalled.ConditionType)
+	}
+	return status
+}
+
+// retryLater is the error of a reconcile that the work's own backoff
+// retries: some manifests failed (the rest of the work was applied and
+// reported), the pass halted, or a failure is not reported yet. within,
+// when not 0, is how soon at the latest: when that failure is due to be
+// reported.
+type retryLater struct {
+	error
+	within time.Duration
+}
+
+func (e *retryLater) Unwrap() error { return e.error }
+
+// outcome is nil when every manifest was applied and nothing is to be
+// reported later.
+func (st *state) outcome() error {
 	var errs []error
+	if st.halted != nil {
+		errs = append(errs, st.halted)
+	}
 	for _, r := range st.results {
 		if r.err != nil {
 			errs = append(errs, fmt.Errorf("manifest %d: %w", r.meta.Ordinal, r.err))
 		}
 	}
+	if st.later != nil {
+		errs = append(errs, st.later)
+	}
 	if len(errs) == 0 {
 		return nil
 	}
-	return &manifestFailures{errors.Join(errs...)}
+	return &retryLater{error: errors.Join(errs...), within: st.within}
 }

@@ -40,6 +40,9 @@ func (noCache) SetReads(string, []objectwatch.ObjectKey)      {}
 func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.PartialObjectMetadata, bool, error) {
 	return nil, false, nil
 }
+func (noCache) WatchFailure(schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
+	return objectwatch.WatchFailure{}, false
+}
 
 // env is a controller over fake clients, with its fakes exposed.
 type env struct {

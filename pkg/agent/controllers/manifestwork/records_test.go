@@ -26,6 +26,9 @@ type trackerCache struct {
 
 func (trackerCache) SetUses(string, []schema.GroupVersionResource) {}
 func (trackerCache) SetReads(string, []objectwatch.ObjectKey)      {}
+func (trackerCache) WatchFailure(schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
+	return objectwatch.WatchFailure{}, false
+}
 func (c trackerCache) Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {
 	obj, err := c.dynamic.Tracker().Get(gvr, namespace, name)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
@@ -47,6 +48,9 @@ type Deps struct {
 	Interval    time.Duration // --status-sync-interval
 	MaxWatches  int           // --max-feedback-watch
 	Recorder    events.Recorder
+	// Events, when set, receives the Warning Events of status writes that
+	// keep failing (Kubernetes Events on the works, on the hub).
+	Events      record.EventRecorder
 	SyncContext factory.SyncContext
 }
 
@@ -70,7 +74,7 @@ func New(d Deps) (factory.Controller, *Watches) {
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		watches: newWatches(d.WatchClient, d.MaxWatches, func(key string) { d.SyncContext.Queue().Add(key) }),
-		writer:  workwriter.New(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize),
+		writer:  workwriter.New(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize).WithEvents(d.Events),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
@@ -89,6 +93,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
 		c.watches.setUses(key, nil)
+		c.writer.Forget(key)
 		return nil
 	}
 	if err != nil {

@@ -1,0 +1,145 @@
+package manifestwork
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/stalled"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
+)
+
+// Reachability tells whether the managed cluster answers the agent.
+type Reachability interface {
+	// Outage tells, while the cluster does not answer, since when and what
+	// showed it; down is false while it answers.
+	Outage() (since time.Time, cause string, down bool)
+	// OnUnreachable registers f, called once in each outage that lasts d.
+	OnUnreachable(d time.Duration, f func())
+}
+
+// InSyncReasonNotWatched is the reason of a manifest's InSync=Unknown
+// while the agent cannot watch objects of its type: a change made to its
+// object on the managed cluster would not be seen.
+const InSyncReasonNotWatched = "NotWatched"
+
+// checkCluster halts the pass while the managed cluster does not answer:
+// writes would fail, and the watch caches the pass relies on are not kept
+// current. The retries cost no request; the reconnection retries every
+// work at once. An outage that lasts sets Stalled on every work: the
+// Reachability tells the controller, which then reconciles them all, one
+// status patch each.
+func (c *Controller) checkCluster(_ context.Context, st *state) error {
+	if c.Cluster == nil {
+		return nil
+	}
+	since, cause, down := c.Cluster.Outage()
+	if !down {
+		return nil
+	}
+	err := fmt.Errorf("the managed cluster has not answered since %s: %s", since.UTC().Format(time.RFC3339), cause)
+	persisting, wait := stalled.Persists(since, c.now())
+	var stall *metav1.Condition
+	if persisting {
+		stall = &metav1.Condition{
+			Type: stalled.ConditionType, Status: metav1.ConditionTrue, ObservedGeneration: st.work.Generation,
+			Reason: stalled.ReasonManagedClusterUnreachable,
+			Message: workwriter.TruncateMessage(fmt.Sprintf("The managed cluster's API server has not answered the agent since %s (%s); "+
+				"the work is applied as soon as it answers again", since.UTC().Format(time.RFC3339), cause)),
+		}
+	}
+	st.halt(err, wait, stall)
+	return nil
+}
+
+// reconcileAll queues every work at once, also those waiting for a retry:
+// an outage has lasted long enough to be reported on each.
+func (c *Controller) reconcileAll() {
+	works, _ := c.works.List(labels.Everything()) // a lister does not fail
+	for _, work := range works {
+		key := work.Namespace + "/" + work.Name
+		c.waiting.Delete(key)
+		c.SyncContext.Queue().Add(key)
+	}
+}
+
+// appliedWorkStalled is the Stalled condition of a work whose
+// AppliedManifestWork cannot be had, nil while that is too young to report.
+func appliedWorkStalled(err error, v stalled.Verdict, generation int64) *metav1.Condition {
+	if !v.Persisting {
+		return nil
+	}
+	return &metav1.Condition{
+		Type: stalled.ConditionType, Status: metav1.ConditionTrue, ObservedGeneration: generation,
+		Reason: stalled.ReasonAppliedManifestWorkUnavailable,
+		Message: workwriter.TruncateMessage(fmt.Sprintf("Nothing of the work is applied: %v; "+
+			"the agent retries with backoff, at least every minute", err)),
+	}
+}
+
+// checkWatches marks the manifests whose objects the agent has not been
+// able to watch for a while, and sets the work's Stalled condition when
+// there are any: their changes on the managed cluster are not seen, so
+// drift is neither reported nor repaired. A watch that failed only lately
+// is looked at again once it has failed long enough to be reported; one
+// that works again tells the controller (objectwatch.Deps.OnWatchFailure).
+func (c *Controller) checkWatches(ctx context.Context, st *state) error {
+	failing := map[schema.GroupVersionResource]error{}
+	var types []string // not watched, in the order of the manifests
+	var first error    // of types[0]
+	for i := range st.results {
+		r := &st.results[i]
+		if r.meta.Resource == "" {
+			continue // never mapped: its Applied condition says why
+		}
+		gvr := schema.GroupVersionResource{Group: r.meta.Group, Version: r.meta.Version, Resource: r.meta.Resource}
+		err, seen := failing[gvr]
+		if !seen {
+			err = c.watchFailure(st, gvr)
+			failing[gvr] = err
+			if err != nil {
+				types = append(types, gvr.GroupResource().String())
+				if first == nil {
+					first = err
+				}
+			}
+		}
+		r.notWatched = err
+	}
+	if len(types) == 0 {
+		return nil
+	}
+	klog.FromContext(ctx).V(2).Info("Resource types not watched", "types", types)
+	message := fmt.Sprintf("The agent cannot list or watch %s: %v", types[0], first)
+	if more := len(types) - 1; more > 0 {
+		message += fmt.Sprintf("; and %d more resource types (%s)", more, strings.Join(types[1:], ", "))
+	}
+	message += "; changes made to their objects on the managed cluster are not seen: grant the agent list and watch on them"
+	st.stall = &metav1.Condition{
+		Type: stalled.ConditionType, Status: metav1.ConditionTrue, ObservedGeneration: st.work.Generation,
+		Reason: stalled.ReasonResourceTypeNotWatched, Message: workwriter.TruncateMessage(message),
+	}
+	return nil
+}
+
+// watchFailure is why objects of gvr have not been watched for long enough
+// to report it; nil while they are watched, or failed only lately (then the
+// work is looked at again when it is time).
+func (c *Controller) watchFailure(st *state, gvr schema.GroupVersionResource) error {
+	f, failing := c.Objects.WatchFailure(gvr)
+	if !failing {
+		return nil
+	}
+	persisting, wait := stalled.Persists(f.Since, c.now())
+	if !persisting {
+		st.notYet(fmt.Errorf("cannot list or watch %s: %w", gvr.GroupResource(), f.Err), wait)
+		return nil
+	}
+	return f.Err
+}
