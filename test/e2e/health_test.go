@@ -54,7 +54,7 @@ func waitManifestHealth(t *testing.T, cluster, work string, ordinal int, status 
 // hub has an Event for each manifest that turned Degraded.
 func TestHealthOfWorkloads(t *testing.T) {
 	e := setup(t)
-	runningAgent(t, "cluster1")
+	agent := runningAgent(t, "cluster1")
 	ns := "e2e-health"
 
 	stuck := fixture.Deployment(ns, "stuck", 2)
@@ -124,6 +124,12 @@ func TestHealthOfWorkloads(t *testing.T) {
 		}
 		return fmt.Errorf("%d ManifestDegraded events, none for the stuck Deployment", len(list.Items))
 	}, "a ManifestDegraded Event for the stuck Deployment")
+	// The gauge counts manifests by kind and health, with no per-work label.
+	waitMetric(t, agent, `work_manifest_health{health="Degraded",kind="Deployment"}`)
+	waitMetric(t, agent, `work_manifest_health{health="Degraded",kind="Job"}`)
+	waitMetric(t, agent, `work_manifest_health{health="NoHealthCheck",kind="ConfigMap"}`)
+	const degradedDeployments = `work_manifest_health{health="Degraded",kind="Deployment"}`
+	degraded := scrape(t, agent)[degradedDeployments]
 
 	// Fixing the stuck Deployment on the managed cluster is not the work's
 	// business (the work sets the selector again), but scaling it to zero
@@ -134,6 +140,12 @@ func TestHealthOfWorkloads(t *testing.T) {
 		w.Spec.Workload.Manifests[2] = manifestOf(t, stuck)
 	})
 	waitManifestHealth(t, "cluster1", "health", 2, metav1.ConditionTrue, workv1.HealthyReasonHealthy, "0 of 0 replicas")
+	framework.Eventually(t, convergeTimeout, func() error {
+		if v := scrape(t, agent)[degradedDeployments]; v != degraded-1 {
+			return fmt.Errorf("%v Deployments Degraded, want %v", v, degraded-1)
+		}
+		return nil
+	}, "the recovered Deployment leaves the Degraded count")
 }
 
 // A CustomResourceDefinition whose names conflict with another's is

@@ -14,7 +14,7 @@ import (
 // Healthy conditions (the testdata has the shape and messages our agent
 // wrote in the e2e health test), field for field, with unknown fields
 // refused: an OCM client reads it unchanged. Run it in this module:
-// cd hack/tools/ocm-api && go test ./...
+// cd hack/tools/ocm-api && go test ./... (make test-unit runs it).
 func TestOCMTypesDecodeHealth(t *testing.T) {
 	data, err := os.ReadFile("testdata/manifestwork-with-health.json")
 	if err != nil {
