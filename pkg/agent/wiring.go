@@ -8,7 +8,6 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
@@ -125,9 +124,9 @@ func (a *agent) wire() (w *wiring, err error) {
 	w = &wiring{
 		events: broadcaster, monitors: c.watch.monitors,
 		hubInformers: externalversions.NewSharedInformerFactoryWithOptions(c.watch.hub, informerResync,
-			externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(dropManagedFields)),
+			externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(compactForCache)),
 		spokeInformers: externalversions.NewSharedInformerFactoryWithOptions(c.watch.spoke, informerResync,
-			externalversions.WithTransform(dropManagedFields)),
+			externalversions.WithTransform(compactForCache)),
 		kubeInformers: kubeinformers.NewSharedInformerFactory(c.watch.kube, informerResync),
 	}
 	in := informers{
@@ -215,16 +214,6 @@ func appliedTypes(applied worklisters.AppliedManifestWorkLister, hubHash string)
 		}
 	}
 	return gvrs
-}
-
-// dropManagedFields keeps managedFields out of the informer caches: nothing
-// reads them, and on a ManifestWork whose status several writers patch they
-// describe every field of the status again, often outweighing the spec.
-func dropManagedFields(obj any) (any, error) {
-	if m, err := meta.Accessor(obj); err == nil {
-		m.SetManagedFields(nil)
-	}
-	return obj, nil // tombstones and other types pass as they are
 }
 
 type informers struct {

@@ -1,0 +1,90 @@
+package agent
+
+import (
+	"encoding/json"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/fixture"
+)
+
+// decoded returns a copy of obj as the informer gets it: decoded from JSON,
+// every string its own allocation.
+func decoded[T any](t *testing.T, obj *T) *T {
+	t.Helper()
+	data, err := json.Marshal(obj)
+	require.NoError(t, err)
+	out := new(T)
+	require.NoError(t, json.Unmarshal(data, out))
+	return out
+}
+
+func sameBytes(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+
+func TestCompactForCache(t *testing.T) {
+	gvr := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	work := fixture.NewWork(fixture.Cluster, "w").
+		WithCondition(fixture.AppliedCondition(metav1.ConditionTrue)).
+		WithManifestStatus(fixture.ManifestStatus(gvr, "ns", "cm", fixture.AppliedCondition(metav1.ConditionTrue))).
+		Build()
+	work.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "work-agent"}}
+	applied := fixture.NewApplied(fixture.HubHash, "w").WithResources(workv1.AppliedManifestResourceMeta{
+		ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "ns", Name: "cm"}, Version: "v1", UID: "u1",
+	}).Build()
+	applied.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "work-agent"}}
+
+	t.Run("values unchanged, managedFields dropped", func(t *testing.T) {
+		for _, obj := range []any{decoded(t, work), decoded(t, applied)} {
+			want := obj
+			switch o := obj.(type) {
+			case *workv1.ManifestWork:
+				w := o.DeepCopy()
+				w.ManagedFields = nil
+				want = w
+			case *workv1.AppliedManifestWork:
+				a := o.DeepCopy()
+				a.ManagedFields = nil
+				want = a
+			}
+			out, err := compactForCache(obj)
+			require.NoError(t, err)
+			assert.Equal(t, want, out)
+		}
+	})
+
+	t.Run("repeated strings are shared between cached objects", func(t *testing.T) {
+		one, err := compactForCache(decoded(t, work))
+		require.NoError(t, err)
+		two, err := compactForCache(decoded(t, work))
+		require.NoError(t, err)
+		a, b := one.(*workv1.ManifestWork).Status, two.(*workv1.ManifestWork).Status
+		assert.True(t, sameBytes(a.Conditions[0].Reason, b.Conditions[0].Reason), "work condition reason")
+		assert.True(t, sameBytes(a.Conditions[0].Message, b.Conditions[0].Message), "work condition message")
+		ma, mb := a.ResourceStatus.Manifests[0], b.ResourceStatus.Manifests[0]
+		assert.True(t, sameBytes(ma.Conditions[0].Type, mb.Conditions[0].Type), "manifest condition type")
+		assert.True(t, sameBytes(ma.ResourceMeta.Resource, mb.ResourceMeta.Resource), "manifest resource")
+		assert.True(t, sameBytes(ma.ResourceMeta.Namespace, mb.ResourceMeta.Namespace), "manifest namespace")
+
+		x, err := compactForCache(decoded(t, applied))
+		require.NoError(t, err)
+		y, err := compactForCache(decoded(t, applied))
+		require.NoError(t, err)
+		rx, ry := x.(*workv1.AppliedManifestWork).Status.AppliedResources[0], y.(*workv1.AppliedManifestWork).Status.AppliedResources[0]
+		assert.True(t, sameBytes(rx.Resource, ry.Resource), "applied resource")
+		assert.True(t, sameBytes(rx.Namespace, ry.Namespace), "applied namespace")
+	})
+
+	t.Run("tombstones pass as they are", func(t *testing.T) {
+		tombstone := cache.DeletedFinalStateUnknown{Key: "ns/w", Obj: work}
+		out, err := compactForCache(tombstone)
+		require.NoError(t, err)
+		assert.Equal(t, tombstone, out)
+	})
+}
