@@ -11,9 +11,6 @@ import (
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
-// maxEventMessage keeps an Event's message short.
-const maxEventMessage = 1024
-
 // failed records that a patch of the work failed. Once the patches of the
 // work have failed for stalled.Threshold, it records one Event and counts
 // the work as failing. A work that is gone fails nothing any more.
@@ -34,11 +31,8 @@ func (w *Writer) failed(work *workv1.ManifestWork, patch string, err error) {
 	if patch == metrics.PatchFinalizer {
 		reason = EventFinalizerPatchFailing
 	}
-	message := fmt.Sprintf("The %s patches of %s have failed for over %s; the agent retries: %v", patch, w.controller, stalled.Threshold, err)
-	if len(message) > maxEventMessage {
-		message = message[:maxEventMessage-3] + "..."
-	}
-	w.events.Event(work, corev1.EventTypeWarning, reason, message)
+	w.events.Event(work, corev1.EventTypeWarning, reason, EventMessage(fmt.Sprintf(
+		"The %s patches of %s have failed for over %s; the agent retries: %v", patch, w.controller, stalled.Threshold, err)))
 }
 
 // succeeded records that the work holds what the controller wrote.

@@ -18,3 +18,16 @@ func TruncateMessage(s string) string {
 	}
 	return s[:cut]
 }
+
+// MaxEventMessageLength keeps the message of an Event on a work short: the
+// work's status has the whole text.
+const MaxEventMessageLength = 1024
+
+// EventMessage cuts an Event message to MaxEventMessageLength bytes,
+// marking the cut with "...".
+func EventMessage(s string) string {
+	if len(s) <= MaxEventMessageLength {
+		return s
+	}
+	return s[:MaxEventMessageLength-3] + "..."
+}

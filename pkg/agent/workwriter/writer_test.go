@@ -357,6 +357,24 @@ func TestTruncateMessage(t *testing.T) {
 	}
 }
 
+func TestEventMessage(t *testing.T) {
+	atLimit := strings.Repeat("a", MaxEventMessageLength)
+	cases := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"a short message is kept", "short", "short"},
+		{"a message at the limit is kept", atLimit, atLimit},
+		{"a longer one is cut at the limit, the cut marked", atLimit + "b", atLimit[:MaxEventMessageLength-3] + "..."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, EventMessage(tc.in))
+		})
+	}
+}
+
 // A status over the size limit is written trimmed, once: writing the same
 // untrimmed status again, or the trimmed one read back with another part
 // changed, sends nothing more than that change, and both writers trim the

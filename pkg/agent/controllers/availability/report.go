@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/manifestwork/work/pkg/agent/health"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
 )
@@ -29,9 +30,6 @@ const (
 // manifest: a flapping object gives one Event per interval, which counts the
 // changes made meanwhile, not an Event per change.
 const eventInterval = time.Minute
-
-// maxEventMessage keeps an Event's message short; the status has it all.
-const maxEventMessage = 1024
 
 // healthReport records the health Events and keeps the gauge of manifests by
 // kind and health.
@@ -88,9 +86,9 @@ func (r *healthReport) recordTransitions(work *workv1.ManifestWork, status workv
 			flapped = fmt.Sprintf(" (health changed %d more times since the last Event)", changes)
 		}
 		if isDegraded {
-			r.events.Event(work, corev1.EventTypeWarning, EventManifestDegraded, shorten(fmt.Sprintf("%s is Degraded: %s%s", ref, now.Message, flapped)))
+			r.events.Event(work, corev1.EventTypeWarning, EventManifestDegraded, workwriter.EventMessage(fmt.Sprintf("%s is Degraded: %s%s", ref, now.Message, flapped)))
 		} else {
-			r.events.Event(work, corev1.EventTypeNormal, EventManifestRecovered, shorten(fmt.Sprintf("%s recovered: %s%s", ref, now.Message, flapped)))
+			r.events.Event(work, corev1.EventTypeNormal, EventManifestRecovered, workwriter.EventMessage(fmt.Sprintf("%s recovered: %s%s", ref, now.Message, flapped)))
 		}
 	}
 }
@@ -113,13 +111,6 @@ func (r *healthReport) mayRecord(key string) (suppressed int, ok bool) {
 	suppressed = f.suppressed
 	f.last, f.suppressed = now, 0
 	return suppressed, true
-}
-
-func shorten(s string) string {
-	if len(s) <= maxEventMessage {
-		return s
-	}
-	return s[:maxEventMessage-3] + "..."
 }
 
 // count replaces what the work adds to the gauge of manifests by kind and

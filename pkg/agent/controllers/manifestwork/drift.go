@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
 )
@@ -36,7 +37,7 @@ func (c *Controller) driftRepaired(ctx context.Context, work *workv1.ManifestWor
 	}
 	object := describe(workv1.ManifestResourceMeta{Kind: p.obj.GetKind(), Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
 	klog.FromContext(ctx).V(2).Info("Repaired drift", "object", object, "changedBy", drift.ChangedBy, "fields", drift.Paths())
-	message := eventMessage(fmt.Sprintf("Repaired %s, changed by %s: %s", object, by,
+	message := workwriter.EventMessage(fmt.Sprintf("Repaired %s, changed by %s: %s", object, by,
 		drift.Describe("%[1]s: found %[3]s, restored %[2]s")))
 	c.Events.Event(work, corev1.EventTypeWarning, EventDriftRepaired, c.drift.message(key, p.id, message, c.now()))
 }

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -17,10 +18,6 @@ const (
 	// turned False, or changed its reason or message while False.
 	EventManifestApplyFailed = "ManifestApplyFailed"
 )
-
-// maxEventMessage keeps an Event's message short; the work's status has the
-// whole condition message.
-const maxEventMessage = 1024
 
 // recordTransitions records an Event for each manifest that started failing,
 // or fails differently, from the work's status to the new one. It is called
@@ -38,7 +35,7 @@ func recordTransitions(recorder record.EventRecorder, work *workv1.ManifestWork,
 		if was != nil && was.Status == now.Status && was.Reason == now.Reason && was.Message == now.Message {
 			continue
 		}
-		recorder.Event(work, corev1.EventTypeWarning, EventManifestApplyFailed, eventMessage(
+		recorder.Event(work, corev1.EventTypeWarning, EventManifestApplyFailed, workwriter.EventMessage(
 			fmt.Sprintf("Manifest %d (%s) failed to apply: %s: %s", m.ResourceMeta.Ordinal, describe(m.ResourceMeta), now.Reason, now.Message)))
 	}
 }
@@ -57,14 +54,4 @@ func describe(meta workv1.ManifestResourceMeta) string {
 	default:
 		return kind + " " + meta.Namespace + "/" + meta.Name
 	}
-}
-
-func eventMessage(s string) string { return shorten(s, maxEventMessage) }
-
-// shorten cuts s to at most n bytes, marking the cut.
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n-3] + "..."
 }

@@ -106,3 +106,11 @@ func workInSync(manifests []workv1.ManifestCondition, generation int64) metav1.C
 		Message: "The managed cluster holds every field the manifests set",
 	}
 }
+
+// shorten cuts s to at most n bytes, marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
+}
