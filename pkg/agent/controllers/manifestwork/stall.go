@@ -47,12 +47,9 @@ func (c *Controller) checkCluster(_ context.Context, st *state) error {
 	persisting, wait := stalled.Persists(since, c.now())
 	var stall *metav1.Condition
 	if persisting {
-		stall = &metav1.Condition{
-			Type: stalled.ConditionType, Status: metav1.ConditionTrue, ObservedGeneration: st.work.Generation,
-			Reason: stalled.ReasonManagedClusterUnreachable,
-			Message: workwriter.TruncateMessage(fmt.Sprintf("The managed cluster's API server has not answered the agent since %s (%s); "+
-				"the work is applied as soon as it answers again", since.UTC().Format(time.RFC3339), cause)),
-		}
+		stall = stallCondition(stalled.ReasonManagedClusterUnreachable, st.work.Generation,
+			"The managed cluster's API server has not answered the agent since %s (%s); the work is applied as soon as it answers again",
+			since.UTC().Format(time.RFC3339), cause)
 	}
 	st.halt(err, wait, stall)
 	return nil
@@ -75,11 +72,16 @@ func appliedWorkStalled(err error, v stalled.Verdict, generation int64) *metav1.
 	if !v.Persisting {
 		return nil
 	}
+	return stallCondition(stalled.ReasonAppliedManifestWorkUnavailable, generation,
+		"Nothing of the work is applied: %v; the agent retries with backoff, at least every minute", err)
+}
+
+// stallCondition is Stalled=True with the reason, and the message made of
+// format and args.
+func stallCondition(reason string, generation int64, format string, args ...any) *metav1.Condition {
 	return &metav1.Condition{
 		Type: stalled.ConditionType, Status: metav1.ConditionTrue, ObservedGeneration: generation,
-		Reason: stalled.ReasonAppliedManifestWorkUnavailable,
-		Message: workwriter.TruncateMessage(fmt.Sprintf("Nothing of the work is applied: %v; "+
-			"the agent retries with backoff, at least every minute", err)),
+		Reason: reason, Message: workwriter.TruncateMessage(fmt.Sprintf(format, args...)),
 	}
 }
 
@@ -121,10 +123,7 @@ func (c *Controller) checkWatches(ctx context.Context, st *state) error {
 		message += fmt.Sprintf("; and %d more resource types (%s)", more, strings.Join(types[1:], ", "))
 	}
 	message += "; changes made to their objects on the managed cluster are not seen: grant the agent list and watch on them"
-	st.stall = &metav1.Condition{
-		Type: stalled.ConditionType, Status: metav1.ConditionTrue, ObservedGeneration: st.work.Generation,
-		Reason: stalled.ReasonResourceTypeNotWatched, Message: workwriter.TruncateMessage(message),
-	}
+	st.stall = stallCondition(stalled.ReasonResourceTypeNotWatched, st.work.Generation, "%s", message)
 	return nil
 }
 
