@@ -25,9 +25,6 @@ import (
 // waits for it. Once it works, the deletion goes on.
 func TestDeletionFailuresThatLastAreNamed(t *testing.T) {
 	t0 := time.Unix(10000, 0)
-	forbidden := func(resource string) error {
-		return apierrors.NewForbidden(schema.GroupResource{Resource: resource}, "x", errors.New("the agent may not"))
-	}
 	waitingForApplied := "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted"
 	type step struct {
 		at          time.Duration
@@ -36,17 +33,13 @@ func TestDeletionFailuresThatLastAreNamed(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		// run installs the fault, there while on, and runs one pass.
+		// setup installs the fault, there while on; run runs one pass.
 		setup func(e *env, on *bool)
 		run   func(t *testing.T, e *env) error
 		steps []step
 	}{{
-		name: "the AppliedManifestWork cannot be deleted",
-		setup: func(e *env, on *bool) {
-			e.spoke.PrependReactor("delete", "appliedmanifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
-				return *on, nil, forbidden("appliedmanifestworks")
-			})
-		},
+		name:  "the AppliedManifestWork cannot be deleted",
+		setup: func(e *env, on *bool) { refuse(&e.spoke.Fake, "delete", "appliedmanifestworks", on) },
 		run: func(t *testing.T, e *env) error {
 			e.work.works = listerOf(t, e.hubWork(t))
 			_, err := e.work.reconcile(context.Background(), e.hubWork(t))
@@ -59,12 +52,8 @@ func TestDeletionFailuresThatLastAreNamed(t *testing.T) {
 				": appliedmanifestworks \"x\" is forbidden: the agent may not"},
 		},
 	}, {
-		name: "an applied object cannot be deleted",
-		setup: func(e *env, on *bool) {
-			e.metadata.PrependReactor("delete", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
-				return *on, nil, forbidden("configmaps")
-			})
-		},
+		name:  "an applied object cannot be deleted",
+		setup: func(e *env, on *bool) { refuse(&e.metadata.Fake, "delete", "configmaps", on) },
 		run: func(t *testing.T, e *env) error {
 			e.applied.works = listerOf(t, e.hubWork(t))
 			_, err := e.applied.reconcile(context.Background(), deleting(fixture.WebApplied(cmRes)))
@@ -113,4 +102,11 @@ func TestDeletingRemovesStalled(t *testing.T) {
 	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, stalled.ConditionType))
 	assert.NotNil(t, apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkDeleting))
 	assert.Equal(t, []string{"patch manifestworks/status " + fixture.Cluster + "/web"}, e.hubWrites(), "one patch")
+}
+
+// refuse has the fake answer verb on resource with Forbidden while *on.
+func refuse(fake *clienttesting.Fake, verb, resource string, on *bool) {
+	fake.PrependReactor(verb, resource, func(clienttesting.Action) (bool, runtime.Object, error) {
+		return *on, nil, apierrors.NewForbidden(schema.GroupResource{Resource: resource}, "x", errors.New("the agent may not"))
+	})
 }
