@@ -103,6 +103,7 @@ func (c *AppliedController) sync(ctx context.Context, syncCtx factory.SyncContex
 	name := syncCtx.QueueKey()
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
+		c.failures.Succeeded(name)
 		return nil
 	}
 	if err != nil {
@@ -146,6 +147,7 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 	st := &appliedState{applied: applied, work: work}
 	for _, step := range []func(context.Context, *appliedState) error{
 		c.cleanResources,
+		c.removeFinalizer,
 		c.reportWaiting,
 	} {
 		if err := step(ctx, st); err != nil {
@@ -160,10 +162,6 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 			return jittered(settleInterval), nil
 		}
 		return jittered(pollInterval), nil
-	}
-	if err := c.removeFinalizer(ctx, st); err != nil {
-		st.failed = append(st.failed, err)
-		return 0, errors.Join(err, c.reportWaiting(ctx, st))
 	}
 	return 0, nil
 }
@@ -344,8 +342,13 @@ func firstOf(errs []error, more string) string {
 	return s
 }
 
-// removeFinalizer lets the AppliedManifestWork go.
+// removeFinalizer lets the AppliedManifestWork go once no applied object is
+// left to wait for. A failure is one of the pass's failures: retried, and
+// named once it lasts.
 func (c *AppliedController) removeFinalizer(ctx context.Context, st *appliedState) error {
+	if len(st.pending) > 0 { // also every object that failed or was denied
+		return nil
+	}
 	patch, err := withoutFinalizer(st.applied.Finalizers, st.applied.ResourceVersion, workv1.AppliedManifestWorkFinalizer)
 	if err != nil {
 		return err
@@ -355,7 +358,8 @@ func (c *AppliedController) removeFinalizer(ctx context.Context, st *appliedStat
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot remove the finalizer of AppliedManifestWork %s: %w", st.applied.Name, err)
+		st.failed = append(st.failed, fmt.Errorf("cannot remove the finalizer of AppliedManifestWork %s: %w", st.applied.Name, err))
+		return nil
 	}
 	klog.FromContext(ctx).Info("Applied resources cleaned up; removed the AppliedManifestWork finalizer",
 		"deleteOption", string(deleteOptionOf(st.work).PropagationPolicy))

@@ -27,8 +27,10 @@ func TestDeletionFailuresThatLastAreNamed(t *testing.T) {
 	t0 := time.Unix(10000, 0)
 	waitingForApplied := "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted"
 	type step struct {
-		at          time.Duration
-		fault       bool
+		at    time.Duration
+		fault bool
+		// wantMessage is the message of the work's Deleting condition;
+		// "" when it has none.
 		wantMessage string
 	}
 	cases := []struct {
@@ -65,6 +67,20 @@ func TestDeletionFailuresThatLastAreNamed(t *testing.T) {
 				"deleting configmaps default/cm: configmaps \"x\" is forbidden: the agent may not"},
 			{at: 11 * time.Second, wantMessage: "waiting for configmaps v1 default/cm to be deleted"},
 		},
+	}, {
+		name:  "the AppliedManifestWork's finalizer cannot be removed",
+		setup: func(e *env, on *bool) { refuse(&e.spoke.Fake, "patch", "appliedmanifestworks", on) },
+		run: func(t *testing.T, e *env) error {
+			e.applied.works = listerOf(t, e.hubWork(t))
+			_, err := e.applied.reconcile(context.Background(), deleting(fixture.WebApplied()))
+			return err
+		},
+		steps: []step{
+			{at: 0, fault: true},
+			{at: 9 * time.Second, fault: true},
+			{at: 10 * time.Second, fault: true, wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be finalized; " +
+				"cannot remove the finalizer of AppliedManifestWork " + fixture.AppliedName + ": appliedmanifestworks \"x\" is forbidden: the agent may not"},
+		},
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,8 +96,12 @@ func TestDeletionFailuresThatLastAreNamed(t *testing.T) {
 				err := tc.run(t, e)
 				assert.Equal(t, s.fault, err != nil, "at %s: %v", s.at, err)
 				cond := e.deletingCond(t)
-				require.NotNil(t, cond, "at %s", s.at)
-				assert.Equal(t, s.wantMessage, cond.Message, "at %s", s.at)
+				if s.wantMessage == "" {
+					assert.Nil(t, cond, "at %s", s.at)
+				} else {
+					require.NotNil(t, cond, "at %s", s.at)
+					assert.Equal(t, s.wantMessage, cond.Message, "at %s", s.at)
+				}
 				assert.Contains(t, e.hubWork(t).Finalizers, workv1.ManifestWorkFinalizer)
 			}
 		})
