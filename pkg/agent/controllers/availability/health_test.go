@@ -1,7 +1,6 @@
 package availability
 
 import (
-	"github.com/manifestwork/work/test/fixture"
 	"testing"
 	"time"
 
@@ -16,7 +15,9 @@ import (
 	"k8s.io/component-base/metrics/testutil"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/pkg/metrics"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 // deploymentStatus is the web Deployment as the status cache keeps it.
@@ -171,25 +172,19 @@ func TestHealthEvents(t *testing.T) {
 		_, err := f.reconcile(t, f.stored(t))
 		require.NoError(t, err)
 	}
-	events := func() []string {
-		var out []string
-		for {
-			select {
-			case e := <-recorder.Events:
-				out = append(out, e)
-			default:
-				return out
-			}
-		}
+	events := func() []string { return ct.Recorded(recorder) }
+	gauge := func(health string) float64 {
+		t.Helper()
+		v, err := testutil.GetGaugeMetricValue(metrics.ManifestHealth.WithLabelValues("Deployment", health))
+		require.NoError(t, err)
+		return v
 	}
 	step(rolledOut, 3)
 	assert.Empty(t, events(), "healthy from the start: nothing to tell")
 
 	step(timedOut, 1)
 	assert.Equal(t, []string{`Warning ManifestDegraded Deployment default/web is Degraded: Rollout exceeded its progress deadline: ReplicaSet "web-7d9f" has timed out progressing.`}, events())
-	gauge, err := testutil.GetGaugeMetricValue(metrics.ManifestHealth.WithLabelValues("Deployment", workv1.HealthyReasonDegraded))
-	require.NoError(t, err)
-	assert.Equal(t, 1.0, gauge)
+	assert.Equal(t, 1.0, gauge(workv1.HealthyReasonDegraded))
 
 	now = now.Add(10 * time.Second)
 	step(rolledOut, 3)
@@ -204,15 +199,9 @@ func TestHealthEvents(t *testing.T) {
 	now = now.Add(eventInterval)
 	step(rolledOut, 3)
 	assert.Equal(t, []string{`Normal ManifestRecovered Deployment default/web recovered: 3 of 3 replicas updated and available`}, events())
-	gauge, err = testutil.GetGaugeMetricValue(metrics.ManifestHealth.WithLabelValues("Deployment", workv1.HealthyReasonDegraded))
-	require.NoError(t, err)
-	assert.Equal(t, 0.0, gauge)
-	gauge, err = testutil.GetGaugeMetricValue(metrics.ManifestHealth.WithLabelValues("Deployment", workv1.HealthyReasonHealthy))
-	require.NoError(t, err)
-	assert.Equal(t, 1.0, gauge)
+	assert.Equal(t, 0.0, gauge(workv1.HealthyReasonDegraded))
+	assert.Equal(t, 1.0, gauge(workv1.HealthyReasonHealthy))
 
 	f.c.health.forget(fixture.Cluster + "/" + workName)
-	gauge, err = testutil.GetGaugeMetricValue(metrics.ManifestHealth.WithLabelValues("Deployment", workv1.HealthyReasonHealthy))
-	require.NoError(t, err)
-	assert.Equal(t, 0.0, gauge, "a work that is gone leaves the gauge")
+	assert.Equal(t, 0.0, gauge(workv1.HealthyReasonHealthy), "a work that is gone leaves the gauge")
 }
