@@ -204,4 +204,6 @@ func TestHealthEvents(t *testing.T) {
 
 	f.c.health.forget(fixture.Cluster + "/" + workName)
 	assert.Equal(t, 0.0, gauge(workv1.HealthyReasonHealthy), "a work that is gone leaves the gauge")
+	step(timedOut, 1)
+	assert.Len(t, events(), 1, "and its Events start over: within the interval of the last one, a change is recorded")
 }

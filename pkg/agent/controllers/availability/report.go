@@ -39,7 +39,7 @@ type healthReport struct {
 
 	mu     sync.Mutex
 	counts map[string]map[healthLabels]float64 // per work key, what it adds to the gauge
-	flaps  map[string]*flapState               // per work key and manifest
+	flaps  map[string]map[string]*flapState    // per work key, per manifest
 }
 
 type healthLabels struct{ kind, health string }
@@ -50,7 +50,7 @@ type flapState struct {
 }
 
 func newHealthReport(events record.EventRecorder, now func() time.Time) *healthReport {
-	return &healthReport{events: events, now: now, counts: map[string]map[healthLabels]float64{}, flaps: map[string]*flapState{}}
+	return &healthReport{events: events, now: now, counts: map[string]map[healthLabels]float64{}, flaps: map[string]map[string]*flapState{}}
 }
 
 // afterWrite reports a status once it is on the hub (or was already).
@@ -77,7 +77,7 @@ func (r *healthReport) recordTransitions(work *workv1.ManifestWork, status workv
 			continue
 		}
 		ref := kindOf(m.ResourceMeta) + " " + objectRef(m.ResourceMeta)
-		changes, ok := r.mayRecord(work.Namespace + "/" + work.Name + "/" + ref)
+		changes, ok := r.mayRecord(work.Namespace+"/"+work.Name, ref)
 		if !ok {
 			continue
 		}
@@ -93,15 +93,18 @@ func (r *healthReport) recordTransitions(work *workv1.ManifestWork, status workv
 	}
 }
 
-// mayRecord tells whether a health Event of the manifest may be recorded
-// now, and how many changes were not recorded since the last one.
-func (r *healthReport) mayRecord(key string) (suppressed int, ok bool) {
+// mayRecord tells whether a health Event of the work's manifest may be
+// recorded now, and how many changes were not recorded since the last one.
+func (r *healthReport) mayRecord(workKey, manifest string) (suppressed int, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
-	f := r.flaps[key]
+	f := r.flaps[workKey][manifest]
 	if f == nil {
-		r.flaps[key] = &flapState{last: now}
+		if r.flaps[workKey] == nil {
+			r.flaps[workKey] = map[string]*flapState{}
+		}
+		r.flaps[workKey][manifest] = &flapState{last: now}
 		return 0, true
 	}
 	if now.Sub(f.last) < eventInterval {
@@ -136,11 +139,7 @@ func (r *healthReport) forget(key string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.setLocked(key, nil)
-	for k := range r.flaps {
-		if len(k) > len(key) && k[:len(key)+1] == key+"/" {
-			delete(r.flaps, k)
-		}
-	}
+	delete(r.flaps, key)
 }
 
 func (r *healthReport) setLocked(key string, next map[healthLabels]float64) {
