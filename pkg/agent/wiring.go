@@ -34,6 +34,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/executor"
 	"github.com/manifestwork/work/pkg/agent/health"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
@@ -137,6 +138,7 @@ func (a *agent) wire() (w *wiring, err error) {
 
 	q := newQueues(recorder)
 	q.records = applyrecords.NewStore()
+	q.hub = workwriter.Hub{Client: c.hub, MaxStatusSize: a.MaxStatusSize, Events: recorder}
 	hubHash := appliedname.HubHash(a.Hub.Host)
 	w.appliedTypes = func() []schema.GroupVersionResource { return appliedTypes(in.applied.Lister(), hubHash) }
 	w.objects = objectwatch.New(objectwatch.Deps{
@@ -156,9 +158,9 @@ func (a *agent) wire() (w *wiring, err error) {
 	}
 	w.controllers = append(w.controllers, runnable{workers: 1, controller: executorCache})
 	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
-		ClusterName: a.ClusterName, HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
+		ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
-		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder, Events: q.events, SyncContext: q.feedback,
+		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder, SyncContext: q.feedback,
 	})
 	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
 	w.background = append(w.background, w.objects.Run, feedbackWatches.Run)
@@ -234,13 +236,14 @@ func newEventRecorder(hub kubernetes.Interface) (record.EventBroadcaster, record
 }
 
 // queues are the queues that changes of applied objects feed, and the
-// recorders the controllers share.
+// recorders and writers the controllers share.
 type queues struct {
 	recorder                       events.Recorder      // library-go's, only logs
 	events                         record.EventRecorder // Kubernetes Events on the hub
 	apply, available, record, done factory.SyncContext
 	finalize, feedback             factory.SyncContext
 	records                        *applyrecords.Store // what was last applied, shared by apply and record
+	hub                            workwriter.Hub      // the writes of ManifestWorks on the hub
 }
 
 // recordsDelay is how long a work whose apply records changed waits before
@@ -320,14 +323,14 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 	return []runnable{
 		{workers: a.Workers, controller: manifestwork.New(manifestwork.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
-			HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
 			Records: q.records, OnRecorded: q.onRecorded,
 			Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
 			Reconnects: c.watch.monitors, Cluster: c.watch.spokeMonitor,
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
-			ClusterName: a.ClusterName, HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works,
+			ClusterName: a.ClusterName, Hub: q.hub, Works: in.works,
 			Objects: objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: q.events,
 			Recorder: q.recorder, SyncContext: q.available,
 		})},
@@ -339,12 +342,12 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 		})},
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash,
-			HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.finalize,
 		})},
 		{workers: 2, controller: finalize.NewAppliedController(finalize.AppliedDeps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
-			HubClient: c.hub, MaxStatusSize: a.MaxStatusSize, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Metadata: c.metadata, Objects: objects, Executors: executors,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.done,
 		})},

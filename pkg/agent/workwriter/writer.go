@@ -63,6 +63,25 @@ const (
 	EventFinalizerPatchFailing = "FinalizerPatchFailing"
 )
 
+// Hub is what the writers of the agent's controllers share: the hub's
+// client, the status size limit, and where the Warning Events of writes
+// that keep failing go. Each controller makes its own writer from it.
+type Hub struct {
+	Client        workclient.Interface // ManifestWorks on the hub
+	MaxStatusSize int                  // --max-status-size; 0 or less means statussize.DefaultMaxSize
+	Events        record.EventRecorder // nil records no Event
+}
+
+// New returns the writer of the named controller.
+func (h Hub) New(controller string) *Writer {
+	return New(controller, h.Client).WithMaxStatusSize(h.MaxStatusSize).WithEvents(h.Events)
+}
+
+// NewGuarded returns the guarded writer of the named controller.
+func (h Hub) NewGuarded(controller string) *Writer {
+	return NewGuarded(controller, h.Client).WithMaxStatusSize(h.MaxStatusSize).WithEvents(h.Events)
+}
+
 // New returns the writer of the named controller (the name labels its
 // metrics).
 func New(controller string, client workclient.Interface) *Writer {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/component-base/metrics/testutil"
 	"k8s.io/utils/ptr"
 
@@ -418,4 +419,21 @@ func TestStatusTrimmed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, again, "no fight between writers")
 	assert.Len(t, ct.Writes(hub.Actions()), 2)
+}
+
+// The writers a Hub makes carry its client, size limit and Event recorder;
+// only NewGuarded's is guarded.
+func TestHubWriters(t *testing.T) {
+	events := record.NewFakeRecorder(1)
+	hub := Hub{Client: newHub(t, stored()), MaxStatusSize: 4096, Events: events}
+	plain, guarded := hub.New("plain"), hub.NewGuarded("guarded")
+	for _, w := range []*Writer{plain, guarded} {
+		assert.Same(t, hub.Client, w.client)
+		assert.Equal(t, 4096, w.maxSize)
+		assert.Same(t, events, w.events)
+	}
+	assert.Equal(t, "plain", plain.controller)
+	assert.Nil(t, plain.replaced)
+	assert.Equal(t, "guarded", guarded.controller)
+	assert.NotNil(t, guarded.replaced)
 }

@@ -31,7 +31,6 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
-	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -74,15 +73,14 @@ type ObjectCache interface {
 type Deps struct {
 	ClusterName string
 
-	HubClient     workclient.Interface // ManifestWork status on the hub
-	MaxStatusSize int                  // --max-status-size of the status writes; 0 means the default
-	Works         workinformers.ManifestWorkInformer
-	Objects       ObjectCache          // applied objects, cached
-	Metadata      metadata.Interface   // applied objects, when the cache cannot answer
-	Dynamic       dynamic.Interface    // applied objects' status, when the cache cannot answer
-	Events        record.EventRecorder // Events on the ManifestWork when a manifest turns Degraded or recovers; may be nil
-	Recorder      events.Recorder
-	SyncContext   factory.SyncContext // its queue also receives the ObjectCache's change callbacks
+	Hub         workwriter.Hub // the writes of ManifestWork status on the hub
+	Works       workinformers.ManifestWorkInformer
+	Objects     ObjectCache          // applied objects, cached
+	Metadata    metadata.Interface   // applied objects, when the cache cannot answer
+	Dynamic     dynamic.Interface    // applied objects' status, when the cache cannot answer
+	Events      record.EventRecorder // Events on the ManifestWork when a manifest turns Degraded or recovers; may be nil
+	Recorder    events.Recorder
+	SyncContext factory.SyncContext // its queue also receives the ObjectCache's change callbacks
 }
 
 // Controller sets the Available conditions of ManifestWorks.
@@ -101,7 +99,7 @@ func New(d Deps) factory.Controller {
 		Deps:     d,
 		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
 		rechecks: newRechecks(),
-		writer:   workwriter.New(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize).WithEvents(d.Events),
+		writer:   d.Hub.New(ControllerName),
 		now:      time.Now,
 		health:   newHealthReport(d.Events, time.Now),
 	}

@@ -193,7 +193,7 @@ func newHarness(work *workv1.ManifestWork, cache *stubCache, liveObjects ...obje
 	spoke := metadatafake.NewSimpleMetadataClient(metadataScheme(), live(liveObjects...)...)
 	return &harness{
 		c: &Controller{
-			Deps:     Deps{ClusterName: fixture.Cluster, HubClient: hub, Objects: cache, Metadata: spoke},
+			Deps:     Deps{ClusterName: fixture.Cluster, Hub: workwriter.Hub{Client: hub}, Objects: cache, Metadata: spoke},
 			rechecks: newRechecks(),
 			writer:   workwriter.New(ControllerName, hub),
 			now:      time.Now,

@@ -43,16 +43,15 @@ type AppliedDeps struct {
 	HubHash     string
 	AgentID     string
 
-	HubClient     workclient.Interface // ManifestWorks on the hub, for their Deleting condition
-	MaxStatusSize int                  // --max-status-size of the status writes; 0 means the default
-	Works         workinformers.ManifestWorkInformer
-	SpokeClient   workclient.Interface // AppliedManifestWorks on the managed cluster
-	AppliedWorks  workinformers.AppliedManifestWorkInformer
-	Metadata      metadata.Interface         // applied objects on the managed cluster
-	Objects       appliedcleanup.ObjectCache // watch cache of applied objects
-	Executors     appliedcleanup.Executors   // checks a work's executor before each delete
-	Recorder      events.Recorder            // library-go's, for the controller factory
-	Events        record.EventRecorder       // Kubernetes Events on the works, on the hub
+	Hub          workwriter.Hub // the writes of ManifestWorks on the hub, for their Deleting condition
+	Works        workinformers.ManifestWorkInformer
+	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
+	AppliedWorks workinformers.AppliedManifestWorkInformer
+	Metadata     metadata.Interface         // applied objects on the managed cluster
+	Objects      appliedcleanup.ObjectCache // watch cache of applied objects
+	Executors    appliedcleanup.Executors   // checks a work's executor before each delete
+	Recorder     events.Recorder            // library-go's, for the controller factory
+	Events       record.EventRecorder       // Kubernetes Events on the works, on the hub
 	// SyncContext, when set, is the controller's queue; share it with the
 	// object cache's change callback (the wiring adds AppliedManifestWork names to it). Nil makes a new one.
 	SyncContext factory.SyncContext
@@ -92,7 +91,7 @@ func newAppliedController(d AppliedDeps) *AppliedController {
 		works:       d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:     d.AppliedWorks.Lister(),
 		cleaner:     &appliedcleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
-		writer:      workwriter.New(AppliedControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize).WithEvents(d.Events),
+		writer:      d.Hub.New(AppliedControllerName),
 		logger:      klog.Background().WithName(AppliedControllerName),
 		now:         time.Now,
 	}

@@ -53,13 +53,12 @@ type WorkDeps struct {
 	ClusterName string
 	HubHash     string
 
-	HubClient     workclient.Interface // ManifestWorks on the hub
-	MaxStatusSize int                  // --max-status-size of the status writes; 0 means the default
-	Works         workinformers.ManifestWorkInformer
-	SpokeClient   workclient.Interface // AppliedManifestWorks on the managed cluster
-	AppliedWorks  workinformers.AppliedManifestWorkInformer
-	Recorder      events.Recorder      // library-go's, for the controller factory
-	Events        record.EventRecorder // Kubernetes Events on the works, on the hub
+	Hub          workwriter.Hub // the writes of ManifestWorks on the hub
+	Works        workinformers.ManifestWorkInformer
+	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
+	AppliedWorks workinformers.AppliedManifestWorkInformer
+	Recorder     events.Recorder      // library-go's, for the controller factory
+	Events       record.EventRecorder // Kubernetes Events on the works, on the hub
 	// SyncContext, when set, is the controller's queue (the wiring retries
 	// its failed keys when a cluster answers again). Nil makes a new one.
 	SyncContext factory.SyncContext
@@ -98,7 +97,7 @@ func newWorkController(d WorkDeps) *WorkController {
 		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:  d.AppliedWorks.Lister(),
 		logger:   klog.Background().WithName(ControllerName),
-		writer:   workwriter.NewGuarded(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize).WithEvents(d.Events),
+		writer:   d.Hub.NewGuarded(ControllerName),
 		now:      time.Now,
 	}
 }

@@ -66,15 +66,14 @@ type Deps struct {
 	HubHash     string
 	AgentID     string
 
-	HubClient     workclient.Interface // ManifestWorks on the hub
-	MaxStatusSize int                  // --max-status-size of the status writes; 0 means the default
-	Works         workinformers.ManifestWorkInformer
-	SpokeClient   workclient.Interface // AppliedManifestWorks on the managed cluster
-	AppliedWorks  workinformers.AppliedManifestWorkInformer
-	Dynamic       dynamic.Interface // applied objects on the managed cluster
-	Mapper        *manifest.Mapper
-	Objects       ObjectCache
-	Records       *applyrecords.Store // what was last applied of each manifest
+	Hub          workwriter.Hub // the writes of ManifestWorks on the hub
+	Works        workinformers.ManifestWorkInformer
+	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
+	AppliedWorks workinformers.AppliedManifestWorkInformer
+	Dynamic      dynamic.Interface // applied objects on the managed cluster
+	Mapper       *manifest.Mapper
+	Objects      ObjectCache
+	Records      *applyrecords.Store // what was last applied of each manifest
 	// OnRecorded, if set, is told the key of a work whose records changed,
 	// so that they are persisted.
 	OnRecorded  func(workKey string)
@@ -135,7 +134,7 @@ func New(d Deps) factory.Controller {
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied: d.AppliedWorks.Lister(),
 		retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
-		writer:  workwriter.NewGuarded(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize).WithEvents(d.Events),
+		writer:  d.Hub.NewGuarded(ControllerName),
 		now:     time.Now,
 	}
 	if d.Reconnects != nil {

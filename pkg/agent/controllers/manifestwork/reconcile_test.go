@@ -82,7 +82,7 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 		c: &Controller{
 			Deps: Deps{
 				ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1",
-				HubClient: hub, SpokeClient: spoke, Dynamic: dyn,
+				Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Dynamic: dyn,
 				Mapper: manifest.NewMapper(disco), Objects: noCache{}, Records: applyrecords.NewStore(), Executors: rbac.Authorizer(false),
 				Events: events,
 			},

@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
@@ -21,7 +20,6 @@ import (
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
-	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -35,11 +33,10 @@ const jitterFactor = 0.5
 
 // Deps are the controller's collaborators.
 type Deps struct {
-	ClusterName   string
-	HubClient     workclient.Interface
-	MaxStatusSize int // --max-status-size of the status writes; 0 means the default
-	Works         workinformers.ManifestWorkInformer
-	Dynamic       dynamic.Interface
+	ClusterName string
+	Hub         workwriter.Hub // the writes of ManifestWork status on the hub
+	Works       workinformers.ManifestWorkInformer
+	Dynamic     dynamic.Interface
 	// WatchClient, when set, is the client of the informers of watched
 	// feedback; Dynamic otherwise.
 	WatchClient dynamic.Interface
@@ -48,9 +45,6 @@ type Deps struct {
 	Interval    time.Duration // --status-sync-interval
 	MaxWatches  int           // --max-feedback-watch
 	Recorder    events.Recorder
-	// Events, when set, receives the Warning Events of status writes that
-	// keep failing (Kubernetes Events on the works, on the hub).
-	Events      record.EventRecorder
 	SyncContext factory.SyncContext
 }
 
@@ -74,7 +68,7 @@ func New(d Deps) (factory.Controller, *Watches) {
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		watches: newWatches(d.WatchClient, d.MaxWatches, func(key string) { d.SyncContext.Queue().Add(key) }),
-		writer:  workwriter.New(ControllerName, d.HubClient).WithMaxStatusSize(d.MaxStatusSize).WithEvents(d.Events),
+		writer:  d.Hub.New(ControllerName),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).

@@ -61,7 +61,7 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, maxWatches int, objects ...
 		map[schema.GroupVersionResource]string{deployments: "DeploymentList"}, objects...)
 	return &env{
 		c: &Controller{
-			Deps: Deps{ClusterName: fixture.Cluster, HubClient: hub, Dynamic: dyn, MaxWatches: maxWatches,
+			Deps: Deps{ClusterName: fixture.Cluster, Hub: workwriter.Hub{Client: hub}, Dynamic: dyn, MaxWatches: maxWatches,
 				Feedback: feedback.Options{MaxJSONRawLength: 1024}, Rules: conditionrules.NewEvaluator(0)},
 			watches: newWatches(dyn, maxWatches, func(string) {}),
 			writer:  workwriter.New(ControllerName, hub),
