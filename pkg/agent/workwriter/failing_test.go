@@ -95,9 +95,7 @@ func TestWritesThatKeepFailing(t *testing.T) {
 					want = append(want, fmt.Sprintf(e, controller))
 				}
 				assert.Equal(t, want, ct.Recorded(events), "at %s", s.at)
-				gauge, err := testutil.GetGaugeMetricValue(metrics.PatchesFailing.WithLabelValues(controller, tc.patch))
-				require.NoError(t, err)
-				assert.Equal(t, s.wantGauge, gauge, "at %s", s.at)
+				assert.Equal(t, s.wantGauge, failing(t, controller, tc.patch), "at %s", s.at)
 			}
 		})
 	}
@@ -117,14 +115,17 @@ func TestForgetClearsFailing(t *testing.T) {
 		_, err := writeDeleting(w, context.Background(), stored())
 		require.Error(t, err)
 	}
-	gauge := func() float64 {
-		v, err := testutil.GetGaugeMetricValue(metrics.PatchesFailing.WithLabelValues(controller, metrics.PatchStatus))
-		require.NoError(t, err)
-		return v
-	}
-	assert.Equal(t, 1.0, gauge())
+	assert.Equal(t, 1.0, failing(t, controller, metrics.PatchStatus))
 	w.Forget(key)
-	assert.Zero(t, gauge())
+	assert.Zero(t, failing(t, controller, metrics.PatchStatus))
+}
+
+// failing is the gauge of the controller's works whose patches keep failing.
+func failing(t *testing.T, controller, patch string) float64 {
+	t.Helper()
+	v, err := testutil.GetGaugeMetricValue(metrics.PatchesFailing.WithLabelValues(controller, patch))
+	require.NoError(t, err)
+	return v
 }
 
 func writeDeleting(w *Writer, ctx context.Context, work *workv1.ManifestWork) (*workv1.ManifestWork, error) {
