@@ -150,17 +150,23 @@ func TestReconcileFallsBackToPollingBeyondTheWatchLimit(t *testing.T) {
 	assert.Contains(t, synced.Message, "--max-feedback-watch=0")
 }
 
-func TestConditionRulesCompleteAndStayComplete(t *testing.T) {
+// reconciledWithRule reconciles once a work whose Deployment has one CEL
+// rule setting condition, and returns the work as the hub then holds it.
+func reconciledWithRule(t *testing.T, condition, expression string) (*env, *workv1.ManifestWork) {
+	t.Helper()
 	config := fixture.Config("apps", "deployments", "team", "web")
 	config.ConditionRules = []workv1.ConditionRule{{
-		Type: workv1.CELConditionExpressionsType, Condition: workv1.ManifestComplete,
-		CelExpressions: []string{`object.status.phase == "Done"`},
+		Type: workv1.CELConditionExpressionsType, Condition: condition, CelExpressions: []string{expression},
 	}}
 	work := appliedWork(config)
 	e := newEnv(t, work, 10, liveDeployment(1))
 	_, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
 	require.NoError(t, err)
-	got := e.work(t)
+	return e, e.work(t)
+}
+
+func TestConditionRulesCompleteAndStayComplete(t *testing.T) {
+	e, got := reconciledWithRule(t, workv1.ManifestComplete, `object.status.phase == "Done"`)
 	assert.True(t, apimeta.IsStatusConditionTrue(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestComplete))
 	complete := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkComplete)
 	require.NotNil(t, complete)
@@ -183,16 +189,7 @@ func TestConditionRulesCompleteAndStayComplete(t *testing.T) {
 // work's Healthy is the availability controller's aggregate of every
 // manifest, so this controller does not aggregate it.
 func TestHealthyRuleIsNotAggregatedHere(t *testing.T) {
-	config := fixture.Config("apps", "deployments", "team", "web")
-	config.ConditionRules = []workv1.ConditionRule{{
-		Type: workv1.CELConditionExpressionsType, Condition: workv1.ManifestHealthy,
-		CelExpressions: []string{`object.status.readyReplicas >= 1`},
-	}}
-	work := appliedWork(config)
-	e := newEnv(t, work, 10, liveDeployment(1))
-	_, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
-	require.NoError(t, err)
-	got := e.work(t)
+	_, got := reconciledWithRule(t, workv1.ManifestHealthy, `object.status.readyReplicas >= 1`)
 	assert.True(t, apimeta.IsStatusConditionTrue(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestHealthy))
 	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkHealthy))
 }
