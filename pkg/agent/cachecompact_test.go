@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
@@ -41,18 +42,9 @@ func TestCompactForCache(t *testing.T) {
 	applied.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "work-agent"}}
 
 	t.Run("values unchanged, managedFields dropped", func(t *testing.T) {
-		for _, obj := range []any{decoded(t, work), decoded(t, applied)} {
-			want := obj
-			switch o := obj.(type) {
-			case *workv1.ManifestWork:
-				w := o.DeepCopy()
-				w.ManagedFields = nil
-				want = w
-			case *workv1.AppliedManifestWork:
-				a := o.DeepCopy()
-				a.ManagedFields = nil
-				want = a
-			}
+		for _, obj := range []runtime.Object{decoded(t, work), decoded(t, applied)} {
+			want := obj.DeepCopyObject().(metav1.Object)
+			want.SetManagedFields(nil)
 			out, err := compactForCache(obj)
 			require.NoError(t, err)
 			assert.Equal(t, want, out)
