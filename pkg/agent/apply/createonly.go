@@ -45,7 +45,7 @@ func getOrCreate(ctx context.Context, rc dynamic.ResourceInterface, req Request,
 			return nil, false, failed(err)
 		}
 	}
-	live, err = rc.Create(ctx, obj, metav1.CreateOptions{})
+	live, err = rc.Create(ctx, obj, metav1.CreateOptions{FieldManager: DefaultFieldManager})
 	if err == nil {
 		klog.FromContext(ctx).V(2).Info("Created object")
 		return live, true, nil

@@ -22,20 +22,15 @@ func compare(desired, live *unstructured.Unstructured) *objectdiff.Report {
 	return &r
 }
 
-// updateFieldManager is the field manager of the Update and CreateOnly
-// strategies' writes: the API server names it after the agent's user agent
-// (pkg/startup), which is work-agent, as is DefaultFieldManager.
-const updateFieldManager = "work-agent"
-
 // repaired is the drift of live, which the strategy has just written back,
 // when the work had not changed since it last applied the object: then
 // every difference was made on the managed cluster. Without a record of the
 // last apply (a first apply, an object taken over) it is not called drift.
-// ours is the field manager the strategy writes with, which is not named as
-// the one that changed the object.
+// ours is the field manager the strategy writes with which, like
+// DefaultFieldManager, is not named as one that changed the object.
 func repaired(req Request, before *objectdiff.Report, live *unstructured.Unstructured, ours string) *Drift {
 	if req.Last == nil || workChanged(req) || before.InSync() {
 		return nil
 	}
-	return &Drift{Report: *before, ChangedBy: objectdiff.ChangedBy(live, *before, ours, updateFieldManager)}
+	return &Drift{Report: *before, ChangedBy: objectdiff.ChangedBy(live, *before, ours, DefaultFieldManager)}
 }

@@ -6,13 +6,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	clienttesting "k8s.io/client-go/testing"
 )
 
 // What each strategy reports of a live object that differs from the
 // manifest: drift it repaired, or differences it leaves.
 func TestDriftAndDifferences(t *testing.T) {
-	configMaps := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
 	desired := configMap(t, map[string]any{"key": "ours"})
 	older := configMap(t, map[string]any{"key": "old"})
 	edited := owned(configMap(t, map[string]any{"key": "theirs"}), ownerA)
@@ -37,7 +37,7 @@ func TestDriftAndDifferences(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			client := newClient(edited)
 			res, err := tt.strategy.Apply(context.Background(), client, Request{
-				Resource: configMaps, Desired: desired, Owner: ownerA, Spec: specOf(t, desired, nil), Last: tt.last,
+				Resource: configMapsGVR, Desired: desired, Owner: ownerA, Spec: specOf(t, desired, nil), Last: tt.last,
 			})
 			require.NoError(t, err)
 			require.NotNil(t, res.Differences)
@@ -48,6 +48,50 @@ func TestDriftAndDifferences(t *testing.T) {
 			}
 			require.NotNil(t, res.Repaired)
 			assert.Equal(t, tt.wantDrift, res.Repaired.Describe("%[1]s: found %[3]s, restored %[2]s"))
+		})
+	}
+}
+
+// Every write of the agent names its field manager, which drift reports
+// leave out; unnamed, the API server would derive it from the client's user
+// agent.
+func TestWritesNameTheAgentsFieldManager(t *testing.T) {
+	desired := configMap(t, map[string]any{"key": "ours"})
+	tests := []struct {
+		name      string
+		strategy  Strategy
+		live      []*unstructured.Unstructured
+		wantVerbs []string
+	}{
+		{name: "create", strategy: updateStrategy{}, wantVerbs: []string{"get", "create"}},
+		{name: "update", strategy: updateStrategy{}, live: []*unstructured.Unstructured{configMap(t, map[string]any{"key": "theirs"})},
+			wantVerbs: []string{"get", "update"}},
+		{name: "apply and owner patch", strategy: serverSideApplyStrategy{}, wantVerbs: []string{"get", "patch", "patch"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client := newClient(tt.live...)
+			recordApplies(client)
+			_, err := tt.strategy.Apply(context.Background(), client, Request{
+				Resource: configMapsGVR, Desired: desired, Owner: ownerA, Spec: specOf(t, desired, nil),
+			})
+			require.NoError(t, err)
+			require.Equal(t, tt.wantVerbs, verbs(client))
+			for _, action := range client.Actions() {
+				if action.GetVerb() == "get" {
+					continue
+				}
+				var manager string
+				switch a := action.(type) {
+				case clienttesting.CreateActionImpl:
+					manager = a.CreateOptions.FieldManager
+				case clienttesting.UpdateActionImpl:
+					manager = a.UpdateOptions.FieldManager
+				case clienttesting.PatchActionImpl:
+					manager = a.PatchOptions.FieldManager
+				}
+				assert.Equal(t, DefaultFieldManager, manager, "%s %T", action.GetVerb(), action)
+			}
 		})
 	}
 }

@@ -35,7 +35,7 @@ func addOwner(ctx context.Context, rc dynamic.ResourceInterface, req Request, ob
 		if err != nil {
 			return Result{Object: obj, Written: written}, failed(err)
 		}
-		patched, err := rc.Patch(ctx, obj.GetName(), types.MergePatchType, data, metav1.PatchOptions{})
+		patched, err := rc.Patch(ctx, obj.GetName(), types.MergePatchType, data, metav1.PatchOptions{FieldManager: DefaultFieldManager})
 		if err == nil {
 			klog.FromContext(ctx).V(2).Info("Added owner reference", "owner", req.Owner.Name)
 			return Result{Object: patched, Written: true}, nil

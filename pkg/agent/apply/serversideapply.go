@@ -14,8 +14,11 @@ import (
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
-// DefaultFieldManager is the field manager of server-side apply when the
-// manifestConfig names none.
+// DefaultFieldManager is the field manager of the agent's writes: of
+// server-side apply when the manifestConfig names none, and of every create,
+// update and owner patch. Naming it, rather than leaving the API server to
+// derive it from the client's user agent, keeps the agent's own writes out
+// of the writers a drift report names.
 const DefaultFieldManager = "work-agent"
 
 // serverSideApplyStrategy applies the manifest with server-side apply, so

@@ -63,12 +63,12 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 		klog.FromContext(ctx).V(4).Info("Object is up to date")
 		return Result{Object: live, Differences: diff}, nil
 	}
-	updated, err := rc.Update(ctx, forUpdate(req.Desired, live, req.Owner), metav1.UpdateOptions{})
+	updated, err := rc.Update(ctx, forUpdate(req.Desired, live, req.Owner), metav1.UpdateOptions{FieldManager: DefaultFieldManager})
 	if err != nil {
 		// An immutable field rejected with 422 Invalid lands here too; the
 		// server's message names the field, so it reaches the user unchanged.
 		return Result{Object: live, Differences: diff}, failed(err)
 	}
 	klog.FromContext(ctx).V(2).Info("Updated object", "resourceVersion", updated.GetResourceVersion())
-	return Result{Object: updated, Written: true, Differences: &objectdiff.Report{}, Repaired: repaired(req, diff, live, updateFieldManager)}, nil
+	return Result{Object: updated, Written: true, Differences: &objectdiff.Report{}, Repaired: repaired(req, diff, live, DefaultFieldManager)}, nil
 }

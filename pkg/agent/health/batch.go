@@ -1,9 +1,6 @@
 package health
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 var jobRule = Rule{
 	Resource: "jobs",
@@ -19,7 +16,7 @@ var jobRule = Rule{
 func judgeJob(o Object) Verdict {
 	for _, t := range []string{"Failed", "FailureTarget"} {
 		if c := o.Condition(t); c.Is("True") {
-			return degraded("Job failed: %s", withDetail(c.Reason, c.Message))
+			return degraded("Job failed: %s", detail("%s (%s)", c.Reason, c.Message))
 		}
 	}
 	for _, t := range []string{"Complete", "SuccessCriteriaMet"} {
@@ -39,18 +36,6 @@ func judgeJob(o Object) Verdict {
 		progress += fmt.Sprintf(", %d failed", failed)
 	}
 	return progressing("Job is running: %s", progress)
-}
-
-// withDetail is "Reason (message)", or whichever is set.
-func withDetail(reason, message string) string {
-	message = strings.TrimSuffix(message, ".")
-	switch {
-	case reason != "" && message != "":
-		return reason + " (" + message + ")"
-	case reason != "":
-		return reason
-	}
-	return message
 }
 
 var podRule = Rule{
@@ -73,13 +58,13 @@ var degradedWaiting = map[string]bool{
 func judgePod(o Object) Verdict {
 	phase := o.String("status", "phase")
 	if phase == "Failed" {
-		return degraded("Pod failed: %s", withDetail(o.String("status", "reason"), o.String("status", "message")))
+		return degraded("Pod failed: %s", detail("%s (%s)", o.String("status", "reason"), o.String("status", "message")))
 	}
 	for _, list := range []string{"initContainerStatuses", "containerStatuses"} {
 		for _, c := range o.Maps("status", list) {
 			reason := c.String("state", "waiting", "reason")
 			if degradedWaiting[reason] {
-				return degraded("Container %s is waiting: %s", c.String("name"), withDetail(reason, c.String("state", "waiting", "message")))
+				return degraded("Container %s is waiting: %s", c.String("name"), detail("%s (%s)", reason, c.String("state", "waiting", "message")))
 			}
 		}
 	}

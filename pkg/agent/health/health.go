@@ -116,13 +116,18 @@ var byResource = func() map[schema.GroupResource]Rule {
 	return m
 }()
 
-// ruleFor returns the rule of a kind, the generic one for kinds of groups
-// Kubernetes does not serve itself; false when nothing judges the kind.
+// ruleFor returns the rule of a kind; false when nothing judges the kind.
 func ruleFor(gk schema.GroupKind) (Rule, bool) {
-	if r, ok := rules[gk]; ok {
+	return lookup(rules, gk, gk.Group)
+}
+
+// lookup finds the rule of key in a registry, else the generic one for a
+// group Kubernetes does not serve itself; false when nothing judges it.
+func lookup[K comparable](registry map[K]Rule, key K, group string) (Rule, bool) {
+	if r, ok := registry[key]; ok {
 		return r, true
 	}
-	if !builtinGroups[gk.Group] {
+	if !builtinGroups[group] {
 		return genericRule, true
 	}
 	return Rule{}, false
@@ -132,13 +137,8 @@ func ruleFor(gk schema.GroupKind) (Rule, bool) {
 // resource reads; nil when nothing judges it, and a metadata-only watch
 // serves.
 func Fields(gr schema.GroupResource) [][]string {
-	if r, ok := byResource[gr]; ok {
-		return r.Fields
-	}
-	if !builtinGroups[gr.Group] {
-		return genericRule.Fields
-	}
-	return nil
+	r, _ := lookup(byResource, gr, gr.Group)
+	return r.Fields
 }
 
 // Judged tells whether objects of the kind have a health rule.

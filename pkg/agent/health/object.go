@@ -79,13 +79,20 @@ func (c Cond) Is(status string) bool { return c.Found && c.Status == status }
 
 // Explain is "Reason: Message", or whichever is set.
 func (c Cond) Explain() string {
+	return detail("%s: %s", c.Reason, c.Message)
+}
+
+// detail joins a reason and a message, without its final period, as format
+// ("%s: %s", "%s (%s)") says; or is whichever of them is set.
+func detail(format, reason, message string) string {
+	message = strings.TrimSuffix(message, ".")
 	switch {
-	case c.Reason != "" && c.Message != "":
-		return c.Reason + ": " + strings.TrimSuffix(c.Message, ".")
-	case c.Reason != "":
-		return c.Reason
+	case reason != "" && message != "":
+		return fmt.Sprintf(format, reason, message)
+	case reason != "":
+		return reason
 	}
-	return strings.TrimSuffix(c.Message, ".")
+	return message
 }
 
 // Condition finds the condition of a type in status.conditions.
@@ -99,11 +106,6 @@ func (o Object) Condition(condType string) Cond {
 		}
 	}
 	return Cond{Type: condType}
-}
-
-// Ref is "Kind namespace/name".
-func (o Object) Ref() string {
-	return fmt.Sprintf("%s %s", o.GetKind(), objectRef(o.GetNamespace(), o.GetName()))
 }
 
 // generationPending tells, with a message, that the controller has not yet

@@ -31,6 +31,14 @@ type ruleCase struct {
 	message string
 }
 
+// ofKind puts the apiVersion and kind at the head of each case's doc.
+func ofKind(apiVersion, kind string, cases []ruleCase) []ruleCase {
+	for i := range cases {
+		cases[i].doc = "apiVersion: " + apiVersion + "\nkind: " + kind + cases[i].doc
+	}
+	return cases
+}
+
 func runRuleCases(t *testing.T, cases []ruleCase) {
 	t.Helper()
 	for _, tc := range cases {
@@ -55,11 +63,9 @@ const (
 )
 
 func TestDeployment(t *testing.T) {
-	runRuleCases(t, []ruleCase{{
+	runRuleCases(t, ofKind("apps/v1", "Deployment", []ruleCase{{
 		name: "rolled out",
 		doc: `
-apiVersion: apps/v1
-kind: Deployment
 metadata: {name: hello, namespace: web, generation: 2}
 spec: {replicas: 3}
 status:
@@ -76,8 +82,6 @@ status:
 	}, {
 		name: "rolling out",
 		doc: `
-apiVersion: apps/v1
-kind: Deployment
 metadata: {name: hello, namespace: web, generation: 2}
 spec: {replicas: 3}
 status:
@@ -93,8 +97,6 @@ status:
 	}, {
 		name: "old replicas still running",
 		doc: `
-apiVersion: apps/v1
-kind: Deployment
 metadata: {name: hello, namespace: web, generation: 3}
 spec: {replicas: 2}
 status: {observedGeneration: 3, replicas: 3, updatedReplicas: 2, readyReplicas: 3, availableReplicas: 3}
@@ -103,8 +105,6 @@ status: {observedGeneration: 3, replicas: 3, updatedReplicas: 2, readyReplicas: 
 	}, {
 		name: "new generation not observed",
 		doc: `
-apiVersion: apps/v1
-kind: Deployment
 metadata: {name: hello, namespace: web, generation: 4}
 spec: {replicas: 1}
 status:
@@ -119,8 +119,6 @@ status:
 	}, {
 		name: "progress deadline exceeded",
 		doc: `
-apiVersion: apps/v1
-kind: Deployment
 metadata: {name: stuck, namespace: web, generation: 1}
 spec: {replicas: 2}
 status:
@@ -136,8 +134,6 @@ status:
 	}, {
 		name: "replica failure",
 		doc: `
-apiVersion: apps/v1
-kind: Deployment
 metadata: {name: quota, namespace: web, generation: 1}
 spec: {replicas: 1}
 status:
@@ -149,8 +145,6 @@ status:
 	}, {
 		name: "fresh, no status",
 		doc: `
-apiVersion: apps/v1
-kind: Deployment
 metadata: {name: hello, namespace: web, generation: 1}
 spec: {replicas: 1}
 `,
@@ -158,22 +152,18 @@ spec: {replicas: 1}
 	}, {
 		name: "scaled to zero",
 		doc: `
-apiVersion: apps/v1
-kind: Deployment
 metadata: {name: hello, namespace: web, generation: 5}
 spec: {replicas: 0}
 status: {observedGeneration: 5}
 `,
 		status: isTrue, reason: ok, message: "0 of 0 replicas updated and available",
-	}})
+	}}))
 }
 
 func TestStatefulSetDaemonSetReplicaSet(t *testing.T) {
-	runRuleCases(t, []ruleCase{{
+	runRuleCases(t, ofKind("apps/v1", "StatefulSet", []ruleCase{{
 		name: "statefulset ready",
 		doc: `
-apiVersion: apps/v1
-kind: StatefulSet
 metadata: {name: db, namespace: data, generation: 1}
 spec: {replicas: 3, updateStrategy: {type: RollingUpdate}}
 status: {observedGeneration: 1, replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3, currentRevision: db-6b8, updateRevision: db-6b8}
@@ -182,8 +172,6 @@ status: {observedGeneration: 1, replicas: 3, readyReplicas: 3, availableReplicas
 	}, {
 		name: "statefulset updating",
 		doc: `
-apiVersion: apps/v1
-kind: StatefulSet
 metadata: {name: db, namespace: data, generation: 2}
 spec: {replicas: 3, updateStrategy: {type: RollingUpdate}}
 status: {observedGeneration: 2, replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 1, currentRevision: db-6b8, updateRevision: db-7f9}
@@ -192,8 +180,6 @@ status: {observedGeneration: 2, replicas: 3, readyReplicas: 3, availableReplicas
 	}, {
 		name: "statefulset partitioned update done",
 		doc: `
-apiVersion: apps/v1
-kind: StatefulSet
 metadata: {name: db, namespace: data, generation: 2}
 spec: {replicas: 3, updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 2}}}
 status: {observedGeneration: 2, replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 1, currentRevision: db-6b8, updateRevision: db-7f9}
@@ -202,18 +188,15 @@ status: {observedGeneration: 2, replicas: 3, readyReplicas: 3, availableReplicas
 	}, {
 		name: "statefulset not ready",
 		doc: `
-apiVersion: apps/v1
-kind: StatefulSet
 metadata: {name: db, namespace: data, generation: 1}
 spec: {replicas: 3, updateStrategy: {type: OnDelete}}
 status: {observedGeneration: 1, replicas: 2, readyReplicas: 1, availableReplicas: 1}
 `,
 		status: isFalse, reason: moving, message: "1 of 3 replicas ready",
-	}, {
+	}}))
+	runRuleCases(t, ofKind("apps/v1", "DaemonSet", []ruleCase{{
 		name: "daemonset available",
 		doc: `
-apiVersion: apps/v1
-kind: DaemonSet
 metadata: {name: agent, namespace: kube-system, generation: 1}
 spec: {updateStrategy: {type: RollingUpdate}}
 status: {observedGeneration: 1, desiredNumberScheduled: 4, currentNumberScheduled: 4, updatedNumberScheduled: 4, numberReady: 4, numberAvailable: 4}
@@ -222,18 +205,15 @@ status: {observedGeneration: 1, desiredNumberScheduled: 4, currentNumberSchedule
 	}, {
 		name: "daemonset updating",
 		doc: `
-apiVersion: apps/v1
-kind: DaemonSet
 metadata: {name: agent, namespace: kube-system, generation: 2}
 spec: {updateStrategy: {type: RollingUpdate}}
 status: {observedGeneration: 2, desiredNumberScheduled: 4, updatedNumberScheduled: 1, numberReady: 4, numberAvailable: 4}
 `,
 		status: isFalse, reason: moving, message: "1 of 4 pods updated",
-	}, {
+	}}))
+	runRuleCases(t, ofKind("apps/v1", "ReplicaSet", []ruleCase{{
 		name: "replicaset available",
 		doc: `
-apiVersion: apps/v1
-kind: ReplicaSet
 metadata: {name: rs, namespace: web, generation: 1}
 spec: {replicas: 2}
 status: {observedGeneration: 1, replicas: 2, readyReplicas: 2, availableReplicas: 2}
@@ -242,8 +222,6 @@ status: {observedGeneration: 1, replicas: 2, readyReplicas: 2, availableReplicas
 	}, {
 		name: "replicaset cannot create pods",
 		doc: `
-apiVersion: apps/v1
-kind: ReplicaSet
 metadata: {name: rs, namespace: web, generation: 1}
 spec: {replicas: 2}
 status:
@@ -253,15 +231,13 @@ status:
   - {type: ReplicaFailure, status: "True", reason: FailedCreate, message: 'pods "rs-x" is forbidden: error looking up service account web/missing: serviceaccount "missing" not found'}
 `,
 		status: isFalse, reason: broken, message: `Cannot create pods: FailedCreate: pods "rs-x" is forbidden: error looking up service account web/missing: serviceaccount "missing" not found`,
-	}})
+	}}))
 }
 
 func TestJobAndPod(t *testing.T) {
-	runRuleCases(t, []ruleCase{{
+	runRuleCases(t, ofKind("batch/v1", "Job", []ruleCase{{
 		name: "job complete",
 		doc: `
-apiVersion: batch/v1
-kind: Job
 metadata: {name: once, namespace: jobs}
 spec: {completions: 1}
 status:
@@ -274,8 +250,6 @@ status:
 	}, {
 		name: "job failed",
 		doc: `
-apiVersion: batch/v1
-kind: Job
 metadata: {name: once, namespace: jobs}
 spec: {backoffLimit: 1}
 status:
@@ -288,8 +262,6 @@ status:
 	}, {
 		name: "job past its deadline",
 		doc: `
-apiVersion: batch/v1
-kind: Job
 metadata: {name: once, namespace: jobs}
 status:
   conditions:
@@ -299,8 +271,6 @@ status:
 	}, {
 		name: "job suspended",
 		doc: `
-apiVersion: batch/v1
-kind: Job
 metadata: {name: later, namespace: jobs}
 spec: {suspend: true}
 status:
@@ -311,18 +281,15 @@ status:
 	}, {
 		name: "job running",
 		doc: `
-apiVersion: batch/v1
-kind: Job
 metadata: {name: many, namespace: jobs}
 spec: {completions: 5, parallelism: 2}
 status: {active: 2, succeeded: 1, failed: 1}
 `,
 		status: isFalse, reason: moving, message: "Job is running: 2 active, 1 of 5 succeeded, 1 failed",
-	}, {
+	}}))
+	runRuleCases(t, ofKind("v1", "Pod", []ruleCase{{
 		name: "pod running and ready",
 		doc: `
-apiVersion: v1
-kind: Pod
 metadata: {name: web-0, namespace: web}
 status:
   phase: Running
@@ -335,8 +302,6 @@ status:
 	}, {
 		name: "pod crash looping",
 		doc: `
-apiVersion: v1
-kind: Pod
 metadata: {name: web-0, namespace: web}
 status:
   phase: Running
@@ -352,8 +317,6 @@ status:
 	}, {
 		name: "pod image cannot be pulled",
 		doc: `
-apiVersion: v1
-kind: Pod
 metadata: {name: web-0, namespace: web}
 status:
   phase: Pending
@@ -366,8 +329,6 @@ status:
 	}, {
 		name: "pod unschedulable",
 		doc: `
-apiVersion: v1
-kind: Pod
 metadata: {name: web-0, namespace: web}
 status:
   phase: Pending
@@ -378,8 +339,6 @@ status:
 	}, {
 		name: "pod starting",
 		doc: `
-apiVersion: v1
-kind: Pod
 metadata: {name: web-0, namespace: web}
 status:
   phase: Running
@@ -393,8 +352,6 @@ status:
 	}, {
 		name: "pod failed",
 		doc: `
-apiVersion: v1
-kind: Pod
 metadata: {name: web-0, namespace: web}
 status: {phase: Failed, reason: Evicted, message: "The node was low on resource: memory."}
 `,
@@ -402,13 +359,11 @@ status: {phase: Failed, reason: Evicted, message: "The node was low on resource:
 	}, {
 		name: "pod succeeded",
 		doc: `
-apiVersion: v1
-kind: Pod
 metadata: {name: once, namespace: web}
 status: {phase: Succeeded}
 `,
 		status: isTrue, reason: ok, message: "Pod succeeded",
-	}})
+	}}))
 }
 
 func TestCoreKinds(t *testing.T) {
@@ -472,11 +427,9 @@ status:
 }
 
 func TestAPIKinds(t *testing.T) {
-	runRuleCases(t, []ruleCase{{
+	runRuleCases(t, ofKind("apiextensions.k8s.io/v1", "CustomResourceDefinition", []ruleCase{{
 		name: "crd established",
 		doc: `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
 metadata: {name: widgets.example.com}
 status:
   conditions:
@@ -487,8 +440,6 @@ status:
 	}, {
 		name: "crd names conflict",
 		doc: `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
 metadata: {name: gadgets.example.com}
 status:
   conditions:
@@ -497,14 +448,15 @@ status:
 `,
 		status: isFalse, reason: broken, message: `Names not accepted: MultipleConflicts: "widgets" is already in use`,
 	}, {
-		name:   "crd new",
-		doc:    `{apiVersion: apiextensions.k8s.io/v1, kind: CustomResourceDefinition, metadata: {name: widgets.example.com}}`,
+		name: "crd new",
+		doc: `
+metadata: {name: widgets.example.com}
+`,
 		status: isFalse, reason: moving, message: "Not established yet",
-	}, {
+	}}))
+	runRuleCases(t, ofKind("apiregistration.k8s.io/v1", "APIService", []ruleCase{{
 		name: "apiservice available",
 		doc: `
-apiVersion: apiregistration.k8s.io/v1
-kind: APIService
 metadata: {name: v1beta1.metrics.k8s.io}
 status:
   conditions:
@@ -514,23 +466,19 @@ status:
 	}, {
 		name: "apiservice missing endpoints",
 		doc: `
-apiVersion: apiregistration.k8s.io/v1
-kind: APIService
 metadata: {name: v1beta1.metrics.k8s.io}
 status:
   conditions:
   - {type: Available, status: "False", reason: MissingEndpoints, message: endpoints for service/metrics-server in "kube-system" have no addresses with port name "https"}
 `,
 		status: isFalse, reason: broken, message: `APIService is not available: MissingEndpoints: endpoints for service/metrics-server in "kube-system" have no addresses with port name "https"`,
-	}})
+	}}))
 }
 
 func TestGenericConditions(t *testing.T) {
-	runRuleCases(t, []ruleCase{{
+	runRuleCases(t, ofKind("cert-manager.io/v1", "Certificate", []ruleCase{{
 		name: "certificate ready",
 		doc: `
-apiVersion: cert-manager.io/v1
-kind: Certificate
 metadata: {name: web, namespace: web, generation: 1}
 status:
   conditions:
@@ -540,19 +488,16 @@ status:
 	}, {
 		name: "certificate not ready",
 		doc: `
-apiVersion: cert-manager.io/v1
-kind: Certificate
 metadata: {name: web, namespace: web, generation: 1}
 status:
   conditions:
   - {type: Ready, status: "False", reason: DoesNotExist, message: Issuing certificate as Secret does not exist, observedGeneration: 1}
 `,
 		status: isFalse, reason: broken, message: "Ready is False: DoesNotExist: Issuing certificate as Secret does not exist",
-	}, {
+	}}))
+	runRuleCases(t, ofKind("kustomize.toolkit.fluxcd.io/v1", "Kustomization", []ruleCase{{
 		name: "flux reconciling",
 		doc: `
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
 metadata: {name: apps, namespace: flux-system, generation: 3}
 status:
   observedGeneration: 3
@@ -564,8 +509,6 @@ status:
 	}, {
 		name: "flux stalled",
 		doc: `
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
 metadata: {name: apps, namespace: flux-system, generation: 3}
 status:
   observedGeneration: 3
@@ -577,8 +520,6 @@ status:
 	}, {
 		name: "status generation behind",
 		doc: `
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
 metadata: {name: apps, namespace: flux-system, generation: 4}
 status:
   observedGeneration: 3
@@ -586,11 +527,10 @@ status:
   - {type: Ready, status: "True", reason: ReconciliationSucceeded}
 `,
 		status: isFalse, reason: moving, message: "Kustomization is waiting for the controller to observe generation 4 (it has seen 3)",
-	}, {
+	}}))
+	runRuleCases(t, ofKind("example.com/v1", "Widget", []ruleCase{{
 		name: "condition generation behind",
 		doc: `
-apiVersion: example.com/v1
-kind: Widget
 metadata: {name: w, namespace: web, generation: 2}
 status:
   conditions:
@@ -600,8 +540,6 @@ status:
 	}, {
 		name: "available only",
 		doc: `
-apiVersion: example.com/v1
-kind: Widget
 metadata: {name: w, namespace: web, generation: 1}
 status:
   conditions:
@@ -611,13 +549,11 @@ status:
 	}, {
 		name: "no conditions",
 		doc: `
-apiVersion: example.com/v1
-kind: Widget
 metadata: {name: w, namespace: web, generation: 1}
 spec: {size: 1}
 `,
 		status: isTrue, reason: unjudged, message: "Widget exists; its kind has no health check",
-	}})
+	}}))
 }
 
 func TestFieldsKeepWhatRulesRead(t *testing.T) {

@@ -1,6 +1,8 @@
 package health
 
 import (
+	"slices"
+
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -11,15 +13,11 @@ import (
 // Overridden tells whether a condition rule of the work sets the manifest's
 // Healthy condition: the rule then replaces the built-in one.
 func Overridden(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
+	id := workv1.ResourceIdentifier{Group: meta.Group, Resource: meta.Resource, Namespace: meta.Namespace, Name: meta.Name}
+	setsHealthy := func(r workv1.ConditionRule) bool { return r.Condition == workv1.ManifestHealthy }
 	for _, cfg := range work.Spec.ManifestConfigs {
-		id := cfg.ResourceIdentifier
-		if id.Group != meta.Group || id.Resource != meta.Resource || id.Namespace != meta.Namespace || id.Name != meta.Name {
-			continue
-		}
-		for _, r := range cfg.ConditionRules {
-			if r.Condition == workv1.ManifestHealthy {
-				return true
-			}
+		if cfg.ResourceIdentifier == id && slices.ContainsFunc(cfg.ConditionRules, setsHealthy) {
+			return true
 		}
 	}
 	return false

@@ -91,13 +91,22 @@ func judgeStatefulSet(o Object) Verdict {
 			return progressing("%d of %d replicas updated to revision %s", updated, wantUpdated, o.String("status", "updateRevision"))
 		}
 	}
-	switch {
-	case ready < desired:
-		return progressing("%d of %d replicas ready", ready, desired)
-	case available < desired:
-		return progressing("%d of %d replicas available", available, desired)
+	if v, waiting := replicasWaiting(desired, ready, available); waiting {
+		return v
 	}
 	return healthy("%d of %d replicas ready and available", available, desired)
+}
+
+// replicasWaiting is the verdict while fewer than the desired replicas are
+// ready, or available; false once they all are.
+func replicasWaiting(desired, ready, available int64) (Verdict, bool) {
+	switch {
+	case ready < desired:
+		return progressing("%d of %d replicas ready", ready, desired), true
+	case available < desired:
+		return progressing("%d of %d replicas available", available, desired), true
+	}
+	return Verdict{}, false
 }
 
 var daemonSetRule = Rule{
@@ -144,11 +153,8 @@ func judgeReplicaSet(o Object) Verdict {
 	}
 	desired := o.IntOr(1, "spec", "replicas")
 	ready, available := o.Int("status", "readyReplicas"), o.Int("status", "availableReplicas")
-	switch {
-	case ready < desired:
-		return progressing("%d of %d replicas ready", ready, desired)
-	case available < desired:
-		return progressing("%d of %d replicas available", available, desired)
+	if v, waiting := replicasWaiting(desired, ready, available); waiting {
+		return v
 	}
 	return healthy("%d of %d replicas available", available, desired)
 }

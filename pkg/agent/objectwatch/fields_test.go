@@ -57,18 +57,16 @@ func TestStatusCacheServesObjectsAndMetadata(t *testing.T) {
 	gvr := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
 		map[schema.GroupVersionResource]string{gvr: "DeploymentList"}, deploymentObject())
-	tracker := New(Deps{Client: newFakeClient(), Dynamic: dyn, StatusFields: func(gr schema.GroupResource) [][]string {
+	tracker := startWith(t, newFakeClient(), Deps{Dynamic: dyn, StatusFields: func(gr schema.GroupResource) [][]string {
 		if gr == gvr.GroupResource() {
 			return deploymentFields
 		}
 		return nil
-	}})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); tracker.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	}}).tracker
 
 	tracker.SetUses("ns/work1", []schema.GroupVersionResource{gvr, configMaps})
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
+	defer cancel()
 	require.True(t, tracker.WaitForSync(ctx, []schema.GroupVersionResource{gvr, configMaps}))
 
 	obj, synced, err := tracker.GetObject(gvr, "ns1", "web")

@@ -78,9 +78,9 @@ func newGVRInformer(parent context.Context, src source, gvr schema.GroupVersionR
 	var example runtime.Object
 	if len(src.fields) > 0 && src.dynamic != nil {
 		i.fields = src.fields
-		lw, example = i.listWatch(dynamicLister{src.dynamic.Resource(gvr)}, src.dynamic), &unstructured.Unstructured{}
+		lw, example = listWatch(i, src.dynamic.Resource(gvr), src.dynamic), &unstructured.Unstructured{}
 	} else {
-		lw, example = i.listWatch(metadataLister{src.metadata.Resource(gvr)}, src.metadata), &metav1.PartialObjectMetadata{}
+		lw, example = listWatch(i, src.metadata.Resource(gvr), src.metadata), &metav1.PartialObjectMetadata{}
 	}
 	i.informer = cache.NewSharedIndexInformerWithOptions(lw, example,
 		cache.SharedIndexInformerOptions{ResyncPeriod: resync, ObjectDescription: gvr.String()},
@@ -113,38 +113,17 @@ func (i *gvrInformer) configure(onChange func(string), onObject func(namespace, 
 	return nil
 }
 
-// lister lists and watches one resource type in all namespaces.
-type lister interface {
-	List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
+// lister lists and watches one resource type in all namespaces; L is the
+// list type of its client (metadata or dynamic).
+type lister[L runtime.Object] interface {
+	List(ctx context.Context, opts metav1.ListOptions) (L, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
-}
-
-type metadataLister struct{ r metadata.Getter }
-
-func (l metadataLister) List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	return l.r.List(ctx, opts)
-}
-
-func (l metadataLister) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	return l.r.Watch(ctx, opts)
-}
-
-type dynamicLister struct {
-	r dynamic.NamespaceableResourceInterface
-}
-
-func (l dynamicLister) List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	return l.r.List(ctx, opts)
-}
-
-func (l dynamicLister) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	return l.r.Watch(ctx, opts)
 }
 
 // listWatch lists and watches in all namespaces, recording in listWatchOK
 // whether the last request succeeded, and in failure since when they fail.
 // client tells whether watch-list streams can be used.
-func (i *gvrInformer) listWatch(resource lister, client any) cache.ListerWatcher {
+func listWatch[L runtime.Object](i *gvrInformer, resource lister[L], client any) cache.ListerWatcher {
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			list, err := resource.List(ctx, opts)
@@ -214,40 +193,47 @@ func (i *gvrInformer) synced() bool {
 
 // get looks an object up in the cache; see Tracker.Get.
 func (i *gvrInformer) get(namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {
-	key := cache.NewObjectName(namespace, name).String()
-	item, exists, err := i.informer.GetIndexer().GetByKey(key)
-	if err != nil {
-		return nil, false, fmt.Errorf("read cache for %q: %w", key, err)
-	}
-	if !exists {
-		return nil, true, nil
-	}
-	switch obj := item.(type) {
-	case *metav1.PartialObjectMetadata:
-		// The cached object is shared with the informer and other readers.
-		return obj.DeepCopy(), true, nil
-	case *unstructured.Unstructured:
-		return partialMetadata(obj), true, nil
-	}
-	return nil, false, fmt.Errorf("cache holds %T for %q, want *v1.PartialObjectMetadata", item, key)
+	return cached(i, namespace, name, func(item any) (*metav1.PartialObjectMetadata, bool) {
+		switch obj := item.(type) {
+		case *metav1.PartialObjectMetadata:
+			return obj.DeepCopy(), true
+		case *unstructured.Unstructured:
+			return partialMetadata(obj), true
+		}
+		return nil, false
+	})
 }
 
 // getObject looks an object up in a cache that keeps fields; see
 // Tracker.GetObject.
 func (i *gvrInformer) getObject(namespace, name string) (*unstructured.Unstructured, bool, error) {
+	return cached(i, namespace, name, func(item any) (*unstructured.Unstructured, bool) {
+		obj, ok := item.(*unstructured.Unstructured)
+		if !ok {
+			return nil, false
+		}
+		return obj.DeepCopy(), true
+	})
+}
+
+// cached looks an object up in i's cache and returns what convert makes of
+// it: the cached item is shared with the informer and other readers, so
+// convert copies it, and says false for an item of a type it does not take.
+// A nil object with synced true means there is none.
+func cached[T any](i *gvrInformer, namespace, name string, convert func(item any) (T, bool)) (obj T, synced bool, err error) {
 	key := cache.NewObjectName(namespace, name).String()
 	item, exists, err := i.informer.GetIndexer().GetByKey(key)
 	if err != nil {
-		return nil, false, fmt.Errorf("read cache for %q: %w", key, err)
+		return obj, false, fmt.Errorf("read cache for %q: %w", key, err)
 	}
 	if !exists {
-		return nil, true, nil
+		return obj, true, nil
 	}
-	obj, ok := item.(*unstructured.Unstructured)
+	obj, ok := convert(item)
 	if !ok {
-		return nil, false, fmt.Errorf("cache holds %T for %q, want *unstructured.Unstructured", item, key)
+		return obj, false, fmt.Errorf("cache holds %T for %q, want %T", item, key, obj)
 	}
-	return obj.DeepCopy(), true, nil
+	return obj, true, nil
 }
 
 // stripMetadata keeps in the cache only what the agent reads from it:

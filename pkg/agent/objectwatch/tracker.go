@@ -295,16 +295,19 @@ func (t *Tracker) watchFailed(gvr schema.GroupVersionResource) {
 // WatchFailure tells why, and since when, the objects of gvr are not
 // watched; ok is false while they are, or while nobody uses the type.
 func (t *Tracker) WatchFailure(gvr schema.GroupVersionResource) (failure WatchFailure, ok bool) {
-	t.mu.RLock()
-	inf := t.informers[gvr]
-	t.mu.RUnlock()
-	if inf == nil {
-		return WatchFailure{}, false
-	}
-	if f := inf.failure.Load(); f != nil {
-		return *f, true
+	if inf := t.informer(gvr); inf != nil {
+		if f := inf.failure.Load(); f != nil {
+			return *f, true
+		}
 	}
 	return WatchFailure{}, false
+}
+
+// informer is the running informer of gvr; nil if none runs.
+func (t *Tracker) informer(gvr schema.GroupVersionResource) *gvrInformer {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.informers[gvr]
 }
 
 // Get returns the cached metadata of an object. synced is false when no
@@ -314,10 +317,7 @@ func (t *Tracker) WatchFailure(gvr schema.GroupVersionResource) (failure WatchFa
 // returned object is a copy the caller may modify. err reports only real
 // errors, never "not found" or "not synced".
 func (t *Tracker) Get(gvr schema.GroupVersionResource, namespace, name string) (obj *metav1.PartialObjectMetadata, synced bool, err error) {
-	t.mu.RLock()
-	inf := t.informers[gvr]
-	t.mu.RUnlock()
-
+	inf := t.informer(gvr)
 	if inf == nil || !inf.synced() {
 		return nil, false, nil
 	}
@@ -328,10 +328,7 @@ func (t *Tracker) Get(gvr schema.GroupVersionResource, namespace, name string) (
 // (see Deps.StatusFields). synced is false as for Get, and also when the
 // type's cache is metadata-only.
 func (t *Tracker) GetObject(gvr schema.GroupVersionResource, namespace, name string) (obj *unstructured.Unstructured, synced bool, err error) {
-	t.mu.RLock()
-	inf := t.informers[gvr]
-	t.mu.RUnlock()
-
+	inf := t.informer(gvr)
 	if inf == nil || inf.fields == nil || !inf.synced() {
 		return nil, false, nil
 	}
@@ -345,9 +342,7 @@ func (t *Tracker) WaitForSync(ctx context.Context, gvrs []schema.GroupVersionRes
 	var synced []cache.InformerSynced
 	for _, gvr := range gvrs {
 		synced = append(synced, func() bool {
-			t.mu.RLock()
-			inf := t.informers[gvr]
-			t.mu.RUnlock()
+			inf := t.informer(gvr)
 			return inf != nil && inf.synced()
 		})
 	}
@@ -358,18 +353,14 @@ func (t *Tracker) WaitForSync(ctx context.Context, gvrs []schema.GroupVersionRes
 // deleted in the last few minutes. false means "not known": the object may
 // exist, or its deletion was not seen (no informer, or long ago).
 func (t *Tracker) Deleted(gvr schema.GroupVersionResource, uid types.UID) bool {
-	t.mu.RLock()
-	inf := t.informers[gvr]
-	t.mu.RUnlock()
+	inf := t.informer(gvr)
 	return inf != nil && inf.deleted.has(uid)
 }
 
 // DeletedSince tells whether the informer of gvr saw an object of that name
 // deleted at or after since (within the last few minutes).
 func (t *Tracker) DeletedSince(gvr schema.GroupVersionResource, namespace, name string, since time.Time) bool {
-	t.mu.RLock()
-	inf := t.informers[gvr]
-	t.mu.RUnlock()
+	inf := t.informer(gvr)
 	return inf != nil && inf.deleted.hasName(namespace, name, since)
 }
 

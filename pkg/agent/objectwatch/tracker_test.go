@@ -59,8 +59,19 @@ type env struct {
 // start runs a Tracker until the test ends and checks that Run returns then.
 func start(t *testing.T, client *fakeClient) *env {
 	t.Helper()
+	return startWith(t, client, Deps{})
+}
+
+// startWith is start with the other dependencies of d; d.OnChange, unless
+// set, records into changes.
+func startWith(t *testing.T, client *fakeClient, d Deps) *env {
+	t.Helper()
 	e := &env{client: client, changes: &ct.Calls{}, done: make(chan struct{})}
-	e.tracker = New(Deps{Client: client, OnChange: e.changes.Add})
+	d.Client = client
+	if d.OnChange == nil {
+		d.OnChange = e.changes.Add
+	}
+	e.tracker = New(d)
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel = cancel
 	go func() {
@@ -500,15 +511,7 @@ func TestConcurrentUse(t *testing.T) {
 func TestInformerLingers(t *testing.T) {
 	client := newFakeClient()
 	client.create(configMaps, object("ns1", "cm1"))
-	e := &env{client: client, changes: &ct.Calls{}, done: make(chan struct{})}
-	e.tracker = New(Deps{Client: client, OnChange: e.changes.Add, Linger: 300 * time.Millisecond})
-	ctx, cancel := context.WithCancel(context.Background())
-	e.cancel = cancel
-	go func() {
-		defer close(e.done)
-		e.tracker.Run(ctx)
-	}()
-	t.Cleanup(func() { e.stop(t) })
+	e := startWith(t, client, Deps{Linger: 300 * time.Millisecond})
 
 	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
 	e.waitSynced(t, configMaps)
@@ -541,13 +544,8 @@ func TestWatchFailureIsToldToItsUsers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel() // each waits for the informer's backoff
 			client := newFakeClient()
-			e := &env{client: client, changes: &ct.Calls{}, done: make(chan struct{})}
 			told := &ct.Calls{}
-			e.tracker = New(Deps{Client: client, OnWatchFailure: told.Add})
-			ctx, cancel := context.WithCancel(context.Background())
-			e.cancel = cancel
-			go func() { defer close(e.done); e.tracker.Run(ctx) }()
-			t.Cleanup(func() { e.stop(t) })
+			e := startWith(t, client, Deps{OnWatchFailure: told.Add})
 			e.tracker.SetUses("ns/uses-configmaps", []schema.GroupVersionResource{configMaps})
 			e.tracker.SetUses("ns/uses-secrets", []schema.GroupVersionResource{secrets})
 			e.waitSynced(t, configMaps)

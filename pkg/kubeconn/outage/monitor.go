@@ -256,7 +256,8 @@ func (m *Monitor) probeUntilUp(ctx context.Context) {
 			}
 		}
 		if now.Sub(logged) >= stillDownEvery {
-			m.logger.Info("Cluster still unreachable", "for", now.Sub(m.outageStart()).Round(time.Second), "err", err)
+			since, _, _ := m.Outage()
+			m.logger.Info("Cluster still unreachable", "for", now.Sub(since).Round(time.Second), "err", err)
 			logged = now
 		}
 	}
@@ -278,12 +279,6 @@ func (m *Monitor) tellLasting(subscribers []lastingSubscriber, now time.Time) []
 		rest = append(rest, s)
 	}
 	return rest
-}
-
-func (m *Monitor) outageStart() time.Time {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.since
 }
 
 // lost records that a request found the cluster unreachable.
