@@ -40,13 +40,8 @@ func feedbackValue(w *workv1.ManifestWork, ordinal int, name string) *workv1.Fie
 // waitFeedbackInteger waits until a feedback value is the integer want.
 func waitFeedbackInteger(t *testing.T, timeout time.Duration, cluster, work string, ordinal int, name string, want int64) {
 	t.Helper()
-	framework.Eventually(t, timeout, func() error {
-		w, err := getWork(t.Context(), cluster, work)
-		if err != nil {
-			return err
-		}
-		v := feedbackValue(w, ordinal, name)
-		if v == nil || v.Integer == nil || *v.Integer != want {
+	waitWork(t, timeout, cluster, work, func(w *workv1.ManifestWork) error {
+		if v := feedbackValue(w, ordinal, name); v == nil || v.Integer == nil || *v.Integer != want {
 			return fmt.Errorf("%s is %+v", name, v)
 		}
 		return nil
@@ -158,11 +153,7 @@ func TestCELConditionRuleOnCustomResource(t *testing.T) {
 		WithManifest(fixture.Namespace(ns), fixture.Widget(ns, "w", map[string]any{"size": int64(1)})).WithConfig(config).Build())
 
 	waitWorkCondition(t, "cluster2", "cel", workv1.WorkApplied, metav1.ConditionTrue)
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(ctx, "cluster2", "cel")
-		if err != nil {
-			return err
-		}
+	waitWork(t, convergeTimeout, "cluster2", "cel", func(w *workv1.ManifestWork) error {
 		c := manifestCondition(w, 1, workv1.ManifestComplete)
 		if c == nil || c.Status != metav1.ConditionFalse || c.Message != "Widget is not done" {
 			return fmt.Errorf("Complete is %+v", c)

@@ -27,12 +27,7 @@ var unschedulable = map[string]string{"e2e.example.com/no-such-node": "true"}
 // condition with the status and reason whose message contains text.
 func waitManifestHealth(t *testing.T, cluster, work string, ordinal int, status metav1.ConditionStatus, reason, text string) *workv1.ManifestWork {
 	t.Helper()
-	var got *workv1.ManifestWork
-	framework.Eventually(t, 2*convergeTimeout, func() error {
-		w, err := getWork(t.Context(), cluster, work)
-		if err != nil {
-			return err
-		}
+	return waitWork(t, 2*convergeTimeout, cluster, work, func(w *workv1.ManifestWork) error {
 		c := manifestCondition(w, ordinal, workv1.ManifestHealthy)
 		switch {
 		case c == nil:
@@ -40,10 +35,8 @@ func waitManifestHealth(t *testing.T, cluster, work string, ordinal int, status 
 		case c.Status != status || c.Reason != reason || !strings.Contains(c.Message, text):
 			return fmt.Errorf("manifest %d is Healthy=%s (%s: %s)", ordinal, c.Status, c.Reason, c.Message)
 		}
-		got = w
 		return nil
 	}, "manifest %d of %s Healthy=%s %s %q", ordinal, work, status, reason, text)
-	return got
 }
 
 // A work's Healthy follows what kube-controller-manager and kwok make of its

@@ -199,12 +199,7 @@ func TestManagedClusterUnreachableShowsOnTheWork(t *testing.T) {
 // reason "", has no Stalled condition, and returns it.
 func waitStalled(t *testing.T, cluster, name, reason string) *workv1.ManifestWork {
 	t.Helper()
-	var got *workv1.ManifestWork
-	framework.Eventually(t, stalledTimeout, func() error {
-		w, err := getWork(t.Context(), cluster, name)
-		if err != nil {
-			return err
-		}
+	return waitWork(t, stalledTimeout, cluster, name, func(w *workv1.ManifestWork) error {
 		c := apimeta.FindStatusCondition(w.Status.Conditions, stalled.ConditionType)
 		switch {
 		case reason == "" && c != nil:
@@ -212,10 +207,8 @@ func waitStalled(t *testing.T, cluster, name, reason string) *workv1.ManifestWor
 		case reason != "" && (c == nil || c.Status != metav1.ConditionTrue || c.Reason != reason):
 			return fmt.Errorf("stalled: %v", c)
 		}
-		got = w
 		return nil
 	}, "work %s/%s Stalled %q", cluster, name, reason)
-	return got
 }
 
 // waitNotStalled waits until the work has no Stalled condition, and

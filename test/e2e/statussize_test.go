@@ -14,7 +14,6 @@ import (
 	"github.com/manifestwork/work/pkg/agent/statussize"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
-	"github.com/manifestwork/work/test/framework"
 )
 
 // A work whose status feedback would not fit in the agent's
@@ -75,11 +74,7 @@ func TestStatusTrimmedToFit(t *testing.T) {
 		w.Spec.Workload = workload("small")
 	})
 	w = waitWorkCondition(t, "cluster2", "statussize", statussize.ConditionType, metav1.ConditionFalse)
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(t.Context(), "cluster2", "statussize")
-		if err != nil {
-			return err
-		}
+	waitWork(t, convergeTimeout, "cluster2", "statussize", func(w *workv1.ManifestWork) error {
 		for i := range 12 {
 			v := feedbackValue(w, 1, fmt.Sprintf("data%d", i))
 			if v == nil || v.JsonRaw == nil || *v.JsonRaw != `{"data":"small"}` {
