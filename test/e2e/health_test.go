@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/manifestwork/work/pkg/agent/controllers/availability"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -103,20 +104,7 @@ func TestHealthOfWorkloads(t *testing.T) {
 	assert.Contains(t, out, "HEALTHY")
 	assert.Regexp(t, `health\s+True\s+True\s+False`, out)
 
-	framework.Eventually(t, convergeTimeout, func() error {
-		list, err := e.Hub.Kube.CoreV1().Events("cluster1").List(t.Context(), metav1.ListOptions{
-			FieldSelector: "involvedObject.kind=ManifestWork,involvedObject.name=health,reason=ManifestDegraded",
-		})
-		if err != nil {
-			return err
-		}
-		for _, ev := range list.Items {
-			if ev.Type == corev1.EventTypeWarning && strings.Contains(ev.Message, "Deployment e2e-health/stuck is Degraded") {
-				return nil
-			}
-		}
-		return fmt.Errorf("%d ManifestDegraded events, none for the stuck Deployment", len(list.Items))
-	}, "a ManifestDegraded Event for the stuck Deployment")
+	waitEvent(t, "cluster1", "health", corev1.EventTypeWarning, availability.EventManifestDegraded, "Deployment e2e-health/stuck is Degraded")
 	// The gauge counts manifests by kind and health, with no per-work label.
 	waitMetric(t, agent, `work_manifest_health{health="Degraded",kind="Deployment"}`)
 	waitMetric(t, agent, `work_manifest_health{health="Degraded",kind="Job"}`)

@@ -15,7 +15,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
@@ -148,16 +147,14 @@ func TestStatusPatchRefusedShowsAsAnEvent(t *testing.T) {
 	createWork(t, fixture.NewWork("cluster1", name).WithManifest(fixture.Namespace(ns), fixture.ConfigMap(ns, "c", nil)).Build())
 	var event corev1.Event
 	framework.Eventually(t, stalledTimeout, func() error {
-		events, err := e.Hub.Kube.CoreV1().Events("cluster1").List(t.Context(), metav1.ListOptions{
-			FieldSelector: fields.Set{"involvedObject.name": name, "reason": workwriter.EventStatusPatchFailing}.String(),
-		})
+		events, err := workEvents(t.Context(), "cluster1", name, workwriter.EventStatusPatchFailing)
 		if err != nil {
 			return err
 		}
-		if len(events.Items) == 0 {
+		if len(events) == 0 {
 			return fmt.Errorf("no %s Event yet", workwriter.EventStatusPatchFailing)
 		}
-		event = events.Items[0]
+		event = events[0]
 		return nil
 	}, "a %s Event on the work", workwriter.EventStatusPatchFailing)
 	assert.Equal(t, corev1.EventTypeWarning, event.Type)
