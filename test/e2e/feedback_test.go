@@ -53,9 +53,7 @@ func waitFeedbackInteger(t *testing.T, timeout time.Duration, cluster, work stri
 // Poll stops the watch.
 func TestStatusFeedback(t *testing.T) {
 	e := setup(t)
-	agent, err := e.StartAgent("cluster2", "--disable-leader-election", "--status-sync-interval=5m")
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
+	agent := startAgent(t, "cluster2", "--status-sync-interval=5m")
 	ns := "e2e-feedback"
 	config := fixture.Config("apps", "deployments", ns, "web")
 	config.FeedbackRules = []workv1.FeedbackRule{
@@ -82,7 +80,7 @@ func TestStatusFeedback(t *testing.T) {
 
 	// Scale on the managed cluster: the watch reports it within seconds.
 	scaled := time.Now()
-	_, err = e.Kubectl("cluster2", "-n", ns, "scale", "deployment", "web", "--replicas=3")
+	_, err := e.Kubectl("cluster2", "-n", ns, "scale", "deployment", "web", "--replicas=3")
 	require.NoError(t, err)
 	waitFeedbackInteger(t, watchTimeout, "cluster2", "feedback", 1, "replicas", 3)
 	t.Logf("Watch: a scale on the managed cluster reached the hub in %s", time.Since(scaled).Round(time.Millisecond))
@@ -136,9 +134,7 @@ func completedWorkIsDeletedAfterTTL(t *testing.T, ns, name string) {
 func TestCELConditionRuleOnCustomResource(t *testing.T) {
 	e := setup(t)
 	ctx := t.Context()
-	agent, err := e.StartAgent("cluster2", "--disable-leader-election", "--status-sync-interval=1s")
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
+	startAgent(t, "cluster2", "--status-sync-interval=1s")
 	c2 := e.Cluster("cluster2")
 	ensureWidgetCRD(t, "cluster2")
 	grantAgentWidgets(t, "cluster2")

@@ -136,10 +136,8 @@ func TestHealthOfWorkloads(t *testing.T) {
 // It runs on cluster2, with an agent of its own as the other Widget tests
 // do: cluster1 must keep not serving Widgets.
 func TestHealthOfCustomResources(t *testing.T) {
-	e := setup(t)
-	agent, err := e.StartAgent("cluster2", "--disable-leader-election")
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
+	setup(t)
+	startAgent(t, "cluster2")
 	ensureWidgetCRD(t, "cluster2")
 	grantAgentWidgets(t, "cluster2")
 	ns := "e2e-health-cr"
