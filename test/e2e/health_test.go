@@ -160,11 +160,18 @@ func TestHealthOfCustomResources(t *testing.T) {
 
 	waitManifestHealth(t, "cluster2", "health-cr", 1, metav1.ConditionFalse, workv1.HealthyReasonDegraded, "Names not accepted")
 	waitManifestHealth(t, "cluster2", "health-cr", 2, metav1.ConditionTrue, workv1.HealthyReasonNoHealthCheck, "Widget exists")
-	w := waitManifestHealth(t, "cluster2", "health-cr", 3, metav1.ConditionFalse, workv1.ConditionRuleEvaluated, "too small")
-	healthy := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkHealthy)
-	require.NotNil(t, healthy)
-	assert.Equal(t, workv1.HealthyReasonDegraded, healthy.Reason, "the agent aggregates the rule's Healthy with the others")
-	assert.Contains(t, healthy.Message, "Widget e2e-health-cr/judged-by-rule is Progressing (too small)")
+	waitManifestHealth(t, "cluster2", "health-cr", 3, metav1.ConditionFalse, workv1.ConditionRuleEvaluated, "too small")
+	// The status feedback controller writes the rule's Healthy; the
+	// availability controller aggregates it with the others in a write of
+	// its own, which may come a moment later.
+	waitWork(t, convergeTimeout, "cluster2", "health-cr", func(w *workv1.ManifestWork) error {
+		c := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkHealthy)
+		if c == nil || c.Reason != workv1.HealthyReasonDegraded ||
+			!strings.Contains(c.Message, "Widget e2e-health-cr/judged-by-rule is Progressing (too small)") {
+			return fmt.Errorf("work Healthy is %v", c)
+		}
+		return nil
+	}, "the agent aggregates the rule's Healthy with the others")
 
 	live := env.Cluster("cluster2").Dynamic.Resource(widgets).Namespace(ns)
 	setReady := func(status, reason string) time.Time {
