@@ -41,19 +41,29 @@ func healthWorkName(i int) string { return fmt.Sprintf("health-%d", i) }
 func healthWork(i, n int) *workv1.ManifestWork {
 	var objs []runtime.Object
 	for j := range n {
-		d := fixture.Deployment(benchNamespace, fmt.Sprintf("health-%d-%d", i, j), 0)
-		objs = append(objs, d)
+		objs = append(objs, fixture.Deployment(benchNamespace, fmt.Sprintf("health-%d-%d", i, j), 0))
 	}
 	return fixture.NewWork(clusterName, healthWorkName(i)).WithManifest(objs...).Build()
 }
 
+// workHealthy says whether the work is Healthy=True for its generation and,
+// unless message is "", its first manifest's Healthy message contains message.
 func workHealthy(w *workv1.ManifestWork, message string) bool {
 	if w == nil {
 		return false
 	}
 	c := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkHealthy)
-	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == w.Generation &&
-		(message == "" || strings.Contains(w.Status.ResourceStatus.Manifests[0].Conditions[len(w.Status.ResourceStatus.Manifests[0].Conditions)-1].Message, message))
+	if c == nil || c.Status != metav1.ConditionTrue || c.ObservedGeneration != w.Generation {
+		return false
+	}
+	if message == "" {
+		return true
+	}
+	if len(w.Status.ResourceStatus.Manifests) == 0 {
+		return false
+	}
+	m := apimeta.FindStatusCondition(w.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestHealthy)
+	return m != nil && strings.Contains(m.Message, message)
 }
 
 // health creates the health works, waits until they are Healthy, reads the
@@ -177,7 +187,7 @@ func healthRows() []rowSpec {
 				if a.Health.Deployments < 1000 {
 					return v, fmt.Sprintf("n/a (%d)", a.Health.Deployments)
 				}
-				return v, yesNo(peak <= 25)
+				return v, met(peak <= 25)
 			}},
 		{"health change to the hub p50 / max (agent's part)", "< 1 s", "",
 			func(a *agentResult) (string, string) {
@@ -193,14 +203,7 @@ func healthRows() []rowSpec {
 				}
 				p50, maxV := stats(hub)
 				a50, aMax := stats(part)
-				return fmt.Sprintf("%.2f / %.2f s (agent %.2f / %.2f s, n=%d)", p50, maxV, a50, aMax, len(hub)), yesNo(aMax < 1)
+				return fmt.Sprintf("%.2f / %.2f s (agent %.2f / %.2f s, n=%d)", p50, maxV, a50, aMax, len(hub)), met(aMax < 1)
 			}},
 	}
-}
-
-func yesNo(ok bool) string {
-	if ok {
-		return "yes"
-	}
-	return "NO"
 }

@@ -76,16 +76,30 @@ func updateWork(t *testing.T, namespace, name string, mutate func(*workv1.Manife
 	}, "update work %s/%s", namespace, name)
 }
 
-// waitWorkCondition waits until the work has a condition of the type with the
-// status, for its current generation.
-func waitWorkCondition(t *testing.T, namespace, name, condType string, status metav1.ConditionStatus) *workv1.ManifestWork {
+// waitWork polls the work until check accepts it, within timeout, and
+// returns it; msgAndArgs say what is awaited when it fails.
+func waitWork(t *testing.T, timeout time.Duration, namespace, name string, check func(*workv1.ManifestWork) error, msgAndArgs ...any) *workv1.ManifestWork {
 	t.Helper()
 	var got *workv1.ManifestWork
-	framework.Eventually(t, convergeTimeout, func() error {
+	framework.Eventually(t, timeout, func() error {
 		w, err := getWork(t.Context(), namespace, name)
 		if err != nil {
 			return err
 		}
+		if err := check(w); err != nil {
+			return err
+		}
+		got = w
+		return nil
+	}, msgAndArgs...)
+	return got
+}
+
+// waitWorkCondition waits until the work has a condition of the type with the
+// status, for its current generation.
+func waitWorkCondition(t *testing.T, namespace, name, condType string, status metav1.ConditionStatus) *workv1.ManifestWork {
+	t.Helper()
+	return waitWork(t, convergeTimeout, namespace, name, func(w *workv1.ManifestWork) error {
 		c := apimeta.FindStatusCondition(w.Status.Conditions, condType)
 		switch {
 		case c == nil:
@@ -95,10 +109,8 @@ func waitWorkCondition(t *testing.T, namespace, name, condType string, status me
 		case c.Status != status:
 			return fmt.Errorf("%s is %s (%s: %s)", condType, c.Status, c.Reason, c.Message)
 		}
-		got = w
 		return nil
 	}, "work %s/%s %s=%s", namespace, name, condType, status)
-	return got
 }
 
 // manifestCondition is the condition of a type of the manifest at ordinal.

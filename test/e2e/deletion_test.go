@@ -84,11 +84,7 @@ func TestDeletedWorkWaitsForItsObjects(t *testing.T) {
 
 	works := e.Hub.Work.WorkV1().ManifestWorks("cluster1")
 	require.NoError(t, works.Delete(ctx, "foreground", metav1.DeleteOptions{}))
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(ctx, "cluster1", "foreground")
-		if err != nil {
-			return err
-		}
+	waitWork(t, convergeTimeout, "cluster1", "foreground", func(w *workv1.ManifestWork) error {
 		c := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkDeleting)
 		if c == nil || c.Status != metav1.ConditionTrue {
 			return fmt.Errorf("no Deleting=True condition: %v", w.Status.Conditions)

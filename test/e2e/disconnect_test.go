@@ -22,9 +22,7 @@ func TestHubUnreachableThenCaughtUp(t *testing.T) {
 	e := setup(t)
 	ctx := t.Context()
 	proxy, kubeconfig := hubBehindProxy(t)
-	agent, err := e.StartAgent("cluster2", "--disable-leader-election", "--hub-kubeconfig", kubeconfig)
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
+	startAgent(t, "cluster2", "--hub-kubeconfig", kubeconfig)
 
 	ns := "e2e-disconnect"
 	cms := e.Cluster("cluster2").Kube.CoreV1().ConfigMaps(ns)

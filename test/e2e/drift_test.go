@@ -23,17 +23,6 @@ func kubectlPatchColor(t *testing.T, namespace, name, color string) {
 	require.NoError(t, err)
 }
 
-// driftEvents lists the DriftRepaired Events on a work of cluster1.
-func driftEvents(t *testing.T, work string) ([]corev1.Event, error) {
-	list, err := env.Hub.Kube.CoreV1().Events("cluster1").List(t.Context(), metav1.ListOptions{
-		FieldSelector: "involvedObject.kind=ManifestWork,involvedObject.name=" + work + ",reason=" + manifestwork.EventDriftRepaired,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return list.Items, nil
-}
-
 // A ConfigMap edited with kubectl on the managed cluster is repaired, and the
 // work gets one DriftRepaired Event naming kubectl's field manager and the
 // field; more edits within a minute count on that Event, they add none.
@@ -51,7 +40,7 @@ func TestDriftRepairedEventNamesKubectl(t *testing.T) {
 	waitConfigMapData(t, "cluster1", ns, "settings", "color", "blue")
 	var first corev1.Event
 	framework.Eventually(t, convergeTimeout, func() error {
-		events, err := driftEvents(t, "drift")
+		events, err := workEvents(t.Context(), "cluster1", "drift", manifestwork.EventDriftRepaired)
 		if err != nil {
 			return err
 		}
@@ -74,7 +63,7 @@ func TestDriftRepairedEventNamesKubectl(t *testing.T) {
 	kubectlPatchColor(t, ns, "settings", "yellow")
 	waitConfigMapData(t, "cluster1", ns, "settings", "color", "blue")
 	framework.Eventually(t, convergeTimeout, func() error {
-		events, err := driftEvents(t, "drift")
+		events, err := workEvents(t.Context(), "cluster1", "drift", manifestwork.EventDriftRepaired)
 		if err != nil {
 			return err
 		}

@@ -71,11 +71,7 @@ func TestExecutorCacheSendsNoReviewsInSteadyState(t *testing.T) {
 		return b.Build()
 	}
 	createWork(t, build("1"))
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(t.Context(), cluster, name)
-		if err != nil {
-			return err
-		}
+	waitWork(t, convergeTimeout, cluster, name, func(w *workv1.ManifestWork) error {
 		if c := manifestCondition(w, 9, workv1.ManifestApplied); c == nil || !strings.Contains(c.Message, "is not allowed to") {
 			return fmt.Errorf("manifest 9 not denied yet: %v", c)
 		}

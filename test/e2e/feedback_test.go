@@ -40,13 +40,8 @@ func feedbackValue(w *workv1.ManifestWork, ordinal int, name string) *workv1.Fie
 // waitFeedbackInteger waits until a feedback value is the integer want.
 func waitFeedbackInteger(t *testing.T, timeout time.Duration, cluster, work string, ordinal int, name string, want int64) {
 	t.Helper()
-	framework.Eventually(t, timeout, func() error {
-		w, err := getWork(t.Context(), cluster, work)
-		if err != nil {
-			return err
-		}
-		v := feedbackValue(w, ordinal, name)
-		if v == nil || v.Integer == nil || *v.Integer != want {
+	waitWork(t, timeout, cluster, work, func(w *workv1.ManifestWork) error {
+		if v := feedbackValue(w, ordinal, name); v == nil || v.Integer == nil || *v.Integer != want {
 			return fmt.Errorf("%s is %+v", name, v)
 		}
 		return nil
@@ -58,9 +53,7 @@ func waitFeedbackInteger(t *testing.T, timeout time.Duration, cluster, work stri
 // Poll stops the watch.
 func TestStatusFeedback(t *testing.T) {
 	e := setup(t)
-	agent, err := e.StartAgent("cluster2", "--disable-leader-election", "--status-sync-interval=5m")
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
+	agent := startAgent(t, "cluster2", "--status-sync-interval=5m")
 	ns := "e2e-feedback"
 	config := fixture.Config("apps", "deployments", ns, "web")
 	config.FeedbackRules = []workv1.FeedbackRule{
@@ -87,7 +80,7 @@ func TestStatusFeedback(t *testing.T) {
 
 	// Scale on the managed cluster: the watch reports it within seconds.
 	scaled := time.Now()
-	_, err = e.Kubectl("cluster2", "-n", ns, "scale", "deployment", "web", "--replicas=3")
+	_, err := e.Kubectl("cluster2", "-n", ns, "scale", "deployment", "web", "--replicas=3")
 	require.NoError(t, err)
 	waitFeedbackInteger(t, watchTimeout, "cluster2", "feedback", 1, "replicas", 3)
 	t.Logf("Watch: a scale on the managed cluster reached the hub in %s", time.Since(scaled).Round(time.Millisecond))
@@ -141,9 +134,7 @@ func completedWorkIsDeletedAfterTTL(t *testing.T, ns, name string) {
 func TestCELConditionRuleOnCustomResource(t *testing.T) {
 	e := setup(t)
 	ctx := t.Context()
-	agent, err := e.StartAgent("cluster2", "--disable-leader-election", "--status-sync-interval=1s")
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
+	startAgent(t, "cluster2", "--status-sync-interval=1s")
 	c2 := e.Cluster("cluster2")
 	ensureWidgetCRD(t, "cluster2")
 	grantAgentWidgets(t, "cluster2")
@@ -158,11 +149,7 @@ func TestCELConditionRuleOnCustomResource(t *testing.T) {
 		WithManifest(fixture.Namespace(ns), fixture.Widget(ns, "w", map[string]any{"size": int64(1)})).WithConfig(config).Build())
 
 	waitWorkCondition(t, "cluster2", "cel", workv1.WorkApplied, metav1.ConditionTrue)
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(ctx, "cluster2", "cel")
-		if err != nil {
-			return err
-		}
+	waitWork(t, convergeTimeout, "cluster2", "cel", func(w *workv1.ManifestWork) error {
 		c := manifestCondition(w, 1, workv1.ManifestComplete)
 		if c == nil || c.Status != metav1.ConditionFalse || c.Message != "Widget is not done" {
 			return fmt.Errorf("Complete is %+v", c)

@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/manifestwork/work/pkg/agent/controllers/availability"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -27,12 +28,7 @@ var unschedulable = map[string]string{"e2e.example.com/no-such-node": "true"}
 // condition with the status and reason whose message contains text.
 func waitManifestHealth(t *testing.T, cluster, work string, ordinal int, status metav1.ConditionStatus, reason, text string) *workv1.ManifestWork {
 	t.Helper()
-	var got *workv1.ManifestWork
-	framework.Eventually(t, 2*convergeTimeout, func() error {
-		w, err := getWork(t.Context(), cluster, work)
-		if err != nil {
-			return err
-		}
+	return waitWork(t, 2*convergeTimeout, cluster, work, func(w *workv1.ManifestWork) error {
 		c := manifestCondition(w, ordinal, workv1.ManifestHealthy)
 		switch {
 		case c == nil:
@@ -40,10 +36,8 @@ func waitManifestHealth(t *testing.T, cluster, work string, ordinal int, status 
 		case c.Status != status || c.Reason != reason || !strings.Contains(c.Message, text):
 			return fmt.Errorf("manifest %d is Healthy=%s (%s: %s)", ordinal, c.Status, c.Reason, c.Message)
 		}
-		got = w
 		return nil
 	}, "manifest %d of %s Healthy=%s %s %q", ordinal, work, status, reason, text)
-	return got
 }
 
 // A work's Healthy follows what kube-controller-manager and kwok make of its
@@ -110,20 +104,7 @@ func TestHealthOfWorkloads(t *testing.T) {
 	assert.Contains(t, out, "HEALTHY")
 	assert.Regexp(t, `health\s+True\s+True\s+False`, out)
 
-	framework.Eventually(t, convergeTimeout, func() error {
-		list, err := e.Hub.Kube.CoreV1().Events("cluster1").List(t.Context(), metav1.ListOptions{
-			FieldSelector: "involvedObject.kind=ManifestWork,involvedObject.name=health,reason=ManifestDegraded",
-		})
-		if err != nil {
-			return err
-		}
-		for _, ev := range list.Items {
-			if ev.Type == corev1.EventTypeWarning && strings.Contains(ev.Message, "Deployment e2e-health/stuck is Degraded") {
-				return nil
-			}
-		}
-		return fmt.Errorf("%d ManifestDegraded events, none for the stuck Deployment", len(list.Items))
-	}, "a ManifestDegraded Event for the stuck Deployment")
+	waitEvent(t, "cluster1", "health", corev1.EventTypeWarning, availability.EventManifestDegraded, "Deployment e2e-health/stuck is Degraded")
 	// The gauge counts manifests by kind and health, with no per-work label.
 	waitMetric(t, agent, `work_manifest_health{health="Degraded",kind="Deployment"}`)
 	waitMetric(t, agent, `work_manifest_health{health="Degraded",kind="Job"}`)
@@ -155,10 +136,8 @@ func TestHealthOfWorkloads(t *testing.T) {
 // It runs on cluster2, with an agent of its own as the other Widget tests
 // do: cluster1 must keep not serving Widgets.
 func TestHealthOfCustomResources(t *testing.T) {
-	e := setup(t)
-	agent, err := e.StartAgent("cluster2", "--disable-leader-election")
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
+	setup(t)
+	startAgent(t, "cluster2")
 	ensureWidgetCRD(t, "cluster2")
 	grantAgentWidgets(t, "cluster2")
 	ns := "e2e-health-cr"
@@ -181,11 +160,18 @@ func TestHealthOfCustomResources(t *testing.T) {
 
 	waitManifestHealth(t, "cluster2", "health-cr", 1, metav1.ConditionFalse, workv1.HealthyReasonDegraded, "Names not accepted")
 	waitManifestHealth(t, "cluster2", "health-cr", 2, metav1.ConditionTrue, workv1.HealthyReasonNoHealthCheck, "Widget exists")
-	w := waitManifestHealth(t, "cluster2", "health-cr", 3, metav1.ConditionFalse, workv1.ConditionRuleEvaluated, "too small")
-	healthy := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkHealthy)
-	require.NotNil(t, healthy)
-	assert.Equal(t, workv1.HealthyReasonDegraded, healthy.Reason, "the agent aggregates the rule's Healthy with the others")
-	assert.Contains(t, healthy.Message, "Widget e2e-health-cr/judged-by-rule is Progressing (too small)")
+	waitManifestHealth(t, "cluster2", "health-cr", 3, metav1.ConditionFalse, workv1.ConditionRuleEvaluated, "too small")
+	// The status feedback controller writes the rule's Healthy; the
+	// availability controller aggregates it with the others in a write of
+	// its own, which may come a moment later.
+	waitWork(t, convergeTimeout, "cluster2", "health-cr", func(w *workv1.ManifestWork) error {
+		c := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkHealthy)
+		if c == nil || c.Reason != workv1.HealthyReasonDegraded ||
+			!strings.Contains(c.Message, "Widget e2e-health-cr/judged-by-rule is Progressing (too small)") {
+			return fmt.Errorf("work Healthy is %v", c)
+		}
+		return nil
+	}, "the agent aggregates the rule's Healthy with the others")
 
 	live := env.Cluster("cluster2").Dynamic.Resource(widgets).Namespace(ns)
 	setReady := func(status, reason string) time.Time {

@@ -227,16 +227,9 @@ func TestImmutableFieldChange(t *testing.T) {
 // as expectApplied wants them, and returns the work.
 func waitManifestsApplied(t *testing.T, namespace, name string, want map[int]string, what string) *workv1.ManifestWork {
 	t.Helper()
-	var got *workv1.ManifestWork
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(t.Context(), namespace, name)
-		if err != nil {
-			return err
-		}
-		got = w
+	return waitWork(t, convergeTimeout, namespace, name, func(w *workv1.ManifestWork) error {
 		return expectApplied(w, want)
 	}, "%s", what)
-	return got
 }
 
 // expectApplied checks the Applied condition of manifests: a reason for those

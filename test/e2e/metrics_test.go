@@ -62,26 +62,35 @@ func waitMetric(t *testing.T, p *framework.Process, sample string) {
 	}, "%s of %s above zero", sample, p.Name)
 }
 
+// workEvents lists the hub's Events of a reason on a work of a cluster.
+func workEvents(ctx context.Context, cluster, work, reason string) ([]corev1.Event, error) {
+	list, err := env.Hub.Kube.CoreV1().Events(cluster).List(ctx, metav1.ListOptions{
+		FieldSelector: "involvedObject.kind=ManifestWork,involvedObject.name=" + work + ",reason=" + reason,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return list.Items, nil
+}
+
 // waitEvent waits until the hub has an Event of the type and reason on a
-// work of cluster2 whose message contains text, and returns it.
-func waitEvent(t *testing.T, work, eventType, reason, text string) corev1.Event {
+// work of a cluster whose message contains text, and returns it.
+func waitEvent(t *testing.T, cluster, work, eventType, reason, text string) corev1.Event {
 	t.Helper()
 	var found corev1.Event
 	framework.Eventually(t, convergeTimeout, func() error {
-		list, err := env.Hub.Kube.CoreV1().Events("cluster2").List(t.Context(), metav1.ListOptions{
-			FieldSelector: "involvedObject.kind=ManifestWork,involvedObject.name=" + work + ",reason=" + reason,
-		})
+		events, err := workEvents(t.Context(), cluster, work, reason)
 		if err != nil {
 			return err
 		}
-		for _, ev := range list.Items {
+		for _, ev := range events {
 			if ev.Type == eventType && strings.Contains(ev.Message, text) {
 				found = ev
 				return nil
 			}
 		}
-		return fmt.Errorf("%d %s events, none of type %s with %q", len(list.Items), reason, eventType, text)
-	}, "%s event %s on work %s", eventType, reason, work)
+		return fmt.Errorf("%d %s events, none of type %s with %q", len(events), reason, eventType, text)
+	}, "%s event %s on work %s/%s", eventType, reason, cluster, work)
 	return found
 }
 
@@ -113,12 +122,12 @@ func TestMetricsAndEvents(t *testing.T) {
 
 	createWork(t, fixture.NewWork("cluster2", "unnamed").
 		WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"namespace": "`+ns+`"}}`).Build())
-	ev := waitEvent(t, "unnamed", corev1.EventTypeWarning, manifestwork.EventManifestApplyFailed, "manifest has no metadata.name")
+	ev := waitEvent(t, "cluster2", "unnamed", corev1.EventTypeWarning, manifestwork.EventManifestApplyFailed, "manifest has no metadata.name")
 	require.Equal(t, "work-agent", ev.Source.Component)
 
 	require.NoError(t, e.Hub.Work.WorkV1().ManifestWorks("cluster2").Delete(t.Context(), "observed", metav1.DeleteOptions{}))
-	waitEvent(t, "observed", corev1.EventTypeNormal, finalize.EventDeletionStarted, "")
-	waitEvent(t, "observed", corev1.EventTypeNormal, finalize.EventResourcesCleanedUp, "")
+	waitEvent(t, "cluster2", "observed", corev1.EventTypeNormal, finalize.EventDeletionStarted, "")
+	waitEvent(t, "cluster2", "observed", corev1.EventTypeNormal, finalize.EventResourcesCleanedUp, "")
 	waitGone(t, "work observed", func(ctx context.Context) error {
 		_, err := getWork(ctx, "cluster2", "observed")
 		return err

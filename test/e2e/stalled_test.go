@@ -15,7 +15,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
@@ -148,16 +147,14 @@ func TestStatusPatchRefusedShowsAsAnEvent(t *testing.T) {
 	createWork(t, fixture.NewWork("cluster1", name).WithManifest(fixture.Namespace(ns), fixture.ConfigMap(ns, "c", nil)).Build())
 	var event corev1.Event
 	framework.Eventually(t, stalledTimeout, func() error {
-		events, err := e.Hub.Kube.CoreV1().Events("cluster1").List(t.Context(), metav1.ListOptions{
-			FieldSelector: fields.Set{"involvedObject.name": name, "reason": workwriter.EventStatusPatchFailing}.String(),
-		})
+		events, err := workEvents(t.Context(), "cluster1", name, workwriter.EventStatusPatchFailing)
 		if err != nil {
 			return err
 		}
-		if len(events.Items) == 0 {
+		if len(events) == 0 {
 			return fmt.Errorf("no %s Event yet", workwriter.EventStatusPatchFailing)
 		}
-		event = events.Items[0]
+		event = events[0]
 		return nil
 	}, "a %s Event on the work", workwriter.EventStatusPatchFailing)
 	assert.Equal(t, corev1.EventTypeWarning, event.Type)
@@ -199,12 +196,7 @@ func TestManagedClusterUnreachableShowsOnTheWork(t *testing.T) {
 // reason "", has no Stalled condition, and returns it.
 func waitStalled(t *testing.T, cluster, name, reason string) *workv1.ManifestWork {
 	t.Helper()
-	var got *workv1.ManifestWork
-	framework.Eventually(t, stalledTimeout, func() error {
-		w, err := getWork(t.Context(), cluster, name)
-		if err != nil {
-			return err
-		}
+	return waitWork(t, stalledTimeout, cluster, name, func(w *workv1.ManifestWork) error {
 		c := apimeta.FindStatusCondition(w.Status.Conditions, stalled.ConditionType)
 		switch {
 		case reason == "" && c != nil:
@@ -212,10 +204,8 @@ func waitStalled(t *testing.T, cluster, name, reason string) *workv1.ManifestWor
 		case reason != "" && (c == nil || c.Status != metav1.ConditionTrue || c.Reason != reason):
 			return fmt.Errorf("stalled: %v", c)
 		}
-		got = w
 		return nil
 	}, "work %s/%s Stalled %q", cluster, name, reason)
-	return got
 }
 
 // waitNotStalled waits until the work has no Stalled condition, and

@@ -8,13 +8,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/manifestwork/work/pkg/agent/statussize"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
-	"github.com/manifestwork/work/test/framework"
 )
 
 // A work whose status feedback would not fit in the agent's
@@ -24,12 +24,10 @@ import (
 //
 // It runs on cluster2 with an agent of its own, started with a small limit.
 func TestStatusTrimmedToFit(t *testing.T) {
-	e := setup(t)
+	setup(t)
 	const limit = 8 * 1024
-	agent, err := e.StartAgent("cluster2", "--disable-leader-election", "--status-sync-interval=2s",
+	startAgent(t, "cluster2", "--status-sync-interval=2s",
 		fmt.Sprintf("--max-status-size=%d", limit), "--feature-gates=RawFeedbackJsonString=true")
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = agent.Stop(convergeTimeout) })
 	ns := "e2e-statussize"
 
 	// Twelve JsonRaw values of the ConfigMap's data, about 900 bytes each.
@@ -39,14 +37,11 @@ func TestStatusTrimmedToFit(t *testing.T) {
 		paths = append(paths, workv1.JsonPath{Name: fmt.Sprintf("data%d", i), Path: ".data"})
 	}
 	config.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.JSONPathsType, JsonPaths: paths}}
-	workload := func(data string) workv1.ManifestsTemplate {
-		return fixture.NewWork("cluster2", "statussize").WithManifest(
-			fixture.Namespace(ns), fixture.ConfigMap(ns, "big", map[string]string{"data": data}),
-		).Build().Spec.Workload
+	big := func(data string) *corev1.ConfigMap {
+		return fixture.ConfigMap(ns, "big", map[string]string{"data": data})
 	}
-	work := fixture.NewWork("cluster2", "statussize").WithConfig(config).Build()
-	work.Spec.Workload = workload(strings.Repeat("x", 900))
-	createWork(t, work)
+	createWork(t, fixture.NewWork("cluster2", "statussize").
+		WithManifest(fixture.Namespace(ns), big(strings.Repeat("x", 900))).WithConfig(config).Build())
 
 	w := waitWorkCondition(t, "cluster2", "statussize", statussize.ConditionType, metav1.ConditionTrue)
 	trimmed := apimeta.FindStatusCondition(w.Status.Conditions, statussize.ConditionType)
@@ -72,14 +67,10 @@ func TestStatusTrimmedToFit(t *testing.T) {
 
 	// The work stays writable: a smaller feedback makes the status exact.
 	updateWork(t, "cluster2", "statussize", func(w *workv1.ManifestWork) {
-		w.Spec.Workload = workload("small")
+		w.Spec.Workload.Manifests[1] = manifestOf(t, big("small"))
 	})
 	w = waitWorkCondition(t, "cluster2", "statussize", statussize.ConditionType, metav1.ConditionFalse)
-	framework.Eventually(t, convergeTimeout, func() error {
-		w, err := getWork(t.Context(), "cluster2", "statussize")
-		if err != nil {
-			return err
-		}
+	waitWork(t, convergeTimeout, "cluster2", "statussize", func(w *workv1.ManifestWork) error {
 		for i := range 12 {
 			v := feedbackValue(w, 1, fmt.Sprintf("data%d", i))
 			if v == nil || v.JsonRaw == nil || *v.JsonRaw != `{"data":"small"}` {

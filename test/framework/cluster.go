@@ -152,12 +152,20 @@ func (c *Clients) WaitNodesReady(ctx context.Context, timeout time.Duration, n i
 
 func countReady(nodes []corev1.Node) int {
 	ready := 0
-	for _, node := range nodes {
-		for _, cond := range node.Status.Conditions {
-			if cond.Type == corev1.NodeReady && cond.Status == corev1.ConditionTrue {
-				ready++
-			}
+	for i := range nodes {
+		if nodeReady(&nodes[i]) {
+			ready++
 		}
 	}
 	return ready
+}
+
+// nodeReady says whether a node's Ready condition is True.
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
 }

@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -74,7 +73,7 @@ func nodesManagedAgain(ctx context.Context, kube kubernetes.Interface) error {
 		return fmt.Errorf("deleting the stale node leases: %w", err)
 	}
 	var last error
-	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, nodesBackTimeout, true, func(ctx context.Context) (bool, error) {
+	err := poll(ctx, nodesBackTimeout, func(ctx context.Context) (bool, error) {
 		nodes, err := kube.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 		if err != nil {
 			last = err
@@ -93,16 +92,7 @@ func nodesManagedAgain(ctx context.Context, kube kubernetes.Interface) error {
 		return true, nil
 	})
 	if err != nil {
-		return fmt.Errorf("nodes not managed again within %s: %w (%v)", nodesBackTimeout, err, last)
+		return fmt.Errorf("nodes not managed again: %w (%v)", err, last)
 	}
 	return nil
-}
-
-func nodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }

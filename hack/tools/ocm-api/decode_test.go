@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ocmworkv1 "open-cluster-management.io/api/work/v1"
 )
@@ -26,28 +27,20 @@ func TestOCMTypesDecodeHealth(t *testing.T) {
 	if err := dec.Decode(&work); err != nil {
 		t.Fatalf("OCM's types refuse the status: %v", err)
 	}
-	find := func(conds []metav1.Condition, typ string) *metav1.Condition {
-		for i := range conds {
-			if conds[i].Type == typ {
-				return &conds[i]
-			}
-		}
-		return nil
-	}
-	if c := find(work.Status.Conditions, "Healthy"); c == nil || c.Status != metav1.ConditionFalse || c.Reason != "Degraded" {
+	if c := apimeta.FindStatusCondition(work.Status.Conditions, "Healthy"); c == nil || c.Status != metav1.ConditionFalse || c.Reason != "Degraded" {
 		t.Errorf("work Healthy = %+v", c)
 	}
-	if c := find(work.Status.Conditions, ocmworkv1.WorkAvailable); c == nil || c.Status != metav1.ConditionTrue {
+	if c := apimeta.FindStatusCondition(work.Status.Conditions, ocmworkv1.WorkAvailable); c == nil || c.Status != metav1.ConditionTrue {
 		t.Errorf("work Available keeps its meaning: %+v", c)
 	}
 	manifests := work.Status.ResourceStatus.Manifests
 	if len(manifests) != 2 {
 		t.Fatalf("%d manifests", len(manifests))
 	}
-	if c := find(manifests[0].Conditions, "Healthy"); c == nil || c.Reason != "Degraded" {
+	if c := apimeta.FindStatusCondition(manifests[0].Conditions, "Healthy"); c == nil || c.Reason != "Degraded" {
 		t.Errorf("manifest 0 Healthy = %+v", c)
 	}
-	if c := find(manifests[1].Conditions, "Healthy"); c == nil || c.Reason != "NoHealthCheck" || c.Status != metav1.ConditionTrue {
+	if c := apimeta.FindStatusCondition(manifests[1].Conditions, "Healthy"); c == nil || c.Reason != "NoHealthCheck" || c.Status != metav1.ConditionTrue {
 		t.Errorf("manifest 1 Healthy = %+v", c)
 	}
 	again, err := json.Marshal(work.Status)
