@@ -1,7 +1,8 @@
 package agent
 
 import (
-	"unique"
+	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -9,7 +10,7 @@ import (
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
-// compactForCache is the transform of the work informers. It keeps
+// cacheCompactor is the transform of the work informers. It keeps
 // managedFields out of the caches (nothing reads them, and on a ManifestWork
 // whose status several writers patch they describe every field of the status
 // again, often outweighing the spec), and it shares the strings that repeat
@@ -17,47 +18,76 @@ import (
 // every condition type, status, reason and message ("Applied", "True",
 // "AppliedManifestComplete", ...) and of every group, version, kind, resource
 // and namespace, which at 10,000 manifests are megabytes of the same few
-// words. unique.Make keeps one copy of each, held only while some cached
-// object uses it.
-func compactForCache(obj any) (any, error) {
+// words.
+type cacheCompactor struct {
+	strings stringTable
+}
+
+func newCacheCompactor() *cacheCompactor {
+	return &cacheCompactor{strings: stringTable{max: internedStrings}}
+}
+
+// internedStrings bounds the strings the work caches share. The words that
+// repeat are a few dozen; the rest (messages naming an object) repeat
+// rarely, and a table that fills up starts over rather than growing.
+const internedStrings = 4096
+
+func (c *cacheCompactor) transform(obj any) (any, error) {
 	if m, err := meta.Accessor(obj); err == nil {
 		m.SetManagedFields(nil)
 	}
 	switch o := obj.(type) {
 	case *workv1.ManifestWork:
-		compactConditions(o.Status.Conditions)
+		c.conditions(o.Status.Conditions)
 		for i := range o.Status.ResourceStatus.Manifests {
-			m := &o.Status.ResourceStatus.Manifests[i]
-			compactManifestMeta(&m.ResourceMeta)
-			compactConditions(m.Conditions)
+			m := &o.Status.ResourceStatus.Manifests[i].ResourceMeta
+			c.strings.intern(&m.Group, &m.Version, &m.Kind, &m.Resource, &m.Namespace)
+			c.conditions(o.Status.ResourceStatus.Manifests[i].Conditions)
 		}
 	case *workv1.AppliedManifestWork:
 		for i := range o.Status.AppliedResources {
 			r := &o.Status.AppliedResources[i]
-			intern(&r.Group, &r.Version, &r.Resource, &r.Namespace)
+			c.strings.intern(&r.Group, &r.Version, &r.Resource, &r.Namespace)
 		}
 	}
 	return obj, nil // tombstones and other types pass as they are
 }
 
-func compactConditions(conds []metav1.Condition) {
+func (c *cacheCompactor) conditions(conds []metav1.Condition) {
 	for i := range conds {
-		c := &conds[i]
-		s := string(c.Status)
-		intern(&c.Type, &s, &c.Reason, &c.Message)
-		c.Status = metav1.ConditionStatus(s)
+		cond := &conds[i]
+		s := string(cond.Status)
+		c.strings.intern(&cond.Type, &s, &cond.Reason, &cond.Message)
+		cond.Status = metav1.ConditionStatus(s)
 	}
 }
 
-func compactManifestMeta(m *workv1.ManifestResourceMeta) {
-	intern(&m.Group, &m.Version, &m.Kind, &m.Resource, &m.Namespace)
+// stringTable keeps one copy of each string it has seen, up to max of them;
+// when full it forgets them all, and objects cached before keep the copies
+// they hold. Both work informers transform through it at once.
+type stringTable struct {
+	mu   sync.Mutex
+	max  int
+	seen map[string]string
 }
 
-// intern replaces each string by the one copy unique keeps of its value.
-func intern(ss ...*string) {
+// intern replaces each string by the table's copy of its value.
+func (t *stringTable) intern(ss ...*string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	for _, s := range ss {
-		if *s != "" {
-			*s = unique.Make(*s).Value()
+		if *s == "" {
+			continue
 		}
+		if v, ok := t.seen[*s]; ok {
+			*s = v
+			continue
+		}
+		if t.seen == nil || len(t.seen) >= t.max {
+			t.seen = make(map[string]string, t.max)
+		}
+		v := strings.Clone(*s) // not the decoder's buffer, which may hold more
+		t.seen[v] = v
+		*s = v
 	}
 }

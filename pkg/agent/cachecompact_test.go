@@ -2,6 +2,8 @@ package agent
 
 import (
 	"encoding/json"
+	goruntime "runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -42,19 +44,22 @@ func TestCompactForCache(t *testing.T) {
 	applied.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "work-agent"}}
 
 	t.Run("values unchanged, managedFields dropped", func(t *testing.T) {
+		c := newCacheCompactor()
 		for _, obj := range []runtime.Object{decoded(t, work), decoded(t, applied)} {
 			want := obj.DeepCopyObject().(metav1.Object)
 			want.SetManagedFields(nil)
-			out, err := compactForCache(obj)
+			out, err := c.transform(obj)
 			require.NoError(t, err)
 			assert.Equal(t, want, out)
 		}
 	})
 
-	t.Run("repeated strings are shared between cached objects", func(t *testing.T) {
-		one, err := compactForCache(decoded(t, work))
+	t.Run("repeated strings are shared between cached objects, across garbage collections", func(t *testing.T) {
+		c := newCacheCompactor()
+		one, err := c.transform(decoded(t, work))
 		require.NoError(t, err)
-		two, err := compactForCache(decoded(t, work))
+		goruntime.GC() // the table, not only the objects, keeps the shared copies
+		two, err := c.transform(decoded(t, work))
 		require.NoError(t, err)
 		a, b := one.(*workv1.ManifestWork).Status, two.(*workv1.ManifestWork).Status
 		assert.True(t, sameBytes(a.Conditions[0].Reason, b.Conditions[0].Reason), "work condition reason")
@@ -64,9 +69,10 @@ func TestCompactForCache(t *testing.T) {
 		assert.True(t, sameBytes(ma.ResourceMeta.Resource, mb.ResourceMeta.Resource), "manifest resource")
 		assert.True(t, sameBytes(ma.ResourceMeta.Namespace, mb.ResourceMeta.Namespace), "manifest namespace")
 
-		x, err := compactForCache(decoded(t, applied))
+		x, err := c.transform(decoded(t, applied))
 		require.NoError(t, err)
-		y, err := compactForCache(decoded(t, applied))
+		goruntime.GC()
+		y, err := c.transform(decoded(t, applied))
 		require.NoError(t, err)
 		rx, ry := x.(*workv1.AppliedManifestWork).Status.AppliedResources[0], y.(*workv1.AppliedManifestWork).Status.AppliedResources[0]
 		assert.True(t, sameBytes(rx.Resource, ry.Resource), "applied resource")
@@ -75,8 +81,19 @@ func TestCompactForCache(t *testing.T) {
 
 	t.Run("tombstones pass as they are", func(t *testing.T) {
 		tombstone := cache.DeletedFinalStateUnknown{Key: "ns/w", Obj: work}
-		out, err := compactForCache(tombstone)
+		out, err := newCacheCompactor().transform(tombstone)
 		require.NoError(t, err)
 		assert.Equal(t, tombstone, out)
 	})
+}
+
+func TestStringTableIsBounded(t *testing.T) {
+	table := stringTable{max: 2}
+	a, b, c := "a", "b", "c"
+	table.intern(&a, &b)
+	table.intern(&c)
+	assert.LessOrEqual(t, len(table.seen), 2, "a full table starts over")
+	again := strings.Clone("c")
+	table.intern(&again)
+	assert.True(t, sameBytes(again, c), "what came after the start over is shared")
 }

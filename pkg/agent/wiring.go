@@ -122,12 +122,13 @@ func (a *agent) wire() (w *wiring, err error) {
 			broadcaster.Shutdown()
 		}
 	}()
+	compact := newCacheCompactor()
 	w = &wiring{
 		events: broadcaster, monitors: c.watch.monitors,
 		hubInformers: externalversions.NewSharedInformerFactoryWithOptions(c.watch.hub, informerResync,
-			externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(compactForCache)),
+			externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(compact.transform)),
 		spokeInformers: externalversions.NewSharedInformerFactoryWithOptions(c.watch.spoke, informerResync,
-			externalversions.WithTransform(compactForCache)),
+			externalversions.WithTransform(compact.transform)),
 		kubeInformers: kubeinformers.NewSharedInformerFactory(c.watch.kube, informerResync),
 	}
 	in := informers{
