@@ -32,6 +32,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -200,7 +201,7 @@ func (c *Cleaner) delete(ctx context.Context, gvr schema.GroupVersionResource, l
 		return Gone, nil
 	}
 	if err != nil {
-		return Deleting, fmt.Errorf("deleting %s %s: %w", gvr.Resource, objectKey(live.Namespace, live.Name), err)
+		return Deleting, fmt.Errorf("deleting %s %s: %w", gvr.Resource, cache.NewObjectName(live.Namespace, live.Name), err)
 	}
 	klog.FromContext(ctx).Info("Deleted applied object", "uid", uid)
 	return Deleting, nil
@@ -237,7 +238,7 @@ func (c *Cleaner) release(ctx context.Context, gvr schema.GroupVersionResource, 
 		return nil // nothing left to release
 	}
 	if err != nil {
-		return fmt.Errorf("removing owner reference from %s %s: %w", gvr.Resource, objectKey(live.Namespace, live.Name), err)
+		return fmt.Errorf("removing owner reference from %s %s: %w", gvr.Resource, cache.NewObjectName(live.Namespace, live.Name), err)
 	}
 	klog.FromContext(ctx).Info("Released applied object", "uid", live.UID)
 	return nil
@@ -273,7 +274,7 @@ func (c *Cleaner) get(ctx context.Context, gvr schema.GroupVersionResource, name
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s %s: %w", gvr.Resource, objectKey(namespace, name), err)
+		return nil, fmt.Errorf("reading %s %s: %w", gvr.Resource, cache.NewObjectName(namespace, name), err)
 	}
 	return obj, nil
 }
@@ -317,14 +318,7 @@ func GVR(res workv1.AppliedManifestResourceMeta) schema.GroupVersionResource {
 // Describe names an applied resource for people, as
 // "deployments apps/v1 default/web" or "namespaces v1 web".
 func Describe(res workv1.AppliedManifestResourceMeta) string {
-	return fmt.Sprintf("%s %s %s", res.Resource, GVR(res).GroupVersion().String(), objectKey(res.Namespace, res.Name))
-}
-
-func objectKey(namespace, name string) string {
-	if namespace == "" {
-		return name
-	}
-	return namespace + "/" + name
+	return fmt.Sprintf("%s %s %s", res.Resource, GVR(res).GroupVersion().String(), cache.NewObjectName(res.Namespace, res.Name))
 }
 
 // Executors decides whether the executor of a work may delete an object.

@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
@@ -156,12 +157,22 @@ func Judge(gk schema.GroupKind, obj *unstructured.Unstructured) Verdict {
 	return r.Judge(Object{obj})
 }
 
+// KindOf names a manifest's kind, or its resource when the kind is not known.
+func KindOf(meta workv1.ManifestResourceMeta) string {
+	if meta.Kind != "" {
+		return meta.Kind
+	}
+	return meta.Resource
+}
+
+// RefOf names a manifest's object for people, as "Deployment default/web".
+func RefOf(meta workv1.ManifestResourceMeta) string {
+	return KindOf(meta) + " " + objectRef(meta.Namespace, meta.Name)
+}
+
 // objectRef is "namespace/name", or "name" for a cluster-scoped object.
 func objectRef(namespace, name string) string {
-	if namespace == "" {
-		return name
-	}
-	return namespace + "/" + name
+	return cache.NewObjectName(namespace, name).String()
 }
 
 // joinSentences joins the non-empty parts with "; ".

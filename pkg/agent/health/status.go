@@ -29,12 +29,8 @@ func WorkCondition(status *workv1.ManifestWorkStatus, generation int64) (metav1.
 	manifests := make([]Manifest, len(status.ResourceStatus.Manifests))
 	for i := range status.ResourceStatus.Manifests {
 		mc := &status.ResourceStatus.Manifests[i]
-		kind := mc.ResourceMeta.Kind
-		if kind == "" {
-			kind = mc.ResourceMeta.Resource
-		}
 		manifests[i] = Manifest{
-			Ref:       kind + " " + objectRef(mc.ResourceMeta.Namespace, mc.ResourceMeta.Name),
+			Ref:       RefOf(mc.ResourceMeta),
 			Condition: apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestHealthy),
 		}
 	}

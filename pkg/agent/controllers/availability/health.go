@@ -30,7 +30,7 @@ func (c *Controller) judgeManifest(ctx context.Context, work *workv1.ManifestWor
 	case metav1.ConditionTrue:
 		verdict = c.inspect(ctx, meta)
 	case metav1.ConditionFalse:
-		verdict = health.Missing(kindOf(meta), meta.Namespace, meta.Name)
+		verdict = health.Missing(health.KindOf(meta), meta.Namespace, meta.Name)
 	default:
 		verdict = health.Unknown("%s", availableCond.Message)
 	}
@@ -45,7 +45,7 @@ func (c *Controller) judgeManifest(ctx context.Context, work *workv1.ManifestWor
 func (c *Controller) inspect(ctx context.Context, meta workv1.ManifestResourceMeta) health.Verdict {
 	gk := schema.GroupKind{Group: meta.Group, Kind: meta.Kind}
 	if meta.Kind == "" || !health.Judged(gk) {
-		return health.NoHealthCheck(kindOf(meta))
+		return health.NoHealthCheck(health.KindOf(meta))
 	}
 	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
 	obj, synced, err := c.Objects.GetObject(gvr, meta.Namespace, meta.Name)
@@ -58,7 +58,7 @@ func (c *Controller) inspect(ctx context.Context, meta workv1.ManifestResourceMe
 	case err != nil:
 		klog.FromContext(ctx).V(2).Info("Cannot read applied object for its health", "resource", gvr.String(),
 			"object", klog.KRef(meta.Namespace, meta.Name), "err", err)
-		return health.Unknown("Cannot read %s %s: %v", meta.Kind, objectRef(meta), err)
+		return health.Unknown("Cannot read %s: %v", health.RefOf(meta), err)
 	}
 	return health.Judge(gk, obj)
 }
@@ -69,20 +69,4 @@ func (c *Controller) read(ctx context.Context, gvr schema.GroupVersionResource, 
 		return nil, fmt.Errorf("no cache of %s yet", gvr.GroupResource())
 	}
 	return c.Dynamic.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
-}
-
-// kindOf names the manifest's kind, or its resource when the kind is not
-// known.
-func kindOf(meta workv1.ManifestResourceMeta) string {
-	if meta.Kind != "" {
-		return meta.Kind
-	}
-	return meta.Resource
-}
-
-func objectRef(meta workv1.ManifestResourceMeta) string {
-	if meta.Namespace == "" {
-		return meta.Name
-	}
-	return meta.Namespace + "/" + meta.Name
 }

@@ -76,7 +76,7 @@ func (r *healthReport) recordTransitions(work *workv1.ManifestWork, status workv
 		if wasDegraded == isDegraded {
 			continue
 		}
-		ref := kindOf(m.ResourceMeta) + " " + objectRef(m.ResourceMeta)
+		ref := health.RefOf(m.ResourceMeta)
 		changes, ok := r.mayRecord(work.Namespace+"/"+work.Name, ref)
 		if !ok {
 			continue
@@ -126,7 +126,7 @@ func (r *healthReport) count(key string, status workv1.ManifestWorkStatus) {
 			if c.Reason == workv1.HealthyReasonNoHealthCheck {
 				state = workv1.HealthyReasonNoHealthCheck
 			}
-			next[healthLabels{kindOf(m.ResourceMeta), state}]++
+			next[healthLabels{health.KindOf(m.ResourceMeta), state}]++
 		}
 	}
 	r.mu.Lock()

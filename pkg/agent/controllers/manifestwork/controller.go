@@ -144,10 +144,8 @@ func New(d Deps) factory.Controller {
 		d.Cluster.OnUnreachable(stalled.Threshold, c.reconcileAll)
 	}
 	logger := klog.Background().WithName(ControllerName)
-	return factory.New().
-		WithSyncContext(d.SyncContext).
-		WithInformersQueueKeysFunc(queuekeys.Work(logger), d.Works.Informer()).
-		WithInformersQueueKeysFunc(queuekeys.WorkOfApplied(logger, d.ClusterName, d.HubHash), d.AppliedWorks.Informer()).
+	return queuekeys.WorkEvents(factory.New().WithSyncContext(d.SyncContext), logger,
+		d.ClusterName, d.HubHash, d.Works.Informer(), d.AppliedWorks.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }

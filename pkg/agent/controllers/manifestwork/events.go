@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/manifestwork/work/pkg/agent/workwriter"
@@ -46,12 +47,8 @@ func describe(meta workv1.ManifestResourceMeta) string {
 	if kind == "" {
 		kind = "object"
 	}
-	switch {
-	case meta.Name == "":
+	if meta.Name == "" {
 		return kind + " without a name"
-	case meta.Namespace == "":
-		return kind + " " + meta.Name
-	default:
-		return kind + " " + meta.Namespace + "/" + meta.Name
 	}
+	return kind + " " + cache.NewObjectName(meta.Namespace, meta.Name).String()
 }
