@@ -82,3 +82,15 @@ func TestConfigFor(t *testing.T) {
 	assert.Nil(t, ConfigFor(configs, schema.GroupVersionResource{Version: "v1", Resource: "deployments"}, "ns", "web"), "group must match")
 	assert.Equal(t, workv1.UpdateStrategyTypeUpdate, StrategyOf(nil))
 }
+
+func TestStrategyForAndReadOnly(t *testing.T) {
+	work := &workv1.ManifestWork{Spec: workv1.ManifestWorkSpec{ManifestConfigs: []workv1.ManifestConfigOption{{
+		ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "ns", Name: "watched"},
+		UpdateStrategy:     &workv1.UpdateStrategy{Type: workv1.UpdateStrategyTypeReadOnly},
+	}}}}
+	configmaps := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	assert.Equal(t, workv1.UpdateStrategyTypeReadOnly, StrategyFor(work, configmaps, "ns", "watched"))
+	assert.Equal(t, workv1.UpdateStrategyTypeUpdate, StrategyFor(work, configmaps, "ns", "applied"))
+	assert.True(t, ReadOnly(work, workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns", Name: "watched"}))
+	assert.False(t, ReadOnly(work, workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns", Name: "applied"}))
+}

@@ -5,7 +5,15 @@ package serviceaccount
 
 import "strings"
 
-const userPrefix = "system:serviceaccount:"
+const (
+	userPrefix = "system:serviceaccount:"
+	// allGroup holds every ServiceAccount; namespaceGroupPrefix, followed by
+	// a namespace, those of that namespace; authenticatedGroup every user
+	// the API server authenticated.
+	allGroup             = "system:serviceaccounts"
+	namespaceGroupPrefix = "system:serviceaccounts:"
+	authenticatedGroup   = "system:authenticated"
+)
 
 // User is the user name of the ServiceAccount namespace/name.
 func User(namespace, name string) string {
@@ -26,9 +34,16 @@ func Split(user string) (namespace, name string, ok bool) {
 // Groups are the groups the API server puts user in when it is a
 // ServiceAccount's; RBAC bindings to these groups grant it too.
 func Groups(user string) []string {
-	groups := []string{"system:serviceaccounts", "system:authenticated"}
+	groups := []string{allGroup, authenticatedGroup}
 	if namespace, _, ok := Split(user); ok {
-		groups = append(groups, "system:serviceaccounts:"+namespace)
+		groups = append(groups, namespaceGroupPrefix+namespace)
 	}
 	return groups
+}
+
+// IsGroup tells whether group is one of those the API server puts
+// ServiceAccounts in: every ServiceAccount's, a namespace's, or every
+// authenticated user's.
+func IsGroup(group string) bool {
+	return group == allGroup || group == authenticatedGroup || strings.HasPrefix(group, namespaceGroupPrefix)
 }

@@ -28,3 +28,12 @@ func TestGroups(t *testing.T) {
 		Groups("system:serviceaccount:default:executor1"))
 	assert.Equal(t, []string{"system:serviceaccounts", "system:authenticated"}, Groups("alice"))
 }
+
+func TestIsGroup(t *testing.T) {
+	for _, group := range Groups("system:serviceaccount:default:executor1") {
+		assert.True(t, IsGroup(group), group)
+	}
+	for _, group := range []string{"system:masters", "admins", "system:serviceaccount:default:executor1"} {
+		assert.False(t, IsGroup(group), group)
+	}
+}

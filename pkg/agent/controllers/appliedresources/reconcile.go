@@ -171,7 +171,7 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 			continue
 		}
 		st.inWork[id] = true
-		if c.readOnly(st.work, meta) {
+		if manifest.ReadOnly(st.work, meta) {
 			continue
 		}
 		prev, recorded := previous[id]
@@ -228,11 +228,6 @@ func statusCurrent(work *workv1.ManifestWork) bool {
 	return cond != nil && cond.ObservedGeneration == work.Generation
 }
 
-func (c *Controller) readOnly(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
-	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
-	config := manifest.ConfigFor(work.Spec.ManifestConfigs, gvr, meta.Namespace, meta.Name)
-	return manifest.StrategyOf(config) == workv1.UpdateStrategyTypeReadOnly
-}
 
 // pruneDropped removes from the managed cluster the recorded resources that
 // the work no longer names: deleted when the object is still the one

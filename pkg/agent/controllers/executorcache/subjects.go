@@ -1,21 +1,11 @@
 package executorcache
 
 import (
-	"strings"
-
 	rbacv1 "k8s.io/api/rbac/v1"
 
 	"github.com/manifestwork/work/pkg/agent/executor"
 	"github.com/manifestwork/work/pkg/serviceaccount"
 )
-
-// groupOfServiceAccounts tells whether a group holds every ServiceAccount
-// (or every ServiceAccount of a namespace, or every authenticated user): a
-// binding to it concerns every executor.
-func groupOfServiceAccounts(group string) bool {
-	return group == "system:serviceaccounts" || group == "system:authenticated" ||
-		strings.HasPrefix(group, "system:serviceaccounts:")
-}
 
 // executorsOf are the executors whose permissions a binding's subjects
 // decide: ServiceAccounts by name, users named like ServiceAccounts, and
@@ -32,11 +22,11 @@ func executorsOf(namespace string, subjects []rbacv1.Subject) []string {
 			}
 			out = append(out, serviceaccount.User(ns, s.Name))
 		case rbacv1.UserKind:
-			if strings.HasPrefix(s.Name, "system:serviceaccount:") {
+			if _, _, ok := serviceaccount.Split(s.Name); ok {
 				out = append(out, s.Name)
 			}
 		case rbacv1.GroupKind:
-			if groupOfServiceAccounts(s.Name) {
+			if serviceaccount.IsGroup(s.Name) { // a binding to it concerns every executor
 				return []string{executor.AllExecutors}
 			}
 		}

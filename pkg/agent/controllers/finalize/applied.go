@@ -14,7 +14,6 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/record"
@@ -251,7 +250,7 @@ func (c *AppliedController) resources(st *appliedState) []workv1.AppliedManifest
 			continue
 		}
 		id := workv1.ResourceIdentifier{Group: meta.Group, Resource: meta.Resource, Namespace: meta.Namespace, Name: meta.Name}
-		if recorded[id] || readOnly(st.work, meta) {
+		if recorded[id] || manifest.ReadOnly(st.work, meta) {
 			continue
 		}
 		recorded[id] = true
@@ -260,11 +259,6 @@ func (c *AppliedController) resources(st *appliedState) []workv1.AppliedManifest
 	return out
 }
 
-func readOnly(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
-	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
-	config := manifest.ConfigFor(work.Spec.ManifestConfigs, gvr, meta.Namespace, meta.Name)
-	return manifest.StrategyOf(config) == workv1.UpdateStrategyTypeReadOnly
-}
 
 // deleteOptionOf is the work's deleteOption; a work that is gone, or that
 // sets none, is deleted in the foreground.

@@ -89,8 +89,7 @@ func unowned(work *workv1.ManifestWork, ready []*prepared) []objectwatch.ObjectK
 		if p == nil {
 			continue
 		}
-		config := manifest.ConfigFor(work.Spec.ManifestConfigs, p.gvr, p.obj.GetNamespace(), p.obj.GetName())
-		switch manifest.StrategyOf(config) {
+		switch manifest.StrategyFor(work, p.gvr, p.obj.GetNamespace(), p.obj.GetName()) {
 		case workv1.UpdateStrategyTypeReadOnly, workv1.UpdateStrategyTypeCreateOnly:
 			out = append(out, objectwatch.ObjectKey{Resource: p.gvr, Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
 		}

@@ -92,7 +92,7 @@ func (c *Controller) configured(work *workv1.ManifestWork, status *workv1.Manife
 		id := cfg.ResourceIdentifier
 		for i, m := range status.ResourceStatus.Manifests {
 			meta := m.ResourceMeta
-			if meta.Group == id.Group && meta.Resource == id.Resource && meta.Namespace == id.Namespace && meta.Name == id.Name {
+			if id == (workv1.ResourceIdentifier{Group: meta.Group, Resource: meta.Resource, Namespace: meta.Namespace, Name: meta.Name}) {
 				out = append(out, configured{config: cfg, configured: n, index: i, target: targetOf(meta)})
 				break
 			}
