@@ -142,7 +142,7 @@ var (
 	// package stalled), until one succeeds.
 	PatchesFailing = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
 		Namespace: namespace, Name: "patches_failing",
-		Help:           "ManifestWorks whose status or finalizer patches by a controller have failed for over 10s, by controller and patch (status, finalizer).",
+		Help:           "ManifestWorks whose status or finalizer patches by a controller keep failing, by controller and patch (status, finalizer).",
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"controller", "patch"})
 

@@ -1,13 +1,17 @@
 // Package queuekeys maps the informer events of the agent's controllers to
-// the keys of the works they queue.
+// the keys of the works they queue, and puts a key back after a conflict.
 package queuekeys
 
 import (
+	"context"
 	"fmt"
+	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -51,4 +55,24 @@ func WorkOfApplied(logger klog.Logger, clusterName, hubHash string) func(runtime
 func WorkEvents(f *factory.Factory, logger klog.Logger, clusterName, hubHash string, works, applied factory.Informer) *factory.Factory {
 	return f.WithInformersQueueKeysFunc(Work(logger), works).
 		WithInformersQueueKeysFunc(WorkOfApplied(logger, clusterName, hubHash), applied)
+}
+
+// ConflictRetry is about when a controller looks again at a key whose write
+// conflicted.
+const ConflictRetry = time.Second
+
+// RetryConflict tells whether err is a conflict, and if so puts the sync's
+// key back in the queue about ConflictRetry later. A conflict means only that
+// a cache was behind a write, often our own: the newer object is on its way
+// through the informer, whose event queues the key again, so this is a quiet
+// safety net, not a failure. A rate-limited requeue would come back at once
+// (the sync returns nil, which resets the limiter) and conflict again on the
+// same stale copy.
+func RetryConflict(ctx context.Context, syncCtx factory.SyncContext, err error) bool {
+	if !apierrors.IsConflict(err) {
+		return false
+	}
+	klog.FromContext(ctx).V(2).Info("Object changed meanwhile; looking again", "err", err)
+	syncCtx.Queue().AddAfter(syncCtx.QueueKey(), wait.Jitter(ConflictRetry, 0.5))
+	return true
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
@@ -38,9 +37,6 @@ import (
 const ControllerName = "AppliedManifestWorkController"
 
 const (
-	// conflictRetry is how soon a work whose status write met a newer
-	// AppliedManifestWork than the cache had is looked at again.
-	conflictRetry = time.Second
 	// missingRecheck is how soon a work is looked at again after one of its
 	// applied objects was not in the watch cache: just created and not seen
 	// yet (milliseconds), or deleted and being put back.
@@ -128,11 +124,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	logger := klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work))
 	after, err := c.reconcile(klog.NewContext(ctx, logger), work)
-	if apierrors.IsConflict(err) {
-		// Our cache was behind a write, often our own: look again once it
-		// has caught up, without reporting a failure.
-		logger.V(2).Info("Object changed meanwhile; looking again", "err", err)
-		after, err = wait.Jitter(conflictRetry, 0.5), nil
+	if queuekeys.RetryConflict(ctx, syncCtx, err) {
+		return nil
 	}
 	if err == nil && after > 0 {
 		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), after)

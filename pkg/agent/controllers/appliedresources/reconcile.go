@@ -228,7 +228,6 @@ func statusCurrent(work *workv1.ManifestWork) bool {
 	return cond != nil && cond.ObservedGeneration == work.Generation
 }
 
-
 // pruneDropped removes from the managed cluster the recorded resources that
 // the work no longer names: deleted when the object is still the one
 // recorded and only ours, released when another AppliedManifestWork shares
@@ -413,5 +412,5 @@ func (c *Controller) reportPruning(st *state) {
 	if more := len(st.unpruned) - 1; more > 0 {
 		message += fmt.Sprintf(" (and %d more)", more)
 	}
-	c.Events.Event(st.work, corev1.EventTypeWarning, EventPruneFailed, workwriter.TruncateMessage(message))
+	c.Events.Event(st.work, corev1.EventTypeWarning, EventPruneFailed, workwriter.EventMessage(message))
 }

@@ -51,8 +51,6 @@ const (
 	// apply recreates a deleted one within moments) is noticed by a recheck.
 	recheckFirst = time.Second
 	recheckMax   = 30 * time.Second
-	// conflictRetry is the safety-net requeue after a conflicting status patch.
-	conflictRetry = time.Second
 )
 
 // ObjectCache answers from a watch cache whether an applied object exists.
@@ -134,13 +132,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 
 	result, err := c.reconcile(ctx, work)
 	switch {
-	case apierrors.IsConflict(err):
-		// The newer work is on its way through the informer and its event
-		// requeues the work; this delayed requeue is only a safety net. A
-		// rate-limited requeue would come back at once (a nil return resets
-		// the limiter) and conflict again on the same stale copy.
-		logger.V(2).Info("Work changed while its availability was checked; checking again")
-		syncCtx.Queue().AddAfter(key, wait.Jitter(conflictRetry, jitterFactor))
+	case queuekeys.RetryConflict(ctx, syncCtx, err):
 		return nil
 	case apierrors.IsNotFound(err):
 		return nil // deleted meanwhile; the cache will catch up

@@ -13,6 +13,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	ct "github.com/manifestwork/work/pkg/controllertest"
@@ -122,7 +123,7 @@ func TestSyncRequeuesOnConflict(t *testing.T) {
 			delay, requeued := syncCtx.Q.Delay(syncCtx.Key)
 			assert.Equal(t, tt.retryLater, requeued)
 			if tt.retryLater {
-				assert.GreaterOrEqual(t, delay, conflictRetry)
+				assert.GreaterOrEqual(t, delay, queuekeys.ConflictRetry)
 			}
 		})
 	}

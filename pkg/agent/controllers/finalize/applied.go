@@ -110,7 +110,7 @@ func (c *AppliedController) sync(ctx context.Context, syncCtx factory.SyncContex
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("appliedManifestWork", klog.KObj(applied),
 		"manifestWork", klog.KRef(c.ClusterName, workName(applied))))
 	after, err := c.reconcile(ctx, applied)
-	return requeue(ctx, syncCtx, name, after, err)
+	return requeue(ctx, syncCtx, after, err)
 }
 
 // appliedState is what one reconcile of a deleted AppliedManifestWork builds up.
@@ -258,7 +258,6 @@ func (c *AppliedController) resources(st *appliedState) []workv1.AppliedManifest
 	}
 	return out
 }
-
 
 // deleteOptionOf is the work's deleteOption; a work that is gone, or that
 // sets none, is deleted in the foreground.

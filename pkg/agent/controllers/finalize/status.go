@@ -9,12 +9,11 @@ import (
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/stalled"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -47,16 +46,15 @@ const (
 	maxNamed = 5
 )
 
-// requeue puts key back in the queue after a reconcile that must wait, and
-// turns a conflict, which only means that a cache was behind a write (often
-// our own), into a quiet retry. Other errors go to the queue's backoff.
-func requeue(ctx context.Context, syncCtx factory.SyncContext, key string, after time.Duration, err error) error {
-	if apierrors.IsConflict(err) {
-		klog.FromContext(ctx).V(2).Info("Object changed meanwhile; looking again", "err", err)
-		after, err = jittered(settleInterval), nil
+// requeue puts the key back in the queue after a reconcile that must wait,
+// quietly after a conflict (queuekeys.RetryConflict). Other errors go to the
+// queue's backoff.
+func requeue(ctx context.Context, syncCtx factory.SyncContext, after time.Duration, err error) error {
+	if queuekeys.RetryConflict(ctx, syncCtx, err) {
+		return nil
 	}
 	if err == nil && after > 0 {
-		syncCtx.Queue().AddAfter(key, after)
+		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), after)
 	}
 	return err
 }

@@ -123,7 +123,7 @@ func (c *WorkController) sync(ctx context.Context, syncCtx factory.SyncContext) 
 	}
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work)))
 	after, err := c.reconcile(ctx, work)
-	return requeue(ctx, syncCtx, key, after, err)
+	return requeue(ctx, syncCtx, after, err)
 }
 
 // workState is what one reconcile of a deleted work builds up.

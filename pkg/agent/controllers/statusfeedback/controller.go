@@ -95,8 +95,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work)))
 	polled, err := c.reconcile(ctx, key, work)
-	if apierrors.IsConflict(err) {
-		syncCtx.Queue().AddAfter(key, wait.Jitter(time.Second, jitterFactor))
+	if queuekeys.RetryConflict(ctx, syncCtx, err) {
 		return nil
 	}
 	if polled {
