@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -45,8 +46,19 @@ func TestAvailabilityFollowsTheManagedCluster(t *testing.T) {
 	require.NoError(t, err)
 	defer watcher.Stop()
 
+	// The agent puts the ConfigMap back at once, often before the
+	// availability controller has written that it was gone: it may not
+	// recreate it until the work has been seen not available.
+	kube := e.Cluster("cluster1").Kube
+	refuse(t, kube, "e2e-refuse-available", admissionregistrationv1.RuleWithOperations{
+		Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create},
+		Rule:       admissionregistrationv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}},
+	}, fmt.Sprintf("!(object.metadata.namespace == '%s' && object.metadata.name == 'b')", ns), "e2e: not yet", func(ctx context.Context) error {
+		_, err := kube.CoreV1().ConfigMaps(ns).Create(ctx, fixture.ConfigMap(ns, "b", nil), metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		return err
+	})
 	deleted := time.Now()
-	require.NoError(t, e.Cluster("cluster1").Kube.CoreV1().ConfigMaps(ns).Delete(ctx, "b", metav1.DeleteOptions{}))
+	require.NoError(t, kube.CoreV1().ConfigMaps(ns).Delete(ctx, "b", metav1.DeleteOptions{}))
 
 	missing := waitForStatus(t, watcher, metav1.ConditionFalse)
 	t.Logf("Available=False %s after the deletion", time.Since(deleted).Round(time.Millisecond))
@@ -59,6 +71,7 @@ func TestAvailabilityFollowsTheManagedCluster(t *testing.T) {
 	applied := apimeta.FindStatusCondition(missing.Status.Conditions, workv1.WorkApplied)
 	require.NotNil(t, applied, "the Applied condition is kept")
 
+	unrefuse(t, kube, "e2e-refuse-available")
 	back := waitForStatus(t, watcher, metav1.ConditionTrue)
 	t.Logf("Available=True again %s after the deletion", time.Since(deleted).Round(time.Millisecond))
 	assertAvailability(t, back, metav1.ConditionTrue, workv1.WorkAvailableReasonAvailable, workv1.WorkAvailableMessageAvailable)
