@@ -39,7 +39,7 @@ func TestOnObjectChange(t *testing.T) {
 		appliedName string
 		want        routed
 	}{{
-		name:        "an object of this hub's work requeues the work for apply, availability and records, and its AppliedManifestWork",
+		name:        "an object of this hub's work requeues the work for apply, availability and, a moment later, records, and its AppliedManifestWork",
 		appliedName: fixture.AppliedName,
 		want: routed{
 			apply: []any{fixture.Cluster + "/web"}, available: []any{fixture.Cluster + "/web"}, record: []any{fixture.Cluster + "/web"},
@@ -58,6 +58,14 @@ func TestOnObjectChange(t *testing.T) {
 			q, got := recordingQueues()
 			q.onObjectChange(fixture.Cluster, fixture.HubHash)(tt.appliedName)
 			assert.Equal(t, tt.want, got())
+			for _, key := range tt.want.record {
+				delay, _ := q.record.Queue().(*ct.RecordingQueue).Delay(key)
+				assert.Equal(t, recordsDelay, delay, "the records of a burst of changes are written once, after it")
+			}
+			for _, key := range tt.want.apply {
+				_, delayed := q.apply.Queue().(*ct.RecordingQueue).Delay(key)
+				assert.False(t, delayed, "drift is repaired at once")
+			}
 		})
 	}
 }

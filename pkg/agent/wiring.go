@@ -272,14 +272,21 @@ func newQueues(eventRecorder record.EventRecorder) queues {
 }
 
 // onObjectChange requeues, when an applied object changes or disappears, the
-// work that owns it (to repair drift, report availability and record its UID)
-// and its AppliedManifestWork (a deletion may be waiting for that object).
+// work that owns it (to repair drift and report availability at once, and to
+// record its UID and apply records a moment later) and its
+// AppliedManifestWork (a deletion may be waiting for that object).
+//
+// The records wait as the apply's own do (onRecorded): a drift is repaired
+// object by object, each repair is an event of its own, and a deleted object
+// is only recorded once the apply has put it back. Recording at each event
+// would write the AppliedManifestWork several times during the burst, next
+// to the repairs, instead of once after it.
 func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName string) {
 	return func(appliedName string) {
 		if key, ok := appliedname.WorkKey(clusterName, hubHash, appliedName); ok {
 			q.apply.Queue().Add(key)
 			q.available.Queue().Add(key)
-			q.record.Queue().Add(key)
+			q.onRecorded(key)
 		}
 		q.done.Queue().Add(appliedName)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -49,6 +50,7 @@ type harness struct {
 	deploys    cache.SharedIndexInformer // Deployments of benchNamespace on cluster1
 	leases     cache.SharedIndexInformer // every Lease of cluster1
 	stop       chan struct{}
+	driftMu    sync.Mutex // guards the drift targets, which informer events read
 }
 
 func newHarness(ctx context.Context, e *framework.E2E, p params) (*harness, error) {

@@ -150,7 +150,8 @@ type applied struct {
 // the version it is compared on (objectwatch.ContentVersion). Its last
 // comparison with the manifest, in the work's status, then still holds; a
 // status without one (written by an earlier version) has the object read
-// once.
+// once. A cached copy that this agent's last write of the object replaced
+// costs no request either: the cache is a moment behind (see ownWrites).
 func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared,
 	owner metav1.OwnerReference, config *workv1.ManifestConfigOption, compared bool) (applied, error) {
 	strategy, err := apply.ForConfig(config)
@@ -163,9 +164,19 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	}
 	record, remembered := c.Records.Get(key, p.id)
 	cached, synced, err := c.Objects.Get(p.gvr, p.obj.GetNamespace(), p.obj.GetName())
-	if err == nil && synced && cached != nil && remembered && compared &&
-		record.Spec == spec && record.Content == objectwatch.ContentVersion(cached) {
-		return applied{exists: true}, nil
+	inCache := err == nil && synced && cached != nil
+	var content uint64 // of the cached copy
+	if inCache {
+		content = objectwatch.ContentVersion(cached)
+		if remembered && compared && record.Spec == spec {
+			switch {
+			case record.Content == content:
+				c.written.seen(key, p.id)
+				return applied{exists: true}, nil
+			case c.written.behind(key, p.id, content):
+				return applied{exists: true}, nil
+			}
+		}
 	}
 	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: config, Spec: spec,
 		KnownAbsent: err == nil && synced && cached == nil}
@@ -182,6 +193,9 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 		return applied{recorded: c.forgetContent(key, p.id, record, remembered), differences: res.Differences}, err
 	}
 	out := applied{written: res.Written, exists: res.Object != nil, differences: res.Differences}
+	if res.Written && inCache {
+		c.written.note(key, p.id, content)
+	}
 	if res.Repaired != nil {
 		c.driftRepaired(ctx, work, key, p, res.Repaired)
 	}

@@ -104,6 +104,7 @@ type Controller struct {
 	retries workqueue.TypedRateLimiter[string] // per-work backoff while manifests fail
 	waiting sync.Map                           // key -> retry scheduled for a failing work
 	writer  *workwriter.Writer                 // guarded: tells a lister copy our writes replaced
+	written ownWrites                          // tells a cached object our writes replaced
 	drift   driftEvents                        // one DriftRepaired Event per object and minute
 	now     func() time.Time
 	// appliedFailures is since when each work's AppliedManifestWork could
@@ -236,6 +237,7 @@ func (c *Controller) forget(name string) {
 	c.retries.Forget(key)
 	c.waiting.Delete(key)
 	c.writer.Forget(key)
+	c.written.forget(key)
 	c.drift.forget(key)
 	c.appliedFailures.Succeeded(key)
 }

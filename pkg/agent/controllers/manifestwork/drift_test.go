@@ -10,6 +10,7 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/component-base/metrics/testutil"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -131,4 +132,55 @@ func TestReadOnlyReportsInSync(t *testing.T) {
 	workInSync, manifestInSync = e.inSync(t)
 	assert.Equal(t, metav1.ConditionTrue, manifestInSync.Status)
 	assert.Equal(t, metav1.ConditionTrue, workInSync.Status)
+}
+
+// laggingCache is a watch cache that still shows a frozen copy of team/a,
+// as one does until the event of the agent's own write arrives.
+type laggingCache struct {
+	trackerCache
+	frozen *metav1.PartialObjectMetadata
+}
+
+func (c laggingCache) Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {
+	if c.frozen != nil && namespace == "team" && name == "a" {
+		return c.frozen.DeepCopy(), true, nil
+	}
+	return c.trackerCache.Get(gvr, namespace, name)
+}
+
+// A reconcile that runs while the watch cache still shows the drifted copy
+// that the repair replaced (an event of the drift queued it during the
+// repair) reads nothing: that copy is behind the agent's own write, whose
+// event follows. A change made after the repair is drift again.
+func TestACacheBehindTheRepairCostsNoRead(t *testing.T) {
+	ctx := context.Background()
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithFinalizer().
+		WithManifest(fixture.ConfigMap("team", "a", map[string]string{"k": "1"}), fixture.ConfigMap("team", "b", map[string]string{"k": "2"})).Build()
+	e := newEnv(t, work)
+	tracker := trackerCache{dynamic: e.dynamic}
+	e.c.Objects = tracker
+	require.NoError(t, e.c.reconcile(ctx, work))
+
+	e.edit(t, "changed", "kubectl-edit")
+	drifted, _, err := tracker.Get(configMaps, "team", "a")
+	require.NoError(t, err)
+	e.c.Objects = laggingCache{trackerCache: tracker, frozen: drifted}
+	e.dynamicRequests()
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	assert.Equal(t, []string{"get configmaps", "update configmaps"}, e.dynamicRequests(), "the drift is repaired")
+
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	assert.Empty(t, e.dynamicRequests(), "the cache is behind the repair: nothing to read")
+
+	e.c.Objects = tracker
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	assert.Empty(t, e.dynamicRequests(), "the cache shows the repair")
+
+	e.edit(t, "again", "kubectl-edit")
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	assert.Equal(t, []string{"get configmaps", "update configmaps"}, e.dynamicRequests(), "a later change is drift again")
+	repaired, err := e.dynamic.Tracker().Get(configMaps, "team", "a")
+	require.NoError(t, err)
+	value, _, _ := unstructured.NestedString(repaired.(*unstructured.Unstructured).Object, "data", "k")
+	assert.Equal(t, "1", value)
 }
