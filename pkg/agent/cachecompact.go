@@ -1,12 +1,10 @@
 package agent
 
 import (
-	"strings"
-	"sync"
-
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/manifestwork/work/pkg/agent/sharedstrings"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -20,11 +18,11 @@ import (
 // and namespace, which at 10,000 manifests are megabytes of the same few
 // words.
 type cacheCompactor struct {
-	strings stringTable
+	strings *sharedstrings.Table
 }
 
 func newCacheCompactor() *cacheCompactor {
-	return &cacheCompactor{strings: stringTable{max: internedStrings}}
+	return &cacheCompactor{strings: sharedstrings.New(internedStrings)}
 }
 
 // internedStrings bounds the strings the work caches share. The words that
@@ -41,13 +39,13 @@ func (c *cacheCompactor) transform(obj any) (any, error) {
 		c.conditions(o.Status.Conditions)
 		for i := range o.Status.ResourceStatus.Manifests {
 			m := &o.Status.ResourceStatus.Manifests[i].ResourceMeta
-			c.strings.intern(&m.Group, &m.Version, &m.Kind, &m.Resource, &m.Namespace)
+			c.strings.Intern(&m.Group, &m.Version, &m.Kind, &m.Resource, &m.Namespace)
 			c.conditions(o.Status.ResourceStatus.Manifests[i].Conditions)
 		}
 	case *workv1.AppliedManifestWork:
 		for i := range o.Status.AppliedResources {
 			r := &o.Status.AppliedResources[i]
-			c.strings.intern(&r.Group, &r.Version, &r.Resource, &r.Namespace)
+			c.strings.Intern(&r.Group, &r.Version, &r.Resource, &r.Namespace)
 		}
 	}
 	return obj, nil // tombstones and other types pass as they are
@@ -57,37 +55,7 @@ func (c *cacheCompactor) conditions(conds []metav1.Condition) {
 	for i := range conds {
 		cond := &conds[i]
 		s := string(cond.Status)
-		c.strings.intern(&cond.Type, &s, &cond.Reason, &cond.Message)
+		c.strings.Intern(&cond.Type, &s, &cond.Reason, &cond.Message)
 		cond.Status = metav1.ConditionStatus(s)
-	}
-}
-
-// stringTable keeps one copy of each string it has seen, up to max of them;
-// when full it forgets them all, and objects cached before keep the copies
-// they hold. Both work informers transform through it at once.
-type stringTable struct {
-	mu   sync.Mutex
-	max  int
-	seen map[string]string
-}
-
-// intern replaces each string by the table's copy of its value.
-func (t *stringTable) intern(ss ...*string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, s := range ss {
-		if *s == "" {
-			continue
-		}
-		if v, ok := t.seen[*s]; ok {
-			*s = v
-			continue
-		}
-		if t.seen == nil || len(t.seen) >= t.max {
-			t.seen = make(map[string]string, t.max)
-		}
-		v := strings.Clone(*s) // not the decoder's buffer, which may hold more
-		t.seen[v] = v
-		*s = v
 	}
 }

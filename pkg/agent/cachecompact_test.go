@@ -1,9 +1,7 @@
 package agent
 
 import (
-	"encoding/json"
 	goruntime "runtime"
-	"strings"
 	"testing"
 	"unsafe"
 
@@ -17,17 +15,6 @@ import (
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 )
-
-// decoded returns a copy of obj as the informer gets it: decoded from JSON,
-// every string its own allocation.
-func decoded[T any](t *testing.T, obj *T) *T {
-	t.Helper()
-	data, err := json.Marshal(obj)
-	require.NoError(t, err)
-	out := new(T)
-	require.NoError(t, json.Unmarshal(data, out))
-	return out
-}
 
 func sameBytes(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
 
@@ -45,7 +32,7 @@ func TestCompactForCache(t *testing.T) {
 
 	t.Run("values unchanged, managedFields dropped", func(t *testing.T) {
 		c := newCacheCompactor()
-		for _, obj := range []runtime.Object{decoded(t, work), decoded(t, applied)} {
+		for _, obj := range []runtime.Object{fixture.Decoded(work), fixture.Decoded(applied)} {
 			want := obj.DeepCopyObject().(metav1.Object)
 			want.SetManagedFields(nil)
 			out, err := c.transform(obj)
@@ -56,10 +43,10 @@ func TestCompactForCache(t *testing.T) {
 
 	t.Run("repeated strings are shared between cached objects, across garbage collections", func(t *testing.T) {
 		c := newCacheCompactor()
-		one, err := c.transform(decoded(t, work))
+		one, err := c.transform(fixture.Decoded(work))
 		require.NoError(t, err)
 		goruntime.GC() // the table, not only the objects, keeps the shared copies
-		two, err := c.transform(decoded(t, work))
+		two, err := c.transform(fixture.Decoded(work))
 		require.NoError(t, err)
 		a, b := one.(*workv1.ManifestWork).Status, two.(*workv1.ManifestWork).Status
 		assert.True(t, sameBytes(a.Conditions[0].Reason, b.Conditions[0].Reason), "work condition reason")
@@ -69,10 +56,10 @@ func TestCompactForCache(t *testing.T) {
 		assert.True(t, sameBytes(ma.ResourceMeta.Resource, mb.ResourceMeta.Resource), "manifest resource")
 		assert.True(t, sameBytes(ma.ResourceMeta.Namespace, mb.ResourceMeta.Namespace), "manifest namespace")
 
-		x, err := c.transform(decoded(t, applied))
+		x, err := c.transform(fixture.Decoded(applied))
 		require.NoError(t, err)
 		goruntime.GC()
-		y, err := c.transform(decoded(t, applied))
+		y, err := c.transform(fixture.Decoded(applied))
 		require.NoError(t, err)
 		rx, ry := x.(*workv1.AppliedManifestWork).Status.AppliedResources[0], y.(*workv1.AppliedManifestWork).Status.AppliedResources[0]
 		assert.True(t, sameBytes(rx.Resource, ry.Resource), "applied resource")
@@ -85,15 +72,4 @@ func TestCompactForCache(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tombstone, out)
 	})
-}
-
-func TestStringTableIsBounded(t *testing.T) {
-	table := stringTable{max: 2}
-	a, b, c := "a", "b", "c"
-	table.intern(&a, &b)
-	table.intern(&c)
-	assert.LessOrEqual(t, len(table.seen), 2, "a full table starts over")
-	again := strings.Clone("c")
-	table.intern(&again)
-	assert.True(t, sameBytes(again, c), "what came after the start over is shared")
 }

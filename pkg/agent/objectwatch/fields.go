@@ -5,24 +5,30 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/manifestwork/work/pkg/agent/sharedstrings"
 )
 
 // keepFields returns the transform of a cache that keeps, besides what
 // stripMetadata keeps, the given fields of each object (such as the status
 // fields a health rule reads) and nothing else: a Deployment's pod template,
-// or a custom resource's spec, never reaches the cache.
-func keepFields(fields [][]string) cache.TransformFunc {
+// or a custom resource's spec, never reaches the cache. Repeated strings
+// take the copies of strs.
+func keepFields(fields [][]string, strs *sharedstrings.Table) cache.TransformFunc {
+	strip := stripMetadata(strs)
 	return func(obj interface{}) (interface{}, error) {
 		u, ok := obj.(*unstructured.Unstructured)
 		if !ok {
 			return obj, nil // tombstones pass as they are
 		}
-		if _, err := stripMetadata(u); err != nil {
+		if _, err := strip(u); err != nil {
 			return nil, err
 		}
+		apiVersion, kind := u.GetAPIVersion(), u.GetKind()
+		strs.Intern(&apiVersion, &kind)
 		kept := map[string]any{
-			"apiVersion": u.GetAPIVersion(),
-			"kind":       u.GetKind(),
+			"apiVersion": apiVersion,
+			"kind":       kind,
 			"metadata":   u.Object["metadata"],
 		}
 		for _, path := range fields {

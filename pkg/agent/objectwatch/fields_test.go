@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+
+	"github.com/manifestwork/work/pkg/agent/sharedstrings"
 )
 
 func deploymentObject() *unstructured.Unstructured {
@@ -35,7 +37,7 @@ func deploymentObject() *unstructured.Unstructured {
 var deploymentFields = [][]string{{"spec", "replicas"}, {"status", "availableReplicas"}, {"status", "conditions"}}
 
 func TestKeepFieldsTrimsToWhatRulesRead(t *testing.T) {
-	out, err := keepFields(deploymentFields)(deploymentObject())
+	out, err := keepFields(deploymentFields, sharedstrings.New(16))(deploymentObject())
 	require.NoError(t, err)
 	got := out.(*unstructured.Unstructured)
 
@@ -48,7 +50,7 @@ func TestKeepFieldsTrimsToWhatRulesRead(t *testing.T) {
 	assert.Len(t, got.GetAnnotations(), 1)
 	assert.Equal(t, "hub-work1", got.GetOwnerReferences()[0].Name)
 
-	again, err := keepFields(deploymentFields)(got)
+	again, err := keepFields(deploymentFields, sharedstrings.New(16))(got)
 	require.NoError(t, err)
 	assert.Equal(t, got, again, "transforming twice changes nothing")
 }

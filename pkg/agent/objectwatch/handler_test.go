@@ -1,14 +1,21 @@
 package objectwatch
 
 import (
+	goruntime "runtime"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/sharedstrings"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 func withRV(o *metav1.PartialObjectMetadata, rv string) *metav1.PartialObjectMetadata {
@@ -119,7 +126,7 @@ func TestStripMetadata(t *testing.T) {
 			in.Labels = map[string]string{"app": "web"}
 			version := ContentVersion(in)
 
-			out, err := stripMetadata(in)
+			out, err := stripMetadata(sharedstrings.New(16))(in)
 			require.NoError(t, err)
 			got, ok := out.(*metav1.PartialObjectMetadata)
 			require.True(t, ok)
@@ -130,14 +137,76 @@ func TestStripMetadata(t *testing.T) {
 			assert.Equal(t, version, ContentVersion(got), "the cached copy has the object's content version")
 			assert.Equal(t, "cm1", got.Name, "identity kept")
 
-			again, err := stripMetadata(got)
+			again, err := stripMetadata(sharedstrings.New(16))(got)
 			require.NoError(t, err)
 			assert.Equal(t, got, again, "stripping is idempotent")
 		})
 	}
 
 	tombstone := cache.DeletedFinalStateUnknown{Key: "ns1/cm1", Obj: object("ns1", "cm1")}
-	out, err := stripMetadata(tombstone)
+	out, err := stripMetadata(sharedstrings.New(16))(tombstone)
 	require.NoError(t, err)
 	assert.Equal(t, tombstone, out, "non-objects pass through")
+}
+
+func sameBytes(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+
+func TestStrippedObjectsShareRepeatedStrings(t *testing.T) {
+	cm := func(name string) *metav1.PartialObjectMetadata {
+		o := object("ns1", name, workOwner("hub-work1"))
+		o.TypeMeta = metav1.TypeMeta{APIVersion: "meta.k8s.io/v1", Kind: "PartialObjectMetadata"}
+		o.UID, o.ResourceVersion = types.UID("uid-"+name), "7"
+		o.Finalizers = []string{"example.com/keep"}
+		o.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "work-agent"}}
+		return o
+	}
+
+	t.Run("metadata-only cache", func(t *testing.T) {
+		strip := stripMetadata(sharedstrings.New(16))
+		first, second := fixture.Decoded(cm("cm1")), fixture.Decoded(cm("cm2"))
+		want := first.DeepCopy()
+		out, err := strip(first)
+		require.NoError(t, err)
+		a := out.(*metav1.PartialObjectMetadata)
+		goruntime.GC() // the table, not only the objects, keeps the shared copies
+		out, err = strip(second)
+		require.NoError(t, err)
+		b := out.(*metav1.PartialObjectMetadata)
+
+		assert.Equal(t, want.TypeMeta, a.TypeMeta, "values kept")
+		assert.Equal(t, want.OwnerReferences, a.OwnerReferences)
+		assert.Equal(t, want.Finalizers, a.Finalizers)
+		assert.Equal(t, want.Namespace, a.Namespace)
+		assert.Equal(t, want.UID, a.UID)
+
+		ra, rb := a.OwnerReferences[0], b.OwnerReferences[0]
+		for what, pair := range map[string][2]string{
+			"owner name": {ra.Name, rb.Name}, "owner uid": {string(ra.UID), string(rb.UID)},
+			"owner apiVersion": {ra.APIVersion, rb.APIVersion}, "owner kind": {ra.Kind, rb.Kind},
+			"namespace": {a.Namespace, b.Namespace}, "finalizer": {a.Finalizers[0], b.Finalizers[0]},
+			"apiVersion": {a.APIVersion, b.APIVersion}, "kind": {a.Kind, b.Kind},
+		} {
+			assert.True(t, sameBytes(pair[0], pair[1]), what)
+		}
+		assert.False(t, sameBytes(string(a.UID), string(b.UID)), "what does not repeat is not shared")
+	})
+
+	t.Run("cache that keeps fields", func(t *testing.T) {
+		keep := keepFields(deploymentFields, sharedstrings.New(16))
+		one, two := deploymentObject(), deploymentObject()
+		two.SetName("web2")
+		one, two = fixture.Decoded(one), fixture.Decoded(two)
+		wantOwners := one.GetOwnerReferences()
+		out, err := keep(one)
+		require.NoError(t, err)
+		a := out.(*unstructured.Unstructured)
+		out, err = keep(two)
+		require.NoError(t, err)
+		b := out.(*unstructured.Unstructured)
+
+		assert.Equal(t, wantOwners, a.GetOwnerReferences(), "values kept")
+		assert.True(t, sameBytes(a.GetOwnerReferences()[0].Name, b.GetOwnerReferences()[0].Name), "owner name")
+		assert.True(t, sameBytes(a.GetNamespace(), b.GetNamespace()), "namespace")
+		assert.True(t, sameBytes(a.GetAPIVersion(), b.GetAPIVersion()), "apiVersion")
+	})
 }

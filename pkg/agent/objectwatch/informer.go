@@ -14,11 +14,14 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/sharedstrings"
 )
 
 // gvrInformer is the cluster-wide informer of one resource type, with its own
@@ -44,6 +47,8 @@ type gvrInformer struct {
 	// metadata-only cache of *metav1.PartialObjectMetadata, else the cache
 	// holds *unstructured.Unstructured.
 	fields [][]string
+	// strings are shared by the cached objects of every informer.
+	strings *sharedstrings.Table
 }
 
 // WatchFailure is why, and since when, the objects of a resource type are
@@ -66,6 +71,7 @@ type source struct {
 	metadata metadata.Interface
 	dynamic  dynamic.Interface // nil: every informer is metadata-only
 	fields   [][]string        // of this type; nil for metadata only
+	strings  *sharedstrings.Table
 }
 
 // newGVRInformer builds, but does not start, the informer for gvr. Its
@@ -73,7 +79,7 @@ type source struct {
 func newGVRInformer(parent context.Context, src source, gvr schema.GroupVersionResource,
 	resync time.Duration, cb callbacks) (*gvrInformer, error) {
 	ctx, cancel := context.WithCancel(parent)
-	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs(), onFailure: cb.onFailure}
+	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs(), onFailure: cb.onFailure, strings: src.strings}
 	var lw cache.ListerWatcher
 	var example runtime.Object
 	if len(src.fields) > 0 && src.dynamic != nil {
@@ -95,9 +101,9 @@ func newGVRInformer(parent context.Context, src source, gvr schema.GroupVersionR
 // configure installs the transform, error handler and event handler. Each
 // call fails only on an informer that has already started.
 func (i *gvrInformer) configure(onChange func(string), onObject func(namespace, name string)) error {
-	var transform cache.TransformFunc = stripMetadata
+	transform := stripMetadata(i.strings)
 	if i.fields != nil {
-		transform = keepFields(i.fields)
+		transform = keepFields(i.fields, i.strings)
 	}
 	if err := i.informer.SetTransform(transform); err != nil {
 		return fmt.Errorf("set transform: %w", err)
@@ -236,22 +242,55 @@ func cached[T any](i *gvrInformer, namespace, name string, convert func(item any
 	return obj, true, nil
 }
 
-// stripMetadata keeps in the cache only what the agent reads from it:
-// identity (namespace, name, UID, resourceVersion), owners, finalizers,
-// deletion, and the ContentVersion computed from the managedFields. Labels,
-// annotations (kubectl's last-applied copy of the whole object among them)
-// and managedFields are dropped: at thousands of objects they would be most
-// of the cache's memory.
-func stripMetadata(obj interface{}) (interface{}, error) {
-	m, ok := obj.(metav1.Object)
-	if !ok {
+// stripMetadata returns the transform that keeps in the cache only what the
+// agent reads from it: identity (namespace, name, UID, resourceVersion),
+// owners, finalizers, deletion, and the ContentVersion computed from the
+// managedFields. Labels, annotations (kubectl's last-applied copy of the
+// whole object among them) and managedFields are dropped: at thousands of
+// objects they would be most of the cache's memory. The namespace, owner
+// references, finalizers and type of every object take the copies of strs:
+// the objects of a work have one owner, whose name and UID would otherwise
+// be held once per object.
+func stripMetadata(strs *sharedstrings.Table) cache.TransformFunc {
+	return func(obj interface{}) (interface{}, error) {
+		m, ok := obj.(metav1.Object)
+		if !ok {
+			return obj, nil
+		}
+		version := ContentVersion(m) // a copy stripped already keeps its version
+		m.SetManagedFields(nil)
+		m.SetLabels(nil)
+		m.SetAnnotations(map[string]string{contentVersionKey: strconv.FormatUint(version, 16)})
+		shareStrings(strs, m)
+		if p, ok := obj.(*metav1.PartialObjectMetadata); ok {
+			strs.Intern(&p.APIVersion, &p.Kind)
+		}
 		return obj, nil
 	}
-	version := ContentVersion(m) // a copy stripped already keeps its version
-	m.SetManagedFields(nil)
-	m.SetLabels(nil)
-	m.SetAnnotations(map[string]string{contentVersionKey: strconv.FormatUint(version, 16)})
-	return obj, nil
+}
+
+// shareStrings replaces the strings of m that repeat across objects by the
+// copies of strs.
+func shareStrings(strs *sharedstrings.Table, m metav1.Object) {
+	if ns := m.GetNamespace(); ns != "" {
+		strs.Intern(&ns)
+		m.SetNamespace(ns)
+	}
+	if refs := m.GetOwnerReferences(); len(refs) > 0 {
+		for i := range refs {
+			r := &refs[i]
+			uid := string(r.UID)
+			strs.Intern(&r.APIVersion, &r.Kind, &r.Name, &uid)
+			r.UID = types.UID(uid)
+		}
+		m.SetOwnerReferences(refs)
+	}
+	if finalizers := m.GetFinalizers(); len(finalizers) > 0 {
+		for i := range finalizers {
+			strs.Intern(&finalizers[i])
+		}
+		m.SetFinalizers(finalizers)
+	}
 }
 
 // logListWatchError logs why a list or watch ended. The reflector then retries

@@ -31,6 +31,8 @@ import (
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/agent/sharedstrings"
 )
 
 // Deps is what a Tracker needs.
@@ -65,6 +67,11 @@ type Deps struct {
 	Linger time.Duration
 }
 
+// sharedStrings bounds the strings the caches share: mostly the name and
+// UID of each AppliedManifestWork, which own the objects, and a few
+// namespaces. A table that fills up starts over rather than growing.
+const sharedStrings = 8192
+
 // DefaultLinger is the Linger the agent uses.
 const DefaultLinger = 2 * time.Minute
 
@@ -79,6 +86,7 @@ type Tracker struct {
 	onWatch  func(string) // OnWatchFailure
 	resync   time.Duration
 	linger   time.Duration
+	strings  *sharedstrings.Table // of the cached objects of every type
 
 	// mu guards every field below. It is never held while waiting for an
 	// informer to stop: OnChange may call back into the Tracker (SetUses), and
@@ -120,6 +128,7 @@ func New(d Deps) *Tracker {
 		onWatch:   d.OnWatchFailure,
 		resync:    d.Resync,
 		linger:    d.Linger,
+		strings:   sharedstrings.New(sharedStrings),
 		uses:      map[string]gvrSet{},
 		refs:      map[schema.GroupVersionResource]int{},
 		informers: map[schema.GroupVersionResource]*gvrInformer{},
@@ -252,7 +261,7 @@ func (t *Tracker) startLocked(gvr schema.GroupVersionResource) {
 	logger := klog.FromContext(t.ctx).WithValues("gvr", gvr.String())
 	ctx := klog.NewContext(t.ctx, logger)
 
-	src := source{metadata: t.client, dynamic: t.dynamic, fields: t.fields(gvr.GroupResource())}
+	src := source{metadata: t.client, dynamic: t.dynamic, fields: t.fields(gvr.GroupResource()), strings: t.strings}
 	inf, err := newGVRInformer(ctx, src, gvr, t.resync, callbacks{
 		onChange:  t.onChange,
 		onObject:  func(namespace, name string) { t.readers.changed(gvr, namespace, name) },
