@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	goruntime "runtime"
 	"testing"
 	"unsafe"
@@ -64,6 +65,37 @@ func TestCompactForCache(t *testing.T) {
 		rx, ry := x.(*workv1.AppliedManifestWork).Status.AppliedResources[0], y.(*workv1.AppliedManifestWork).Status.AppliedResources[0]
 		assert.True(t, sameBytes(rx.Resource, ry.Resource), "applied resource")
 		assert.True(t, sameBytes(rx.Namespace, ry.Namespace), "applied namespace")
+	})
+
+	t.Run("lists are kept in arrays of their length", func(t *testing.T) {
+		big := fixture.NewWork(fixture.Cluster, "big")
+		bigApplied := fixture.NewApplied(fixture.HubHash, "big")
+		for i := range 20 {
+			name := fmt.Sprintf("cm%d", i)
+			big.WithManifest(fixture.ConfigMap("ns", name, nil)).
+				WithManifestStatus(fixture.ManifestStatus(gvr, "ns", name, fixture.AppliedCondition(metav1.ConditionTrue),
+					metav1.Condition{Type: workv1.ManifestAvailable, Status: metav1.ConditionTrue, Reason: "Test"},
+					metav1.Condition{Type: workv1.ManifestHealthy, Status: metav1.ConditionTrue, Reason: "Test"}))
+			bigApplied.WithResources(workv1.AppliedManifestResourceMeta{
+				ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "ns", Name: name}, Version: "v1", UID: "u" + name,
+			})
+		}
+		c := newCacheCompactor()
+		in := fixture.Decoded(big.Build())
+		require.Greater(t, cap(in.Status.ResourceStatus.Manifests), 20, "the decoder leaves room")
+		want := in.DeepCopy()
+		out, err := c.transform(in)
+		require.NoError(t, err)
+		got := out.(*workv1.ManifestWork)
+		assert.Equal(t, want, got, "the values are kept")
+		assert.Equal(t, 20, cap(got.Spec.Workload.Manifests), "spec manifests")
+		assert.Equal(t, 20, cap(got.Status.ResourceStatus.Manifests), "manifest statuses")
+		assert.Equal(t, 3, cap(got.Status.ResourceStatus.Manifests[7].Conditions), "a manifest's conditions")
+
+		appliedIn := fixture.Decoded(bigApplied.Build())
+		out, err = c.transform(appliedIn)
+		require.NoError(t, err)
+		assert.Equal(t, 20, cap(out.(*workv1.AppliedManifestWork).Status.AppliedResources), "applied resources")
 	})
 
 	t.Run("tombstones pass as they are", func(t *testing.T) {
