@@ -164,13 +164,27 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 	return 0, nil
 }
 
-// ours tells whether this agent finalizes an AppliedManifestWork: one of its
-// hub, or one it applied for a hub it no longer points at. Objects such an old
-// record shares with the current hub's record only lose its owner reference,
-// which is how a hub switch adopts them instead of deleting them.
+// ours tells whether this agent finalizes an AppliedManifestWork: one with
+// its agent ID, including one it applied for a hub it no longer points at
+// (objects such an old record shares with the current hub's record only lose
+// its owner reference, which is how a hub switch adopts them instead of
+// deleting them), and one of its hub without an agent ID or whose work is in
+// this cluster's namespace (written by an agent it took over from, or before
+// the agent ID changed). A record of the same hub with another agent ID and a
+// work elsewhere is another agent's on this cluster: that agent knows its
+// work's deleteOption, which this one cannot see.
 func (c *AppliedController) ours(applied *workv1.AppliedManifestWork) bool {
-	_, sameHub := appliedname.WorkName(c.HubHash, applied.Name)
-	return sameHub || (c.AgentID != "" && applied.Spec.AgentID == c.AgentID)
+	if c.AgentID != "" && applied.Spec.AgentID == c.AgentID {
+		return true
+	}
+	if _, sameHub := appliedname.WorkName(c.HubHash, applied.Name); !sameHub {
+		return false
+	}
+	if applied.Spec.AgentID == "" || c.AgentID == "" {
+		return true
+	}
+	_, err := c.works.Get(workName(applied))
+	return err == nil
 }
 
 // workOf is the ManifestWork of an AppliedManifestWork, or nil when it is

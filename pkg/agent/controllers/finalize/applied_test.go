@@ -65,6 +65,21 @@ func TestAppliedReconcile(t *testing.T) {
 		wantFinalizer: true,
 		wantState:     []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{fixture.OurRef}}},
 	}, {
+		// Agents of one hub for several clusters may share a managed
+		// cluster; each sees only its own cluster's works and deleteOptions.
+		name: "another agent's AppliedManifestWork of this hub, for a work elsewhere, is left to it",
+		f: given{applied: deleting(fixture.NewApplied(fixture.HubHash, "web").AsStored(fixture.AppliedUID, "20").
+			WithAgent("agent2").WithResources(cmRes).Build()), objects: []*metav1.PartialObjectMetadata{cmObj()}},
+		wantFinalizer: true,
+		wantState:     []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{fixture.OurRef}}},
+	}, {
+		name: "an AppliedManifestWork of this hub written under another agent ID, for a work of this cluster, is finalized",
+		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeOrphan),
+			applied: deleting(fixture.NewApplied(fixture.HubHash, "web").AsStored(fixture.AppliedUID, "20").
+				WithAgent("agent-before").WithResources(cmRes).Build()), objects: []*metav1.PartialObjectMetadata{cmObj()}},
+		wantObjects: []string{"patch configmaps default/cm"},
+		wantState:   []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm"}},
+	}, {
 		// After a hub switch, the agent's record for its old hub is finalized
 		// here, in the foreground whatever a same-named work on the new hub
 		// says: objects the new record shares only lose the old reference.
