@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -151,6 +152,13 @@ func (m *meter) measureBackground(ctx context.Context, window time.Duration) err
 	return nil
 }
 
+// measureBackground measures the background of both clusters at once.
+func (m *meters) measureBackground(ctx context.Context, window time.Duration) error {
+	hubErr := make(chan error, 1)
+	go func() { hubErr <- m.hub.measureBackground(ctx, window) }()
+	return errors.Join(m.spoke.measureBackground(ctx, window), <-hubErr)
+}
+
 // Request classes of the targets.
 func isWrite(verb string) bool {
 	switch verb {
@@ -238,21 +246,21 @@ apiserver_request_total_other{resource="configmaps",verb="POST"} 7
 type window struct{ hub, spoke mark }
 
 // openWindow starts a measurement of the agent's requests to both clusters.
-func (h *harness) openWindow(ctx context.Context) (window, error) {
-	hub, err := h.hub.mark(ctx)
+func (m *meters) openWindow(ctx context.Context) (window, error) {
+	hub, err := m.hub.mark(ctx)
 	if err != nil {
 		return window{}, err
 	}
-	spoke, err := h.spoke.mark(ctx)
+	spoke, err := m.spoke.mark(ctx)
 	return window{hub: hub, spoke: spoke}, err
 }
 
 // closeWindow returns the agent's requests to the hub and to the managed
 // cluster since the window opened, and how long it was open.
-func (h *harness) closeWindow(ctx context.Context, w window) (hub, managed counts, d time.Duration, err error) {
-	if hub, d, err = h.hub.since(ctx, w.hub); err != nil {
+func (m *meters) closeWindow(ctx context.Context, w window) (hub, managed counts, d time.Duration, err error) {
+	if hub, d, err = m.hub.since(ctx, w.hub); err != nil {
 		return nil, nil, 0, err
 	}
-	managed, _, err = h.spoke.since(ctx, w.spoke)
+	managed, _, err = m.spoke.since(ctx, w.spoke)
 	return hub, managed, d, err
 }
