@@ -14,6 +14,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -224,6 +225,17 @@ func (h *fleetHarness) measure(ctx context.Context, t *testing.T, e *framework.E
 		}
 		t.Logf("%s: %s done in %s", spec.Name, phase.name, time.Since(began).Round(time.Millisecond))
 	}
+	// The kube-apiservers' own metrics, for the analysis: request and etcd
+	// durations, priority-and-fairness waits.
+	for name, kube := range map[string]kubernetes.Interface{"hub": h.hub.kube, "managed": h.spoke.kube} {
+		raw, err := kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(res.Logs, name+"-apiserver-metrics.txt"), raw, 0o644)
+		}
+		if err != nil {
+			res.Errors = append(res.Errors, fmt.Sprintf("%s metrics: %v", name, err))
+		}
+	}
 	if fp, err := agents.footprint(); err != nil {
 		res.Errors = append(res.Errors, "process stats: "+err.Error())
 	} else {
@@ -329,14 +341,44 @@ func (h *fleetHarness) start(ctx context.Context, t *testing.T, agents *fleet, c
 // fleetWrite is a phase that writes every work on the hub and times until
 // each is Applied for what it wrote.
 type fleetWrite struct {
-	Works        int            `json:"works"`
-	SentSeconds  float64        `json:"sentSeconds"` // from the first write until the last was answered
-	Seconds      float64        `json:"seconds"`     // from the first write until every work was Applied
-	Latency      spread         `json:"latency"`     // each work, from its own write
-	Hub          map[string]int `json:"hubRequests"`
-	Managed      map[string]int `json:"managedRequests"`
-	CPU          cpuUse         `json:"cpuSeconds"`
-	hub, managed counts
+	Works       int            `json:"works"`
+	SentSeconds float64        `json:"sentSeconds"` // from the first write until the last was answered
+	Seconds     float64        `json:"seconds"`     // from the first write until every work was Applied
+	Latency     spread         `json:"latency"`     // each work, from its own write
+	Hub         map[string]int `json:"hubRequests"`
+	Managed     map[string]int `json:"managedRequests"`
+	CPU         cpuUse         `json:"cpuSeconds"`
+	// HubServerTime and ManagedServerTime are the kube-apiservers' mean
+	// time per request, by request, over the phase.
+	HubServerTime     map[string]meanTime `json:"hubServerTime"`
+	ManagedServerTime map[string]meanTime `json:"managedServerTime"`
+	hub, managed      counts
+}
+
+// meanTime is the mean of N durations.
+type meanTime struct {
+	Seconds float64 `json:"seconds"`
+	N       int     `json:"n"`
+}
+
+// serverTimes reads how long both kube-apiservers took per request so far.
+func (h *fleetHarness) serverTimes(ctx context.Context) (hub, managed serverTime, err error) {
+	if hub, err = scrapeServerTime(ctx, h.hub.kube, hubResources); err != nil {
+		return hub, managed, err
+	}
+	managed, err = scrapeServerTime(ctx, h.spoke.kube, managedResources)
+	return hub, managed, err
+}
+
+// meansSince is the mean time per request of every request seen since start.
+func meansSince(now, start serverTime) map[string]meanTime {
+	out := map[string]meanTime{}
+	for k := range now.count {
+		if mean, n := now.meanSince(start, k); n > 0 {
+			out[k.String()] = meanTime{Seconds: mean, N: n}
+		}
+	}
+	return out
 }
 
 // timeWrites opens a window, calls write(i) for i < n on a few workers
@@ -356,6 +398,10 @@ func (h *fleetHarness) timeWrites(ctx context.Context, agents *fleet, n, workers
 		return nil, err
 	}
 	cpuBefore, err := h.cpu(agents)
+	if err != nil {
+		return nil, err
+	}
+	hubBefore, managedBefore, err := h.serverTimes(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -385,6 +431,11 @@ func (h *fleetHarness) timeWrites(ctx context.Context, agents *fleet, n, workers
 		return nil, err
 	}
 	res.CPU = cpuAfter.minus(cpuBefore)
+	hubAfter, managedAfter, err := h.serverTimes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.HubServerTime, res.ManagedServerTime = meansSince(hubAfter, hubBefore), meansSince(managedAfter, managedBefore)
 	if res.hub, res.managed, _, err = h.closeWindow(ctx, win); err != nil {
 		return nil, err
 	}

@@ -32,12 +32,23 @@ var labelPair = regexp.MustCompile(`(\w+)="((?:[^"\\]|\\.)*)"`)
 // parseRequestTotals sums apiserver_request_total by verb, resource and
 // subresource (over code, group, version, scope…), keeping only resources.
 func parseRequestTotals(raw []byte, resources []string) (counts, error) {
+	sums, err := parseSeries(raw, "apiserver_request_total", resources)
 	out := counts{}
+	for k, v := range sums {
+		out[k] = int(v)
+	}
+	return out, err
+}
+
+// parseSeries sums the samples of one metric of a kube-apiserver by verb,
+// resource and subresource, keeping only resources.
+func parseSeries(raw []byte, metric string, resources []string) (map[reqKey]float64, error) {
+	out := map[reqKey]float64{}
 	scanner := bufio.NewScanner(bytes.NewReader(raw))
 	scanner.Buffer(make([]byte, 1<<20), 1<<20)
 	for scanner.Scan() {
 		line := scanner.Text()
-		if !strings.HasPrefix(line, "apiserver_request_total{") {
+		if !strings.HasPrefix(line, metric+"{") {
 			continue
 		}
 		end := strings.LastIndexByte(line, '}')
@@ -55,9 +66,40 @@ func parseRequestTotals(raw []byte, resources []string) (counts, error) {
 		if err != nil {
 			return nil, fmt.Errorf("metrics: %q: %w", line, err)
 		}
-		out[reqKey{Verb: labels["verb"], Resource: labels["resource"], Subresource: labels["subresource"]}] += int(value)
+		out[reqKey{Verb: labels["verb"], Resource: labels["resource"], Subresource: labels["subresource"]}] += value
 	}
 	return out, scanner.Err()
+}
+
+// serverTime is the time a kube-apiserver spent answering requests so far,
+// from apiserver_request_duration_seconds: the sum of the durations and the
+// number of requests, by key.
+type serverTime struct {
+	seconds map[reqKey]float64
+	count   map[reqKey]float64
+}
+
+// scrapeServerTime reads the request durations of one kube-apiserver.
+func scrapeServerTime(ctx context.Context, kube kubernetes.Interface, resources []string) (serverTime, error) {
+	raw, err := kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return serverTime{}, fmt.Errorf("metrics: %w", err)
+	}
+	var t serverTime
+	if t.seconds, err = parseSeries(raw, "apiserver_request_duration_seconds_sum", resources); err != nil {
+		return t, err
+	}
+	t.count, err = parseSeries(raw, "apiserver_request_duration_seconds_count", resources)
+	return t, err
+}
+
+// meanSince is the mean duration of the requests of key since start.
+func (t serverTime) meanSince(start serverTime, key reqKey) (seconds float64, n int) {
+	c := t.count[key] - start.count[key]
+	if c <= 0 {
+		return 0, 0
+	}
+	return (t.seconds[key] - start.seconds[key]) / c, int(c)
 }
 
 // scrape reads the request totals of one kube-apiserver. GET /metrics is not
@@ -236,6 +278,20 @@ apiserver_request_total_other{resource="configmaps",verb="POST"} 7
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+	durations := []byte(`apiserver_request_duration_seconds_sum{component="apiserver",dry_run="",group="work.open-cluster-management.io",resource="manifestworks",scope="resource",subresource="status",verb="PATCH",version="v1"} 3
+apiserver_request_duration_seconds_count{component="apiserver",dry_run="",group="work.open-cluster-management.io",resource="manifestworks",scope="resource",subresource="status",verb="PATCH",version="v1"} 4
+apiserver_request_duration_seconds_bucket{component="apiserver",dry_run="",group="work.open-cluster-management.io",le="0.05",resource="manifestworks",scope="resource",subresource="status",verb="PATCH",version="v1"} 1
+`)
+	sum, err := parseSeries(durations, "apiserver_request_duration_seconds_sum", hubResources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count, _ := parseSeries(durations, "apiserver_request_duration_seconds_count", hubResources)
+	status := reqKey{Verb: "PATCH", Resource: "manifestworks", Subresource: "status"}
+	mean, n := serverTime{seconds: sum, count: count}.meanSince(serverTime{}, status)
+	if mean != 0.75 || n != 4 {
+		t.Errorf("mean %v over %d, want 0.75 over 4", mean, n)
 	}
 	if got.writes() != 25 || got.reads() != 0 || got.byVerb() != "PATCH=3 POST=22" {
 		t.Errorf("writes %d reads %d byVerb %s", got.writes(), got.reads(), got.byVerb())
