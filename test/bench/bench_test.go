@@ -4,7 +4,6 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,21 +25,7 @@ const agentStopTimeout = 30 * time.Second
 func TestBench(t *testing.T) {
 	e := setup(t)
 	p := paramsFromEnv(t)
-	// Relative to the repository, not to this package where go test runs.
-	out := p.Out
-	if out == "" {
-		out = filepath.Join("_output", "bench")
-	}
-	if !filepath.IsAbs(out) {
-		root, err := framework.RepoRoot()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = filepath.Join(root, out)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	out := outDir(t, p)
 	ctx := t.Context()
 	r := &report{
 		Started: time.Now(), Works: p.Works, Manifests: p.Manifests, Objects: p.Works * p.Manifests,
@@ -52,16 +37,10 @@ func TestBench(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.close()
-	for _, spec := range p.Agents {
+	r.Agents = eachAgent(t, p.Agents, func(spec agentSpec) (agentResult, []string) {
 		res := h.measure(ctx, t, e, spec, out)
-		r.Agents = append(r.Agents, res)
-		for _, msg := range res.Errors {
-			t.Errorf("%s: %s", spec.Name, msg)
-		}
-		if err := h.reset(ctx); err != nil {
-			t.Fatalf("cleaning up after %s: %v", spec.Name, err)
-		}
-	}
+		return res, res.Errors
+	}, func() error { return h.reset(ctx) })
 	r.Machine.LoadAfter = loadAvg()
 	r.buildTable()
 	path, err := r.write(out)
@@ -69,6 +48,24 @@ func TestBench(t *testing.T) {
 		t.Error(err)
 	}
 	fmt.Printf("\n%s\nbench: written %s (and .txt)\n", r.text(), path)
+}
+
+// eachAgent measures every agent in turn with measure, which returns its
+// result and errors, and cleans the clusters with reset after each. Errors
+// fail t; a failed cleanup ends it.
+func eachAgent[T any](t *testing.T, agents []agentSpec, measure func(agentSpec) (T, []string), reset func() error) []T {
+	var results []T
+	for _, spec := range agents {
+		res, errs := measure(spec)
+		results = append(results, res)
+		for _, msg := range errs {
+			t.Errorf("%s: %s", spec.Name, msg)
+		}
+		if err := reset(); err != nil {
+			t.Fatalf("cleaning up after %s: %v", spec.Name, err)
+		}
+	}
+	return results
 }
 
 // measure runs the phases for one agent. A failed phase ends the agent's
@@ -89,9 +86,7 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 	res.Command = command
 	// The clusters' own traffic on the counted resources, without agent.
 	t.Logf("%s: measuring the clusters' background for %s", spec.Name, h.params.Baseline)
-	hubErr := make(chan error, 1)
-	go func() { hubErr <- h.hub.measureBackground(ctx, h.params.Baseline) }()
-	if err := errors.Join(h.spoke.measureBackground(ctx, h.params.Baseline), <-hubErr); err != nil {
+	if err := h.measureBackground(ctx, h.params.Baseline); err != nil {
 		return fail(err)
 	}
 	res.Background = map[string]map[string]float64{"hub": rates(h.hub.background), "managed": rates(h.spoke.background)}
@@ -121,7 +116,7 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 			res.AfterCold = &stats
 			return err
 		}},
-		{"idle", func() (err error) { res.Idle, err = h.idle(ctx, exited); return err }},
+		{"idle", func() (err error) { res.Idle, err = h.idle(ctx, exited, h.params.Idle); return err }},
 		{"drift repair", func() (err error) { res.Drift, err = h.drift(ctx, exited); return err }},
 		{"feedback", func() (err error) {
 			if res.Feedback, err = h.feedback(ctx, exited); err != nil {
@@ -180,6 +175,27 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 	return res
 }
 
+// outDir is BENCH_OUT (default _output/bench), relative to the repository,
+// not to this package where go test runs; it is created.
+func outDir(t *testing.T, p params) string {
+	t.Helper()
+	out := p.Out
+	if out == "" {
+		out = filepath.Join("_output", "bench")
+	}
+	if !filepath.IsAbs(out) {
+		root, err := framework.RepoRoot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = filepath.Join(root, out)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func rates(m map[reqKey]float64) map[string]float64 {
 	out := map[string]float64{}
 	for k, v := range m {
@@ -196,13 +212,16 @@ func loadAvg() string {
 	return strings.Join(strings.Fields(string(data))[:3], " ")
 }
 
-func memTotalMB() int {
+func memTotalMB() int { return meminfoMB("MemTotal") }
+
+// meminfoMB reads a field of /proc/meminfo in MB, or 0.
+func meminfoMB(field string) int {
 	data, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0
 	}
 	for line := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
 			kb, _ := strconv.Atoi(strings.Fields(rest)[0])
 			return kb / 1024
 		}

@@ -102,22 +102,33 @@ func (h *harness) countConverged() int {
 }
 
 // createWorks creates works with a few parallel workers.
-func (h *harness) createWorks(ctx context.Context, works []*workv1.ManifestWork) error {
-	next := make(chan *workv1.ManifestWork)
-	errs := make(chan error, len(works))
+func (m *meters) createWorks(ctx context.Context, works []*workv1.ManifestWork) error {
+	return inParallel(len(works), createWorkers, func(i int) error {
+		work := works[i]
+		if _, err := m.hubWork.WorkV1().ManifestWorks(work.Namespace).Create(ctx, work, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("create work %s: %w", work.Name, err)
+		}
+		return nil
+	})
+}
+
+// inParallel calls f(0) … f(n-1) on at most workers goroutines, and returns
+// the first error.
+func inParallel(n, workers int, f func(i int) error) error {
+	next := make(chan int)
+	errs := make(chan error, n)
 	var wg sync.WaitGroup
-	for range createWorkers {
+	for range min(workers, n) {
 		wg.Go(func() {
-			for work := range next {
-				_, err := h.hubWork.WorkV1().ManifestWorks(clusterName).Create(ctx, work, metav1.CreateOptions{})
-				if err != nil {
-					errs <- fmt.Errorf("create work %s: %w", work.Name, err)
+			for i := range next {
+				if err := f(i); err != nil {
+					errs <- err
 				}
 			}
 		})
 	}
-	for _, work := range works {
-		next <- work
+	for i := range n {
+		next <- i
 	}
 	close(next)
 	wg.Wait()

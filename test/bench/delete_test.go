@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 )
 
@@ -125,30 +126,13 @@ func (h *harness) warmup(ctx context.Context, agentExited <-chan struct{}) error
 // last one left: no works (finalizers dropped, as no agent runs any more),
 // no AppliedManifestWorks, no bench ConfigMaps or Deployments.
 func (h *harness) reset(ctx context.Context) error {
-	dropFinalizers := []byte(`{"metadata":{"finalizers":null}}`)
 	for _, w := range h.listWorks() {
-		works := h.hubWork.WorkV1().ManifestWorks(clusterName)
-		if len(w.Finalizers) > 0 {
-			if _, err := works.Patch(ctx, w.Name, types.MergePatchType, dropFinalizers, metav1.PatchOptions{}); err != nil && !isNotFound(err) {
-				return err
-			}
-		}
-		if err := works.Delete(ctx, w.Name, metav1.DeleteOptions{}); err != nil && !isNotFound(err) {
+		if err := h.deleteWorkNow(ctx, w); err != nil {
 			return err
 		}
 	}
-	applied := h.spokeWork.WorkV1().AppliedManifestWorks()
-	list, err := applied.List(ctx, metav1.ListOptions{})
-	if err != nil {
+	if err := h.deleteAppliedWorks(ctx); err != nil {
 		return err
-	}
-	for _, a := range list.Items {
-		if _, err := applied.Patch(ctx, a.Name, types.MergePatchType, dropFinalizers, metav1.PatchOptions{}); err != nil && !isNotFound(err) {
-			return err
-		}
-		if err := applied.Delete(ctx, a.Name, metav1.DeleteOptions{}); err != nil && !isNotFound(err) {
-			return err
-		}
 	}
 	kube := h.spokeKube
 	for _, key := range h.configMaps.GetStore().ListKeys() {
@@ -169,4 +153,41 @@ func (h *harness) reset(ctx context.Context) error {
 	return waitUntil(ctx, 2*time.Minute, nil, func() bool {
 		return len(h.works.GetStore().ListKeys()) == 0 && h.countConfigMaps("") <= 1 && len(h.deploys.GetStore().ListKeys()) == 0
 	}, h.works, h.configMaps, h.deploys)
+}
+
+// deleteAppliedWorks deletes every AppliedManifestWork of cluster1, its
+// finalizer dropped first, as no agent runs any more.
+func (m *meters) deleteAppliedWorks(ctx context.Context) error {
+	applied := m.spokeWork.WorkV1().AppliedManifestWorks()
+	list, err := applied.List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, a := range list.Items {
+		if _, err := applied.Patch(ctx, a.Name, types.MergePatchType, dropFinalizers, metav1.PatchOptions{}); err != nil && !isNotFound(err) {
+			return err
+		}
+		if err := applied.Delete(ctx, a.Name, metav1.DeleteOptions{}); err != nil && !isNotFound(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropFinalizers is a merge patch that removes every finalizer.
+var dropFinalizers = []byte(`{"metadata":{"finalizers":null}}`)
+
+// deleteWorkNow deletes a work on the hub, its finalizers dropped first, as
+// no agent runs any more.
+func (m *meters) deleteWorkNow(ctx context.Context, w *workv1.ManifestWork) error {
+	works := m.hubWork.WorkV1().ManifestWorks(w.Namespace)
+	if len(w.Finalizers) > 0 {
+		if _, err := works.Patch(ctx, w.Name, types.MergePatchType, dropFinalizers, metav1.PatchOptions{}); err != nil && !isNotFound(err) {
+			return err
+		}
+	}
+	if err := works.Delete(ctx, w.Name, metav1.DeleteOptions{}); err != nil && !isNotFound(err) {
+		return err
+	}
+	return nil
 }

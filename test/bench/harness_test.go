@@ -33,47 +33,77 @@ const (
 	agentLeaseNamespace = "open-cluster-management-agent"
 )
 
+// meters are counted clients of the hub and of cluster1 and what measures
+// an agent's requests to each, shared by every phase of the bench.
+type meters struct {
+	hub   *meter
+	spoke *meter
+
+	hubWork   workclient.Interface
+	spokeKube kubernetes.Interface
+	spokeWork workclient.Interface
+	leases    cache.SharedIndexInformer // every Lease of cluster1
+}
+
+// newMeters builds the counted clients and meters, and starts the Lease
+// informer of cluster1 until stop is closed; wait for meters.leases to sync.
+func newMeters(e *framework.E2E, stop <-chan struct{}) (*meters, error) {
+	hubCounter, spokeCounter := newCounter(), newCounter()
+	spoke := managedCluster(e)
+	m := &meters{}
+	hubKube, err := kubernetes.NewForConfig(hubCounter.config(e.Hub.Config))
+	if err != nil {
+		return nil, err
+	}
+	if m.hubWork, err = workclient.NewForConfig(hubCounter.config(e.Hub.Config)); err != nil {
+		return nil, err
+	}
+	if m.spokeKube, err = kubernetes.NewForConfig(spokeCounter.config(spoke.Config)); err != nil {
+		return nil, err
+	}
+	if m.spokeWork, err = workclient.NewForConfig(spokeCounter.config(spoke.Config)); err != nil {
+		return nil, err
+	}
+	m.hub = &meter{kube: hubKube, resources: hubResources, own: hubCounter}
+	m.spoke = &meter{kube: m.spokeKube, resources: managedResources, own: spokeCounter}
+	// kube-apiserver renews its identity lease and kwok its nodes' leases
+	// every few seconds: too irregular to subtract as a rate from a window of
+	// seconds, so every lease write outside the agent's lease namespace is
+	// seen in a watch and taken out one by one.
+	m.spoke.observed = newCounter()
+	leaseFactory := kubeinformers.NewSharedInformerFactory(m.spokeKube, 0)
+	m.leases = leaseFactory.Coordination().V1().Leases().Informer()
+	if _, err := m.leases.AddEventHandler(leaseWrites(m.spoke.observed, m.leases)); err != nil {
+		return nil, err
+	}
+	leaseFactory.Start(stop)
+	return m, nil
+}
+
 // harness is what one agent's measurement uses: counted clients of both
 // clusters and informers that observe them (one LIST and one WATCH each,
 // started before the first window and stopped after the last, so that no
 // request of theirs falls inside a window).
 type harness struct {
 	params params
-	hub    *meter
-	spoke  *meter
+	*meters
 
-	hubWork    workclient.Interface
-	spokeKube  kubernetes.Interface
-	spokeWork  workclient.Interface
 	works      cache.SharedIndexInformer // ManifestWorks of cluster1 on the hub
 	configMaps cache.SharedIndexInformer // ConfigMaps of benchNamespace on cluster1
 	deploys    cache.SharedIndexInformer // Deployments of benchNamespace on cluster1
-	leases     cache.SharedIndexInformer // every Lease of cluster1
 	stop       chan struct{}
 	driftMu    sync.Mutex // guards the drift targets, which informer events read
 }
 
 func newHarness(ctx context.Context, e *framework.E2E, p params) (*harness, error) {
-	hubCounter, spokeCounter := newCounter(), newCounter()
-	spoke := managedCluster(e)
 	h := &harness{params: p, stop: make(chan struct{})}
-	hubKube, err := kubernetes.NewForConfig(hubCounter.config(e.Hub.Config))
-	if err != nil {
+	var err error
+	if h.meters, err = newMeters(e, h.stop); err != nil {
+		close(h.stop)
 		return nil, err
 	}
-	if h.hubWork, err = workclient.NewForConfig(hubCounter.config(e.Hub.Config)); err != nil {
-		return nil, err
-	}
-	if h.spokeKube, err = kubernetes.NewForConfig(spokeCounter.config(spoke.Config)); err != nil {
-		return nil, err
-	}
-	if h.spokeWork, err = workclient.NewForConfig(spokeCounter.config(spoke.Config)); err != nil {
-		return nil, err
-	}
-	h.hub = &meter{kube: hubKube, resources: hubResources, own: hubCounter}
-	h.spoke = &meter{kube: h.spokeKube, resources: managedResources, own: spokeCounter}
-
-	if err := spoke.EnsureNamespaces(ctx, benchNamespace); err != nil {
+	if err := managedCluster(e).EnsureNamespaces(ctx, benchNamespace); err != nil {
+		close(h.stop)
 		return nil, err
 	}
 	hubFactory := workinformers.NewSharedInformerFactoryWithOptions(h.hubWork, 0, workinformers.WithNamespace(clusterName))
@@ -81,19 +111,8 @@ func newHarness(ctx context.Context, e *framework.E2E, p params) (*harness, erro
 	spokeFactory := kubeinformers.NewSharedInformerFactoryWithOptions(h.spokeKube, 0, kubeinformers.WithNamespace(benchNamespace))
 	h.configMaps = spokeFactory.Core().V1().ConfigMaps().Informer()
 	h.deploys = spokeFactory.Apps().V1().Deployments().Informer()
-	// kube-apiserver renews its identity lease and kwok its nodes' leases
-	// every few seconds: too irregular to subtract as a rate from a window of
-	// seconds, so every lease write outside the agent's lease namespace is
-	// seen in a watch and taken out one by one.
-	h.spoke.observed = newCounter()
-	leaseFactory := kubeinformers.NewSharedInformerFactory(h.spokeKube, 0)
-	h.leases = leaseFactory.Coordination().V1().Leases().Informer()
-	if _, err := h.leases.AddEventHandler(leaseWrites(h.spoke.observed, h.leases)); err != nil {
-		return nil, err
-	}
 	hubFactory.Start(h.stop)
 	spokeFactory.Start(h.stop)
-	leaseFactory.Start(h.stop)
 	if !cache.WaitForCacheSync(ctx.Done(), h.works.HasSynced, h.configMaps.HasSynced, h.deploys.HasSynced, h.leases.HasSynced) {
 		close(h.stop)
 		return nil, fmt.Errorf("informers did not sync")
@@ -156,6 +175,12 @@ func waitUntil(ctx context.Context, timeout time.Duration, agentExited <-chan st
 		}
 		defer func() { _ = inf.RemoveEventHandler(reg) }()
 	}
+	return waitFor(ctx, timeout, agentExited, cond, poke)
+}
+
+// waitFor evaluates cond at once and after every poke, and returns when it
+// holds, when the agent exits, or after timeout.
+func waitFor(ctx context.Context, timeout time.Duration, agentExited <-chan struct{}, cond func() bool, poke <-chan struct{}) error {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {

@@ -19,18 +19,18 @@ type idleResult struct {
 }
 
 // idle counts the agent's requests over a window after convergence.
-func (h *harness) idle(ctx context.Context, agentExited <-chan struct{}) (*idleResult, error) {
-	win, err := h.openWindow(ctx)
+func (m *meters) idle(ctx context.Context, agentExited <-chan struct{}, window time.Duration) (*idleResult, error) {
+	win, err := m.openWindow(ctx)
 	if err != nil {
 		return nil, err
 	}
 	// The window itself is the measurement; the agent exiting ends it early.
-	if err := pause(ctx, agentExited, h.params.Idle); err != nil {
+	if err := pause(ctx, agentExited, window); err != nil {
 		return nil, err
 	}
 	res := &idleResult{}
 	var d time.Duration
-	if res.hub, res.managed, d, err = h.closeWindow(ctx, win); err != nil {
+	if res.hub, res.managed, d, err = m.closeWindow(ctx, win); err != nil {
 		return nil, err
 	}
 	res.Seconds = d.Seconds()

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -31,12 +32,23 @@ var labelPair = regexp.MustCompile(`(\w+)="((?:[^"\\]|\\.)*)"`)
 // parseRequestTotals sums apiserver_request_total by verb, resource and
 // subresource (over code, group, version, scope…), keeping only resources.
 func parseRequestTotals(raw []byte, resources []string) (counts, error) {
+	sums, err := parseSeries(raw, "apiserver_request_total", resources)
 	out := counts{}
+	for k, v := range sums {
+		out[k] = int(v)
+	}
+	return out, err
+}
+
+// parseSeries sums the samples of one metric of a kube-apiserver by verb,
+// resource and subresource, keeping only resources.
+func parseSeries(raw []byte, metric string, resources []string) (map[reqKey]float64, error) {
+	out := map[reqKey]float64{}
 	scanner := bufio.NewScanner(bytes.NewReader(raw))
 	scanner.Buffer(make([]byte, 1<<20), 1<<20)
 	for scanner.Scan() {
 		line := scanner.Text()
-		if !strings.HasPrefix(line, "apiserver_request_total{") {
+		if !strings.HasPrefix(line, metric+"{") {
 			continue
 		}
 		end := strings.LastIndexByte(line, '}')
@@ -54,9 +66,40 @@ func parseRequestTotals(raw []byte, resources []string) (counts, error) {
 		if err != nil {
 			return nil, fmt.Errorf("metrics: %q: %w", line, err)
 		}
-		out[reqKey{Verb: labels["verb"], Resource: labels["resource"], Subresource: labels["subresource"]}] += int(value)
+		out[reqKey{Verb: labels["verb"], Resource: labels["resource"], Subresource: labels["subresource"]}] += value
 	}
 	return out, scanner.Err()
+}
+
+// serverTime is the time a kube-apiserver spent answering requests so far,
+// from apiserver_request_duration_seconds: the sum of the durations and the
+// number of requests, by key.
+type serverTime struct {
+	seconds map[reqKey]float64
+	count   map[reqKey]float64
+}
+
+// scrapeServerTime reads the request durations of one kube-apiserver.
+func scrapeServerTime(ctx context.Context, kube kubernetes.Interface, resources []string) (serverTime, error) {
+	raw, err := kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return serverTime{}, fmt.Errorf("metrics: %w", err)
+	}
+	var t serverTime
+	if t.seconds, err = parseSeries(raw, "apiserver_request_duration_seconds_sum", resources); err != nil {
+		return t, err
+	}
+	t.count, err = parseSeries(raw, "apiserver_request_duration_seconds_count", resources)
+	return t, err
+}
+
+// meanSince is the mean duration of the requests of key since start.
+func (t serverTime) meanSince(start serverTime, key reqKey) (seconds float64, n int) {
+	c := t.count[key] - start.count[key]
+	if c <= 0 {
+		return 0, 0
+	}
+	return (t.seconds[key] - start.seconds[key]) / c, int(c)
 }
 
 // scrape reads the request totals of one kube-apiserver. GET /metrics is not
@@ -151,6 +194,13 @@ func (m *meter) measureBackground(ctx context.Context, window time.Duration) err
 	return nil
 }
 
+// measureBackground measures the background of both clusters at once.
+func (m *meters) measureBackground(ctx context.Context, window time.Duration) error {
+	hubErr := make(chan error, 1)
+	go func() { hubErr <- m.hub.measureBackground(ctx, window) }()
+	return errors.Join(m.spoke.measureBackground(ctx, window), <-hubErr)
+}
+
 // Request classes of the targets.
 func isWrite(verb string) bool {
 	switch verb {
@@ -229,6 +279,20 @@ apiserver_request_total_other{resource="configmaps",verb="POST"} 7
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
+	durations := []byte(`apiserver_request_duration_seconds_sum{component="apiserver",dry_run="",group="work.open-cluster-management.io",resource="manifestworks",scope="resource",subresource="status",verb="PATCH",version="v1"} 3
+apiserver_request_duration_seconds_count{component="apiserver",dry_run="",group="work.open-cluster-management.io",resource="manifestworks",scope="resource",subresource="status",verb="PATCH",version="v1"} 4
+apiserver_request_duration_seconds_bucket{component="apiserver",dry_run="",group="work.open-cluster-management.io",le="0.05",resource="manifestworks",scope="resource",subresource="status",verb="PATCH",version="v1"} 1
+`)
+	sum, err := parseSeries(durations, "apiserver_request_duration_seconds_sum", hubResources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count, _ := parseSeries(durations, "apiserver_request_duration_seconds_count", hubResources)
+	status := reqKey{Verb: "PATCH", Resource: "manifestworks", Subresource: "status"}
+	mean, n := serverTime{seconds: sum, count: count}.meanSince(serverTime{}, status)
+	if mean != 0.75 || n != 4 {
+		t.Errorf("mean %v over %d, want 0.75 over 4", mean, n)
+	}
 	if got.writes() != 25 || got.reads() != 0 || got.byVerb() != "PATCH=3 POST=22" {
 		t.Errorf("writes %d reads %d byVerb %s", got.writes(), got.reads(), got.byVerb())
 	}
@@ -238,21 +302,21 @@ apiserver_request_total_other{resource="configmaps",verb="POST"} 7
 type window struct{ hub, spoke mark }
 
 // openWindow starts a measurement of the agent's requests to both clusters.
-func (h *harness) openWindow(ctx context.Context) (window, error) {
-	hub, err := h.hub.mark(ctx)
+func (m *meters) openWindow(ctx context.Context) (window, error) {
+	hub, err := m.hub.mark(ctx)
 	if err != nil {
 		return window{}, err
 	}
-	spoke, err := h.spoke.mark(ctx)
+	spoke, err := m.spoke.mark(ctx)
 	return window{hub: hub, spoke: spoke}, err
 }
 
 // closeWindow returns the agent's requests to the hub and to the managed
 // cluster since the window opened, and how long it was open.
-func (h *harness) closeWindow(ctx context.Context, w window) (hub, managed counts, d time.Duration, err error) {
-	if hub, d, err = h.hub.since(ctx, w.hub); err != nil {
+func (m *meters) closeWindow(ctx context.Context, w window) (hub, managed counts, d time.Duration, err error) {
+	if hub, d, err = m.hub.since(ctx, w.hub); err != nil {
 		return nil, nil, 0, err
 	}
-	managed, _, err = h.spoke.since(ctx, w.spoke)
+	managed, _, err = m.spoke.since(ctx, w.spoke)
 	return hub, managed, d, err
 }

@@ -33,7 +33,17 @@ type params struct {
 	HealthDeployments int           // BENCH_HEALTH_DEPLOYMENTS: Deployments tracked for health
 	PollInterval      time.Duration // BENCH_POLL_INTERVAL: the agent's status-sync interval, to spread Poll samples over its phase
 	Timeout           time.Duration // BENCH_TIMEOUT: bound of each convergence wait
+	Fleet             fleetParams   // BENCH_FLEET_*: the many-clusters phase (TestFleet)
 	Agents            []agentSpec   // BENCH_AGENTS: name=command;name=command
+}
+
+// fleetParams size the many-clusters phase (TestFleet): one agent process per
+// simulated managed cluster, all against the one hub and sharing cluster1.
+type fleetParams struct {
+	Agents    int // BENCH_FLEET_AGENTS: simulated clusters, one agent each; 0 skips the phase
+	Works     int // BENCH_FLEET_WORKS: works per cluster
+	Manifests int // BENCH_FLEET_MANIFESTS: ConfigMaps per work
+	Batch     int // BENCH_FLEET_BATCH: agents started together, each batch ready before the next
 }
 
 // agentSpec is one named agent command template.
@@ -64,18 +74,22 @@ func loadParams(getenv func(string) string) (params, error) {
 	p := params{
 		Works: 100, Manifests: 20, Idle: 60 * time.Second, Baseline: 15 * time.Second,
 		QPS: 50, Out: "", FeedbackSamples: 5, HealthDeployments: 1000, PollInterval: 10 * time.Second, Timeout: 10 * time.Minute,
+		Fleet: fleetParams{Agents: 200, Works: 10, Manifests: 10, Batch: 20},
 	}
 	var errs []string
-	intVar := func(name string, dst *int) {
-		if s := getenv(name); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil || n < 1 {
-				errs = append(errs, fmt.Sprintf("%s=%q: want a positive integer", name, s))
-				return
+	atLeast := func(least int) func(name string, dst *int) {
+		return func(name string, dst *int) {
+			if s := getenv(name); s != "" {
+				n, err := strconv.Atoi(s)
+				if err != nil || n < least {
+					errs = append(errs, fmt.Sprintf("%s=%q: want an integer >= %d", name, s, least))
+					return
+				}
+				*dst = n
 			}
-			*dst = n
 		}
 	}
+	intVar := atLeast(1)
 	durVar := func(name string, dst *time.Duration) {
 		if s := getenv(name); s != "" {
 			d, err := time.ParseDuration(s)
@@ -90,6 +104,10 @@ func loadParams(getenv func(string) string) (params, error) {
 	intVar("BENCH_MANIFESTS", &p.Manifests)
 	intVar("BENCH_FEEDBACK_SAMPLES", &p.FeedbackSamples)
 	intVar("BENCH_HEALTH_DEPLOYMENTS", &p.HealthDeployments)
+	atLeast(0)("BENCH_FLEET_AGENTS", &p.Fleet.Agents)
+	intVar("BENCH_FLEET_WORKS", &p.Fleet.Works)
+	intVar("BENCH_FLEET_MANIFESTS", &p.Fleet.Manifests)
+	intVar("BENCH_FLEET_BATCH", &p.Fleet.Batch)
 	durVar("BENCH_IDLE", &p.Idle)
 	durVar("BENCH_BASELINE", &p.Baseline)
 	durVar("BENCH_TIMEOUT", &p.Timeout)
@@ -179,6 +197,24 @@ func TestParams(t *testing.T) {
 					t.Errorf("render: %q %v", got, err)
 				}
 			}},
+		{name: "fleet defaults", check: func(t *testing.T, p params) {
+			if p.Fleet != (fleetParams{Agents: 200, Works: 10, Manifests: 10, Batch: 20}) {
+				t.Errorf("fleet defaults: %+v", p.Fleet)
+			}
+		}},
+		{name: "fleet sizes", env: map[string]string{"BENCH_FLEET_AGENTS": "5", "BENCH_FLEET_WORKS": "3", "BENCH_FLEET_MANIFESTS": "2", "BENCH_FLEET_BATCH": "4"},
+			check: func(t *testing.T, p params) {
+				if p.Fleet != (fleetParams{Agents: 5, Works: 3, Manifests: 2, Batch: 4}) {
+					t.Errorf("fleet sizes: %+v", p.Fleet)
+				}
+			}},
+		{name: "fleet off", env: map[string]string{"BENCH_FLEET_AGENTS": "0"}, check: func(t *testing.T, p params) {
+			if p.Fleet.Agents != 0 {
+				t.Errorf("fleet agents: %d", p.Fleet.Agents)
+			}
+		}},
+		{name: "bad fleet size", env: map[string]string{"BENCH_FLEET_AGENTS": "-1"}, wantErr: "BENCH_FLEET_AGENTS"},
+		{name: "bad fleet works", env: map[string]string{"BENCH_FLEET_WORKS": "0"}, wantErr: "BENCH_FLEET_WORKS"},
 		{name: "bad number", env: map[string]string{"BENCH_WORKS": "0"}, wantErr: "BENCH_WORKS"},
 		{name: "bad duration", env: map[string]string{"BENCH_IDLE": "ten"}, wantErr: "BENCH_IDLE"},
 		{name: "agent without name", env: map[string]string{"BENCH_AGENTS": "/bin/agent"}, wantErr: "not name=command"},

@@ -74,12 +74,15 @@ type row struct {
 // memoryTargetObjects is the scale at which the memory target applies.
 const memoryTargetObjects = 10000
 
-// rowSpec computes one row from an agent's result: the value shown, and
-// whether the target is met ("" for rows without a target).
-type rowSpec struct {
+// rowOf computes one row from the result of one agent (a T): the value
+// shown, and whether the target is met ("" for rows without a target).
+type rowOf[T any] struct {
 	metric, target, floor string
-	value                 func(a *agentResult) (string, string)
+	value                 func(a *T) (string, string)
 }
+
+// rowSpec is a row of TestBench's table.
+type rowSpec = rowOf[agentResult]
 
 func (r *report) rows() []rowSpec {
 	objects := r.Works * r.Manifests
@@ -87,7 +90,7 @@ func (r *report) rows() []rowSpec {
 	floorCold := writesNeeded / r.QPS
 	perManifestCold := float64(objects+3*r.Works) / float64(objects)
 	sec := func(s float64) string { return fmt.Sprintf("%.2f s", s) }
-	return []rowSpec{
+	rows := []rowSpec{
 		{fmt.Sprintf("cold apply, %d works x %d ConfigMaps", r.Works, r.Manifests),
 			fmt.Sprintf("<= %.1f s (1.2 x floor)", 1.2*floorCold),
 			fmt.Sprintf("%.1f s = %d writes / %g QPS", floorCold, objects+r.Works, r.QPS),
@@ -119,27 +122,9 @@ func (r *report) rows() []rowSpec {
 			func(a *agentResult) (string, string) { return verbsOf(a.Cold, true), "" }},
 		{"cold: hub requests by verb", "", "",
 			func(a *agentResult) (string, string) { return verbsOf(a.Cold, false), "" }},
-		{fmt.Sprintf("idle %s: writes (both clusters)", r.Idle), "0", "0",
-			func(a *agentResult) (string, string) {
-				if a.Idle == nil {
-					return "-", ""
-				}
-				return fmt.Sprint(a.Idle.Writes), met(a.Idle.Writes == 0)
-			}},
-		{fmt.Sprintf("idle %s: GET/LIST (both clusters)", r.Idle), "0", "0",
-			func(a *agentResult) (string, string) {
-				if a.Idle == nil {
-					return "-", ""
-				}
-				return fmt.Sprint(a.Idle.Reads), met(a.Idle.Reads == 0)
-			}},
-		{"idle: requests by verb (managed | hub)", "", "",
-			func(a *agentResult) (string, string) {
-				if a.Idle == nil {
-					return "-", ""
-				}
-				return a.Idle.managed.byVerb() + " | " + a.Idle.hub.byVerb(), ""
-			}},
+	}
+	rows = append(rows, idleRows(r.Idle, func(a *agentResult) *idleResult { return a.Idle })...)
+	return append(rows, []rowSpec{
 		{"drift repair, 10 deleted + 10 modified", "< 2 s", "~0.1 s (one watch event + one write each)",
 			func(a *agentResult) (string, string) {
 				if a.Drift == nil {
@@ -220,6 +205,34 @@ func (r *report) rows() []rowSpec {
 					return "-", ""
 				}
 				return fmt.Sprintf("%.1f s", a.Process.CPUSeconds), ""
+			}},
+	}...)
+}
+
+// idleRows are the rows of an idle window of window, for any result T that
+// has one (idleOf returns nil when it has not).
+func idleRows[T any](window string, idleOf func(*T) *idleResult) []rowOf[T] {
+	return []rowOf[T]{
+		{fmt.Sprintf("idle %s: writes (both clusters)", window), "0", "0",
+			func(a *T) (string, string) {
+				if i := idleOf(a); i != nil {
+					return fmt.Sprint(i.Writes), met(i.Writes == 0)
+				}
+				return "-", ""
+			}},
+		{fmt.Sprintf("idle %s: GET/LIST (both clusters)", window), "0", "0",
+			func(a *T) (string, string) {
+				if i := idleOf(a); i != nil {
+					return fmt.Sprint(i.Reads), met(i.Reads == 0)
+				}
+				return "-", ""
+			}},
+		{"idle: requests by verb (managed | hub)", "", "",
+			func(a *T) (string, string) {
+				if i := idleOf(a); i != nil {
+					return i.managed.byVerb() + " | " + i.hub.byVerb(), ""
+				}
+				return "-", ""
 			}},
 	}
 }
@@ -302,30 +315,67 @@ func met(ok bool) string {
 
 // buildTable fills r.Table from the agents' results.
 func (r *report) buildTable() {
-	r.Table = nil
-	for _, spec := range append(r.rows(), healthRows()...) {
+	r.Table = tableOf(append(r.rows(), healthRows()...), r.Agents)
+}
+
+// tableOf computes every row for every agent's result.
+func tableOf[T any](specs []rowOf[T], results []T) []row {
+	var table []row
+	for _, spec := range specs {
 		rw := row{Metric: spec.metric, Target: spec.target, Floor: spec.floor}
-		for i := range r.Agents {
-			v, m := spec.value(&r.Agents[i])
+		for i := range results {
+			v, m := spec.value(&results[i])
 			rw.Values = append(rw.Values, v)
 			rw.Met = append(rw.Met, m)
 		}
-		r.Table = append(r.Table, rw)
+		table = append(table, rw)
 	}
+	return table
 }
 
 // text renders the table, the agents side by side, then the errors.
 func (r *report) text() string {
+	header := fmt.Sprintf("bench: %d works x %d ConfigMaps = %d objects, agent QPS %g, idle %s; %s",
+		r.Works, r.Manifests, r.Works*r.Manifests, r.QPS, r.Idle, r.Machine)
+	return renderReport(header, r.Table, r.Agents, func(a *agentResult) (string, []string, string) {
+		return a.Name, a.Errors, fmt.Sprintf("log %s; background subtracted per second: %v", a.Log, a.Background)
+	})
+}
+
+// renderReport renders a header line, the table with the agents side by
+// side, then for each agent its errors and a last line; describe gives an
+// agent's name, errors and last line.
+func renderReport[T any](header string, table []row, agents []T, describe func(*T) (string, []string, string)) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "bench: %d works x %d ConfigMaps = %d objects, agent QPS %g, idle %s; %d CPUs, %d MB; load before %s, after %s\n",
-		r.Works, r.Manifests, r.Works*r.Manifests, r.QPS, r.Idle, r.Machine.CPUs, r.Machine.MemTotalMB, r.Machine.LoadBefore, r.Machine.LoadAfter)
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	b.WriteString(header + "\n")
+	names := make([]string, len(agents))
+	for i := range agents {
+		names[i], _, _ = describe(&agents[i])
+	}
+	writeTable(&b, names, table)
+	for i := range agents {
+		name, errs, last := describe(&agents[i])
+		for _, e := range errs {
+			fmt.Fprintf(&b, "%s: ERROR %s\n", name, e)
+		}
+		fmt.Fprintf(&b, "%s: %s\n", name, last)
+	}
+	return b.String()
+}
+
+func (m machine) String() string {
+	return fmt.Sprintf("%d CPUs, %d MB; load before %s, after %s", m.CPUs, m.MemTotalMB, m.LoadBefore, m.LoadAfter)
+}
+
+// writeTable renders rows with the agents (names) side by side.
+func writeTable(b *strings.Builder, names []string, rows []row) {
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	header := []string{"metric", "target", "floor"}
-	for _, a := range r.Agents {
-		header = append(header, a.Name, "met")
+	for _, name := range names {
+		header = append(header, name, "met")
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, rw := range r.Table {
+	for _, rw := range rows {
 		cells := []string{rw.Metric, dash(rw.Target), dash(rw.Floor)}
 		for i := range rw.Values {
 			cells = append(cells, rw.Values[i], dash(rw.Met[i]))
@@ -333,13 +383,6 @@ func (r *report) text() string {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	_ = tw.Flush()
-	for _, a := range r.Agents {
-		for _, e := range a.Errors {
-			fmt.Fprintf(&b, "%s: ERROR %s\n", a.Name, e)
-		}
-		fmt.Fprintf(&b, "%s: log %s; background subtracted per second: %v\n", a.Name, a.Log, a.Background)
-	}
-	return b.String()
 }
 
 func dash(s string) string {
@@ -351,16 +394,22 @@ func dash(s string) string {
 
 // write stores the JSON and the table under dir, named by the start time.
 func (r *report) write(dir string) (string, error) {
+	return writeReport(dir, "bench-"+r.Started.Format("20060102-150405"), r, r.text())
+}
+
+// writeReport stores v as JSON and text beside it, as dir/name.json and
+// dir/name.txt, and returns the JSON's path.
+func writeReport(dir, name string, v any, text string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	base := filepath.Join(dir, "bench-"+r.Started.Format("20060102-150405"))
-	data, err := json.MarshalIndent(r, "", "  ")
+	base := filepath.Join(dir, name)
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return "", err
 	}
 	if err := os.WriteFile(base+".json", data, 0o644); err != nil {
 		return "", err
 	}
-	return base + ".json", os.WriteFile(base+".txt", []byte(r.text()), 0o644)
+	return base + ".json", os.WriteFile(base+".txt", []byte(text), 0o644)
 }
