@@ -74,7 +74,7 @@ func loadParams(getenv func(string) string) (params, error) {
 	p := params{
 		Works: 100, Manifests: 20, Idle: 60 * time.Second, Baseline: 15 * time.Second,
 		QPS: 50, Out: "", FeedbackSamples: 5, HealthDeployments: 1000, PollInterval: 10 * time.Second, Timeout: 10 * time.Minute,
-		Fleet: fleetParams{Agents: 200, Works: 10, Manifests: 10, Batch: 20},
+		Fleet: fleetParams{Agents: 50, Works: 10, Manifests: 10, Batch: 20},
 	}
 	var errs []string
 	atLeast := func(least int) func(name string, dst *int) {
@@ -198,7 +198,7 @@ func TestParams(t *testing.T) {
 				}
 			}},
 		{name: "fleet defaults", check: func(t *testing.T, p params) {
-			if p.Fleet != (fleetParams{Agents: 200, Works: 10, Manifests: 10, Batch: 20}) {
+			if p.Fleet != (fleetParams{Agents: 50, Works: 10, Manifests: 10, Batch: 20}) {
 				t.Errorf("fleet defaults: %+v", p.Fleet)
 			}
 		}},
