@@ -40,8 +40,10 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 		c.health.forget(work.Namespace + "/" + work.Name)
 		return finished, nil
 	}
-	if len(work.Status.ResourceStatus.Manifests) == 0 {
-		// Nothing applied yet: the status write of the apply requeues the work.
+	if len(work.Status.ResourceStatus.Manifests) == 0 || applyBehind(work) {
+		// Nothing applied yet, or not this generation of the spec: the
+		// apply's status write requeues the work. A write now would be made
+		// on the status from before it, and conflict with it.
 		return settled, nil
 	}
 	conditions, justApplied := c.checkManifests(ctx, work)
@@ -250,4 +252,11 @@ func workAvailableStatus(status workv1.ManifestWorkStatus) metav1.ConditionStatu
 		return cond.Status
 	}
 	return ""
+}
+
+// applyBehind tells whether the apply has not yet reported on the work's
+// current generation.
+func applyBehind(work *workv1.ManifestWork) bool {
+	applied := apimeta.FindStatusCondition(work.Status.Conditions, workv1.WorkApplied)
+	return applied != nil && applied.ObservedGeneration != work.Generation
 }

@@ -598,6 +598,14 @@ func TestReconcileSkips(t *testing.T) {
 			work: newWork([]metav1.Condition{cond(workv1.WorkProgressing, metav1.ConditionTrue, workv1.WorkProgressingReasonApplying, "")}),
 			want: settled,
 		},
+		"a new generation the apply has not reported on yet": {
+			work: func() *workv1.ManifestWork {
+				applied := cond(workv1.WorkApplied, metav1.ConditionTrue, workv1.WorkAppliedReasonComplete, "")
+				applied.ObservedGeneration = generation - 1
+				return newWork([]metav1.Condition{applied}, manifest(meta(0, cm), applied))
+			}(),
+			want: settled,
+		},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
