@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,7 +29,7 @@ func TestBench(t *testing.T) {
 	r := &report{
 		Started: time.Now(), Works: p.Works, Manifests: p.Manifests, Objects: p.Works * p.Manifests,
 		QPS: p.QPS, Idle: p.Idle.String(),
-		Machine: machine{CPUs: runtime.NumCPU(), MemTotalMB: memTotalMB(), LoadBefore: loadAvg()},
+		Machine: thisMachine(),
 	}
 	h, err := newHarness(ctx, e, p)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -87,7 +86,7 @@ func TestFleet(t *testing.T) {
 	r := &fleetReport{
 		Started: time.Now(), Clusters: p.Fleet.Agents, Works: p.Fleet.Works, Manifests: p.Fleet.Manifests,
 		Batch: p.Fleet.Batch, QPS: p.QPS, Idle: p.Idle.String(),
-		Machine: machine{CPUs: runtime.NumCPU(), MemTotalMB: memTotalMB(), LoadBefore: loadAvg()},
+		Machine: thisMachine(),
 	}
 	h, err := newFleetHarness(ctx, e, p)
 	if err != nil {

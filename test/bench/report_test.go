@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -46,6 +47,11 @@ type machine struct {
 	MemTotalMB int    `json:"memTotalMB"`
 	LoadBefore string `json:"loadBefore"`
 	LoadAfter  string `json:"loadAfter"`
+}
+
+// thisMachine describes the machine as a run starts; LoadAfter is set as it ends.
+func thisMachine() machine {
+	return machine{CPUs: runtime.NumCPU(), MemTotalMB: memTotalMB(), LoadBefore: loadAvg()}
 }
 
 // report is the JSON written under BENCH_OUT.
