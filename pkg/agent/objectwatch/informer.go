@@ -57,6 +57,8 @@ type gvrInformer struct {
 type WatchFailure struct {
 	Err   error
 	Since time.Time
+	// list is true when Err is a list's: see gvrInformer.failed.
+	list bool
 }
 
 // callbacks are what an informer tells its Tracker.
@@ -135,16 +137,17 @@ func listWatch[L runtime.Object](i *gvrInformer, resource lister[L], client any)
 			list, err := resource.List(ctx, opts)
 			i.listWatchOK.Store(err == nil)
 			if err != nil {
-				i.failed(ctx, err)
+				i.failed(ctx, err, true)
 				return nil, err
 			}
+			i.listed()
 			return list, nil
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			w, err := resource.Watch(ctx, opts)
 			i.listWatchOK.Store(err == nil)
 			if err != nil {
-				i.failed(ctx, err)
+				i.failed(ctx, err, false)
 				return nil, err
 			}
 			i.watching()
@@ -157,8 +160,13 @@ func listWatch[L runtime.Object](i *gvrInformer, resource lister[L], client any)
 }
 
 // failed records a failed list or watch request. A failure that goes on
-// keeps the time it began, with the latest error.
-func (i *gvrInformer) failed(ctx context.Context, err error) {
+// keeps the time it began, with the latest error; but a watch's error does
+// not replace a list's. Each retry of a reflector that uses watch-list
+// streams makes a watch request and, when that fails, a list: when both are
+// refused, the failure says the list's error, the same on every retry, and
+// not the one or the other depending on when it is read (each change of
+// words would cost every work using the type a status write).
+func (i *gvrInformer) failed(ctx context.Context, err error, list bool) {
 	if ctx.Err() != nil {
 		return // stopped: the request was cancelled, nothing failed
 	}
@@ -166,10 +174,22 @@ func (i *gvrInformer) failed(ctx context.Context, err error) {
 	previous := i.failure.Load()
 	if previous != nil {
 		since = previous.Since
+		if previous.list && !list {
+			return
+		}
 	}
-	i.failure.Store(&WatchFailure{Err: err, Since: since})
+	i.failure.Store(&WatchFailure{Err: err, Since: since, list: list})
 	if previous == nil && i.onFailure != nil {
 		i.onFailure()
+	}
+}
+
+// listed records a list that succeeded: the failure, if any, goes on
+// until a watch is established, and the next watch error replaces the
+// list's.
+func (i *gvrInformer) listed() {
+	if f := i.failure.Load(); f != nil && f.list {
+		i.failure.CompareAndSwap(f, &WatchFailure{Err: f.Err, Since: f.Since})
 	}
 }
 
