@@ -359,7 +359,7 @@ func (t *Tracker) WaitForSync(ctx context.Context, gvrs []schema.GroupVersionRes
 }
 
 // Deleted tells whether the informer of gvr saw the object with this UID
-// deleted in the last few minutes. false means "not known": the object may
+// deleted within deletedTTL (see there). false means "not known": the object may
 // exist, or its deletion was not seen (no informer, or long ago).
 func (t *Tracker) Deleted(gvr schema.GroupVersionResource, uid types.UID) bool {
 	inf := t.informer(gvr)
@@ -367,7 +367,7 @@ func (t *Tracker) Deleted(gvr schema.GroupVersionResource, uid types.UID) bool {
 }
 
 // DeletedSince tells whether the informer of gvr saw an object of that name
-// deleted at or after since (within the last few minutes).
+// deleted at or after since (within deletedTTL).
 func (t *Tracker) DeletedSince(gvr schema.GroupVersionResource, namespace, name string, since time.Time) bool {
 	inf := t.informer(gvr)
 	return inf != nil && inf.deleted.hasName(namespace, name, since)

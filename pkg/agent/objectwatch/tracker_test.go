@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -191,11 +192,31 @@ func TestDeletedUIDsExpire(t *testing.T) {
 	assert.False(t, d.has("b"))
 	assert.True(t, d.hasName("ns", "x", now))
 	assert.False(t, d.hasName("ns", "x", now.Add(time.Second)), "not deleted since")
-	now = now.Add(deletedTTL + time.Second)
+	// 50,000 objects deleted at QPS 50 take 17 minutes: the first is
+	// asked about again once the last is deleted.
+	now = now.Add(20 * time.Minute)
+	d.add("b", "ns", "y")
+	assert.True(t, d.has("a"), "a deletion is remembered for as long as deleting many works can take")
+	now = now.Add(deletedTTL - 20*time.Minute + time.Second)
 	assert.False(t, d.has("a"), "expired")
-	d.add("b", "ns", "y") // prunes
-	assert.Len(t, d.seen, 1)
-	assert.Len(t, d.names, 1)
+	d.add("c", "ns", "x") // forgets a
+	assert.Len(t, d.seen, 2)
+	assert.Len(t, d.names, 2)
+	assert.True(t, d.hasName("ns", "x", now), "the name deleted again keeps its newer time")
+}
+
+// At most maxDeleted deletions are remembered: the oldest go first.
+func TestDeletedUIDsAreBounded(t *testing.T) {
+	d := newDeletedUIDs()
+	for i := range maxDeleted + 10 {
+		d.add(types.UID(strconv.Itoa(i)), "ns", strconv.Itoa(i))
+	}
+	assert.Len(t, d.seen, maxDeleted)
+	assert.Len(t, d.names, maxDeleted)
+	assert.Len(t, d.order, maxDeleted)
+	assert.False(t, d.has("9"), "among the oldest")
+	assert.True(t, d.has("10"))
+	assert.True(t, d.has(types.UID(strconv.Itoa(maxDeleted+9))))
 }
 
 func TestSetUsesBeforeRun(t *testing.T) {
