@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"slices"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -19,7 +21,9 @@ import (
 // words. It also keeps the lists of manifests, of their statuses and
 // conditions, and of applied resources in arrays of their length: the
 // decoder grows a list's array as append does, which leaves 20 manifest
-// statuses in an array of 35.
+// statuses in an array of 35. Manifests of one work whose conditions are
+// the same (50 ConfigMaps applied together) share one list of them: the
+// caches are read-only, and every writer edits a deep copy.
 type cacheCompactor struct {
 	strings *sharedstrings.Table
 }
@@ -42,11 +46,12 @@ func (c *cacheCompactor) transform(obj any) (any, error) {
 		o.Spec.Workload.Manifests = exactLength(o.Spec.Workload.Manifests)
 		o.Status.Conditions = c.conditions(o.Status.Conditions)
 		o.Status.ResourceStatus.Manifests = exactLength(o.Status.ResourceStatus.Manifests)
+		var lists conditionLists
 		for i := range o.Status.ResourceStatus.Manifests {
 			mc := &o.Status.ResourceStatus.Manifests[i]
 			m := &mc.ResourceMeta
 			c.strings.Intern(&m.Group, &m.Version, &m.Kind, &m.Resource, &m.Namespace)
-			mc.Conditions = c.conditions(mc.Conditions)
+			mc.Conditions = lists.share(c.conditions(mc.Conditions))
 		}
 	case *workv1.AppliedManifestWork:
 		o.Status.AppliedResources = exactLength(o.Status.AppliedResources)
@@ -69,6 +74,36 @@ func (c *cacheCompactor) conditions(conds []metav1.Condition) []metav1.Condition
 		cond.Status = metav1.ConditionStatus(s)
 	}
 	return conds
+}
+
+// conditionLists are the distinct condition lists of the manifests of one
+// work seen so far, the first maxConditionLists of them.
+type conditionLists [][]metav1.Condition
+
+// maxConditionLists bounds the lists a work's manifests are compared with:
+// manifests applied together mostly have one.
+const maxConditionLists = 4
+
+// share returns an earlier list equal to conds, or conds, which later
+// manifests may then share.
+func (l *conditionLists) share(conds []metav1.Condition) []metav1.Condition {
+	if len(conds) == 0 {
+		return conds
+	}
+	for _, seen := range *l {
+		if slices.EqualFunc(seen, conds, sameCondition) {
+			return seen
+		}
+	}
+	if len(*l) < maxConditionLists {
+		*l = append(*l, conds)
+	}
+	return conds
+}
+
+func sameCondition(a, b metav1.Condition) bool {
+	return a.Type == b.Type && a.Status == b.Status && a.ObservedGeneration == b.ObservedGeneration &&
+		a.LastTransitionTime.Equal(&b.LastTransitionTime) && a.Reason == b.Reason && a.Message == b.Message
 }
 
 // exactLength returns s, or a copy of it in an array of its length when

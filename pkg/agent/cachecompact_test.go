@@ -98,6 +98,29 @@ func TestCompactForCache(t *testing.T) {
 		assert.Equal(t, 20, cap(out.(*workv1.AppliedManifestWork).Status.AppliedResources), "applied resources")
 	})
 
+	t.Run("manifests with the same conditions share one list", func(t *testing.T) {
+		applied := fixture.AppliedCondition(metav1.ConditionTrue)
+		available := metav1.Condition{Type: workv1.ManifestAvailable, Status: metav1.ConditionTrue, Reason: "Test"}
+		other := available
+		other.Message = "another message"
+		w := fixture.NewWork(fixture.Cluster, "shared").
+			WithManifestStatus(fixture.ManifestStatus(gvr, "ns", "a", applied, available)).
+			WithManifestStatus(fixture.ManifestStatus(gvr, "ns", "b", applied, other)).
+			WithManifestStatus(fixture.ManifestStatus(gvr, "ns", "c", applied, available)).
+			WithManifestStatus(fixture.ManifestStatus(gvr, "ns", "d", applied, other)).
+			Build()
+		in := fixture.Decoded(w)
+		want := in.DeepCopy()
+		out, err := newCacheCompactor().transform(in)
+		require.NoError(t, err)
+		got := out.(*workv1.ManifestWork)
+		assert.Equal(t, want, got, "the values are kept")
+		first := func(i int) *metav1.Condition { return &got.Status.ResourceStatus.Manifests[i].Conditions[0] }
+		assert.Same(t, first(0), first(2), "equal lists share an array")
+		assert.Same(t, first(1), first(3), "equal lists share an array")
+		assert.NotSame(t, first(0), first(1), "a list that differs has its own")
+	})
+
 	t.Run("tombstones pass as they are", func(t *testing.T) {
 		tombstone := cache.DeletedFinalStateUnknown{Key: "ns/w", Obj: work}
 		out, err := newCacheCompactor().transform(tombstone)
