@@ -6,15 +6,32 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// contentVersionKey holds, on the cached copy of an object only, its
-// ContentVersion: the cache drops managedFields, from which it is computed.
-// It is never sent to the API server.
-const contentVersionKey = "objectwatch.work.internal/content-version"
+// The cached copy of an object keeps its ContentVersion, in hexadecimal, in
+// its selfLink: the cache drops managedFields, from which it is computed.
+// API servers have not set selfLink since Kubernetes 1.20, and ignore it in
+// what they are sent; one that still does sets a path, which starts with a
+// slash and so is never read as a version. The field is already in every
+// cached object, so the version costs its 16 bytes and nothing else (an
+// annotation map of one entry cost about 350 bytes an object).
+func setCachedContentVersion(obj metav1.Object, version uint64) {
+	obj.SetSelfLink(strconv.FormatUint(version, 16))
+}
+
+// cachedContentVersion is the version setCachedContentVersion kept on obj.
+func cachedContentVersion(obj metav1.Object) (uint64, bool) {
+	link := obj.GetSelfLink()
+	if link == "" || strings.HasPrefix(link, "/") {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(link, 16, 64)
+	return v, err == nil
+}
 
 // statusSubresource is the subresource whose writes ContentVersion ignores.
 const statusSubresource = "status"
@@ -38,10 +55,8 @@ const statusSubresource = "status"
 //
 // obj may be a full object or a cached copy from a Tracker.
 func ContentVersion(obj metav1.Object) uint64 {
-	if text, ok := obj.GetAnnotations()[contentVersionKey]; ok {
-		if v, err := strconv.ParseUint(text, 16, 64); err == nil {
-			return v
-		}
+	if v, ok := cachedContentVersion(obj); ok {
+		return v
 	}
 	return computeContentVersion(obj)
 }

@@ -132,8 +132,8 @@ func TestStripMetadata(t *testing.T) {
 			require.True(t, ok)
 			assert.Nil(t, got.ManagedFields)
 			assert.Nil(t, got.Labels)
-			assert.Equal(t, map[string]string{contentVersionKey: strconv.FormatUint(version, 16)}, got.Annotations,
-				"only the content version is kept")
+			assert.Nil(t, got.Annotations)
+			assert.Equal(t, strconv.FormatUint(version, 16), got.SelfLink, "the content version is kept")
 			assert.Equal(t, version, ContentVersion(got), "the cached copy has the object's content version")
 			assert.Equal(t, "cm1", got.Name, "identity kept")
 

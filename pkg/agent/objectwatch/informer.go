@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -280,7 +279,8 @@ func stripMetadata(strs *sharedstrings.Table) cache.TransformFunc {
 		version := ContentVersion(m) // a copy stripped already keeps its version
 		m.SetManagedFields(nil)
 		m.SetLabels(nil)
-		m.SetAnnotations(map[string]string{contentVersionKey: strconv.FormatUint(version, 16)})
+		m.SetAnnotations(nil)
+		setCachedContentVersion(m, version)
 		shareStrings(strs, m)
 		if p, ok := obj.(*metav1.PartialObjectMetadata); ok {
 			strs.Intern(&p.APIVersion, &p.Kind)
