@@ -100,6 +100,32 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 		}
 	}()
 	exited := agent.exited()
+	// retire records the footprint of the running process before a phase
+	// stops it (see agentResult.BeforeRestart).
+	retire := func() error {
+		stats, err := readProcStats(agent.pid())
+		if err != nil {
+			return err
+		}
+		if before := res.BeforeRestart; before != nil {
+			stats.PeakRSSMB = max(stats.PeakRSSMB, before.PeakRSSMB)
+			stats.CPUSeconds += before.CPUSeconds
+		}
+		res.BeforeRestart = &stats
+		return nil
+	}
+	// replaceWith starts the process that replaces the running one, with
+	// command, once that one has stopped.
+	replaceWith := func(command string) func() (<-chan struct{}, error) {
+		return func() (<-chan struct{}, error) {
+			next, err := startAgentProcess(command, res.Log)
+			if err != nil {
+				return nil, err
+			}
+			agent, exited = next, next.exited()
+			return exited, nil
+		}
+	}
 	phases := []struct {
 		name string
 		run  func() error
@@ -124,20 +150,33 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 			return h.removeFeedbackWorks(ctx, exited)
 		}},
 		{"restart", func() (err error) {
-			// The first process's footprint, which the new one does not carry.
-			stats, err := readProcStats(agent.pid())
-			if err != nil {
+			if err := retire(); err != nil {
 				return err
 			}
-			res.BeforeRestart = &stats
-			res.Restart, err = h.restart(ctx, agent.kill, func() (<-chan struct{}, error) {
-				next, err := startAgentProcess(command, res.Log)
-				if err != nil {
-					return nil, err
-				}
-				agent, exited = next, next.exited()
-				return exited, nil
-			})
+			res.Restart, err = h.restart(ctx, agent.kill, replaceWith(command))
+			return err
+		}},
+		{"takeover", func() (err error) {
+			// As deployed: with a lease. The first such process takes the
+			// free lease at once; the next takes it over when that one
+			// stops (SIGTERM) and gives it up, as in a rolling update.
+			elected := withLeaderElection(command)
+			if err := retire(); err != nil {
+				return err
+			}
+			if err := agent.kill(); err != nil {
+				return err
+			}
+			if _, err := replaceWith(elected)(); err != nil {
+				return err
+			}
+			if _, err := h.waitQuiet(ctx, exited); err != nil {
+				return fmt.Errorf("the first process with a lease: %w", err)
+			}
+			if err := retire(); err != nil {
+				return err
+			}
+			res.Takeover, err = h.restart(ctx, func() error { return agent.stop(agentStopTimeout) }, replaceWith(elected))
 			return err
 		}},
 		{"health", func() (err error) { res.Health, err = h.health(ctx, exited, agent.pid()); return err }},
@@ -161,7 +200,7 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 		}
 	}
 	// Read just before stopping: VmHWM and the CPU time of the whole life,
-	// over both processes when the agent was restarted.
+	// over every process when the agent was restarted.
 	if stats, err := readProcStats(agent.pid()); err != nil {
 		res.Errors = append(res.Errors, "process stats: "+err.Error())
 	} else {

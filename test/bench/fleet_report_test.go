@@ -45,7 +45,6 @@ func (r *fleetReport) rows() []rowOf[fleetResult] {
 	works := r.Clusters * r.Works
 	coldWrites := r.Works*r.Manifests + r.Works // creates and the AppliedManifestWorks
 	changeFloor := float64(r.Works) / r.QPS     // one ConfigMap update per work
-	sec := func(s float64) string { return fmt.Sprintf("%.2f s", s) }
 	share := func(cpu, seconds float64) string {
 		return fmt.Sprintf("%.2f s = %.1f %% of a core", cpu, 100*cpu/seconds)
 	}

@@ -251,3 +251,15 @@ func paramsFromEnv(t *testing.T) params {
 	}
 	return p
 }
+
+func TestWithLeaderElection(t *testing.T) {
+	for command, want := range map[string]string{
+		"work agent --spoke-cluster-name=c1 --disable-leader-election --listen=0": "work agent --spoke-cluster-name=c1 --listen=0",
+		"work agent --disable-leader-election":                                    "work agent",
+		"other-agent --kubeconfig=k":                                              "other-agent --kubeconfig=k",
+	} {
+		if got := withLeaderElection(command); got != want {
+			t.Errorf("withLeaderElection(%q) = %q, want %q", command, got, want)
+		}
+	}
+}

@@ -27,10 +27,12 @@ type agentResult struct {
 	Drift      *driftResult                  `json:"drift,omitempty"`
 	Feedback   *feedbackResult               `json:"feedback,omitempty"`
 	Restart    *restartResult                `json:"restart,omitempty"`
+	Takeover   *restartResult                `json:"takeover,omitempty"`
 	Health     *healthResult                 `json:"health,omitempty"`
 	Delete     *deleteResult                 `json:"delete,omitempty"`
-	// BeforeRestart is the footprint of the first process, just before the
-	// restart phase killed it; Process then covers both.
+	// BeforeRestart is the footprint of the processes before the last, each
+	// read just before it was stopped (peak RSS: the highest; CPU: the sum);
+	// Process then covers them all.
 	BeforeRestart *procStats `json:"beforeRestart,omitempty"`
 	AfterCold     *procStats `json:"afterColdApply,omitempty"`
 	Process       *procStats `json:"process,omitempty"`
@@ -95,7 +97,6 @@ func (r *report) rows() []rowSpec {
 	writesNeeded := float64(objects + r.Works)
 	floorCold := writesNeeded / r.QPS
 	perManifestCold := float64(objects+3*r.Works) / float64(objects)
-	sec := func(s float64) string { return fmt.Sprintf("%.2f s", s) }
 	rows := []rowSpec{
 		{fmt.Sprintf("cold apply, %d works x %d ConfigMaps", r.Works, r.Manifests),
 			fmt.Sprintf("<= %.1f s (1.2 x floor)", 1.2*floorCold),
@@ -130,7 +131,7 @@ func (r *report) rows() []rowSpec {
 			func(a *agentResult) (string, string) { return verbsOf(a.Cold, false), "" }},
 	}
 	rows = append(rows, idleRows(r.Idle, func(a *agentResult) *idleResult { return a.Idle })...)
-	return append(rows, []rowSpec{
+	rows = append(rows, []rowSpec{
 		{"drift repair, 10 deleted + 10 modified", "< 2 s", "~0.1 s (one watch event + one write each)",
 			func(a *agentResult) (string, string) {
 				if a.Drift == nil {
@@ -154,27 +155,10 @@ func (r *report) rows() []rowSpec {
 			func(a *agentResult) (string, string) { return agentPart(a, workv1.FeedbackWatchType), "" }},
 		{"feedback Poll: hub ReadyReplicas (p50 / max), random phase", "", "uniform in [0, poll period]: p50 ~ period/2",
 			func(a *agentResult) (string, string) { return feedbackCell(a, workv1.FeedbackPollType, 0) }},
-		{"restart (SIGKILL, 10 deleted + 10 modified while down): requests per manifest until idle", "< 0.05", "0 (each unchanged object is known from its record)",
-			func(a *agentResult) (string, string) {
-				if a.Restart == nil {
-					return "-", ""
-				}
-				return fmt.Sprintf("%.3f", a.Restart.PerManifest), met(a.Restart.PerManifest < 0.05)
-			}},
-		{"restart: drift made while down repaired / idle, from the process start", "idle < caches synced + 5 s", "",
-			func(a *agentResult) (string, string) {
-				if a.Restart == nil {
-					return "-", ""
-				}
-				return sec(a.Restart.RepairedSeconds) + " / " + sec(a.Restart.IdleSeconds), ""
-			}},
-		{"restart: requests by verb (managed | hub)", "", "",
-			func(a *agentResult) (string, string) {
-				if a.Restart == nil {
-					return "-", ""
-				}
-				return a.Restart.managed.byVerb() + " | " + a.Restart.hub.byVerb(), ""
-			}},
+	}...)
+	rows = append(rows, restartRows("restart (SIGKILL", func(a *agentResult) *restartResult { return a.Restart })...)
+	rows = append(rows, restartRows("takeover (SIGTERM, a new process takes the lease over", func(a *agentResult) *restartResult { return a.Takeover })...)
+	return append(rows, []rowSpec{
 		{"delete all: works gone and ConfigMaps gone", "", fmt.Sprintf("%.1f s = %d deletes / %g QPS", float64(objects)/r.QPS, objects, r.QPS),
 			func(a *agentResult) (string, string) {
 				if a.Delete == nil {
@@ -213,6 +197,38 @@ func (r *report) rows() []rowSpec {
 				return fmt.Sprintf("%.1f s", a.Process.CPUSeconds), ""
 			}},
 	}...)
+}
+
+// sec formats seconds for the table.
+func sec(s float64) string { return fmt.Sprintf("%.2f s", s) }
+
+// restartRows are the rows of a restart phase: how labels the way the old
+// process went.
+func restartRows(how string, of func(*agentResult) *restartResult) []rowSpec {
+	name := strings.SplitN(how, " ", 2)[0]
+	return []rowSpec{
+		{how + ", 10 deleted + 10 modified while down): requests per manifest until idle", "< 0.05", "0 (each unchanged object is known from its record)",
+			func(a *agentResult) (string, string) {
+				if r := of(a); r != nil {
+					return fmt.Sprintf("%.3f", r.PerManifest), met(r.PerManifest < 0.05)
+				}
+				return "-", ""
+			}},
+		{name + ": drift made while down repaired / idle, from the new process start", "idle < caches synced + 5 s", "",
+			func(a *agentResult) (string, string) {
+				if r := of(a); r != nil {
+					return sec(r.RepairedSeconds) + " / " + sec(r.IdleSeconds), ""
+				}
+				return "-", ""
+			}},
+		{name + ": requests by verb (managed | hub)", "", "",
+			func(a *agentResult) (string, string) {
+				if r := of(a); r != nil {
+					return r.managed.byVerb() + " | " + r.hub.byVerb(), ""
+				}
+				return "-", ""
+			}},
+	}
 }
 
 // idleRows are the rows of an idle window of window, for any result T that

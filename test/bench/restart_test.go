@@ -5,6 +5,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -113,4 +114,11 @@ func (h *harness) waitQuiet(ctx context.Context, agentExited <-chan struct{}) (t
 // own requests or others' lease writes.
 func (m mark) agentTotal() int {
 	return m.total.total() - m.own.total() - m.observed.total()
+}
+
+// withLeaderElection is an agent command without --disable-leader-election,
+// so that the agent holds a lease as it does when deployed (ours and OCM's
+// both elect a leader by default).
+func withLeaderElection(command string) string {
+	return strings.ReplaceAll(command, " --disable-leader-election", "")
 }
