@@ -10,7 +10,47 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/manifestwork/work/test/framework"
 )
+
+// cpuUse is CPU seconds of the kube-apiservers and of the agents.
+type cpuUse struct {
+	HubAPIServer     float64 `json:"hubApiserver"`
+	ManagedAPIServer float64 `json:"managedApiserver"`
+	Agents           float64 `json:"agents"` // summed
+}
+
+func (c cpuUse) minus(o cpuUse) cpuUse {
+	return cpuUse{HubAPIServer: c.HubAPIServer - o.HubAPIServer, ManagedAPIServer: c.ManagedAPIServer - o.ManagedAPIServer, Agents: c.Agents - o.Agents}
+}
+
+// apiServers are the kube-apiserver processes of the hub and of cluster1,
+// whose CPU time the bench reads from /proc.
+type apiServers struct{ hubPID, managedPID int }
+
+func findAPIServers(e *framework.E2E) (apiServers, error) {
+	var s apiServers
+	var err error
+	if s.hubPID, err = apiServerPID(e.Hub.KwokName); err != nil {
+		return s, err
+	}
+	s.managedPID, err = apiServerPID(managedCluster(e).KwokName)
+	return s, err
+}
+
+// cpu reads the CPU time both kube-apiservers have used so far (Agents is 0).
+func (s apiServers) cpu() (cpuUse, error) {
+	var c cpuUse
+	var err error
+	if c.HubAPIServer, err = cpuSeconds(s.hubPID); err != nil {
+		return c, fmt.Errorf("hub kube-apiserver: %w", err)
+	}
+	if c.ManagedAPIServer, err = cpuSeconds(s.managedPID); err != nil {
+		return c, fmt.Errorf("managed kube-apiserver: %w", err)
+	}
+	return c, nil
+}
 
 // apiServerPID finds the kube-apiserver of a kwok cluster among the
 // processes: kwokctl's binary runtime runs it from the cluster's own folder,

@@ -132,7 +132,7 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 	}{
 		{"warm-up", func() error { return h.warmup(ctx, exited) }},
 		{"cold apply", func() (err error) {
-			if res.Cold, err = h.cold(ctx, exited); err != nil {
+			if res.Cold, err = h.cold(ctx, exited, agent.pid()); err != nil {
 				return err
 			}
 			// The footprint with everything applied, apart from the peak

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -47,20 +49,63 @@ type coldResult struct {
 	Hub            map[string]int `json:"hubRequests"`
 	ManagedPerItem float64        `json:"managedRequestsPerManifest"`
 	HubWritesPer   float64        `json:"hubWritesPerWork"`
+	Cost           coldCost       `json:"cost"`
 	managed, hub   counts
 	began, ended   time.Time // the window, for the agent's log
 }
 
+// coldCost is what cold apply cost: the CPU time of the agent and of both
+// kube-apiservers, and the request bodies the agent sent to each, in total
+// and per object applied.
+type coldCost struct {
+	CPU  cpuUse                         `json:"cpuSeconds"` // Agents is the agent measured
+	Sent map[string]map[string]bodySize `json:"sentBytes"`  // cluster → body key → bytes and number
+	// Per 1,000 objects applied, and bytes per object.
+	AgentCPUPer1000            float64 `json:"agentCpuSecondsPer1000Objects"`
+	HubAPIServerCPUPer1000     float64 `json:"hubApiserverCpuSecondsPer1000Objects"`
+	ManagedAPIServerCPUPer1000 float64 `json:"managedApiserverCpuSecondsPer1000Objects"`
+	HubBytesPerObject          float64 `json:"hubBytesPerObject"`
+	ManagedBytesPerObject      float64 `json:"managedBytesPerObject"`
+}
+
+// costOf divides what applying objects cost by their number.
+func costOf(objects int, used cpuUse, hub, managed bodySizes) coldCost {
+	c := coldCost{CPU: used, Sent: map[string]map[string]bodySize{"hub": hub.byKey(), "managed": managed.byKey()}}
+	if objects <= 0 {
+		return c
+	}
+	per1000 := 1000 / float64(objects)
+	c.AgentCPUPer1000 = used.Agents * per1000
+	c.HubAPIServerCPUPer1000 = used.HubAPIServer * per1000
+	c.ManagedAPIServerCPUPer1000 = used.ManagedAPIServer * per1000
+	c.HubBytesPerObject = hub.total() / float64(objects)
+	c.ManagedBytesPerObject = managed.total() / float64(objects)
+	return c
+}
+
+// cpu reads the CPU time of both kube-apiservers and of the agent so far.
+func (h *harness) cpu(agentPID int) (cpuUse, error) {
+	c, err := h.apiServers.cpu()
+	if err == nil {
+		c.Agents, err = cpuSeconds(agentPID)
+	}
+	return c, err
+}
+
 // cold creates W works of M ConfigMaps and measures the time from the first
-// create until every work is Applied and Available for its generation, and
-// the agent's requests meanwhile.
-func (h *harness) cold(ctx context.Context, agentExited <-chan struct{}) (*coldResult, error) {
+// create until every work is Applied and Available for its generation, the
+// agent's requests meanwhile, and what they cost.
+func (h *harness) cold(ctx context.Context, agentExited <-chan struct{}, agentPID int) (*coldResult, error) {
 	w, m := h.params.Works, h.params.Manifests
 	works := make([]*workv1.ManifestWork, w)
 	for i := range works {
 		works[i] = coldWork(i, m)
 	}
 	win, err := h.openWindow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cpuBefore, err := h.cpu(agentPID)
 	if err != nil {
 		return nil, err
 	}
@@ -82,9 +127,17 @@ func (h *harness) cold(ctx context.Context, agentExited <-chan struct{}) (*coldR
 		return nil, fmt.Errorf("cold apply: %d works converged: %w", h.countConverged(), err)
 	}
 	res := &coldResult{Seconds: elapsed.Seconds(), began: began, ended: began.Add(elapsed)}
-	if res.hub, res.managed, _, err = h.closeWindow(ctx, win); err != nil {
+	cpuAfter, err := h.cpu(agentPID)
+	if err != nil {
 		return nil, err
 	}
+	end, err := h.markBoth(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.hub, _ = h.hub.between(win.hub, end.hub)
+	res.managed, _ = h.spoke.between(win.spoke, end.spoke)
+	res.Cost = costOf(w*m, cpuAfter.minus(cpuBefore), sentBetween(win.hub, end.hub), sentBetween(win.spoke, end.spoke))
 	res.Hub, res.Managed = res.hub.byKey(), res.managed.byKey()
 	res.ManagedPerItem = float64(res.managed.total()) / float64(w*m)
 	res.HubWritesPer = float64(res.hub.writes()) / float64(w)
@@ -134,4 +187,44 @@ func inParallel(n, workers int, f func(i int) error) error {
 	wg.Wait()
 	close(errs)
 	return <-errs // the first error, or nil
+}
+
+func TestCostOf(t *testing.T) {
+	cm := reqKey{Verb: "create", Resource: "configmaps"}
+	status := reqKey{Verb: "patch", Resource: "manifestworks"}
+	cases := []struct {
+		name         string
+		objects      int
+		used         cpuUse
+		hub, managed bodySizes
+		want         coldCost
+	}{
+		{name: "per 1,000 objects and per object", objects: 2000,
+			used:    cpuUse{Agents: 1.8, HubAPIServer: 3, ManagedAPIServer: 2.9},
+			hub:     bodySizes{status: {Bytes: 200_000, N: 200}},
+			managed: bodySizes{cm: {Bytes: 800_000, N: 2000}},
+			want: coldCost{
+				CPU: cpuUse{Agents: 1.8, HubAPIServer: 3, ManagedAPIServer: 2.9},
+				Sent: map[string]map[string]bodySize{
+					"hub":     {"patch manifestworks": {Bytes: 200_000, N: 200}},
+					"managed": {"create configmaps": {Bytes: 800_000, N: 2000}},
+				},
+				AgentCPUPer1000: 0.9, HubAPIServerCPUPer1000: 1.5, ManagedAPIServerCPUPer1000: 1.45,
+				HubBytesPerObject: 100, ManagedBytesPerObject: 400,
+			}},
+		{name: "no objects: totals only", objects: 0, used: cpuUse{Agents: 1},
+			want: coldCost{CPU: cpuUse{Agents: 1}, Sent: map[string]map[string]bodySize{"hub": {}, "managed": {}}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := costOf(tc.objects, tc.used, tc.hub, tc.managed)
+			assert.InDelta(t, tc.want.AgentCPUPer1000, got.AgentCPUPer1000, 1e-9)
+			assert.InDelta(t, tc.want.HubAPIServerCPUPer1000, got.HubAPIServerCPUPer1000, 1e-9)
+			assert.InDelta(t, tc.want.ManagedAPIServerCPUPer1000, got.ManagedAPIServerCPUPer1000, 1e-9)
+			assert.InDelta(t, tc.want.HubBytesPerObject, got.HubBytesPerObject, 1e-9)
+			assert.InDelta(t, tc.want.ManagedBytesPerObject, got.ManagedBytesPerObject, 1e-9)
+			assert.Equal(t, tc.want.CPU, got.CPU)
+			assert.Equal(t, tc.want.Sent, got.Sent)
+		})
+	}
 }

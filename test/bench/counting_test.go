@@ -27,11 +27,35 @@ func (c counts) add(o counts, sign int) {
 // counter counts the requests this process sends to one cluster, so that
 // they can be taken out of the kube-apiserver's totals.
 type counter struct {
-	mu sync.Mutex
-	c  counts
+	mu   sync.Mutex
+	c    counts
+	sent bodySizes // request bodies, as kube-apiserver labels them
 }
 
-func newCounter() *counter { return &counter{c: counts{}} }
+func newCounter() *counter { return &counter{c: counts{}, sent: bodySizes{}} }
+
+// body counts a request body of n bytes sent with a request of key k.
+func (c *counter) body(k reqKey, n int64) {
+	bk, ok := bodyKey(k)
+	if !ok || n < 0 {
+		return
+	}
+	c.mu.Lock()
+	b := c.sent[bk]
+	b.Bytes += float64(n)
+	b.N++
+	c.sent[bk] = b
+	c.mu.Unlock()
+}
+
+// sentSnapshot returns a copy of the request bodies counted so far.
+func (c *counter) sentSnapshot() bodySizes {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := bodySizes{}
+	out.add(c.sent, 1)
+	return out
+}
 
 func (c *counter) inc(k reqKey) {
 	c.mu.Lock()
@@ -62,7 +86,8 @@ func (c *counter) config(base *rest.Config) *rest.Config {
 // countingTransport counts a request when kube-apiserver would: a plain
 // request once its answer arrives, a watch when it ends (the server records
 // a watch in apiserver_request_total only then). A request that got no
-// answer is not counted.
+// answer is not counted. The body of a write is counted with it, as the
+// server's apiserver_request_body_size_bytes does.
 type countingTransport struct {
 	next http.RoundTripper
 	c    *counter
@@ -79,6 +104,7 @@ func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		return resp, nil
 	}
 	t.c.inc(key)
+	t.c.body(key, req.ContentLength)
 	return resp, nil
 }
 

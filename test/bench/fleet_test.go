@@ -113,9 +113,8 @@ type fleetHarness struct {
 	clusters []string
 	*meters
 	works cache.SharedIndexInformer // the fleet's works, in every namespace
-	// hubPID and managedPID are the kube-apiservers of the hub and cluster1.
-	hubPID, managedPID int
-	stop               chan struct{}
+	apiServers
+	stop chan struct{}
 }
 
 func newFleetHarness(ctx context.Context, e *framework.E2E, p params) (*fleetHarness, error) {
@@ -128,10 +127,7 @@ func newFleetHarness(ctx context.Context, e *framework.E2E, p params) (*fleetHar
 		return nil, err
 	}
 	var err error
-	if h.hubPID, err = apiServerPID(e.Hub.KwokName); err != nil {
-		return fail(err)
-	}
-	if h.managedPID, err = apiServerPID(managedCluster(e).KwokName); err != nil {
+	if h.apiServers, err = findAPIServers(e); err != nil {
 		return fail(err)
 	}
 	if h.meters, err = newMeters(e, h.stop); err != nil {
@@ -274,31 +270,13 @@ func (h *fleetHarness) background(ctx context.Context) (*fleetBackground, error)
 	}, nil
 }
 
-// cpuUse is CPU seconds of the kube-apiservers and of the agents.
-type cpuUse struct {
-	HubAPIServer     float64 `json:"hubApiserver"`
-	ManagedAPIServer float64 `json:"managedApiserver"`
-	Agents           float64 `json:"agents"` // summed
-}
-
 // cpu reads the CPU time used so far; agents may be nil.
 func (h *fleetHarness) cpu(agents *fleet) (cpuUse, error) {
-	var c cpuUse
-	var err error
-	if c.HubAPIServer, err = cpuSeconds(h.hubPID); err != nil {
-		return c, fmt.Errorf("hub kube-apiserver: %w", err)
-	}
-	if c.ManagedAPIServer, err = cpuSeconds(h.managedPID); err != nil {
-		return c, fmt.Errorf("managed kube-apiserver: %w", err)
-	}
-	if agents != nil {
+	c, err := h.apiServers.cpu()
+	if err == nil && agents != nil {
 		c.Agents, err = agents.cpuSeconds()
 	}
 	return c, err
-}
-
-func (c cpuUse) minus(o cpuUse) cpuUse {
-	return cpuUse{HubAPIServer: c.HubAPIServer - o.HubAPIServer, ManagedAPIServer: c.ManagedAPIServer - o.ManagedAPIServer, Agents: c.Agents - o.Agents}
 }
 
 // start starts the agents in batches of BENCH_FLEET_BATCH: each cluster gets

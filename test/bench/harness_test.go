@@ -87,6 +87,7 @@ func newMeters(e *framework.E2E, stop <-chan struct{}) (*meters, error) {
 type harness struct {
 	params params
 	*meters
+	apiServers
 
 	works      cache.SharedIndexInformer // ManifestWorks of cluster1 on the hub
 	configMaps cache.SharedIndexInformer // ConfigMaps of benchNamespace on cluster1
@@ -98,6 +99,10 @@ type harness struct {
 func newHarness(ctx context.Context, e *framework.E2E, p params) (*harness, error) {
 	h := &harness{params: p, stop: make(chan struct{})}
 	var err error
+	if h.apiServers, err = findAPIServers(e); err != nil {
+		close(h.stop)
+		return nil, err
+	}
 	if h.meters, err = newMeters(e, h.stop); err != nil {
 		close(h.stop)
 		return nil, err

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -102,14 +104,89 @@ func (t serverTime) meanSince(start serverTime, key reqKey) (seconds float64, n 
 	return (t.seconds[key] - start.seconds[key]) / c, int(c)
 }
 
-// scrape reads the request totals of one kube-apiserver. GET /metrics is not
-// a resource request, so it does not count itself.
-func scrape(ctx context.Context, kube kubernetes.Interface, resources []string) (counts, error) {
+// scrape reads the request totals and the request bodies of one
+// kube-apiserver. GET /metrics is not a resource request, so it does not
+// count itself.
+func scrape(ctx context.Context, kube kubernetes.Interface, resources []string) (counts, bodySizes, error) {
 	raw, err := kube.CoreV1().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("metrics: %w", err)
+		return nil, nil, fmt.Errorf("metrics: %w", err)
 	}
-	return parseRequestTotals(raw, resources)
+	total, err := parseRequestTotals(raw, resources)
+	if err != nil {
+		return nil, nil, err
+	}
+	sent, err := parseBodySizes(raw, resources)
+	return total, sent, err
+}
+
+// bodySize is request bodies a kube-apiserver read: their bytes and number.
+type bodySize struct {
+	Bytes float64 `json:"bytes"`
+	N     float64 `json:"n"`
+}
+
+// bodySizes are request bodies by key as apiserver_request_body_size_bytes
+// labels them: verb create, update, patch, delete or delete_collection, and
+// the resource (a subresource counts as its resource).
+type bodySizes map[reqKey]bodySize
+
+func (b bodySizes) add(o bodySizes, sign float64) {
+	for k, v := range o {
+		cur := b[k]
+		cur.Bytes += sign * v.Bytes
+		cur.N += sign * v.N
+		b[k] = cur
+	}
+}
+
+// total is the bytes of every body.
+func (b bodySizes) total() float64 {
+	n := 0.0
+	for _, v := range b {
+		n += v.Bytes
+	}
+	return n
+}
+
+// byKey is the breakdown: "patch manifestworks" → bytes and number.
+func (b bodySizes) byKey() map[string]bodySize {
+	out := map[string]bodySize{}
+	for k, v := range b {
+		out[k.String()] = v
+	}
+	return out
+}
+
+// bodyVerbs are the verbs of apiserver_request_body_size_bytes by the verb
+// of apiserver_request_total; reads have no body.
+var bodyVerbs = map[string]string{
+	"POST": "create", "PUT": "update", "PATCH": "patch", "APPLY": "patch",
+	"DELETE": "delete", "DELETECOLLECTION": "delete_collection",
+}
+
+// bodyKey is how kube-apiserver labels the body of a request of key k.
+func bodyKey(k reqKey) (reqKey, bool) {
+	verb, ok := bodyVerbs[k.Verb]
+	return reqKey{Verb: verb, Resource: k.Resource}, ok
+}
+
+// parseBodySizes reads apiserver_request_body_size_bytes (sum and count)
+// for resources.
+func parseBodySizes(raw []byte, resources []string) (bodySizes, error) {
+	sums, err := parseSeries(raw, "apiserver_request_body_size_bytes_sum", resources)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := parseSeries(raw, "apiserver_request_body_size_bytes_count", resources)
+	if err != nil {
+		return nil, err
+	}
+	out := bodySizes{}
+	for k, n := range counts {
+		out[k] = bodySize{Bytes: sums[k], N: n}
+	}
+	return out, nil
 }
 
 // meter measures the agent's requests to one cluster over windows.
@@ -131,16 +208,18 @@ type mark struct {
 	total    counts
 	own      counts
 	observed counts
+	sent     bodySizes // request bodies the server read
+	ownSent  bodySizes // the bench's own
 }
 
 func (m *meter) mark(ctx context.Context) (mark, error) {
-	own := m.own.snapshot()
+	own, ownSent := m.own.snapshot(), m.own.sentSnapshot()
 	observed := counts{}
 	if m.observed != nil {
 		observed = m.observed.snapshot()
 	}
-	total, err := scrape(ctx, m.kube, m.resources)
-	return mark{at: time.Now(), total: total, own: own, observed: observed}, err
+	total, sent, err := scrape(ctx, m.kube, m.resources)
+	return mark{at: time.Now(), total: total, own: own, observed: observed, sent: sent, ownSent: ownSent}, err
 }
 
 // since returns the agent's requests since start: the server's totals minus
@@ -151,6 +230,12 @@ func (m *meter) since(ctx context.Context, start mark) (counts, time.Duration, e
 	if err != nil {
 		return nil, 0, err
 	}
+	delta, d := m.between(start, end)
+	return delta, d, nil
+}
+
+// between is since for a window whose end is marked already.
+func (m *meter) between(start, end mark) (counts, time.Duration) {
 	d := end.at.Sub(start.at)
 	delta := counts{}
 	delta.add(end.total, 1)
@@ -167,7 +252,25 @@ func (m *meter) since(ctx context.Context, start mark) (counts, time.Duration, e
 			delete(delta, k) // a negative count is background that did not happen this time
 		}
 	}
-	return delta, d, nil
+	return delta, d
+}
+
+// sentBetween is the request bodies the agent sent between two marks: what
+// the server read minus what the bench sent. Leases are left out: other
+// clients of the cluster renew theirs all the time, and the body-size metric
+// does not say whose they are.
+func sentBetween(start, end mark) bodySizes {
+	delta := bodySizes{}
+	delta.add(end.sent, 1)
+	delta.add(start.sent, -1)
+	delta.add(end.ownSent, -1)
+	delta.add(start.ownSent, 1)
+	for k, v := range delta {
+		if k.Resource == "leases" || v.N <= 0 {
+			delete(delta, k)
+		}
+	}
+	return delta
 }
 
 // measureBackground sets the background rate from a window without agent.
@@ -302,7 +405,10 @@ apiserver_request_duration_seconds_bucket{component="apiserver",dry_run="",group
 type window struct{ hub, spoke mark }
 
 // openWindow starts a measurement of the agent's requests to both clusters.
-func (m *meters) openWindow(ctx context.Context) (window, error) {
+func (m *meters) openWindow(ctx context.Context) (window, error) { return m.markBoth(ctx) }
+
+// markBoth marks both clusters now: the start of a window, or its end.
+func (m *meters) markBoth(ctx context.Context) (window, error) {
 	hub, err := m.hub.mark(ctx)
 	if err != nil {
 		return window{}, err
@@ -319,4 +425,88 @@ func (m *meters) closeWindow(ctx context.Context, w window) (hub, managed counts
 	}
 	managed, _, err = m.spoke.since(ctx, w.spoke)
 	return hub, managed, d, err
+}
+
+func TestParseBodySizes(t *testing.T) {
+	raw := []byte(`apiserver_request_body_size_bytes_bucket{group="",resource="configmaps",verb="create",le="50000"} 20
+apiserver_request_body_size_bytes_sum{group="",resource="configmaps",verb="create"} 8000
+apiserver_request_body_size_bytes_count{group="",resource="configmaps",verb="create"} 20
+apiserver_request_body_size_bytes_sum{group="work.open-cluster-management.io",resource="manifestworks",verb="patch"} 1500
+apiserver_request_body_size_bytes_count{group="work.open-cluster-management.io",resource="manifestworks",verb="patch"} 3
+apiserver_request_body_size_bytes_sum{group="",resource="pods",verb="create"} 99
+apiserver_request_body_size_bytes_count{group="",resource="pods",verb="create"} 1
+`)
+	got, err := parseBodySizes(raw, slices.Concat(managedResources, hubResources))
+	require.NoError(t, err)
+	assert.Equal(t, bodySizes{
+		{Verb: "create", Resource: "configmaps"}:   {Bytes: 8000, N: 20},
+		{Verb: "patch", Resource: "manifestworks"}: {Bytes: 1500, N: 3},
+	}, got)
+}
+
+func TestBodyKey(t *testing.T) {
+	cases := []struct {
+		in   reqKey
+		want reqKey
+		ok   bool
+	}{
+		{reqKey{Verb: "POST", Resource: "configmaps"}, reqKey{Verb: "create", Resource: "configmaps"}, true},
+		{reqKey{Verb: "PUT", Resource: "configmaps"}, reqKey{Verb: "update", Resource: "configmaps"}, true},
+		{reqKey{Verb: "PATCH", Resource: "manifestworks", Subresource: "status"}, reqKey{Verb: "patch", Resource: "manifestworks"}, true},
+		{reqKey{Verb: "APPLY", Resource: "configmaps"}, reqKey{Verb: "patch", Resource: "configmaps"}, true},
+		{reqKey{Verb: "DELETE", Resource: "configmaps"}, reqKey{Verb: "delete", Resource: "configmaps"}, true},
+		{reqKey{Verb: "GET", Resource: "configmaps"}, reqKey{}, false},
+		{reqKey{Verb: "WATCH", Resource: "configmaps"}, reqKey{}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in.String(), func(t *testing.T) {
+			got, ok := bodyKey(tc.in)
+			assert.Equal(t, tc.ok, ok)
+			if tc.ok {
+				assert.Equal(t, tc.want, got)
+			}
+		})
+	}
+}
+
+func TestSentBetween(t *testing.T) {
+	cm := reqKey{Verb: "create", Resource: "configmaps"}
+	mw := reqKey{Verb: "create", Resource: "manifestworks"}
+	status := reqKey{Verb: "patch", Resource: "manifestworks"}
+	lease := reqKey{Verb: "update", Resource: "leases"}
+	cases := []struct {
+		name       string
+		start, end mark
+		want       bodySizes
+	}{
+		{name: "the server's delta is the agent's",
+			start: mark{sent: bodySizes{cm: {Bytes: 100, N: 1}}},
+			end:   mark{sent: bodySizes{cm: {Bytes: 900, N: 3}}},
+			want:  bodySizes{cm: {Bytes: 800, N: 2}}},
+		{name: "the bench's own bodies are taken out",
+			start: mark{sent: bodySizes{mw: {Bytes: 50, N: 1}}, ownSent: bodySizes{mw: {Bytes: 50, N: 1}}},
+			end: mark{sent: bodySizes{mw: {Bytes: 1050, N: 3}, status: {Bytes: 600, N: 2}},
+				ownSent: bodySizes{mw: {Bytes: 1050, N: 3}}},
+			want: bodySizes{status: {Bytes: 600, N: 2}}},
+		{name: "leases are other clients' too, and left out",
+			start: mark{sent: bodySizes{lease: {Bytes: 10, N: 1}}},
+			end:   mark{sent: bodySizes{lease: {Bytes: 500, N: 9}, cm: {Bytes: 40, N: 1}}},
+			want:  bodySizes{cm: {Bytes: 40, N: 1}}},
+		{name: "nothing sent", want: bodySizes{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, sentBetween(tc.start, tc.end))
+		})
+	}
+}
+
+// The counting transport counts request bodies as the server labels them.
+func TestCounterBody(t *testing.T) {
+	c := newCounter()
+	c.body(reqKey{Verb: "PATCH", Resource: "manifestworks", Subresource: "status"}, 300)
+	c.body(reqKey{Verb: "PATCH", Resource: "manifestworks"}, 100)
+	c.body(reqKey{Verb: "GET", Resource: "manifestworks"}, 0)
+	c.body(reqKey{Verb: "POST", Resource: "configmaps"}, -1) // length unknown
+	assert.Equal(t, bodySizes{{Verb: "patch", Resource: "manifestworks"}: {Bytes: 400, N: 2}}, c.sentSnapshot())
 }

@@ -129,6 +129,22 @@ func (r *report) rows() []rowSpec {
 			func(a *agentResult) (string, string) { return verbsOf(a.Cold, true), "" }},
 		{"cold: hub requests by verb", "", "",
 			func(a *agentResult) (string, string) { return verbsOf(a.Cold, false), "" }},
+		{"cold: agent CPU per 1,000 objects applied", "", "",
+			func(a *agentResult) (string, string) {
+				return costCell(a.Cold, func(c coldCost) string { return sec(c.AgentCPUPer1000) }), ""
+			}},
+		{"cold: kube-apiserver CPU per 1,000 objects applied (managed + hub)", "", "",
+			func(a *agentResult) (string, string) {
+				return costCell(a.Cold, func(c coldCost) string {
+					return fmt.Sprintf("%.2f + %.2f s", c.ManagedAPIServerCPUPer1000, c.HubAPIServerCPUPer1000)
+				}), ""
+			}},
+		{"cold: request bytes the agent wrote per object (managed + hub)", "", "",
+			func(a *agentResult) (string, string) {
+				return costCell(a.Cold, func(c coldCost) string {
+					return fmt.Sprintf("%.0f + %.0f B", c.ManagedBytesPerObject, c.HubBytesPerObject)
+				}), ""
+			}},
 	}
 	rows = append(rows, idleRows(r.Idle, func(a *agentResult) *idleResult { return a.Idle })...)
 	rows = append(rows, []rowSpec{
@@ -257,6 +273,14 @@ func idleRows[T any](window string, idleOf func(*T) *idleResult) []rowOf[T] {
 				return "-", ""
 			}},
 	}
+}
+
+// costCell shows what cold apply cost, or "-" without a cold apply.
+func costCell(c *coldResult, show func(coldCost) string) string {
+	if c == nil {
+		return "-"
+	}
+	return show(c.Cost)
 }
 
 func verbsOf(c *coldResult, managed bool) string {
