@@ -107,10 +107,7 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 		if err != nil {
 			return err
 		}
-		if before := res.BeforeRestart; before != nil {
-			stats.PeakRSSMB = max(stats.PeakRSSMB, before.PeakRSSMB)
-			stats.CPUSeconds += before.CPUSeconds
-		}
+		stats = stats.over(res.BeforeRestart)
 		res.BeforeRestart = &stats
 		return nil
 	}
@@ -204,10 +201,7 @@ func (h *harness) measure(ctx context.Context, t *testing.T, e *framework.E2E, s
 	if stats, err := readProcStats(agent.pid()); err != nil {
 		res.Errors = append(res.Errors, "process stats: "+err.Error())
 	} else {
-		if before := res.BeforeRestart; before != nil {
-			stats.PeakRSSMB = max(stats.PeakRSSMB, before.PeakRSSMB)
-			stats.CPUSeconds += before.CPUSeconds
-		}
+		stats = stats.over(res.BeforeRestart)
 		res.Process = &stats
 	}
 	return res

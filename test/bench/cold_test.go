@@ -131,12 +131,11 @@ func (h *harness) cold(ctx context.Context, agentExited <-chan struct{}, agentPI
 	if err != nil {
 		return nil, err
 	}
-	end, err := h.markBoth(ctx)
+	end, err := h.openWindow(ctx) // the end marks, for the bytes too
 	if err != nil {
 		return nil, err
 	}
-	res.hub, _ = h.hub.between(win.hub, end.hub)
-	res.managed, _ = h.spoke.between(win.spoke, end.spoke)
+	res.hub, res.managed, _ = h.between(win, end)
 	res.Cost = costOf(w*m, cpuAfter.minus(cpuBefore), sentBetween(win.hub, end.hub), sentBetween(win.spoke, end.spoke))
 	res.Hub, res.Managed = res.hub.byKey(), res.managed.byKey()
 	res.ManagedPerItem = float64(res.managed.total()) / float64(w*m)

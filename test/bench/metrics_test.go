@@ -404,11 +404,9 @@ apiserver_request_duration_seconds_bucket{component="apiserver",dry_run="",group
 // window holds the counters of both clusters at the start of a measurement.
 type window struct{ hub, spoke mark }
 
-// openWindow starts a measurement of the agent's requests to both clusters.
-func (m *meters) openWindow(ctx context.Context) (window, error) { return m.markBoth(ctx) }
-
-// markBoth marks both clusters now: the start of a window, or its end.
-func (m *meters) markBoth(ctx context.Context) (window, error) {
+// openWindow marks both clusters now: the start of a window, or the end of
+// one (see between).
+func (m *meters) openWindow(ctx context.Context) (window, error) {
 	hub, err := m.hub.mark(ctx)
 	if err != nil {
 		return window{}, err
@@ -420,11 +418,20 @@ func (m *meters) markBoth(ctx context.Context) (window, error) {
 // closeWindow returns the agent's requests to the hub and to the managed
 // cluster since the window opened, and how long it was open.
 func (m *meters) closeWindow(ctx context.Context, w window) (hub, managed counts, d time.Duration, err error) {
-	if hub, d, err = m.hub.since(ctx, w.hub); err != nil {
+	end, err := m.openWindow(ctx)
+	if err != nil {
 		return nil, nil, 0, err
 	}
-	managed, _, err = m.spoke.since(ctx, w.spoke)
-	return hub, managed, d, err
+	hub, managed, d = m.between(w, end)
+	return hub, managed, d, nil
+}
+
+// between is the agent's requests to each cluster from the marks of start
+// to those of end, and the time between them.
+func (m *meters) between(start, end window) (hub, managed counts, d time.Duration) {
+	hub, d = m.hub.between(start.hub, end.hub)
+	managed, _ = m.spoke.between(start.spoke, end.spoke)
+	return hub, managed, d
 }
 
 func TestParseBodySizes(t *testing.T) {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"text/template"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // defaultAgent is our agent with its default client limits (QPS 50, burst
@@ -258,8 +260,6 @@ func TestWithLeaderElection(t *testing.T) {
 		"work agent --disable-leader-election":                                    "work agent",
 		"other-agent --kubeconfig=k":                                              "other-agent --kubeconfig=k",
 	} {
-		if got := withLeaderElection(command); got != want {
-			t.Errorf("withLeaderElection(%q) = %q, want %q", command, got, want)
-		}
+		assert.Equal(t, want, withLeaderElection(command), command)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // agentProcess is an agent started through `sh -c 'exec <command>'`: the
@@ -84,6 +86,16 @@ type procStats struct {
 	RSSMB      float64 `json:"rssMB"`      // VmRSS, now
 	PeakRSSMB  float64 `json:"peakRssMB"`  // VmHWM
 	CPUSeconds float64 `json:"cpuSeconds"` // utime + stime
+}
+
+// over is the footprint of a process and of those before it (before may be
+// nil): the highest peak RSS, the CPU time of all.
+func (s procStats) over(before *procStats) procStats {
+	if before != nil {
+		s.PeakRSSMB = max(s.PeakRSSMB, before.PeakRSSMB)
+		s.CPUSeconds += before.CPUSeconds
+	}
+	return s
 }
 
 // clockTicks is USER_HZ, 100 on every Linux architecture Go supports.
@@ -162,4 +174,11 @@ func TestParseProcStats(t *testing.T) {
 	if _, err := readProcStats(os.Getpid()); err != nil {
 		t.Error(err)
 	}
+}
+
+func TestProcStatsOver(t *testing.T) {
+	now := procStats{RSSMB: 50, PeakRSSMB: 60, CPUSeconds: 2}
+	assert.Equal(t, now, now.over(nil), "no earlier process")
+	assert.Equal(t, procStats{RSSMB: 50, PeakRSSMB: 90, CPUSeconds: 5}, now.over(&procStats{RSSMB: 80, PeakRSSMB: 90, CPUSeconds: 3}),
+		"the highest peak, the CPU of all, the RSS of the last")
 }
