@@ -51,8 +51,8 @@ type wiring struct {
 	kubeInformers  kubeinformers.SharedInformerFactory // RBAC of the managed cluster
 	synced         []cache.InformerSynced
 	objects        *objectwatch.Tracker
-	appliedTypes   func() []schema.GroupVersionResource // types the AppliedManifestWorks record
-	monitors       outage.Monitors                      // run them before the informers
+	appliedTypes   func() []objectwatch.Use // types and namespaces the AppliedManifestWorks record
+	monitors       outage.Monitors          // run them before the informers
 	controllers    []runnable
 	background     []func(context.Context) // run beside the controllers
 	events         record.EventBroadcaster // writes the controllers' Events to the hub; shut it down
@@ -141,7 +141,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	q.records = applyrecords.NewStore()
 	q.hub = workwriter.Hub{Client: c.hub, MaxStatusSize: a.MaxStatusSize, Events: recorder}
 	hubHash := appliedname.HubHash(a.Hub.Host)
-	w.appliedTypes = func() []schema.GroupVersionResource { return appliedTypes(in.applied.Lister(), hubHash) }
+	w.appliedTypes = func() []objectwatch.Use { return appliedTypes(in.applied.Lister(), hubHash) }
 	w.objects = objectwatch.New(objectwatch.Deps{
 		Client: c.watch.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
 		OnRead: func(key string) { q.apply.Queue().Add(key) }, OnWatchFailure: q.onWatchFailure(a.ClusterName),
@@ -177,46 +177,51 @@ const appliedTypesUser = "agent-start"
 const appliedTypesTimeout = 30 * time.Second
 
 // watchAppliedTypes starts watching every type the AppliedManifestWorks of
-// this agent record and waits, bounded, until those caches have synced, so
-// that the controllers, once they start, find every applied object in a
-// cache: a restarted agent then tells unchanged objects from drifted ones
-// without reading them. The works take the watches over as they are
-// reconciled (an unused watch lingers, see objectwatch.DefaultLinger).
+// this agent record, in the namespaces they record, and waits, bounded,
+// until those caches have synced, so that the controllers, once they start,
+// find every applied object in a cache: a restarted agent then tells
+// unchanged objects from drifted ones without reading them. The works take
+// the watches over as they are reconciled (an unused watch lingers, see
+// objectwatch.DefaultLinger).
 func (w *wiring) watchAppliedTypes(ctx context.Context) {
-	gvrs := w.appliedTypes()
-	if len(gvrs) == 0 {
+	uses := w.appliedTypes()
+	if len(uses) == 0 {
 		return
 	}
-	w.objects.SetUses(appliedTypesUser, gvrs)
+	w.objects.SetUses(appliedTypesUser, uses)
 	defer w.objects.SetUses(appliedTypesUser, nil)
 	waitCtx, cancel := context.WithTimeout(ctx, appliedTypesTimeout)
 	defer cancel()
-	if !w.objects.WaitForSync(waitCtx, gvrs) && ctx.Err() == nil {
-		klog.FromContext(ctx).Info("Not every applied resource type could be watched in time; starting anyway", "types", len(gvrs))
+	if !w.objects.WaitForSync(waitCtx, uses) && ctx.Err() == nil {
+		klog.FromContext(ctx).Info("Not every applied resource type could be watched in time; starting anyway", "types", len(uses))
 	}
 }
 
-// appliedTypes lists the resource types the AppliedManifestWorks of hubHash record.
-func appliedTypes(applied worklisters.AppliedManifestWorkLister, hubHash string) []schema.GroupVersionResource {
+// appliedTypes lists the resource types, and their namespaces, that the
+// AppliedManifestWorks of hubHash record.
+func appliedTypes(applied worklisters.AppliedManifestWorkLister, hubHash string) []objectwatch.Use {
 	all, err := applied.List(labels.Everything())
 	if err != nil {
 		return nil
 	}
-	seen := map[schema.GroupVersionResource]bool{}
-	var gvrs []schema.GroupVersionResource
+	seen := map[objectwatch.Use]bool{}
+	var uses []objectwatch.Use
 	for _, amw := range all {
 		if amw.Spec.HubHash != hubHash {
 			continue
 		}
 		for _, r := range amw.Status.AppliedResources {
-			gvr := schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource}
-			if !seen[gvr] {
-				seen[gvr] = true
-				gvrs = append(gvrs, gvr)
+			u := objectwatch.Use{
+				Resource:  schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource},
+				Namespace: r.Namespace,
+			}
+			if !seen[u] {
+				seen[u] = true
+				uses = append(uses, u)
 			}
 		}
 	}
-	return gvrs
+	return uses
 }
 
 type informers struct {

@@ -3,6 +3,7 @@ package objectwatch
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -33,7 +34,7 @@ type fakeClient struct {
 type fakeResource struct {
 	objects   map[string]*metav1.PartialObjectMetadata // by namespace/name key
 	history   []watch.Event                            // every change, oldest first
-	watchers  []*watch.RaceFreeFakeWatcher
+	watchers  []*fakeWatch
 	err       error       // returned by List and Watch while set
 	watchErr  error       // returned by Watch while set
 	listCalls []time.Time // when List was called
@@ -162,15 +163,32 @@ func (c *fakeClient) listTimes(gvr schema.GroupVersionResource) []time.Time {
 
 // activeWatches counts the watches of gvr that their consumer has not stopped.
 func (c *fakeClient) activeWatches(gvr schema.GroupVersionResource) int {
+	return len(c.watchedNamespaces(gvr))
+}
+
+// watchedNamespaces lists the namespace of every watch of gvr that its
+// consumer has not stopped, "" for a watch of every namespace.
+func (c *fakeClient) watchedNamespaces(gvr schema.GroupVersionResource) []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := 0
+	var out []string
 	for _, w := range c.resourceLocked(gvr).watchers {
 		if !w.IsStopped() {
-			n++
+			out = append(out, w.namespace)
 		}
 	}
-	return n
+	slices.Sort(out)
+	return out
+}
+
+// fakeWatch is a watch of one namespace, or of all when namespace is "".
+type fakeWatch struct {
+	*watch.RaceFreeFakeWatcher
+	namespace string
+}
+
+func (w *fakeWatch) sees(obj *metav1.PartialObjectMetadata) bool {
+	return w.namespace == "" || obj.Namespace == w.namespace
 }
 
 func (c *fakeClient) storeLocked(gvr schema.GroupVersionResource, typ watch.EventType, obj *metav1.PartialObjectMetadata) {
@@ -190,8 +208,9 @@ func (c *fakeClient) recordLocked(gvr schema.GroupVersionResource, ev watch.Even
 // what they receive.
 func (c *fakeClient) broadcastLocked(gvr schema.GroupVersionResource, ev watch.Event) {
 	for _, w := range c.resourceLocked(gvr).watchers {
-		obj := ev.Object.(*metav1.PartialObjectMetadata).DeepCopy()
-		w.Action(ev.Type, obj)
+		if obj := ev.Object.(*metav1.PartialObjectMetadata); w.sees(obj) {
+			w.Action(ev.Type, obj.DeepCopy())
+		}
 	}
 }
 
@@ -246,10 +265,10 @@ func (f *fakeResourceClient) Watch(_ context.Context, opts metav1.ListOptions) (
 	if err != nil {
 		return nil, apierrors.NewBadRequest("the fake needs a numeric resourceVersion to watch from")
 	}
-	w := watch.NewRaceFreeFake()
+	w := &fakeWatch{RaceFreeFakeWatcher: watch.NewRaceFreeFake(), namespace: f.namespace}
 	for _, ev := range r.history {
 		obj := ev.Object.(*metav1.PartialObjectMetadata)
-		if rv, _ := strconv.ParseInt(obj.ResourceVersion, 10, 64); rv > from {
+		if rv, _ := strconv.ParseInt(obj.ResourceVersion, 10, 64); rv > from && w.sees(obj) {
 			w.Action(ev.Type, obj.DeepCopy())
 		}
 	}

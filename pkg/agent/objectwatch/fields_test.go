@@ -67,10 +67,10 @@ func TestStatusCacheServesObjectsAndMetadata(t *testing.T) {
 		return nil
 	}}).tracker
 
-	tracker.SetUses("ns/work1", []schema.GroupVersionResource{gvr, configMaps})
+	tracker.SetUses("ns/work1", everywhere(gvr, configMaps))
 	ctx, cancel := context.WithTimeout(t.Context(), timeout)
 	defer cancel()
-	require.True(t, tracker.WaitForSync(ctx, []schema.GroupVersionResource{gvr, configMaps}))
+	require.True(t, tracker.WaitForSync(ctx, everywhere(gvr, configMaps)))
 
 	obj, synced, err := tracker.GetObject(gvr, "ns1", "web")
 	require.NoError(t, err)

@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
@@ -23,8 +22,9 @@ import (
 	"github.com/manifestwork/work/pkg/agent/sharedstrings"
 )
 
-// gvrInformer is the cluster-wide informer of one resource type, with its own
-// context so that it can be stopped on its own. It caches metadata only,
+// gvrInformer is the informer of one resource type, in one namespace or in
+// the whole cluster, with its own context so that it can be stopped on its
+// own. It caches metadata only,
 // unless the type's status is read (see Deps.StatusFields): then it watches
 // whole objects and keeps their metadata and the fields named.
 type gvrInformer struct {
@@ -48,6 +48,9 @@ type gvrInformer struct {
 	fields [][]string
 	// strings are shared by the cached objects of every informer.
 	strings *sharedstrings.Table
+	// retiring stops the informer once it has not been wanted for a while;
+	// nil while it is wanted. The Tracker's lock guards it.
+	retiring *time.Timer
 }
 
 // WatchFailure is why, and since when, the objects of a resource type are
@@ -75,22 +78,36 @@ type source struct {
 	strings  *sharedstrings.Table
 }
 
-// newGVRInformer builds, but does not start, the informer for gvr. Its
-// lifetime is bounded by parent and by stop.
-func newGVRInformer(parent context.Context, src source, gvr schema.GroupVersionResource,
+// newGVRInformer builds, but does not start, the informer of scope: its
+// resource type in its namespace, or in every namespace when that is empty.
+// Its lifetime is bounded by parent and by stop.
+func newGVRInformer(parent context.Context, src source, scope Use,
 	resync time.Duration, cb callbacks) (*gvrInformer, error) {
 	ctx, cancel := context.WithCancel(parent)
 	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs(), onFailure: cb.onFailure, strings: src.strings}
 	var lw cache.ListerWatcher
 	var example runtime.Object
+	gvr, ns := scope.Resource, scope.Namespace
 	if len(src.fields) > 0 && src.dynamic != nil {
 		i.fields = src.fields
-		lw, example = listWatch(i, src.dynamic.Resource(gvr), src.dynamic), &unstructured.Unstructured{}
+		var resource lister[*unstructured.UnstructuredList] = src.dynamic.Resource(gvr)
+		if ns != "" {
+			resource = src.dynamic.Resource(gvr).Namespace(ns)
+		}
+		lw, example = listWatch(i, resource, src.dynamic), &unstructured.Unstructured{}
 	} else {
-		lw, example = listWatch(i, src.metadata.Resource(gvr), src.metadata), &metav1.PartialObjectMetadata{}
+		var resource lister[*metav1.PartialObjectMetadataList] = src.metadata.Resource(gvr)
+		if ns != "" {
+			resource = src.metadata.Resource(gvr).Namespace(ns)
+		}
+		lw, example = listWatch(i, resource, src.metadata), &metav1.PartialObjectMetadata{}
+	}
+	description := gvr.String()
+	if ns != "" {
+		description += " in " + ns
 	}
 	i.informer = cache.NewSharedIndexInformerWithOptions(lw, example,
-		cache.SharedIndexInformerOptions{ResyncPeriod: resync, ObjectDescription: gvr.String()},
+		cache.SharedIndexInformerOptions{ResyncPeriod: resync, ObjectDescription: description},
 	)
 	if err := i.configure(cb.onChange, cb.onObject); err != nil {
 		cancel()
@@ -120,14 +137,14 @@ func (i *gvrInformer) configure(onChange func(string), onObject func(namespace, 
 	return nil
 }
 
-// lister lists and watches one resource type in all namespaces; L is the
-// list type of its client (metadata or dynamic).
+// lister lists and watches one resource type in one namespace or in all;
+// L is the list type of its client (metadata or dynamic).
 type lister[L runtime.Object] interface {
 	List(ctx context.Context, opts metav1.ListOptions) (L, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 }
 
-// listWatch lists and watches in all namespaces, recording in listWatchOK
+// listWatch lists and watches resource, recording in listWatchOK
 // whether the last request succeeded, and in failure since when they fail.
 // client tells whether watch-list streams can be used.
 func listWatch[L runtime.Object](i *gvrInformer, resource lister[L], client any) cache.ListerWatcher {
@@ -208,7 +225,24 @@ func (i *gvrInformer) run() {
 
 // stop asks the informer to stop; run returns once it has.
 func (i *gvrInformer) stop() {
+	i.keep()
 	i.cancel()
+}
+
+// retire calls stop after d, unless keep is called first; a second call
+// while the first one waits changes nothing.
+func (i *gvrInformer) retire(d time.Duration, stop func()) {
+	if i.retiring == nil {
+		i.retiring = time.AfterFunc(d, stop)
+	}
+}
+
+// keep cancels retire.
+func (i *gvrInformer) keep() {
+	if i.retiring != nil {
+		i.retiring.Stop()
+		i.retiring = nil
+	}
 }
 
 // synced reports whether the cache is complete and still being kept current.

@@ -11,9 +11,13 @@
 //     resourceVersion and UID?" is answered from the cache, so an idle agent
 //     sends no requests to the managed cluster.
 //
-// Informers are cluster-wide (objects of one type may live in any namespace)
-// and reference counted by the works using them: a type is watched only while
-// at least one work applies objects of that type.
+// Informers are reference counted by the works using them: a type is
+// watched only while at least one work applies objects of that type. A type
+// whose objects live in a few namespaces (at most MaxNamespaces) is watched
+// in each of them; one used in more, or not namespaced, is watched in the
+// whole cluster. So an agent whose works use a namespace or two neither
+// caches nor receives the events of every object of the type in a large
+// cluster, and needs list and watch only where its works apply objects.
 package objectwatch
 
 import (
@@ -75,7 +79,21 @@ const sharedStrings = 8192
 // DefaultLinger is the Linger the agent uses.
 const DefaultLinger = 2 * time.Minute
 
-// Tracker runs one metadata informer per resource type in use. It is safe for
+// MaxNamespaces is the most namespaces a resource type is watched in one by
+// one; a type used in more is watched in the whole cluster instead: a watch
+// per namespace costs a connection and a list each, and past a few of them
+// one watch of everything is the cheaper.
+const MaxNamespaces = 8
+
+// Use is a resource type a user needs watched in one namespace; Namespace
+// is empty for objects that are not namespaced.
+type Use struct {
+	Resource  schema.GroupVersionResource
+	Namespace string
+}
+
+// Tracker runs metadata informers for the resource types in use, each in
+// the namespaces its users need (see MaxNamespaces). It is safe for
 // concurrent use; create it with New and start it with Run.
 type Tracker struct {
 	client   metadata.Interface
@@ -97,12 +115,16 @@ type Tracker struct {
 	ctx context.Context
 	// stopped is set once Run's context is done; no informer starts after that.
 	stopped bool
-	// uses is the set of resource types each user (work) needs.
-	uses map[string]gvrSet
-	// refs counts the users of each resource type; a type is watched while > 0.
-	refs map[schema.GroupVersionResource]int
-	// informers holds the running informer of each watched type.
-	informers map[schema.GroupVersionResource]*gvrInformer
+	// uses is what each user (work) needs watched.
+	uses map[string]useSet
+	// refs counts the users of each resource type in each namespace; a type
+	// is watched while it has any.
+	refs map[schema.GroupVersionResource]map[string]int
+	// informers holds the running informers by scope: a Use whose Namespace
+	// is empty watches the whole cluster. An informer that the plan (see
+	// planLocked) no longer wants keeps running, and serving lookups, for
+	// Linger.
+	informers map[Use]*gvrInformer
 	// wg counts informer goroutines, including ones already cancelled but not
 	// yet finished, so that Run returns only once all of them have exited.
 	wg sync.WaitGroup
@@ -129,9 +151,9 @@ func New(d Deps) *Tracker {
 		resync:    d.Resync,
 		linger:    d.Linger,
 		strings:   sharedstrings.New(sharedStrings),
-		uses:      map[string]gvrSet{},
-		refs:      map[schema.GroupVersionResource]int{},
-		informers: map[schema.GroupVersionResource]*gvrInformer{},
+		uses:      map[string]useSet{},
+		refs:      map[schema.GroupVersionResource]map[string]int{},
+		informers: map[Use]*gvrInformer{},
 	}
 }
 
@@ -165,7 +187,7 @@ func (t *Tracker) begin(ctx context.Context) bool {
 	}
 	t.ctx = ctx
 	for gvr := range t.refs {
-		t.startLocked(gvr)
+		t.replanLocked(gvr)
 	}
 	return true
 }
@@ -176,18 +198,19 @@ func (t *Tracker) end() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.stopped = true
-	for gvr, inf := range t.informers {
+	for scope, inf := range t.informers {
 		inf.stop()
-		delete(t.informers, gvr)
+		delete(t.informers, scope)
 	}
 }
 
-// SetUses declares the complete set of resource types user needs, replacing
-// what it declared before. An empty list releases the user. Informers start
-// for types that gain their first user and stop for types that lose their
-// last one. It does not wait for informers to sync or to stop.
-func (t *Tracker) SetUses(user string, gvrs []schema.GroupVersionResource) {
-	next := newGVRSet(gvrs)
+// SetUses declares everything user needs watched, replacing what it
+// declared before. An empty list releases the user. Informers start for
+// types and namespaces that gain their first user and stop, after Linger,
+// for those that lose their last one. It does not wait for informers to sync
+// or to stop.
+func (t *Tracker) SetUses(user string, uses []Use) {
+	next := newUseSet(uses)
 
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -198,74 +221,119 @@ func (t *Tracker) SetUses(user string, gvrs []schema.GroupVersionResource) {
 	} else {
 		t.uses[user] = next
 	}
-	for gvr := range next {
-		if !prev.has(gvr) {
-			t.acquireLocked(gvr)
+	changed := map[schema.GroupVersionResource]bool{}
+	for u := range next {
+		if !prev.has(u) {
+			t.countLocked(u, 1)
+			changed[u.Resource] = true
 		}
 	}
-	for gvr := range prev {
-		if !next.has(gvr) {
-			t.releaseLocked(gvr)
+	for u := range prev {
+		if !next.has(u) {
+			t.countLocked(u, -1)
+			changed[u.Resource] = true
+		}
+	}
+	for gvr := range changed {
+		t.replanLocked(gvr)
+	}
+}
+
+// countLocked adds delta users to u.
+func (t *Tracker) countLocked(u Use, delta int) {
+	byNamespace := t.refs[u.Resource]
+	if byNamespace == nil {
+		byNamespace = map[string]int{}
+		t.refs[u.Resource] = byNamespace
+	}
+	byNamespace[u.Namespace] += delta
+	if byNamespace[u.Namespace] <= 0 {
+		delete(byNamespace, u.Namespace)
+	}
+	if len(byNamespace) == 0 {
+		delete(t.refs, u.Resource)
+	}
+}
+
+// planLocked is where gvr is to be watched: the namespaces its users need,
+// or the whole cluster ("") when they need more than MaxNamespaces or
+// objects that are not namespaced; nothing while it has no user.
+func (t *Tracker) planLocked(gvr schema.GroupVersionResource) map[string]bool {
+	byNamespace := t.refs[gvr]
+	if len(byNamespace) == 0 {
+		return nil
+	}
+	if _, clusterWide := byNamespace[""]; clusterWide || len(byNamespace) > MaxNamespaces {
+		return map[string]bool{"": true}
+	}
+	plan := make(map[string]bool, len(byNamespace))
+	for ns := range byNamespace {
+		plan[ns] = true
+	}
+	return plan
+}
+
+// replanLocked starts the informers of gvr that its plan wants and retires
+// the ones it no longer wants.
+func (t *Tracker) replanLocked(gvr schema.GroupVersionResource) {
+	plan := t.planLocked(gvr)
+	for ns := range plan {
+		scope := Use{Resource: gvr, Namespace: ns}
+		if inf, running := t.informers[scope]; running {
+			inf.keep()
+			continue
+		}
+		t.startLocked(scope)
+	}
+	for scope, inf := range t.informers {
+		if scope.Resource == gvr && !plan[scope.Namespace] {
+			t.retireLocked(scope, inf)
 		}
 	}
 }
 
-// acquireLocked adds a user to gvr, starting its informer for the first one.
-func (t *Tracker) acquireLocked(gvr schema.GroupVersionResource) {
-	t.refs[gvr]++
-	if t.refs[gvr] == 1 {
-		t.startLocked(gvr)
-	}
-}
-
-// releaseLocked removes a user from gvr, stopping its informer with the last
-// one, after Linger unless a user comes back meanwhile.
-func (t *Tracker) releaseLocked(gvr schema.GroupVersionResource) {
-	t.refs[gvr]--
-	if t.refs[gvr] > 0 {
-		return
-	}
-	delete(t.refs, gvr)
-	inf, ok := t.informers[gvr]
-	if !ok {
-		return
-	}
+// retireLocked stops an informer the plan no longer wants, after Linger
+// unless the plan wants it back meanwhile. Until then it still serves
+// lookups, so that a type going from some namespaces to the whole cluster
+// (or back) is answered from a cache while the new informer lists.
+func (t *Tracker) retireLocked(scope Use, inf *gvrInformer) {
 	if t.linger <= 0 {
-		t.stopLocked(gvr, inf)
+		t.stopLocked(scope, inf)
 		return
 	}
-	time.AfterFunc(t.linger, func() {
+	inf.retire(t.linger, func() {
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		if t.refs[gvr] == 0 && t.informers[gvr] == inf {
-			t.stopLocked(gvr, inf)
+		if t.informers[scope] == inf && !t.planLocked(scope.Resource)[scope.Namespace] {
+			t.stopLocked(scope, inf)
 		}
 	})
 }
 
-func (t *Tracker) stopLocked(gvr schema.GroupVersionResource, inf *gvrInformer) {
+func (t *Tracker) stopLocked(scope Use, inf *gvrInformer) {
 	inf.stop()
-	delete(t.informers, gvr)
-	klog.FromContext(t.ctx).V(2).Info("Stopped watching resource type", "gvr", gvr.String())
+	delete(t.informers, scope)
+	klog.FromContext(t.ctx).V(2).Info("Stopped watching resource type", "gvr", scope.Resource.String(), "namespace", scope.Namespace)
 }
 
-// startLocked starts the informer for gvr unless Run has not begun yet (Run
+// startLocked starts the informer of scope unless Run has not begun yet (Run
 // will start it) or has ended (nothing may start any more).
-func (t *Tracker) startLocked(gvr schema.GroupVersionResource) {
+func (t *Tracker) startLocked(scope Use) {
 	if t.ctx == nil || t.stopped {
 		return
 	}
-	if _, running := t.informers[gvr]; running {
-		return
-	}
+	gvr := scope.Resource
 	logger := klog.FromContext(t.ctx).WithValues("gvr", gvr.String())
+	if scope.Namespace != "" {
+		logger = logger.WithValues("namespace", scope.Namespace)
+	}
 	ctx := klog.NewContext(t.ctx, logger)
 
 	src := source{metadata: t.client, dynamic: t.dynamic, fields: t.fields(gvr.GroupResource()), strings: t.strings}
-	inf, err := newGVRInformer(ctx, src, gvr, t.resync, callbacks{
+	inf, err := newGVRInformer(ctx, src, scope, t.resync, callbacks{
 		onChange:  t.onChange,
 		onObject:  func(namespace, name string) { t.readers.changed(gvr, namespace, name) },
-		onFailure: func() { t.watchFailed(gvr) },
+		onFailure: func() { t.watchFailed(scope) },
 	})
 	if err != nil {
 		// Only possible if the informer was already started, which a fresh one
@@ -273,7 +341,7 @@ func (t *Tracker) startLocked(gvr schema.GroupVersionResource) {
 		logger.Error(err, "Cannot set up informer")
 		return
 	}
-	t.informers[gvr] = inf
+	t.informers[scope] = inf
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
@@ -282,17 +350,20 @@ func (t *Tracker) startLocked(gvr schema.GroupVersionResource) {
 	logger.V(2).Info("Started watching resource type")
 }
 
-// watchFailed tells the users of gvr that its watch started failing or
-// works again.
-func (t *Tracker) watchFailed(gvr schema.GroupVersionResource) {
+// watchFailed tells the users the informer of scope serves that its watch
+// started failing or works again.
+func (t *Tracker) watchFailed(scope Use) {
 	if t.onWatch == nil {
 		return
 	}
 	t.mu.RLock()
 	var users []string
-	for user, gvrs := range t.uses {
-		if gvrs.has(gvr) {
-			users = append(users, user)
+	for user, uses := range t.uses {
+		for u := range uses {
+			if covers(scope, u) {
+				users = append(users, user)
+				break
+			}
 		}
 	}
 	t.mu.RUnlock()
@@ -301,33 +372,68 @@ func (t *Tracker) watchFailed(gvr schema.GroupVersionResource) {
 	}
 }
 
-// WatchFailure tells why, and since when, the objects of gvr are not
-// watched; ok is false while they are, or while nobody uses the type.
-func (t *Tracker) WatchFailure(gvr schema.GroupVersionResource) (failure WatchFailure, ok bool) {
-	if inf := t.informer(gvr); inf != nil {
-		if f := inf.failure.Load(); f != nil {
-			return *f, true
-		}
-	}
-	return WatchFailure{}, false
+// covers tells whether the informer of scope watches the objects of u.
+func covers(scope, u Use) bool {
+	return scope.Resource == u.Resource && (scope.Namespace == "" || scope.Namespace == u.Namespace)
 }
 
-// informer is the running informer of gvr; nil if none runs.
-func (t *Tracker) informer(gvr schema.GroupVersionResource) *gvrInformer {
+// WatchFailure tells why, and since when, the objects of u are not watched;
+// ok is false while they are, or while nobody uses them.
+func (t *Tracker) WatchFailure(u Use) (failure WatchFailure, ok bool) {
+	var failing *WatchFailure
+	for _, inf := range t.covering(u) {
+		f := inf.failure.Load()
+		if f == nil {
+			return WatchFailure{}, false
+		}
+		if failing == nil {
+			failing = f
+		}
+	}
+	if failing == nil {
+		return WatchFailure{}, false
+	}
+	return *failing, true
+}
+
+// covering are the running informers that watch the objects of u: the one
+// of its namespace and the cluster-wide one, in that order, either or both
+// of which may be missing.
+func (t *Tracker) covering(u Use) []*gvrInformer {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return t.informers[gvr]
+	var out []*gvrInformer
+	if u.Namespace != "" {
+		if inf := t.informers[u]; inf != nil {
+			out = append(out, inf)
+		}
+	}
+	if inf := t.informers[Use{Resource: u.Resource}]; inf != nil {
+		out = append(out, inf)
+	}
+	return out
+}
+
+// informer is a synced informer that watches the objects of gvr in
+// namespace; nil if none runs or none is synced.
+func (t *Tracker) informer(gvr schema.GroupVersionResource, namespace string) *gvrInformer {
+	for _, inf := range t.covering(Use{Resource: gvr, Namespace: namespace}) {
+		if inf.synced() {
+			return inf
+		}
+	}
+	return nil
 }
 
 // Get returns the cached metadata of an object. synced is false when no
-// informer for gvr is running or its cache cannot be trusted yet (not synced,
-// or its last list/watch failed): the caller must then read the API instead.
-// When synced is true, a nil object means the object does not exist. The
-// returned object is a copy the caller may modify. err reports only real
-// errors, never "not found" or "not synced".
+// informer watching the object is running or its cache cannot be trusted
+// yet (not synced, or its last list/watch failed): the caller must then read
+// the API instead. When synced is true, a nil object means the object does
+// not exist. The returned object is a copy the caller may modify. err
+// reports only real errors, never "not found" or "not synced".
 func (t *Tracker) Get(gvr schema.GroupVersionResource, namespace, name string) (obj *metav1.PartialObjectMetadata, synced bool, err error) {
-	inf := t.informer(gvr)
-	if inf == nil || !inf.synced() {
+	inf := t.informer(gvr, namespace)
+	if inf == nil {
 		return nil, false, nil
 	}
 	return inf.get(namespace, name)
@@ -337,70 +443,80 @@ func (t *Tracker) Get(gvr schema.GroupVersionResource, namespace, name string) (
 // (see Deps.StatusFields). synced is false as for Get, and also when the
 // type's cache is metadata-only.
 func (t *Tracker) GetObject(gvr schema.GroupVersionResource, namespace, name string) (obj *unstructured.Unstructured, synced bool, err error) {
-	inf := t.informer(gvr)
-	if inf == nil || inf.fields == nil || !inf.synced() {
+	inf := t.informer(gvr, namespace)
+	if inf == nil || inf.fields == nil {
 		return nil, false, nil
 	}
 	return inf.getObject(namespace, name)
 }
 
-// WaitForSync waits until the informers of gvrs are synced, or ctx is done;
-// it reports whether they all synced. An informer that cannot list (the type
-// is gone, or may not be listed) never syncs: bound ctx.
-func (t *Tracker) WaitForSync(ctx context.Context, gvrs []schema.GroupVersionResource) bool {
+// WaitForSync waits until the objects of uses are watched by synced
+// informers, or ctx is done; it reports whether they all are. An informer
+// that cannot list (the type is gone, or may not be listed) never syncs:
+// bound ctx.
+func (t *Tracker) WaitForSync(ctx context.Context, uses []Use) bool {
 	var synced []cache.InformerSynced
-	for _, gvr := range gvrs {
-		synced = append(synced, func() bool {
-			inf := t.informer(gvr)
-			return inf != nil && inf.synced()
-		})
+	for _, u := range uses {
+		synced = append(synced, func() bool { return t.informer(u.Resource, u.Namespace) != nil })
 	}
 	return cache.WaitForCacheSync(ctx.Done(), synced...)
 }
 
-// Deleted tells whether the informer of gvr saw the object with this UID
+// Deleted tells whether an informer of gvr saw the object with this UID
 // deleted within deletedTTL (see there). false means "not known": the object may
 // exist, or its deletion was not seen (no informer, or long ago).
 func (t *Tracker) Deleted(gvr schema.GroupVersionResource, uid types.UID) bool {
-	inf := t.informer(gvr)
-	return inf != nil && inf.deleted.has(uid)
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	for scope, inf := range t.informers {
+		if scope.Resource == gvr && inf.deleted.has(uid) {
+			return true
+		}
+	}
+	return false
 }
 
-// DeletedSince tells whether the informer of gvr saw an object of that name
-// deleted at or after since (within deletedTTL).
+// DeletedSince tells whether an informer watching the object saw an object
+// of that name deleted at or after since (within deletedTTL).
 func (t *Tracker) DeletedSince(gvr schema.GroupVersionResource, namespace, name string, since time.Time) bool {
-	inf := t.informer(gvr)
-	return inf != nil && inf.deleted.hasName(namespace, name, since)
+	for _, inf := range t.covering(Use{Resource: gvr, Namespace: namespace}) {
+		if inf.deleted.hasName(namespace, name, since) {
+			return true
+		}
+	}
+	return false
 }
 
-// Running returns the resource types whose informers are running, sorted by
-// group, version and resource; nil if none.
+// Running returns the resource types that running informers watch, in any
+// namespace, sorted by group, version and resource; nil if none.
 func (t *Tracker) Running() []schema.GroupVersionResource {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 
 	var out []schema.GroupVersionResource
-	for gvr := range t.informers {
-		out = append(out, gvr)
+	for scope := range t.informers {
+		if !slices.Contains(out, scope.Resource) {
+			out = append(out, scope.Resource)
+		}
 	}
 	slices.SortFunc(out, compareGVR)
 	return out
 }
 
-// gvrSet is a set of resource types.
-type gvrSet map[schema.GroupVersionResource]struct{}
+// useSet is a set of uses.
+type useSet map[Use]struct{}
 
-func newGVRSet(gvrs []schema.GroupVersionResource) gvrSet {
-	s := make(gvrSet, len(gvrs))
-	for _, gvr := range gvrs {
-		s[gvr] = struct{}{}
+func newUseSet(uses []Use) useSet {
+	s := make(useSet, len(uses))
+	for _, u := range uses {
+		s[u] = struct{}{}
 	}
 	return s
 }
 
 // has works on a nil set, which stands for a user that declared nothing yet.
-func (s gvrSet) has(gvr schema.GroupVersionResource) bool {
-	_, ok := s[gvr]
+func (s useSet) has(u Use) bool {
+	_, ok := s[u]
 	return ok
 }
 

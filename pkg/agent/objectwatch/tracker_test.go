@@ -113,7 +113,7 @@ func TestGetAnswersFromCache(t *testing.T) {
 	node := client.create(secrets, object("", "cluster-scoped"))
 	e := start(t, client)
 
-	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps, secrets})
+	e.tracker.SetUses("ns/work1", everywhere(configMaps, secrets))
 	e.waitSynced(t, configMaps)
 	e.waitSynced(t, secrets)
 
@@ -147,7 +147,7 @@ func TestGetReturnsACopy(t *testing.T) {
 	client := newFakeClient()
 	client.create(configMaps, object("ns1", "cm1"))
 	e := start(t, client)
-	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.tracker.SetUses("ns/work1", everywhere(configMaps))
 	e.waitSynced(t, configMaps)
 
 	first, _, err := e.tracker.Get(configMaps, "ns1", "cm1")
@@ -163,7 +163,7 @@ func TestGetSeesLaterChanges(t *testing.T) {
 	client := newFakeClient()
 	client.create(configMaps, object("ns1", "cm1"))
 	e := start(t, client)
-	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.tracker.SetUses("ns/work1", everywhere(configMaps))
 	e.waitSynced(t, configMaps)
 
 	updated := client.update(configMaps, "ns1", "cm1", func(o *metav1.PartialObjectMetadata) { o.Labels = map[string]string{"a": "b"} })
@@ -222,7 +222,7 @@ func TestDeletedUIDsAreBounded(t *testing.T) {
 func TestSetUsesBeforeRun(t *testing.T) {
 	client := newFakeClient()
 	tracker := New(Deps{Client: client})
-	tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	tracker.SetUses("ns/work1", everywhere(configMaps))
 
 	assert.Empty(t, tracker.Running(), "nothing runs before Run")
 	_, synced, err := tracker.Get(configMaps, "ns1", "cm1")
@@ -273,13 +273,13 @@ func TestRunningFollowsUses(t *testing.T) {
 	e := start(t, newFakeClient())
 	// Run begins asynchronously; once an informer has synced it has begun, and
 	// from then on Running follows SetUses synchronously.
-	e.tracker.SetUses("probe", gvrs(configMaps))
+	e.tracker.SetUses("probe", everywhere(configMaps))
 	e.waitSynced(t, configMaps)
 	e.tracker.SetUses("probe", nil)
 	require.Empty(t, e.tracker.Running())
 
 	for _, step := range steps {
-		e.tracker.SetUses(step.call.user, step.call.gvrs)
+		e.tracker.SetUses(step.call.user, everywhere(step.call.gvrs...))
 		assert.Equal(t, step.want, e.tracker.Running(), step.name)
 	}
 }
@@ -289,15 +289,15 @@ func TestReleasingLastUserStopsInformer(t *testing.T) {
 	client.create(configMaps, object("ns1", "cm1"))
 	e := start(t, client)
 
-	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
-	e.tracker.SetUses("ns/work2", []schema.GroupVersionResource{configMaps})
+	e.tracker.SetUses("ns/work1", everywhere(configMaps))
+	e.tracker.SetUses("ns/work2", everywhere(configMaps))
 	e.waitSynced(t, configMaps)
 	require.Eventually(t, func() bool { return client.activeWatches(configMaps) == 1 }, timeout, tick)
 
 	e.tracker.SetUses("ns/work1", nil)
 	assert.True(t, e.synced(t, configMaps), "work2 still uses config maps")
 
-	e.tracker.SetUses("ns/work2", []schema.GroupVersionResource{})
+	e.tracker.SetUses("ns/work2", everywhere())
 	assert.Empty(t, e.tracker.Running())
 	got, synced, err := e.tracker.Get(configMaps, "ns1", "cm1")
 	require.NoError(t, err)
@@ -306,14 +306,14 @@ func TestReleasingLastUserStopsInformer(t *testing.T) {
 	require.Eventually(t, func() bool { return client.activeWatches(configMaps) == 0 }, timeout, tick,
 		"the stopped informer must end its watch")
 
-	e.tracker.SetUses("ns/work3", []schema.GroupVersionResource{configMaps})
+	e.tracker.SetUses("ns/work3", everywhere(configMaps))
 	e.waitSynced(t, configMaps)
 }
 
 func TestRunStopsEveryInformer(t *testing.T) {
 	client := newFakeClient()
 	e := start(t, client)
-	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps, deployments})
+	e.tracker.SetUses("ns/work1", everywhere(configMaps, deployments))
 	e.waitSynced(t, configMaps)
 	e.waitSynced(t, deployments)
 
@@ -326,7 +326,7 @@ func TestRunStopsEveryInformer(t *testing.T) {
 	assert.Empty(t, e.tracker.Running())
 	assert.False(t, e.synced(t, configMaps))
 
-	e.tracker.SetUses("ns/work2", []schema.GroupVersionResource{secrets})
+	e.tracker.SetUses("ns/work2", everywhere(secrets))
 	assert.Empty(t, e.tracker.Running(), "nothing starts after Run has returned")
 }
 
@@ -398,7 +398,7 @@ func TestOnChange(t *testing.T) {
 			}
 			client.create(configMaps, object("ns1", "barrier", workOwner(barrierOwner)))
 			e := start(t, client)
-			e.tracker.SetUses("ns/work", []schema.GroupVersionResource{configMaps})
+			e.tracker.SetUses("ns/work", everywhere(configMaps))
 			e.waitSynced(t, configMaps)
 
 			tc.change(client)
@@ -438,7 +438,7 @@ func TestCacheStripsBulkyMetadata(t *testing.T) {
 	withBulk(o)
 	client.create(configMaps, o)
 	e := start(t, client)
-	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.tracker.SetUses("ns/work1", everywhere(configMaps))
 	e.waitSynced(t, configMaps)
 
 	assertStripped := func() {
@@ -467,7 +467,7 @@ func TestForbiddenListBacksOffAndRecovers(t *testing.T) {
 	client.create(configMaps, object("ns1", "cm1"))
 	client.fail(configMaps, apierrors.NewForbidden(configMaps.GroupResource(), "", fmt.Errorf("no RBAC")))
 	e := start(t, client)
-	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.tracker.SetUses("ns/work1", everywhere(configMaps))
 
 	require.Eventually(t, func() bool { return len(client.listTimes(configMaps)) >= 2 }, timeout, tick,
 		"the informer must retry the list")
@@ -484,7 +484,7 @@ func TestAccessLostAfterSync(t *testing.T) {
 	client := newFakeClient()
 	client.create(configMaps, object("ns1", "cm1"))
 	e := start(t, client)
-	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.tracker.SetUses("ns/work1", everywhere(configMaps))
 	e.waitSynced(t, configMaps)
 
 	client.fail(configMaps, apierrors.NewForbidden(configMaps.GroupResource(), "", fmt.Errorf("RBAC revoked")))
@@ -510,7 +510,7 @@ func TestConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			user := fmt.Sprintf("ns/work%d", worker)
 			for i := range 30 {
-				e.tracker.SetUses(user, all[:(worker+i)%(len(all)+1)])
+				e.tracker.SetUses(user, everywhere(all[:(worker+i)%(len(all)+1)]...))
 				for _, gvr := range all {
 					_, _, err := e.tracker.Get(gvr, "ns1", "obj")
 					assert.NoError(t, err)
@@ -535,10 +535,10 @@ func TestInformerLingers(t *testing.T) {
 	client.create(configMaps, object("ns1", "cm1"))
 	e := startWith(t, client, Deps{Linger: 300 * time.Millisecond})
 
-	e.tracker.SetUses("ns/work1", []schema.GroupVersionResource{configMaps})
+	e.tracker.SetUses("ns/work1", everywhere(configMaps))
 	e.waitSynced(t, configMaps)
 	e.tracker.SetUses("ns/work1", nil)
-	e.tracker.SetUses("ns/work2", []schema.GroupVersionResource{configMaps})
+	e.tracker.SetUses("ns/work2", everywhere(configMaps))
 	assert.True(t, e.synced(t, configMaps), "the lingering informer serves the next user at once")
 	assert.Len(t, client.listTimes(configMaps), 1, "no second list")
 
@@ -568,22 +568,22 @@ func TestWatchFailureIsToldToItsUsers(t *testing.T) {
 			client := newFakeClient()
 			told := &ct.Calls{}
 			e := startWith(t, client, Deps{OnWatchFailure: told.Add})
-			e.tracker.SetUses("ns/uses-configmaps", []schema.GroupVersionResource{configMaps})
-			e.tracker.SetUses("ns/uses-secrets", []schema.GroupVersionResource{secrets})
+			e.tracker.SetUses("ns/uses-configmaps", everywhere(configMaps))
+			e.tracker.SetUses("ns/uses-secrets", everywhere(secrets))
 			e.waitSynced(t, configMaps)
-			_, failing := e.tracker.WatchFailure(configMaps)
+			_, failing := e.tracker.WatchFailure(Use{Resource: configMaps})
 			assert.False(t, failing)
 
 			before, lists := time.Now(), len(client.listTimes(configMaps))
 			tc.fail(client)
 			require.Eventually(t, func() bool { return len(told.List()) == 1 }, timeout, tick, "the user is told")
 			assert.Equal(t, []string{"ns/uses-configmaps"}, told.List(), "only the users of the type")
-			failure, failing := e.tracker.WatchFailure(configMaps)
+			failure, failing := e.tracker.WatchFailure(Use{Resource: configMaps})
 			require.True(t, failing)
 			assert.True(t, apierrors.IsForbidden(failure.Err), "%v", failure.Err)
 			assert.False(t, failure.Since.Before(before.Truncate(time.Second)))
 			require.Eventually(t, func() bool { return len(client.listTimes(configMaps)) >= lists+2 }, timeout, tick, "retried")
-			again, failing := e.tracker.WatchFailure(configMaps)
+			again, failing := e.tracker.WatchFailure(Use{Resource: configMaps})
 			require.True(t, failing, "still failing after retries")
 			assert.Equal(t, failure.Since, again.Since, "since when is kept")
 			assert.Len(t, told.List(), 1, "told once, not per retry")
@@ -591,10 +591,19 @@ func TestWatchFailureIsToldToItsUsers(t *testing.T) {
 			client.fail(configMaps, nil)
 			client.failWatch(configMaps, nil)
 			require.Eventually(t, func() bool { return len(told.List()) == 2 }, timeout, tick, "told again once it works")
-			_, failing = e.tracker.WatchFailure(configMaps)
+			_, failing = e.tracker.WatchFailure(Use{Resource: configMaps})
 			assert.False(t, failing)
-			_, failing = e.tracker.WatchFailure(secrets)
+			_, failing = e.tracker.WatchFailure(Use{Resource: secrets})
 			assert.False(t, failing)
 		})
 	}
+}
+
+// everywhere is the uses of gvrs in the whole cluster.
+func everywhere(gvrs ...schema.GroupVersionResource) []Use {
+	var uses []Use
+	for _, gvr := range gvrs {
+		uses = append(uses, Use{Resource: gvr})
+	}
+	return uses
 }

@@ -35,7 +35,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	st.results = make([]manifestResult, len(manifests))
 	ready := make([]*prepared, len(manifests))
 	kinds := make([]schema.GroupKind, len(manifests))
-	var gvrs []schema.GroupVersionResource
+	var uses []objectwatch.Use
 	var ids []uint64
 	for i, m := range manifests {
 		st.results[i].meta.Ordinal = int32(i)
@@ -45,11 +45,11 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 			continue
 		}
 		ready[i], kinds[i] = p, p.obj.GroupVersionKind().GroupKind()
-		gvrs = append(gvrs, p.gvr)
+		uses = append(uses, objectwatch.Use{Resource: p.gvr, Namespace: p.obj.GetNamespace()})
 		ids = append(ids, p.id)
 	}
 	key := st.work.Namespace + "/" + st.work.Name
-	c.Objects.SetUses(key, gvrs)
+	c.Objects.SetUses(key, uses)
 	c.Objects.SetReads(key, unowned(st.work, ready))
 	c.Records.Load(key, st.applied.Annotations[applyrecords.Annotation])
 

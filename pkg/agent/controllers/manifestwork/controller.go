@@ -41,14 +41,16 @@ const ControllerName = "ManifestWorkController"
 // ObjectCache answers from a watch cache whether an applied object exists and
 // at which resourceVersion, so that unchanged objects cost no request.
 type ObjectCache interface {
-	SetUses(user string, gvrs []schema.GroupVersionResource)
+	// SetUses names the resource types, and their namespaces, whose
+	// objects a work applies.
+	SetUses(user string, uses []objectwatch.Use)
 	// SetReads names the objects a work reads without owning them, whose
 	// changes its owner references cannot route back to it.
 	SetReads(user string, objects []objectwatch.ObjectKey)
 	Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error)
-	// WatchFailure tells why, and since when, objects of gvr are not
+	// WatchFailure tells why, and since when, the objects of a use are not
 	// watched; ok is false while they are.
-	WatchFailure(gvr schema.GroupVersionResource) (failure objectwatch.WatchFailure, ok bool)
+	WatchFailure(u objectwatch.Use) (failure objectwatch.WatchFailure, ok bool)
 }
 
 // Executors decides whether a work's executor may have a manifest applied.

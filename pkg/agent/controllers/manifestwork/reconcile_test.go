@@ -35,12 +35,12 @@ import (
 // from the API.
 type noCache struct{}
 
-func (noCache) SetUses(string, []schema.GroupVersionResource) {}
+func (noCache) SetUses(string, []objectwatch.Use) {}
 func (noCache) SetReads(string, []objectwatch.ObjectKey)      {}
 func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.PartialObjectMetadata, bool, error) {
 	return nil, false, nil
 }
-func (noCache) WatchFailure(schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
+func (noCache) WatchFailure(objectwatch.Use) (objectwatch.WatchFailure, bool) {
 	return objectwatch.WatchFailure{}, false
 }
 

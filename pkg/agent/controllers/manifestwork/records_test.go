@@ -24,9 +24,9 @@ type trackerCache struct {
 	dynamic *fakedynamic.FakeDynamicClient
 }
 
-func (trackerCache) SetUses(string, []schema.GroupVersionResource) {}
+func (trackerCache) SetUses(string, []objectwatch.Use) {}
 func (trackerCache) SetReads(string, []objectwatch.ObjectKey)      {}
-func (trackerCache) WatchFailure(schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
+func (trackerCache) WatchFailure(objectwatch.Use) (objectwatch.WatchFailure, bool) {
 	return objectwatch.WatchFailure{}, false
 }
 func (c trackerCache) Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {

@@ -3,6 +3,7 @@ package manifestwork
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/stalled"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 )
@@ -92,7 +94,7 @@ func stallCondition(reason string, generation int64, format string, args ...any)
 // is looked at again once it has failed long enough to be reported; one
 // that works again tells the controller (objectwatch.Deps.OnWatchFailure).
 func (c *Controller) checkWatches(ctx context.Context, st *state) error {
-	failing := map[schema.GroupVersionResource]error{}
+	failing := map[objectwatch.Use]error{}
 	var types []string // not watched, in the order of the manifests
 	var first error    // of types[0]
 	for i := range st.results {
@@ -100,13 +102,16 @@ func (c *Controller) checkWatches(ctx context.Context, st *state) error {
 		if r.meta.Resource == "" {
 			continue // never mapped: its Applied condition says why
 		}
-		gvr := schema.GroupVersionResource{Group: r.meta.Group, Version: r.meta.Version, Resource: r.meta.Resource}
-		err, seen := failing[gvr]
+		u := objectwatch.Use{
+			Resource:  schema.GroupVersionResource{Group: r.meta.Group, Version: r.meta.Version, Resource: r.meta.Resource},
+			Namespace: r.meta.Namespace,
+		}
+		err, seen := failing[u]
 		if !seen {
-			err = c.watchFailure(st, gvr)
-			failing[gvr] = err
-			if err != nil {
-				types = append(types, gvr.GroupResource().String())
+			err = c.watchFailure(st, u)
+			failing[u] = err
+			if name := u.Resource.GroupResource().String(); err != nil && !slices.Contains(types, name) {
+				types = append(types, name)
 				if first == nil {
 					first = err
 				}
@@ -127,17 +132,17 @@ func (c *Controller) checkWatches(ctx context.Context, st *state) error {
 	return nil
 }
 
-// watchFailure is why objects of gvr have not been watched for long enough
-// to report it; nil while they are watched, or failed only lately (then the
-// work is looked at again when it is time).
-func (c *Controller) watchFailure(st *state, gvr schema.GroupVersionResource) error {
-	f, failing := c.Objects.WatchFailure(gvr)
+// watchFailure is why the objects of u have not been watched for long
+// enough to report it; nil while they are watched, or failed only lately
+// (then the work is looked at again when it is time).
+func (c *Controller) watchFailure(st *state, u objectwatch.Use) error {
+	f, failing := c.Objects.WatchFailure(u)
 	if !failing {
 		return nil
 	}
 	persisting, wait := stalled.Persists(f.Since, c.now())
 	if !persisting {
-		st.notYet(fmt.Errorf("cannot list or watch %s: %w", gvr.GroupResource(), f.Err), wait)
+		st.notYet(fmt.Errorf("cannot list or watch %s: %w", u.Resource.GroupResource(), f.Err), wait)
 		return nil
 	}
 	return f.Err

@@ -33,11 +33,11 @@ func (f reachability) OnUnreachable(time.Duration, func()) {}
 // with the function as its WatchFailure.
 type failingWatches struct {
 	trackerCache
-	failure func(schema.GroupVersionResource) (objectwatch.WatchFailure, bool)
+	failure func(objectwatch.Use) (objectwatch.WatchFailure, bool)
 }
 
-func (f failingWatches) WatchFailure(gvr schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
-	return f.failure(gvr)
+func (f failingWatches) WatchFailure(u objectwatch.Use) (objectwatch.WatchFailure, bool) {
+	return f.failure(u)
 }
 
 // A failure that keeps a work from progressing shows on the work as Stalled
@@ -94,8 +94,8 @@ func TestStalled(t *testing.T) {
 	}, {
 		name: "a resource type cannot be watched",
 		fault: func(e *env, on *bool) {
-			e.c.Objects = failingWatches{trackerCache{e.dynamic}, func(gvr schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
-				return objectwatch.WatchFailure{Err: notListed, Since: t0}, *on && gvr == configMaps
+			e.c.Objects = failingWatches{trackerCache{e.dynamic}, func(u objectwatch.Use) (objectwatch.WatchFailure, bool) {
+				return objectwatch.WatchFailure{Err: notListed, Since: t0}, *on && u.Resource == configMaps
 			}}
 		},
 		steps: []step{
@@ -191,8 +191,8 @@ func TestStalledMessages(t *testing.T) {
 	}, {
 		name: "ConfigMaps not watched",
 		setup: func(e *env) {
-			e.c.Objects = failingWatches{trackerCache{e.dynamic}, func(gvr schema.GroupVersionResource) (objectwatch.WatchFailure, bool) {
-				return objectwatch.WatchFailure{Err: notListed, Since: t0}, gvr == configMaps
+			e.c.Objects = failingWatches{trackerCache{e.dynamic}, func(u objectwatch.Use) (objectwatch.WatchFailure, bool) {
+				return objectwatch.WatchFailure{Err: notListed, Since: t0}, u.Resource == configMaps
 			}}
 		},
 		wantMessage: `The agent cannot list or watch configmaps: configmaps is forbidden: User "agent" cannot list resource "configmaps"; ` +
@@ -222,6 +222,32 @@ func TestStalledMessages(t *testing.T) {
 				assert.Equal(t, metav1.ConditionUnknown, workInSync.Status)
 			}
 		})
+	}
+}
+
+// Objects of one type are watched namespace by namespace: a watch refused
+// in one namespace marks the manifests there only, and the Stalled message
+// names the type once however many namespaces refuse it.
+func TestWatchRefusedInSomeNamespaces(t *testing.T) {
+	t0 := time.Unix(10000, 0)
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(3).WithFinalizer().
+		WithManifest(fixture.ConfigMap("a", "one", nil), fixture.ConfigMap("b", "two", nil), fixture.ConfigMap("c", "three", nil)).Build()
+	notListed := apierrors.NewForbidden(configMaps.GroupResource(), "", errors.New(`User "agent" cannot list resource "configmaps"`))
+	e := newEnv(t, work)
+	e.c.now = func() time.Time { return t0.Add(stalled.Threshold) }
+	e.c.Objects = failingWatches{trackerCache{e.dynamic}, func(u objectwatch.Use) (objectwatch.WatchFailure, bool) {
+		return objectwatch.WatchFailure{Err: notListed, Since: t0}, u.Namespace != "b"
+	}}
+	_ = e.c.reconcile(context.Background(), work)
+	got := e.work(t)
+	cond := apimeta.FindStatusCondition(got.Status.Conditions, stalled.ConditionType)
+	require.NotNil(t, cond)
+	assert.Equal(t, `The agent cannot list or watch configmaps: configmaps is forbidden: User "agent" cannot list resource "configmaps"; `+
+		"changes made to their objects on the managed cluster are not seen: grant the agent list and watch on them", cond.Message)
+	for i, want := range []metav1.ConditionStatus{metav1.ConditionUnknown, metav1.ConditionTrue, metav1.ConditionUnknown} {
+		inSync := apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[i].Conditions, ConditionInSync)
+		require.NotNil(t, inSync, "manifest %d", i)
+		assert.Equal(t, want, inSync.Status, "manifest %d", i)
 	}
 }
 
