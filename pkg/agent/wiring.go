@@ -141,7 +141,9 @@ func (a *agent) wire() (w *wiring, err error) {
 	q.records = applyrecords.NewStore()
 	q.hub = workwriter.Hub{Client: c.hub, MaxStatusSize: a.MaxStatusSize, Events: recorder}
 	hubHash := appliedname.HubHash(a.Hub.Host)
-	w.appliedTypes = func() []objectwatch.Use { return appliedTypes(in.applied.Lister(), hubHash) }
+	w.appliedTypes = func() []objectwatch.Use {
+		return appliedTypes(in.applied.Lister(), in.works.Lister().ManifestWorks(a.ClusterName), hubHash)
+	}
 	w.objects = objectwatch.New(objectwatch.Deps{
 		Client: c.watch.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
 		OnRead: func(key string) { q.apply.Queue().Add(key) }, OnWatchFailure: q.onWatchFailure(a.ClusterName),
@@ -198,8 +200,10 @@ func (w *wiring) watchAppliedTypes(ctx context.Context) {
 }
 
 // appliedTypes lists the resource types, and their namespaces, that the
-// AppliedManifestWorks of hubHash record.
-func appliedTypes(applied worklisters.AppliedManifestWorkLister, hubHash string) []objectwatch.Use {
+// AppliedManifestWorks of hubHash record for the works of this cluster: the
+// objects the agent is about to look at. Records of the same hub for works
+// elsewhere are other agents' sharing the managed cluster.
+func appliedTypes(applied worklisters.AppliedManifestWorkLister, works worklisters.ManifestWorkNamespaceLister, hubHash string) []objectwatch.Use {
 	all, err := applied.List(labels.Everything())
 	if err != nil {
 		return nil
@@ -208,6 +212,9 @@ func appliedTypes(applied worklisters.AppliedManifestWorkLister, hubHash string)
 	var uses []objectwatch.Use
 	for _, amw := range all {
 		if amw.Spec.HubHash != hubHash {
+			continue
+		}
+		if _, err := works.Get(amw.Spec.ManifestWorkName); err != nil {
 			continue
 		}
 		for _, r := range amw.Status.AppliedResources {
