@@ -38,7 +38,7 @@ func TestDriftRepairedWhateverTheWatchScope(t *testing.T) {
 	repaired := func(step, ns string) {
 		t.Helper()
 		cms := s.Kube.CoreV1().ConfigMaps(ns)
-		framework.Eventually(t, convergeTimeout, func() error {
+		desired := func() error {
 			cm, err := cms.Get(ctx, "settings", metav1.GetOptions{})
 			if err != nil {
 				return err
@@ -47,22 +47,14 @@ func TestDriftRepairedWhateverTheWatchScope(t *testing.T) {
 				return fmt.Errorf("mode is %q", cm.Data["mode"])
 			}
 			return nil
-		}, "%s: %s/settings applied", step, ns)
+		}
+		framework.Eventually(t, convergeTimeout, desired, "%s: %s/settings applied", step, ns)
 		cm, err := cms.Get(ctx, "settings", metav1.GetOptions{})
 		require.NoError(t, err)
 		cm.Data["mode"] = "edited"
 		_, err = cms.Update(ctx, cm, metav1.UpdateOptions{FieldManager: "someone"})
 		require.NoError(t, err)
-		framework.Eventually(t, convergeTimeout, func() error {
-			cm, err := cms.Get(ctx, "settings", metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			if cm.Data["mode"] != "desired" {
-				return fmt.Errorf("mode is still %q", cm.Data["mode"])
-			}
-			return nil
-		}, "%s: edit of %s/settings repaired", step, ns)
+		framework.Eventually(t, convergeTimeout, desired, "%s: edit of %s/settings repaired", step, ns)
 	}
 	setManifests := func(n int) {
 		t.Helper()
