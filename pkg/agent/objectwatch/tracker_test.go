@@ -178,7 +178,10 @@ func TestGetSeesLaterChanges(t *testing.T) {
 		got, synced, err := e.tracker.Get(configMaps, "ns1", "cm1")
 		return err == nil && synced && got == nil
 	}, timeout, tick)
-	assert.True(t, e.tracker.Deleted(configMaps, updated.UID), "the deletion was seen: gone for sure")
+	// The cache drops the object before the informer's handlers hear of
+	// the deletion: Deleted follows a moment later.
+	assert.Eventually(t, func() bool { return e.tracker.Deleted(configMaps, updated.UID) }, timeout, tick,
+		"the deletion was seen: gone for sure")
 	assert.False(t, e.tracker.Deleted(secrets, updated.UID), "another type's informer saw nothing")
 }
 
