@@ -24,9 +24,9 @@ import (
 
 // gvrInformer is the informer of one resource type, in one namespace or in
 // the whole cluster, with its own context so that it can be stopped on its
-// own. It caches metadata only,
-// unless the type's status is read (see Deps.StatusFields): then it watches
-// whole objects and keeps their metadata and the fields named.
+// own. It caches metadata only, unless the type's status is read (see
+// Deps.StatusFields): then it watches whole objects and keeps their metadata
+// and the fields named.
 type gvrInformer struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
