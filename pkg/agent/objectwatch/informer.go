@@ -79,8 +79,9 @@ type source struct {
 }
 
 // newGVRInformer builds, but does not start, the informer of scope: its
-// resource type in its namespace, or in every namespace when that is empty.
-// Its lifetime is bounded by parent and by stop.
+// resource type in its namespace, or in every namespace when that is empty
+// (a client of namespace "" lists and watches them all). Its lifetime is
+// bounded by parent and by stop.
 func newGVRInformer(parent context.Context, src source, scope Use,
 	resync time.Duration, cb callbacks) (*gvrInformer, error) {
 	ctx, cancel := context.WithCancel(parent)
@@ -90,17 +91,9 @@ func newGVRInformer(parent context.Context, src source, scope Use,
 	gvr, ns := scope.Resource, scope.Namespace
 	if len(src.fields) > 0 && src.dynamic != nil {
 		i.fields = src.fields
-		var resource lister[*unstructured.UnstructuredList] = src.dynamic.Resource(gvr)
-		if ns != "" {
-			resource = src.dynamic.Resource(gvr).Namespace(ns)
-		}
-		lw, example = listWatch(i, resource, src.dynamic), &unstructured.Unstructured{}
+		lw, example = listWatch(i, src.dynamic.Resource(gvr).Namespace(ns), src.dynamic), &unstructured.Unstructured{}
 	} else {
-		var resource lister[*metav1.PartialObjectMetadataList] = src.metadata.Resource(gvr)
-		if ns != "" {
-			resource = src.metadata.Resource(gvr).Namespace(ns)
-		}
-		lw, example = listWatch(i, resource, src.metadata), &metav1.PartialObjectMetadata{}
+		lw, example = listWatch(i, src.metadata.Resource(gvr).Namespace(ns), src.metadata), &metav1.PartialObjectMetadata{}
 	}
 	description := gvr.String()
 	if ns != "" {
