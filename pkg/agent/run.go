@@ -4,11 +4,14 @@ import (
 	"context"
 
 	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/feedback"
 	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/kubeconn"
+	"github.com/manifestwork/work/pkg/kubeconn/writelimit"
+	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/pkg/startup"
 )
 
@@ -69,6 +72,7 @@ func connect(ctx context.Context, o *Options) (*connections, error) {
 		return nil, err
 	}
 	hub.QPS, hub.Burst = o.HubKubeAPIQPS, o.HubKubeAPIBurst
+	hub.Wrap(hubWriteLimit(ctx).Wrap)
 	spoke, err := o.Connect(ctx, o.spokeCluster(), kubeconn.AppliedManifestWorkAPI)
 	if err != nil {
 		return nil, err
@@ -80,6 +84,22 @@ func connect(ctx context.Context, o *Options) (*connections, error) {
 		}
 	}
 	return &connections{hub: hub, spoke: spoke, lease: lease}, nil
+}
+
+// hubWriteLimit is the backpressure on the agent's writes to the hub: when
+// many agents share one hub, a hub that falls behind gets fewer writes
+// from each instead of the same writes again. Its limit and each decrease
+// are in the metrics.
+func hubWriteLimit(ctx context.Context) *writelimit.Limiter {
+	logger := klog.FromContext(ctx).WithValues("cluster", "hub")
+	metrics.WritesLimit.WithLabelValues("hub").Set(writelimit.DefaultMax)
+	return writelimit.New(writelimit.Options{OnChange: func(limit int, reason string) {
+		metrics.WritesLimit.WithLabelValues("hub").Set(float64(limit))
+		if reason != "" {
+			metrics.WritesOverloaded.WithLabelValues("hub", reason).Inc()
+			logger.V(2).Info("The hub shows overload: fewer writes in flight", "sign", reason, "limit", limit)
+		}
+	}})
 }
 
 func (o *Options) hubCluster() kubeconn.Cluster {

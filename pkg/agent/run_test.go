@@ -3,15 +3,19 @@ package agent
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/component-base/metrics/testutil"
 
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/kubeconn/kubeconntest"
+	"github.com/manifestwork/work/pkg/kubeconn/writelimit"
+	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/pkg/startup/startuptest"
 )
 
@@ -113,3 +117,32 @@ func TestRunWithLeaderElection(t *testing.T) {
 	require.NoError(t, stop())
 	assert.Empty(t, srv.Holder("open-cluster-management-agent", LeaseName), "the lease is released on shutdown")
 }
+
+// The hub's overload shows in the metrics: each halving of the writes in
+// flight, and the limit.
+func TestHubWriteLimitReportsOverload(t *testing.T) {
+	metrics.Register()
+	rt := hubWriteLimit(t.Context()).Wrap(roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: http.StatusTooManyRequests, Body: http.NoBody, Request: req}, nil
+	}))
+	limit := func() float64 {
+		v, err := testutil.GetGaugeMetricValue(metrics.WritesLimit.WithLabelValues("hub"))
+		require.NoError(t, err)
+		return v
+	}
+	assert.EqualValues(t, writelimit.DefaultMax, limit())
+	before, err := testutil.GetCounterMetricValue(metrics.WritesOverloaded.WithLabelValues("hub", writelimit.Throttled))
+	require.NoError(t, err)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPatch, "https://hub/apis", nil)
+	require.NoError(t, err)
+	_, err = rt.RoundTrip(req)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, limit(), "half of the one write in flight, at least 1")
+	after, err := testutil.GetCounterMetricValue(metrics.WritesOverloaded.WithLabelValues("hub", writelimit.Throttled))
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, after-before)
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }

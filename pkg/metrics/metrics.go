@@ -205,6 +205,24 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"cluster"})
 
+	// WritesLimit is how many writes the process lets be in flight to a
+	// cluster now (pkg/kubeconn/writelimit): below its maximum after the
+	// cluster showed overload.
+	WritesLimit = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Subsystem: "writes", Name: "in_flight_limit",
+		Help:           "Writes the process lets be in flight to the cluster now; lowered when the cluster shows overload, raised as it answers in time.",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"cluster"})
+
+	// WritesOverloaded counts the times a cluster's answer to a write
+	// lowered WritesLimit, by the sign of overload (throttled, unavailable,
+	// slow, failed).
+	WritesOverloaded = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "writes", Name: "overloaded_total",
+		Help:           "Times the cluster's answer to a write showed overload and lowered the writes in flight, by sign: throttled (429), unavailable (502-504), slow, failed (no answer).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"cluster", "reason"})
+
 	// UnimplementedFeatureGates is 1 for each feature gate that is enabled
 	// but that this process does not implement.
 	UnimplementedFeatureGates = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
@@ -223,6 +241,7 @@ func Register() {
 			Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
 			StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorCacheHits, ManifestHealth,
 			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, UnimplementedFeatureGates,
+			WritesLimit, WritesOverloaded,
 		)
 	})
 }

@@ -69,10 +69,28 @@ func (e *E2E) deploy() error {
 	return nil
 }
 
+// ClusterNamespace applies deploy/cluster-namespace for cluster on the hub,
+// waits until its RBAC is in force and returns the path of a kubeconfig of
+// the hub with a token of the cluster's agent identity there: what a real
+// hub gives each managed cluster's agent.
+func (e *E2E) ClusterNamespace(cluster string) (string, error) {
+	if err := e.applyOverlay(e.Hub, "cluster-namespace-"+cluster, "cluster-namespace", "namespace: "+cluster+"\n"); err != nil {
+		return "", err
+	}
+	onHub := serviceAccountUser(cluster, AgentHubServiceAccount)
+	if err := e.Hub.waitAllowed(e.ctx, onHub, authorizationv1.ResourceAttributes{
+		Namespace: cluster, Verb: "patch", Group: "work.open-cluster-management.io", Resource: "manifestworks", Subresource: "status",
+	}); err != nil {
+		return "", err
+	}
+	return e.tokenKubeconfig(e.Hub, cluster, AgentHubServiceAccount)
+}
+
 // deployManaged applies deploy/cluster-namespace for c on the hub and
 // deploy/agent on c, and writes the agent's two kubeconfigs.
 func (e *E2E) deployManaged(c *Cluster) error {
-	if err := e.applyOverlay(e.Hub, "cluster-namespace-"+c.Name, "cluster-namespace", "namespace: "+c.Name+"\n"); err != nil {
+	var err error
+	if c.AgentHubKubeconfig, err = e.ClusterNamespace(c.Name); err != nil {
 		return err
 	}
 	// The Deployment names the cluster by the flag appended last, as the
@@ -84,21 +102,11 @@ func (e *E2E) deployManaged(c *Cluster) error {
 	if err := e.applyOverlay(c, "agent-"+c.Name, "agent", agent); err != nil {
 		return err
 	}
-	onHub := serviceAccountUser(c.Name, AgentHubServiceAccount)
-	if err := e.Hub.waitAllowed(e.ctx, onHub, authorizationv1.ResourceAttributes{
-		Namespace: c.Name, Verb: "patch", Group: "work.open-cluster-management.io", Resource: "manifestworks", Subresource: "status",
-	}); err != nil {
-		return err
-	}
 	// Granted through the aggregated ClusterRole, the last to take effect.
 	onManaged := serviceAccountUser(AgentLeaseNamespace, AgentServiceAccount)
 	if err := c.waitAllowed(e.ctx, onManaged, authorizationv1.ResourceAttributes{
 		Verb: "create", Group: "work.open-cluster-management.io", Resource: "appliedmanifestworks",
 	}); err != nil {
-		return err
-	}
-	var err error
-	if c.AgentHubKubeconfig, err = e.tokenKubeconfig(e.Hub, c.Name, AgentHubServiceAccount); err != nil {
 		return err
 	}
 	c.WorkKubeconfig, err = e.tokenKubeconfig(c, AgentLeaseNamespace, AgentServiceAccount)
