@@ -97,7 +97,7 @@ func hubWriteLimit(ctx context.Context) *writelimit.Limiter {
 		metrics.WritesLimit.WithLabelValues("hub").Set(float64(limit))
 		if reason != "" {
 			metrics.WritesOverloaded.WithLabelValues("hub", reason).Inc()
-			logger.V(2).Info("The hub shows overload: fewer writes in flight", "sign", reason, "limit", limit)
+			logger.Info("The hub shows overload: fewer writes in flight", "sign", reason, "limit", limit)
 		}
 	}})
 }
