@@ -129,6 +129,10 @@ type transport struct {
 	next http.RoundTripper
 }
 
+// WrappedRoundTripper lets client-go reach the transport underneath, e.g.
+// to close its idle connections.
+func (t *transport) WrappedRoundTripper() http.RoundTripper { return t.next }
+
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !isWrite(req.Method) {
 		return t.next.RoundTrip(req)

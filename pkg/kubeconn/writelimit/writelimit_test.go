@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 )
 
 // server is a fake API server: each request blocks until answered.
@@ -291,4 +292,12 @@ func TestCallerGivingUpFreesItsTurn(t *testing.T) {
 	c.answer <- result{err: context.DeadlineExceeded}
 	assert.ErrorIs(t, wait(t, late), context.DeadlineExceeded)
 	assert.Equal(t, 1, l.Limit())
+}
+
+// client-go finds the transport underneath, to close its idle connections.
+func TestWrapsTheTransportVisibly(t *testing.T) {
+	s := newServer()
+	wrapped, ok := New(Options{}).Wrap(s).(utilnet.RoundTripperWrapper)
+	require.True(t, ok)
+	assert.Same(t, s, wrapped.WrappedRoundTripper())
 }
