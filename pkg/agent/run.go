@@ -92,14 +92,15 @@ func connect(ctx context.Context, o *Options) (*connections, error) {
 // are in the metrics.
 func hubWriteLimit(ctx context.Context) *writelimit.Limiter {
 	logger := klog.FromContext(ctx).WithValues("cluster", "hub")
-	metrics.WritesLimit.WithLabelValues("hub").Set(writelimit.DefaultMax)
-	return writelimit.New(writelimit.Options{OnChange: func(limit int, reason string) {
+	l := writelimit.New(writelimit.Options{OnChange: func(limit int, reason string) {
 		metrics.WritesLimit.WithLabelValues("hub").Set(float64(limit))
 		if reason != "" {
 			metrics.WritesOverloaded.WithLabelValues("hub", reason).Inc()
 			logger.Info("The hub shows overload: fewer writes in flight", "sign", reason, "limit", limit)
 		}
 	}})
+	metrics.WritesLimit.WithLabelValues("hub").Set(float64(l.Limit()))
+	return l
 }
 
 func (o *Options) hubCluster() kubeconn.Cluster {

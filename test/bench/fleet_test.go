@@ -5,11 +5,9 @@ package bench
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -165,22 +163,11 @@ const identityWorkers = 4
 // hub and returns the kubeconfigs of their agents' identities, in order.
 func clusterIdentities(e *framework.E2E, clusters []string) ([]string, error) {
 	kubeconfigs := make([]string, len(clusters))
-	errs := make([]error, len(clusters))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range identityWorkers {
-		wg.Go(func() {
-			for i := range next {
-				kubeconfigs[i], errs[i] = e.ClusterNamespace(clusters[i])
-			}
-		})
-	}
-	for i := range clusters {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return kubeconfigs, errors.Join(errs...)
+	err := inParallel(len(clusters), identityWorkers, func(i int) (err error) {
+		kubeconfigs[i], err = e.ClusterNamespace(clusters[i])
+		return err
+	})
+	return kubeconfigs, err
 }
 
 func (h *fleetHarness) work(cluster, name string) *workv1.ManifestWork {

@@ -179,16 +179,10 @@ func verdict(ctx context.Context, resp *http.Response, err error, took, slow tim
 // acquire waits until a write may be sent, and returns its turn: the
 // number of writes sent before it.
 func (l *Limiter) acquire(ctx context.Context) (uint64, error) {
-	l.mu.Lock()
-	if len(l.waiters) == 0 && l.inFlight < int(l.limit) {
-		l.inFlight++
-		l.sent++
-		turn := l.sent
-		l.mu.Unlock()
-		return turn, nil
-	}
 	me := &waiter{granted: make(chan struct{})}
+	l.mu.Lock()
 	l.waiters = append(l.waiters, me)
+	l.grantLocked() // at once when the limit allows and no one waits before it
 	l.mu.Unlock()
 	select {
 	case <-me.granted:
