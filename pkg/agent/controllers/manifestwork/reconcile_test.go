@@ -35,8 +35,8 @@ import (
 // from the API.
 type noCache struct{}
 
-func (noCache) SetUses(string, []objectwatch.Use) {}
-func (noCache) SetReads(string, []objectwatch.ObjectKey)      {}
+func (noCache) SetUses(string, []objectwatch.Use)        {}
+func (noCache) SetReads(string, []objectwatch.ObjectKey) {}
 func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.PartialObjectMetadata, bool, error) {
 	return nil, false, nil
 }

@@ -24,8 +24,8 @@ type trackerCache struct {
 	dynamic *fakedynamic.FakeDynamicClient
 }
 
-func (trackerCache) SetUses(string, []objectwatch.Use) {}
-func (trackerCache) SetReads(string, []objectwatch.ObjectKey)      {}
+func (trackerCache) SetUses(string, []objectwatch.Use)        {}
+func (trackerCache) SetReads(string, []objectwatch.ObjectKey) {}
 func (trackerCache) WatchFailure(objectwatch.Use) (objectwatch.WatchFailure, bool) {
 	return objectwatch.WatchFailure{}, false
 }
