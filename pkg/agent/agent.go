@@ -64,12 +64,10 @@ func (a *agent) run(ctx context.Context) error {
 	defer wg.Wait() // after the informers and controllers
 	// The informers' requests wait on the monitors during outages.
 	wg.Go(func() { w.monitors.Run(ctx) })
-	w.hubInformers.Start(ctx.Done())
-	w.spokeInformers.Start(ctx.Done())
-	w.kubeInformers.Start(ctx.Done())
-	defer w.hubInformers.Shutdown() // after ctx is done: waits for the informers to stop
-	defer w.spokeInformers.Shutdown()
-	defer w.kubeInformers.Shutdown()
+	for _, f := range w.factories {
+		f.Start(ctx.Done())
+		defer f.Shutdown() // after ctx is done: waits for the informers to stop
+	}
 
 	if !cache.WaitForNamedCacheSyncWithContext(ctx, w.synced...) {
 		return nil // cancelled before the caches synced
@@ -77,6 +75,7 @@ func (a *agent) run(ctx context.Context) error {
 	for _, run := range w.background {
 		wg.Go(func() { run(ctx) })
 	}
+	w.labelAppliedWorks(ctx)
 	w.watchAppliedTypes(ctx)
 	for _, c := range w.controllers {
 		wg.Go(func() { c.controller.Run(ctx, c.workers) })

@@ -8,6 +8,7 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
@@ -24,6 +25,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
+	"github.com/manifestwork/work/pkg/agent/controllers/appliedlabel"
 	"github.com/manifestwork/work/pkg/agent/controllers/appliedresources"
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
 	"github.com/manifestwork/work/pkg/agent/controllers/eviction"
@@ -46,16 +48,23 @@ import (
 
 // wiring is everything the active replica runs.
 type wiring struct {
-	hubInformers   externalversions.SharedInformerFactory
-	spokeInformers externalversions.SharedInformerFactory
-	kubeInformers  kubeinformers.SharedInformerFactory // RBAC of the managed cluster
-	synced         []cache.InformerSynced
-	objects        *objectwatch.Tracker
-	appliedTypes   func() []objectwatch.Use // types and namespaces the AppliedManifestWorks record
-	monitors       outage.Monitors          // run them before the informers
-	controllers    []runnable
-	background     []func(context.Context) // run beside the controllers
-	events         record.EventBroadcaster // writes the controllers' Events to the hub; shut it down
+	// factories are the informer factories: ManifestWorks on the hub, this
+	// cluster's AppliedManifestWorks and the unlabelled ones, RBAC of the
+	// managed cluster.
+	factories    []informerFactory
+	synced       []cache.InformerSynced
+	labelApplied *appliedlabel.Controller // labels the records that lack it, before the controllers start
+	objects      *objectwatch.Tracker
+	appliedTypes func() []objectwatch.Use // types and namespaces the AppliedManifestWorks record
+	monitors     outage.Monitors          // run them before the informers
+	controllers  []runnable
+	background   []func(context.Context) // run beside the controllers
+	events       record.EventBroadcaster // writes the controllers' Events to the hub; shut it down
+}
+
+type informerFactory interface {
+	Start(stop <-chan struct{})
+	Shutdown()
 }
 
 type runnable struct {
@@ -123,19 +132,25 @@ func (a *agent) wire() (w *wiring, err error) {
 		}
 	}()
 	compact := newCacheCompactor()
+	hubInformers := externalversions.NewSharedInformerFactoryWithOptions(c.watch.hub, informerResync,
+		externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(compact.transform))
+	appliedInformers := func(selector string) externalversions.SharedInformerFactory {
+		return externalversions.NewSharedInformerFactoryWithOptions(c.watch.spoke, informerResync,
+			externalversions.WithTransform(compact.transform),
+			externalversions.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = selector }))
+	}
+	spokeInformers, unlabelledInformers := appliedInformers(appliedname.Selector(a.ClusterName)), appliedInformers(appliedname.Unlabelled)
+	kubeInformers := kubeinformers.NewSharedInformerFactory(c.watch.kube, informerResync) // RBAC
 	w = &wiring{
 		events: broadcaster, monitors: c.watch.monitors,
-		hubInformers: externalversions.NewSharedInformerFactoryWithOptions(c.watch.hub, informerResync,
-			externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(compact.transform)),
-		spokeInformers: externalversions.NewSharedInformerFactoryWithOptions(c.watch.spoke, informerResync,
-			externalversions.WithTransform(compact.transform)),
-		kubeInformers: kubeinformers.NewSharedInformerFactory(c.watch.kube, informerResync),
+		factories: []informerFactory{hubInformers, spokeInformers, unlabelledInformers, kubeInformers},
 	}
 	in := informers{
-		works:   w.hubInformers.Work().V1().ManifestWorks(),
-		applied: w.spokeInformers.Work().V1().AppliedManifestWorks(),
+		works:      hubInformers.Work().V1().ManifestWorks(),
+		applied:    spokeInformers.Work().V1().AppliedManifestWorks(),
+		unlabelled: unlabelledInformers.Work().V1().AppliedManifestWorks(),
 	}
-	w.synced = []cache.InformerSynced{in.works.Informer().HasSynced, in.applied.Informer().HasSynced}
+	w.synced = []cache.InformerSynced{in.works.Informer().HasSynced, in.applied.Informer().HasSynced, in.unlabelled.Informer().HasSynced}
 
 	q := newQueues(recorder)
 	q.records = applyrecords.NewStore()
@@ -153,13 +168,19 @@ func (a *agent) wire() (w *wiring, err error) {
 	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)
 	w.controllers = a.controllers(c, in, q, w.objects, executors, hubHash)
 	executorCache, err := executorcache.New(executorcache.Deps{
-		RBAC: w.kubeInformers.Rbac().V1(), Invalidator: executors, Recorder: q.recorder,
+		RBAC: kubeInformers.Rbac().V1(), Invalidator: executors, Recorder: q.recorder,
 		Changed: q.onExecutorChange(in.works.Lister().ManifestWorks(a.ClusterName), hubHash),
 	})
 	if err != nil {
 		return nil, err
 	}
 	w.controllers = append(w.controllers, runnable{workers: 1, controller: executorCache})
+	labelApplied, labelController := appliedlabel.New(appliedlabel.Deps{
+		ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, Works: in.works, SpokeClient: c.spoke,
+		Unlabelled: in.unlabelled, Labelled: in.applied, Recorder: q.recorder,
+	})
+	w.labelApplied = labelApplied
+	w.controllers = append(w.controllers, runnable{workers: 1, controller: labelController})
 	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
 		ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
@@ -168,6 +189,17 @@ func (a *agent) wire() (w *wiring, err error) {
 	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
 	w.background = append(w.background, w.objects.Run, feedbackWatches.Run)
 	return w, nil
+}
+
+// labelAppliedWorks labels the AppliedManifestWorks this agent answers for
+// that were written without its cluster label (by OCM's agent, or a version
+// of this one from before the label), and waits, bounded, until its
+// informer has them: the controllers then start with every record of this
+// cluster in their cache. What fails is retried by the label controller.
+func (w *wiring) labelAppliedWorks(ctx context.Context) {
+	if err := w.labelApplied.LabelAll(ctx, appliedTypesTimeout); err != nil && ctx.Err() == nil {
+		klog.FromContext(ctx).Info("Not every AppliedManifestWork could be labelled in time; starting anyway", "err", err)
+	}
 }
 
 // appliedTypesUser holds, while the agent starts, the watches of the types
@@ -232,8 +264,9 @@ func appliedTypes(applied worklisters.AppliedManifestWorkLister, works workliste
 }
 
 type informers struct {
-	works   workinformers.ManifestWorkInformer
-	applied workinformers.AppliedManifestWorkInformer
+	works      workinformers.ManifestWorkInformer
+	applied    workinformers.AppliedManifestWorkInformer // this cluster's
+	unlabelled workinformers.AppliedManifestWorkInformer // written without a cluster label
 }
 
 // eventComponent is the source of the agent's Events.

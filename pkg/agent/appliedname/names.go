@@ -50,3 +50,43 @@ func WorkKey(clusterName, hubHash, appliedName string) (key string, ok bool) {
 	}
 	return clusterName + "/" + name, true
 }
+
+// ClusterLabel names, on an AppliedManifestWork, the cluster whose work it
+// records: the hub namespace of the work. An agent watches only the
+// AppliedManifestWorks with its cluster's label (Selector), so that agents
+// sharing a managed cluster (of several hubs, or simulated clusters) do not
+// each receive every other agent's records. A label is metadata, as the
+// apply records annotation is: the schema stays OCM's, and OCM's agent
+// leaves it alone.
+const ClusterLabel = "work.manifestwork.io/cluster"
+
+// Selector selects the AppliedManifestWorks of a cluster's works.
+func Selector(clusterName string) string { return ClusterLabel + "=" + clusterName }
+
+// Unlabelled selects the AppliedManifestWorks without ClusterLabel: written
+// by OCM's agent, or by a version of this agent from before the label.
+const Unlabelled = "!" + ClusterLabel
+
+// Responsible tells whether the agent of agentID, serving hubHash, answers
+// for an AppliedManifestWork: one with its agent ID, including one it
+// applied for a hub it no longer points at; and one of its hub without an
+// agent ID, or whose work exists in its cluster's namespace (workExists):
+// written by an agent it took over from, or before the agent ID changed. A
+// record of the same hub with another agent ID and a work elsewhere is
+// another agent's on this cluster.
+func Responsible(applied *workv1.AppliedManifestWork, hubHash, agentID string, workExists func(name string) bool) bool {
+	if agentID != "" && applied.Spec.AgentID == agentID {
+		return true
+	}
+	name, sameHub := WorkName(hubHash, applied.Name)
+	if !sameHub {
+		return false
+	}
+	if applied.Spec.AgentID == "" || agentID == "" {
+		return true
+	}
+	if applied.Spec.ManifestWorkName != "" {
+		name = applied.Spec.ManifestWorkName
+	}
+	return workExists(name)
+}

@@ -49,6 +49,20 @@ func WorkOfApplied(logger klog.Logger, clusterName, hubHash string) func(runtime
 	}
 }
 
+// AppliedOfWork is the queue key function, for ManifestWork events, of the
+// controllers whose keys are AppliedManifestWork names: the name of the
+// work's AppliedManifestWork on this hub.
+func AppliedOfWork(logger klog.Logger, hubHash string) func(runtime.Object) []string {
+	return func(obj runtime.Object) []string {
+		accessor, err := apimeta.Accessor(obj)
+		if err != nil {
+			logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
+			return nil
+		}
+		return []string{appliedname.Name(hubHash, accessor.GetName())}
+	}
+}
+
 // WorkEvents has a controller queue the key of a work on the events of the
 // cluster's ManifestWorks and of this hub's AppliedManifestWorks: what the
 // controllers that reconcile a work from both sides watch.

@@ -19,4 +19,6 @@ func TestQueueKeys(t *testing.T) {
 	ofApplied := WorkOfApplied(klog.Background(), "cluster1", hash)
 	assert.Equal(t, []string{"cluster1/web"}, ofApplied(&workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: appliedname.Name(hash, "web")}}))
 	assert.Empty(t, ofApplied(&workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: "otherhub-web"}}), "another hub's")
+
+	assert.Equal(t, []string{appliedname.Name(hash, "web")}, AppliedOfWork(klog.Background(), hash)(work))
 }

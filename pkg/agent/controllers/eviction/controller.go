@@ -21,7 +21,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -68,7 +68,8 @@ func New(d Deps) factory.Controller {
 	}
 	return factory.New().
 		WithInformersQueueKeysFunc(c.appliedWorkKey, d.AppliedWorks.Informer()).
-		WithInformersQueueKeysFunc(c.workKey, d.Works.Informer()).
+		// A work that is deleted or comes back changes whether its record is orphaned.
+		WithInformersQueueKeysFunc(queuekeys.AppliedOfWork(klog.Background().WithName(ControllerName), d.HubHash), d.Works.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
@@ -113,14 +114,4 @@ func (c *Controller) appliedWorkKey(obj runtime.Object) []string {
 		return nil
 	}
 	return []string{applied.Name}
-}
-
-// workKey maps a ManifestWork to its AppliedManifestWork on this hub: a work
-// that is deleted or comes back changes whether that one is orphaned.
-func (c *Controller) workKey(obj runtime.Object) []string {
-	work, ok := obj.(*workv1.ManifestWork)
-	if !ok {
-		return nil
-	}
-	return []string{appliedname.Name(c.HubHash, work.Name)}
 }

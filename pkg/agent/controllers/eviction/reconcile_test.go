@@ -286,5 +286,4 @@ func TestQueueKeys(t *testing.T) {
 	assert.Equal(t, []string{appliedname.Name(ourHub, workName)}, f.c.appliedWorkKey(appliedWork(ourHub, agentID, nil)))
 	assert.Equal(t, []string{appliedname.Name(otherHub, workName)}, f.c.appliedWorkKey(appliedWork(otherHub, agentID, nil)))
 	assert.Empty(t, f.c.appliedWorkKey(appliedWork(ourHub, "agent-b", nil)), "other agents' are not queued")
-	assert.Equal(t, []string{appliedname.Name(ourHub, "api")}, f.c.workKey(fixture.NewWork(fixture.Cluster, "api").Build()))
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/executor"
+	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/stalled"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -79,7 +80,8 @@ func NewAppliedController(d AppliedDeps) factory.Controller {
 	return factory.New().
 		WithSyncContext(d.SyncContext).
 		WithInformersQueueKeysFunc(c.appliedKey, d.AppliedWorks.Informer()).
-		WithInformersQueueKeysFunc(c.workKey, d.Works.Informer()).
+		// A work's events bring its record: a change of its deleteOption.
+		WithInformersQueueKeysFunc(queuekeys.AppliedOfWork(c.logger, d.HubHash), d.Works.Informer()).
 		WithSync(metrics.InstrumentSync(AppliedControllerName, c.sync)).
 		ToController(AppliedControllerName, d.Recorder)
 }
@@ -164,27 +166,18 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 	return 0, nil
 }
 
-// ours tells whether this agent finalizes an AppliedManifestWork: one with
-// its agent ID, including one it applied for a hub it no longer points at
-// (objects such an old record shares with the current hub's record only lose
-// its owner reference, which is how a hub switch adopts them instead of
-// deleting them), and one of its hub without an agent ID or whose work is in
-// this cluster's namespace (written by an agent it took over from, or before
-// the agent ID changed). A record of the same hub with another agent ID and a
-// work elsewhere is another agent's on this cluster: that agent knows its
-// work's deleteOption, which this one cannot see.
+// ours tells whether this agent finalizes an AppliedManifestWork (see
+// appliedname.Responsible). A record of the same hub with another agent ID
+// and a work elsewhere is another agent's on this cluster: that agent knows
+// its work's deleteOption, which this one cannot see. Objects an old
+// record of another hub shares with the current hub's record only lose its
+// owner reference, which is how a hub switch adopts them instead of
+// deleting them.
 func (c *AppliedController) ours(applied *workv1.AppliedManifestWork) bool {
-	if c.AgentID != "" && applied.Spec.AgentID == c.AgentID {
-		return true
-	}
-	if _, sameHub := appliedname.WorkName(c.HubHash, applied.Name); !sameHub {
-		return false
-	}
-	if applied.Spec.AgentID == "" || c.AgentID == "" {
-		return true
-	}
-	_, err := c.works.Get(workName(applied))
-	return err == nil
+	return appliedname.Responsible(applied, c.HubHash, c.AgentID, func(name string) bool {
+		_, err := c.works.Get(name)
+		return err == nil
+	})
 }
 
 // workOf is the ManifestWork of an AppliedManifestWork, or nil when it is
@@ -383,15 +376,4 @@ func (c *AppliedController) appliedKey(obj runtime.Object) []string {
 		return nil
 	}
 	return []string{applied.Name}
-}
-
-// workKey maps a ManifestWork to its AppliedManifestWork's key, so that a
-// change of its deleteOption is seen.
-func (c *AppliedController) workKey(obj runtime.Object) []string {
-	accessor, err := apimeta.Accessor(obj)
-	if err != nil {
-		c.logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
-		return nil
-	}
-	return []string{appliedname.Name(c.HubHash, accessor.GetName())}
 }

@@ -301,7 +301,6 @@ func TestAppliedRemovesOnlyOurFinalizer(t *testing.T) {
 func TestAppliedQueueKeys(t *testing.T) {
 	e := newEnv(t, given{})
 	assert.Equal(t, []string{fixture.AppliedName}, e.applied.appliedKey(fixture.WebApplied()))
-	assert.Equal(t, []string{fixture.AppliedName}, e.applied.workKey(webWork()))
 	other := fixture.WebApplied()
 	other.Name = "otherhub-web"
 	assert.Empty(t, e.applied.appliedKey(other))

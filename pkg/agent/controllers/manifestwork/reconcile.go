@@ -129,8 +129,11 @@ func (c *Controller) appliedWork(ctx context.Context, workName string) (*workv1.
 
 func (c *Controller) createAppliedWork(ctx context.Context, name, workName string) (*workv1.AppliedManifestWork, error) {
 	applied := &workv1.AppliedManifestWork{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Finalizers: []string{workv1.AppliedManifestWorkFinalizer}},
-		Spec:       workv1.AppliedManifestWorkSpec{HubHash: c.HubHash, AgentID: c.AgentID, ManifestWorkName: workName},
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Finalizers: []string{workv1.AppliedManifestWorkFinalizer},
+			Labels: map[string]string{appliedname.ClusterLabel: c.ClusterName},
+		},
+		Spec: workv1.AppliedManifestWorkSpec{HubHash: c.HubHash, AgentID: c.AgentID, ManifestWorkName: workName},
 	}
 	client := c.SpokeClient.WorkV1().AppliedManifestWorks()
 	created, err := client.Create(ctx, applied, metav1.CreateOptions{})

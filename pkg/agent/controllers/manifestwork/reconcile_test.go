@@ -113,6 +113,10 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 	assert.Equal(t, []string{"patch manifestworks " + fixture.Cluster + "/w", "patch manifestworks/status " + fixture.Cluster + "/w"}, ct.Writes(e.hub.Actions()),
 		"one finalizer patch, then one status patch")
 	assert.Equal(t, []string{"create appliedmanifestworks " + appliedname.Name(fixture.HubHash, "w")}, ct.Writes(e.spoke.Actions()))
+	record, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedname.Name(fixture.HubHash, "w"), metav1.GetOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{appliedname.ClusterLabel: fixture.Cluster}, record.Labels,
+		"the agent's informer, which selects its cluster's records, sees it")
 	created := ct.Writes(e.dynamic.Actions())
 	assert.Equal(t, []string{"create namespaces team", "create configmaps team/settings"}, created, "namespaces before what lives in them")
 
