@@ -9,31 +9,61 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 )
 
-// latencies times works from a write on the hub (a create or an update) until
-// the hub shows them Applied for the generation that write made. It follows
-// the hub's work informer through an event handler, so each time is taken
-// when the bench sees the status, not when a poll finds it.
+// latencies times objects from a write on the hub (a create or an update of
+// a work) until an informer shows what that write asked for: the work
+// Applied for the generation the write made (newLatencies), or the managed
+// cluster's object changed by it (managedLatencies). It follows the informer
+// through an event handler, so each time is taken when the bench sees the
+// object, not when a poll finds it.
 type latencies struct {
 	mu      sync.Mutex
-	pending map[string]written // by work key
+	pending map[string]written // by object key
 	seconds []float64
 	poke    chan struct{} // a sample was taken
+	keyOf   func(obj any) (string, bool)
+	// done tells whether obj shows what the write w asked for.
+	done func(obj any, w written) bool
 }
 
-// written is when a work was written, and the generation the write gave it.
+// written is when an object was written, and what the write gave it: the
+// generation of a work.
 type written struct {
 	at         time.Time
 	generation int64
 }
 
+// newLatencies times works until they are Applied.
 func newLatencies() *latencies {
-	return &latencies{pending: map[string]written{}, poke: make(chan struct{}, 1)}
+	return &latencies{pending: map[string]written{}, poke: make(chan struct{}, 1), keyOf: objectKey,
+		done: func(obj any, p written) bool { return appliedFor(obj.(*workv1.ManifestWork), p.generation) }}
+}
+
+// seenLatencies times works until the hub's watch brings them, with the
+// generation the write made, to the bench's informer: how far the watch
+// every agent also waits on is behind the writes.
+func seenLatencies() *latencies {
+	return &latencies{pending: map[string]written{}, poke: make(chan struct{}, 1), keyOf: objectKey,
+		done: func(obj any, p written) bool { return obj.(*workv1.ManifestWork).Generation >= p.generation }}
+}
+
+// managedLatencies times the ConfigMaps of the change phase until the
+// managed cluster holds the changed data.
+func managedLatencies(value string) *latencies {
+	return &latencies{pending: map[string]written{}, poke: make(chan struct{}, 1), keyOf: objectKey,
+		done: func(obj any, _ written) bool { return obj.(*corev1.ConfigMap).Data["value"] == value }}
+}
+
+// objectKey is the namespace/name of an object an informer brings.
+func objectKey(obj any) (string, bool) {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	return key, err == nil
 }
 
 // appliedFor tells whether the hub shows the work Applied for generation
@@ -42,7 +72,7 @@ func appliedFor(w *workv1.ManifestWork, generation int64) bool {
 	return w != nil && w.Generation >= generation && conditionTrue(w, workv1.WorkApplied)
 }
 
-// handler observes the informer's works.
+// handler observes the informer's objects.
 func (l *latencies) handler() cache.ResourceEventHandler {
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { l.observe(obj, time.Now()) },
@@ -50,9 +80,9 @@ func (l *latencies) handler() cache.ResourceEventHandler {
 	}
 }
 
-// wrote records a write that gave the work generation at the time at;
-// current is the informer's copy, which may already show it applied.
-func (l *latencies) wrote(key string, at time.Time, generation int64, current *workv1.ManifestWork) {
+// wrote records a write that gave the object under key generation at the
+// time at; current is the informer's copy, which may already show it done.
+func (l *latencies) wrote(key string, at time.Time, generation int64, current any) {
 	l.mu.Lock()
 	l.pending[key] = written{at: at, generation: generation}
 	l.mu.Unlock()
@@ -61,27 +91,30 @@ func (l *latencies) wrote(key string, at time.Time, generation int64, current *w
 	}
 }
 
-// observe takes a sample when a pending work is applied.
+// observe takes a sample when a pending object shows what it was written for.
 func (l *latencies) observe(obj any, now time.Time) {
-	w, ok := obj.(*workv1.ManifestWork)
-	if !ok {
-		return
-	}
-	key := w.Namespace + "/" + w.Name
-	l.mu.Lock()
-	p, pending := l.pending[key]
-	done := pending && appliedFor(w, p.generation)
-	if done {
-		delete(l.pending, key)
-		l.seconds = append(l.seconds, now.Sub(p.at).Seconds())
-	}
-	l.mu.Unlock()
-	if done {
+	if l.take(obj, now) {
 		select {
 		case l.poke <- struct{}{}:
 		default:
 		}
 	}
+}
+
+func (l *latencies) take(obj any, now time.Time) bool {
+	key, ok := l.keyOf(obj)
+	if !ok {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p, pending := l.pending[key]
+	if !pending || !l.done(obj, p) {
+		return false
+	}
+	delete(l.pending, key)
+	l.seconds = append(l.seconds, now.Sub(p.at).Seconds())
+	return true
 }
 
 // count is how many samples were taken.
@@ -158,5 +191,20 @@ func TestLatencies(t *testing.T) {
 	l.wrote("fleet-0001/fleet-0001-w00", began, 2, applied(2, 2))
 	if l.count() != 2 {
 		t.Errorf("samples %v, want two", l.samples())
+	}
+}
+
+// A changed ConfigMap counts once the managed cluster holds the new value.
+func TestManagedLatencies(t *testing.T) {
+	began := time.Now()
+	l := managedLatencies("2")
+	l.wrote("fleet-0001/w00-cm00", began, 0, fixture.ConfigMap("fleet-0001", "w00-cm00", fleetData("w00-cm00", "1")))
+	l.observe(fixture.ConfigMap("fleet-0001", "w00-cm01", fleetData("w00-cm01", "2")), began.Add(time.Second)) // another
+	if l.count() != 0 {
+		t.Fatalf("a sample before the change: %v", l.samples())
+	}
+	l.observe(fixture.ConfigMap("fleet-0001", "w00-cm00", fleetData("w00-cm00", "2")), began.Add(2*time.Second))
+	if got := l.samples(); len(got) != 1 || got[0] != 2 {
+		t.Errorf("samples %v, want [2]", got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
@@ -337,13 +338,20 @@ func (h *fleetHarness) start(ctx context.Context, t *testing.T, agents *fleet, c
 // fleetWrite is a phase that writes every work on the hub and times until
 // each is Applied for what it wrote.
 type fleetWrite struct {
-	Works       int            `json:"works"`
-	SentSeconds float64        `json:"sentSeconds"` // from the first write until the last was answered
-	Seconds     float64        `json:"seconds"`     // from the first write until every work was Applied
-	Latency     spread         `json:"latency"`     // each work, from its own write
-	Hub         map[string]int `json:"hubRequests"`
-	Managed     map[string]int `json:"managedRequests"`
-	CPU         cpuUse         `json:"cpuSeconds"`
+	Works       int     `json:"works"`
+	SentSeconds float64 `json:"sentSeconds"` // from the first write until the last was answered
+	Seconds     float64 `json:"seconds"`     // from the first write until every work was Applied
+	Latency     spread  `json:"latency"`     // each work, from its own write
+	// Seen is each work, from its own write until the hub's watch brought
+	// it to the bench's informer: the part of Latency no agent can shorten.
+	Seen spread `json:"seen"`
+	// ManagedLatency is, for a change, each work's changed ConfigMap, from
+	// the work's write until the managed cluster holds the change: the part
+	// of Latency before the agent's status write.
+	ManagedLatency *spread        `json:"managedLatency,omitempty"`
+	Hub            map[string]int `json:"hubRequests"`
+	Managed        map[string]int `json:"managedRequests"`
+	CPU            cpuUse         `json:"cpuSeconds"`
 	// HubServerTime and ManagedServerTime are the kube-apiservers' mean
 	// time per request, by request, over the phase.
 	HubServerTime     map[string]meanTime `json:"hubServerTime"`
@@ -383,12 +391,14 @@ func meansSince(now, start serverTime) map[string]meanTime {
 // Applied for that generation.
 func (h *fleetHarness) timeWrites(ctx context.Context, agents *fleet, n, workers int,
 	write func(i int) (key string, at time.Time, generation int64, err error)) (*fleetWrite, error) {
-	l := newLatencies()
-	reg, err := h.works.AddEventHandler(l.handler())
-	if err != nil {
-		return nil, err
+	l, seen := newLatencies(), seenLatencies()
+	for _, t := range []*latencies{l, seen} {
+		reg, err := h.works.AddEventHandler(t.handler())
+		if err != nil {
+			return nil, err
+		}
+		defer func() { _ = h.works.RemoveEventHandler(reg) }()
 	}
-	defer func() { _ = h.works.RemoveEventHandler(reg) }()
 	win, err := h.openWindow(ctx)
 	if err != nil {
 		return nil, err
@@ -408,9 +418,9 @@ func (h *fleetHarness) timeWrites(ctx context.Context, agents *fleet, n, workers
 		if err != nil {
 			return err
 		}
-		obj, _, _ := h.works.GetStore().GetByKey(key)
-		current, _ := obj.(*workv1.ManifestWork)
+		current, _, _ := h.works.GetStore().GetByKey(key)
 		l.wrote(key, at, generation, current)
+		seen.wrote(key, at, generation, current)
 		return nil
 	})
 	if err != nil {
@@ -421,7 +431,7 @@ func (h *fleetHarness) timeWrites(ctx context.Context, agents *fleet, n, workers
 		return nil, fmt.Errorf("%d of %d works applied: %w", l.count(), n, err)
 	}
 	res.Seconds = time.Since(began).Seconds()
-	res.Latency = spreadOf(l.samples())
+	res.Latency, res.Seen = spreadOf(l.samples()), spreadOf(seen.samples())
 	cpuAfter, err := h.cpu(agents)
 	if err != nil {
 		return nil, err
@@ -460,16 +470,28 @@ func (h *fleetHarness) cold(ctx context.Context, agents *fleet) (*fleetWrite, er
 	})
 }
 
-// change changes the first ConfigMap of every work on the hub at once.
+// change changes the first ConfigMap of every work on the hub at once, and
+// times each also until the managed cluster holds it.
 func (h *fleetHarness) change(ctx context.Context, agents *fleet) (*fleetWrite, error) {
 	n, at := h.allWorks()
-	return h.timeWrites(ctx, agents, n, changeWorkers, func(i int) (string, time.Time, int64, error) {
+	configMaps := kubeinformers.NewSharedInformerFactory(h.spokeKube, 0).Core().V1().ConfigMaps().Informer()
+	managed := managedLatencies(changedValue)
+	if _, err := configMaps.AddEventHandler(managed.handler()); err != nil {
+		return nil, err
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go configMaps.Run(stop)
+	if !cache.WaitForCacheSync(ctx.Done(), configMaps.HasSynced) {
+		return nil, fmt.Errorf("the ConfigMap informer of cluster1 did not sync")
+	}
+	res, err := h.timeWrites(ctx, agents, n, changeWorkers, func(i int) (string, time.Time, int64, error) {
 		cluster, j := at(i)
 		name := fleetWorkName(cluster, j)
 		cm := fleetConfigMapName(j, 0)
 		patch, err := json.Marshal([]map[string]any{{
 			"op": "replace", "path": "/spec/workload/manifests/0",
-			"value": fixture.ConfigMap(cluster, cm, fleetData(cm, "2")),
+			"value": fixture.ConfigMap(cluster, cm, fleetData(cm, changedValue)),
 		}})
 		if err != nil {
 			return "", time.Time{}, 0, err
@@ -479,9 +501,24 @@ func (h *fleetHarness) change(ctx context.Context, agents *fleet) (*fleetWrite, 
 		if err != nil {
 			return "", sent, 0, fmt.Errorf("change work %s/%s: %w", cluster, name, err)
 		}
+		current, _, _ := configMaps.GetStore().GetByKey(cluster + "/" + cm)
+		managed.wrote(cluster+"/"+cm, sent, 0, current)
 		return cluster + "/" + name, sent, changed.Generation, nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	// Applied is written after the ConfigMap: its event is at most a moment behind.
+	if err := waitFor(ctx, h.params.Timeout, agents.exited(), func() bool { return managed.count() == n }, managed.poke); err != nil {
+		return nil, fmt.Errorf("%d of %d changed ConfigMaps seen: %w", managed.count(), n, err)
+	}
+	spread := spreadOf(managed.samples())
+	res.ManagedLatency = &spread
+	return res, nil
 }
+
+// changedValue is the value the change phase gives each work's first ConfigMap.
+const changedValue = "2"
 
 // fleetIdle is the idle window with every work applied.
 type fleetIdle struct {
