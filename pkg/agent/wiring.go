@@ -22,10 +22,10 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/manifestwork/work/pkg/agent/appliedlabel"
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/applyrecords"
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
-	"github.com/manifestwork/work/pkg/agent/controllers/appliedlabel"
 	"github.com/manifestwork/work/pkg/agent/controllers/appliedresources"
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
 	"github.com/manifestwork/work/pkg/agent/controllers/eviction"
@@ -49,11 +49,10 @@ import (
 // wiring is everything the active replica runs.
 type wiring struct {
 	// factories are the informer factories: ManifestWorks on the hub, this
-	// cluster's AppliedManifestWorks and the unlabelled ones, RBAC of the
-	// managed cluster.
+	// cluster's AppliedManifestWorks, RBAC of the managed cluster.
 	factories    []informerFactory
 	synced       []cache.InformerSynced
-	labelApplied *appliedlabel.Controller // labels the records that lack it, before the controllers start
+	labelApplied appliedlabel.Starting // labels the records without it, before the controllers start
 	objects      *objectwatch.Tracker
 	appliedTypes func() []objectwatch.Use // types and namespaces the AppliedManifestWorks record
 	monitors     outage.Monitors          // run them before the informers
@@ -134,28 +133,28 @@ func (a *agent) wire() (w *wiring, err error) {
 	compact := newCacheCompactor()
 	hubInformers := externalversions.NewSharedInformerFactoryWithOptions(c.watch.hub, informerResync,
 		externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(compact.transform))
-	appliedInformers := func(selector string) externalversions.SharedInformerFactory {
-		return externalversions.NewSharedInformerFactoryWithOptions(c.watch.spoke, informerResync,
-			externalversions.WithTransform(compact.transform),
-			externalversions.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = selector }))
-	}
-	spokeInformers, unlabelledInformers := appliedInformers(appliedname.Selector(a.ClusterName)), appliedInformers(appliedname.Unlabelled)
+	spokeInformers := externalversions.NewSharedInformerFactoryWithOptions(c.watch.spoke, informerResync,
+		externalversions.WithTransform(compact.transform),
+		externalversions.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = appliedname.Selector(a.ClusterName) }))
 	kubeInformers := kubeinformers.NewSharedInformerFactory(c.watch.kube, informerResync) // RBAC
 	w = &wiring{
 		events: broadcaster, monitors: c.watch.monitors,
-		factories: []informerFactory{hubInformers, spokeInformers, unlabelledInformers, kubeInformers},
+		factories: []informerFactory{hubInformers, spokeInformers, kubeInformers},
 	}
 	in := informers{
-		works:      hubInformers.Work().V1().ManifestWorks(),
-		applied:    spokeInformers.Work().V1().AppliedManifestWorks(),
-		unlabelled: unlabelledInformers.Work().V1().AppliedManifestWorks(),
+		works:   hubInformers.Work().V1().ManifestWorks(),
+		applied: spokeInformers.Work().V1().AppliedManifestWorks(),
 	}
-	w.synced = []cache.InformerSynced{in.works.Informer().HasSynced, in.applied.Informer().HasSynced, in.unlabelled.Informer().HasSynced}
+	w.synced = []cache.InformerSynced{in.works.Informer().HasSynced, in.applied.Informer().HasSynced}
 
 	q := newQueues(recorder)
 	q.records = applyrecords.NewStore()
 	q.hub = workwriter.Hub{Client: c.hub, MaxStatusSize: a.MaxStatusSize, Events: recorder}
 	hubHash := appliedname.HubHash(a.Hub.Host)
+	w.labelApplied = appliedlabel.Starting{
+		ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, Client: c.spoke,
+		Works: in.works.Lister().ManifestWorks(a.ClusterName), Labelled: in.applied.Lister(),
+	}
 	w.appliedTypes = func() []objectwatch.Use {
 		return appliedTypes(in.applied.Lister(), in.works.Lister().ManifestWorks(a.ClusterName), hubHash)
 	}
@@ -175,12 +174,6 @@ func (a *agent) wire() (w *wiring, err error) {
 		return nil, err
 	}
 	w.controllers = append(w.controllers, runnable{workers: 1, controller: executorCache})
-	labelApplied, labelController := appliedlabel.New(appliedlabel.Deps{
-		ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, Works: in.works, SpokeClient: c.spoke,
-		Unlabelled: in.unlabelled, Labelled: in.applied, Recorder: q.recorder,
-	})
-	w.labelApplied = labelApplied
-	w.controllers = append(w.controllers, runnable{workers: 1, controller: labelController})
 	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
 		ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
@@ -195,9 +188,11 @@ func (a *agent) wire() (w *wiring, err error) {
 // that were written without its cluster label (by OCM's agent, or a version
 // of this one from before the label), and waits, bounded, until its
 // informer has them: the controllers then start with every record of this
-// cluster in their cache. What fails is retried by the label controller.
+// cluster in their cache. A work whose record is left without it (the
+// labelling failed, or the record appeared later) has it labelled when the
+// work is applied (the apply finds it when it creates it).
 func (w *wiring) labelAppliedWorks(ctx context.Context) {
-	if err := w.labelApplied.LabelAll(ctx, appliedTypesTimeout); err != nil && ctx.Err() == nil {
+	if err := appliedlabel.LabelAll(ctx, w.labelApplied, appliedTypesTimeout); err != nil && ctx.Err() == nil {
 		klog.FromContext(ctx).Info("Not every AppliedManifestWork could be labelled in time; starting anyway", "err", err)
 	}
 }
@@ -264,9 +259,8 @@ func appliedTypes(applied worklisters.AppliedManifestWorkLister, works workliste
 }
 
 type informers struct {
-	works      workinformers.ManifestWorkInformer
-	applied    workinformers.AppliedManifestWorkInformer // this cluster's
-	unlabelled workinformers.AppliedManifestWorkInformer // written without a cluster label
+	works   workinformers.ManifestWorkInformer
+	applied workinformers.AppliedManifestWorkInformer // this cluster's
 }
 
 // eventComponent is the source of the agent's Events.

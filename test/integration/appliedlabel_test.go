@@ -22,9 +22,10 @@ import (
 // The agent watches only the AppliedManifestWorks labelled with its cluster.
 // Records written without the label, by OCM's agent (which a take-over
 // inherits them from) or by an agent from before the label, are labelled
-// when the agent starts and stay their works' records: the agent applies
-// into them instead of making new ones. A record the agent does not answer
-// for (another agent's on the same cluster) keeps no label and is left alone.
+// when the agent starts, or when it applies their work later, and stay their
+// works' records: the agent applies into them instead of making new ones. A
+// record the agent does not answer for (another agent's on the same cluster)
+// keeps no label and is left alone.
 func TestAgentLabelsTheRecordsItAnswersFor(t *testing.T) {
 	s, ctx := setup(t)
 	ns := "integration-label"
@@ -76,17 +77,44 @@ func TestAgentLabelsTheRecordsItAnswersFor(t *testing.T) {
 	assert.Equal(t, theirs.ResourceVersion, other.ResourceVersion, "another agent's record is left as it was")
 	assert.NotContains(t, other.Labels, appliedname.ClusterLabel)
 
-	// Deleting the work cleans up through the inherited record.
+	// A record that appears while the agent runs (OCM's agent still
+	// running during a hand-over) is labelled when its work is applied.
+	late := createRecord(t, s, fixture.NewApplied(hubHash, "late").WithAgent("ocm-agent").Build())
+	_, err = works.Create(ctx, fixture.NewWork(fixture.Cluster, "late").
+		WithManifest(fixture.ConfigMap(ns, "late", map[string]string{"k": "v"})).Build(), metav1.CreateOptions{})
+	require.NoError(t, err)
+	framework.Eventually(t, convergeTimeout, func() error {
+		cm, err := s.Kube.CoreV1().ConfigMaps(ns).Get(ctx, "late", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if len(cm.OwnerReferences) != 1 || cm.OwnerReferences[0].UID != late.UID {
+			return fmt.Errorf("owners %v", cm.OwnerReferences)
+		}
+		record, err := records.Get(ctx, late.Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if record.Labels[appliedname.ClusterLabel] != fixture.Cluster || len(record.Status.AppliedResources) != 1 {
+			return fmt.Errorf("labels %v, applied resources %v", record.Labels, record.Status.AppliedResources)
+		}
+		return nil
+	}, "the later work applied into the record found, labelled and recorded")
+
+	// Deleting the works cleans up through the inherited records.
+	require.NoError(t, works.Delete(ctx, "late", metav1.DeleteOptions{}))
 	require.NoError(t, works.Delete(ctx, "inherited", metav1.DeleteOptions{}))
 	framework.Eventually(t, convergeTimeout, func() error {
-		if _, err := records.Get(ctx, inherited.Name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-			return fmt.Errorf("record still there: %v", err)
+		for _, r := range []*workv1.AppliedManifestWork{inherited, late} {
+			if _, err := records.Get(ctx, r.Name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+				return fmt.Errorf("record %s still there: %v", r.Name, err)
+			}
 		}
 		if _, err := s.Kube.CoreV1().ConfigMaps(ns).Get(ctx, "inherited", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 			return fmt.Errorf("configmap still there: %v", err)
 		}
 		return nil
-	}, "the work's record and object deleted")
+	}, "the works' records and the object deleted")
 }
 
 // createRecord creates an AppliedManifestWork as another agent would have,

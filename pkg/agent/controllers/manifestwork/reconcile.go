@@ -10,6 +10,7 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/manifestwork/work/pkg/agent/appliedlabel"
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/objectdiff"
 	"github.com/manifestwork/work/pkg/agent/stalled"
@@ -138,12 +139,32 @@ func (c *Controller) createAppliedWork(ctx context.Context, name, workName strin
 	client := c.SpokeClient.WorkV1().AppliedManifestWorks()
 	created, err := client.Create(ctx, applied, metav1.CreateOptions{})
 	if apierrors.IsAlreadyExists(err) {
-		return client.Get(ctx, name, metav1.GetOptions{}) // our cache is behind
+		return c.existingAppliedWork(ctx, name)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot create AppliedManifestWork %s: %w", name, err)
 	}
 	return created, nil
+}
+
+// existingAppliedWork is the work's AppliedManifestWork that our cache does
+// not show: one created a moment ago, or one written without the cluster
+// label (by OCM's agent, or a version of this agent from before the label),
+// which is the work's record all the same and is labelled, so that our
+// informer sees it. One labelled for another cluster records another
+// cluster's work of the same name, which this agent must not take.
+func (c *Controller) existingAppliedWork(ctx context.Context, name string) (*workv1.AppliedManifestWork, error) {
+	existing, err := c.SpokeClient.WorkV1().AppliedManifestWorks().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	switch cluster, labelled := existing.Labels[appliedname.ClusterLabel]; {
+	case !labelled:
+		return appliedlabel.Label(ctx, c.SpokeClient, existing, c.ClusterName)
+	case cluster != c.ClusterName:
+		return nil, fmt.Errorf("AppliedManifestWork %s records a work of cluster %q: clusters of one hub that share a managed cluster need works of distinct names", name, cluster)
+	}
+	return existing, nil
 }
 
 // halt ends the pass with err; stall is the Stalled condition to report it

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	fakediscovery "k8s.io/client-go/discovery/fake"
 	fakedynamic "k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
@@ -215,6 +216,56 @@ func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
 	progressing := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkProgressing)
 	require.NotNil(t, progressing)
 	assert.Equal(t, metav1.ConditionTrue, progressing.Status)
+}
+
+// A record the cache does not show, because it was written without the
+// cluster label (by OCM's agent, or an agent from before the label), is the
+// work's record all the same: the apply labels it and applies into it. One
+// labelled for another cluster records that cluster's work of the same name:
+// nothing is applied into it.
+func TestReconcileFindsTheRecordOutsideItsCache(t *testing.T) {
+	name := appliedname.Name(fixture.HubHash, "w")
+	tests := map[string]struct {
+		labels    map[string]string
+		wantLabel bool // the record is labelled, and the work applied into it
+	}{
+		"written without the label":    {labels: nil, wantLabel: true},
+		"labelled for this cluster":    {labels: map[string]string{appliedname.ClusterLabel: fixture.Cluster}},
+		"labelled for another cluster": {labels: map[string]string{appliedname.ClusterLabel: "cluster2"}},
+	}
+	for desc, tt := range tests {
+		t.Run(desc, func(t *testing.T) {
+			work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithFinalizer().
+				WithManifest(fixture.ConfigMap("team", "settings", nil)).Build()
+			e := newEnv(t, work)
+			record := fixture.NewApplied(fixture.HubHash, "w").AsStored("inherited", "5").WithAgent("ocm-agent").WithLabels(tt.labels).Build()
+			require.NoError(t, e.spoke.Tracker().Add(record))
+
+			err := e.c.reconcile(context.Background(), work)
+
+			stored, getErr := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), name, metav1.GetOptions{})
+			require.NoError(t, getErr)
+			assert.Equal(t, types.UID("inherited"), stored.UID, "no second record")
+			if tt.labels[appliedname.ClusterLabel] == "cluster2" {
+				require.Error(t, err)
+				assert.Empty(t, ct.Writes(e.dynamic.Actions()), "nothing applied into another cluster's record")
+				assert.Equal(t, tt.labels, stored.Labels, "its label stays")
+				return
+			}
+			require.NoError(t, err)
+			wantWrites := []string{"create appliedmanifestworks " + name}
+			if tt.wantLabel {
+				wantWrites = append(wantWrites, "patch appliedmanifestworks "+name)
+			}
+			assert.Equal(t, wantWrites, ct.Writes(e.spoke.Actions()))
+			assert.Equal(t, fixture.Cluster, stored.Labels[appliedname.ClusterLabel])
+			cm, getErr := e.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("team").
+				Get(context.Background(), "settings", metav1.GetOptions{})
+			require.NoError(t, getErr)
+			require.Len(t, cm.GetOwnerReferences(), 1)
+			assert.Equal(t, types.UID("inherited"), cm.GetOwnerReferences()[0].UID, "applied into the record found")
+		})
+	}
 }
 
 func TestReconcileLeavesDeletedWorksToFinalize(t *testing.T) {
