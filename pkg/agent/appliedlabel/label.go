@@ -5,7 +5,7 @@
 // written without it, by OCM's work agent (a take-over inherits them) or by
 // a version of this agent from before the label, are labelled once: those
 // this agent answers for when it starts (LabelAll, one list), and the record
-// of a work the agent applies when creating it finds it there (Adopt).
+// of a work the apply or the deletion finds by a read (Claim).
 package appliedlabel
 
 import (
@@ -43,6 +43,22 @@ func Label(ctx context.Context, client workclient.Interface, applied *workv1.App
 	klog.FromContext(ctx).V(2).Info("Labelled an AppliedManifestWork written without its cluster label",
 		"appliedManifestWork", applied.Name, "agentID", applied.Spec.AgentID)
 	return labelled, nil
+}
+
+// Claim makes a work's AppliedManifestWork that the agent found outside its
+// cache (by a read) this cluster's: one without the label is labelled, so
+// that the agent's informer brings it to the controllers; one labelled for
+// another cluster records another cluster's work of the same name, which
+// the agent must not take: an error says so.
+func Claim(ctx context.Context, client workclient.Interface, applied *workv1.AppliedManifestWork, clusterName string) (*workv1.AppliedManifestWork, error) {
+	switch cluster, labelled := applied.Labels[appliedname.ClusterLabel]; {
+	case !labelled:
+		return Label(ctx, client, applied, clusterName)
+	case cluster != clusterName:
+		return nil, fmt.Errorf("AppliedManifestWork %s records a work of cluster %q: clusters of one hub that share a managed cluster need works of distinct names",
+			applied.Name, cluster)
+	}
+	return applied, nil
 }
 
 // Starting is what LabelAll needs: the agent's identity and its caches.

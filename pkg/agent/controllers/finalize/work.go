@@ -33,6 +33,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/appliedlabel"
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/stalled"
@@ -201,7 +202,7 @@ func (c *WorkController) requestAppliedDeletion(ctx context.Context, st *workSta
 	name := appliedname.Name(c.HubHash, st.work.Name)
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
-		applied, err = c.SpokeClient.WorkV1().AppliedManifestWorks().Get(ctx, name, metav1.GetOptions{})
+		applied, err = c.uncached(ctx, name)
 	}
 	if apierrors.IsNotFound(err) {
 		return nil
@@ -236,6 +237,19 @@ func (c *WorkController) requestAppliedDeletion(ctx context.Context, st *workSta
 	klog.FromContext(ctx).Info("Deleting the AppliedManifestWork of a deleted work", "appliedManifestWork", name)
 	st.wait = jittered(pollInterval)
 	return nil
+}
+
+// uncached reads the work's AppliedManifestWork that the cache does not
+// show, and claims it for this cluster (appliedlabel.Claim): one written
+// without the cluster label, by OCM's agent or an agent from before the
+// label, must reach the applied controller, which finalizes what its cache
+// brings.
+func (c *WorkController) uncached(ctx context.Context, name string) (*workv1.AppliedManifestWork, error) {
+	applied, err := c.SpokeClient.WorkV1().AppliedManifestWorks().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return appliedlabel.Claim(ctx, c.SpokeClient, applied, c.ClusterName)
 }
 
 // ensureAppliedFinalizer gives the AppliedManifestWork its finalizer if it

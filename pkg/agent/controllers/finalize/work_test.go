@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/manifestwork/work/pkg/agent/appliedname"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/test/fixture"
@@ -58,8 +59,15 @@ func TestWorkReconcile(t *testing.T) {
 		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name:     "asks the API about an AppliedManifestWork the cache has not seen yet",
-		f:        given{work: deleting(webWork()), inAPIOnly: fixture.WebApplied()},
+		f:        given{work: deleting(webWork()), inAPIOnly: labelled(fixture.WebApplied())},
 		wantWait: true, wantHub: []string{workStatus}, wantSpoke: []string{deleteApplied}, wantFinalizer: true,
+		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
+	}, {
+		// Written by OCM's agent: labelled, the applied controller finalizes it.
+		name:     "labels an AppliedManifestWork the cache cannot see before deleting it",
+		f:        given{work: deleting(webWork()), inAPIOnly: fixture.WebApplied()},
+		wantWait: true, wantHub: []string{workStatus}, wantFinalizer: true,
+		wantSpoke:   []string{"patch appliedmanifestworks " + fixture.AppliedName, deleteApplied},
 		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
 	}, {
 		name: "gives an AppliedManifestWork without finalizer ours before deleting it",
@@ -168,4 +176,10 @@ func TestWorkReleasedIsNotFinalizedTwice(t *testing.T) {
 	require.NoError(t, e.work.sync(context.Background(), syncCtx), "the lister still has the finalizer")
 	assert.Empty(t, e.hubWrites())
 	assert.Empty(t, e.spoke.Actions(), "no read of the AppliedManifestWork either")
+}
+
+// labelled gives an AppliedManifestWork this cluster's label.
+func labelled(a *workv1.AppliedManifestWork) *workv1.AppliedManifestWork {
+	a.Labels = map[string]string{appliedname.ClusterLabel: fixture.Cluster}
+	return a
 }

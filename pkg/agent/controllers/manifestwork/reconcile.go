@@ -150,21 +150,13 @@ func (c *Controller) createAppliedWork(ctx context.Context, name, workName strin
 // existingAppliedWork is the work's AppliedManifestWork that our cache does
 // not show: one created a moment ago, or one written without the cluster
 // label (by OCM's agent, or a version of this agent from before the label),
-// which is the work's record all the same and is labelled, so that our
-// informer sees it. One labelled for another cluster records another
-// cluster's work of the same name, which this agent must not take.
+// which is the work's record all the same (see appliedlabel.Claim).
 func (c *Controller) existingAppliedWork(ctx context.Context, name string) (*workv1.AppliedManifestWork, error) {
 	existing, err := c.SpokeClient.WorkV1().AppliedManifestWorks().Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return nil, err
 	}
-	switch cluster, labelled := existing.Labels[appliedname.ClusterLabel]; {
-	case !labelled:
-		return appliedlabel.Label(ctx, c.SpokeClient, existing, c.ClusterName)
-	case cluster != c.ClusterName:
-		return nil, fmt.Errorf("AppliedManifestWork %s records a work of cluster %q: clusters of one hub that share a managed cluster need works of distinct names", name, cluster)
-	}
-	return existing, nil
+	return appliedlabel.Claim(ctx, c.SpokeClient, existing, c.ClusterName)
 }
 
 // halt ends the pass with err; stall is the Stalled condition to report it
