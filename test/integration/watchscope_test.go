@@ -77,4 +77,3 @@ func TestDriftRepairedWhateverTheWatchScope(t *testing.T) {
 	repaired("back to two namespaces", namespaces[1])
 	require.NoError(t, works.Delete(ctx, "scope", metav1.DeleteOptions{}))
 }
-
