@@ -24,10 +24,9 @@ import (
 // object, not when a poll finds it.
 type latencies struct {
 	mu      sync.Mutex
-	pending map[string]written // by object key
+	pending map[string]written // by namespace/name
 	seconds []float64
 	poke    chan struct{} // a sample was taken
-	keyOf   func(obj any) (string, bool)
 	// done tells whether obj shows what the write w asked for.
 	done func(obj any, w written) bool
 }
@@ -39,31 +38,27 @@ type written struct {
 	generation int64
 }
 
+// latenciesUntil times objects until done says an informer shows them as written.
+func latenciesUntil(done func(obj any, w written) bool) *latencies {
+	return &latencies{pending: map[string]written{}, poke: make(chan struct{}, 1), done: done}
+}
+
 // newLatencies times works until they are Applied.
 func newLatencies() *latencies {
-	return &latencies{pending: map[string]written{}, poke: make(chan struct{}, 1), keyOf: objectKey,
-		done: func(obj any, p written) bool { return appliedFor(obj.(*workv1.ManifestWork), p.generation) }}
+	return latenciesUntil(func(obj any, p written) bool { return appliedFor(obj.(*workv1.ManifestWork), p.generation) })
 }
 
 // seenLatencies times works until the hub's watch brings them, with the
 // generation the write made, to the bench's informer: how far the watch
 // every agent also waits on is behind the writes.
 func seenLatencies() *latencies {
-	return &latencies{pending: map[string]written{}, poke: make(chan struct{}, 1), keyOf: objectKey,
-		done: func(obj any, p written) bool { return obj.(*workv1.ManifestWork).Generation >= p.generation }}
+	return latenciesUntil(func(obj any, p written) bool { return obj.(*workv1.ManifestWork).Generation >= p.generation })
 }
 
 // managedLatencies times the ConfigMaps of the change phase until the
 // managed cluster holds the changed data.
 func managedLatencies(value string) *latencies {
-	return &latencies{pending: map[string]written{}, poke: make(chan struct{}, 1), keyOf: objectKey,
-		done: func(obj any, _ written) bool { return obj.(*corev1.ConfigMap).Data["value"] == value }}
-}
-
-// objectKey is the namespace/name of an object an informer brings.
-func objectKey(obj any) (string, bool) {
-	key, err := cache.MetaNamespaceKeyFunc(obj)
-	return key, err == nil
+	return latenciesUntil(func(obj any, _ written) bool { return obj.(*corev1.ConfigMap).Data["value"] == value })
 }
 
 // appliedFor tells whether the hub shows the work Applied for generation
@@ -102,8 +97,8 @@ func (l *latencies) observe(obj any, now time.Time) {
 }
 
 func (l *latencies) take(obj any, now time.Time) bool {
-	key, ok := l.keyOf(obj)
-	if !ok {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
 		return false
 	}
 	l.mu.Lock()

@@ -60,12 +60,7 @@ func (r *fleetReport) rows() []rowOf[fleetResult] {
 			fmt.Sprintf("%.1f s per agent = %d writes / %g QPS", float64(coldWrites)/r.QPS, coldWrites, r.QPS),
 			func(a *fleetResult) (string, string) { return writeCell(a.Cold), "" }},
 		{"cold: the hub's watch brings each work (the bench's own informer), p50 / p99 / max", "", "",
-			func(a *fleetResult) (string, string) {
-				if a.Cold == nil {
-					return "-", ""
-				}
-				return spreadCell(a.Cold.Seen), ""
-			}},
+			func(a *fleetResult) (string, string) { return phaseSpread(a.Cold, seen), "" }},
 		{"cold: requests by verb (managed | hub)", "", "",
 			func(a *fleetResult) (string, string) { return writeVerbs(a.Cold), "" }},
 		{fmt.Sprintf("change all %d works on the hub: Applied for the new generation, p50 / p99 / max", works),
@@ -78,18 +73,10 @@ func (r *fleetReport) rows() []rowOf[fleetResult] {
 				return writeCell(a.Change), met(a.Change.Latency.P99 < changeFloor+changeSlack)
 			}},
 		{"change: the hub's watch brings it (the bench's own informer), p50 / p99 / max", "", "",
-			func(a *fleetResult) (string, string) {
-				if a.Change == nil {
-					return "-", ""
-				}
-				return spreadCell(a.Change.Seen), ""
-			}},
+			func(a *fleetResult) (string, string) { return phaseSpread(a.Change, seen), "" }},
 		{"change: the managed cluster holds it (the agent's apply), p50 / p99 / max", "", "",
 			func(a *fleetResult) (string, string) {
-				if a.Change == nil || a.Change.ManagedLatency == nil {
-					return "-", ""
-				}
-				return spreadCell(*a.Change.ManagedLatency), ""
+				return phaseSpread(a.Change, func(w *fleetWrite) *spread { return w.ManagedLatency }), ""
 			}},
 		{"change: requests by verb (managed | hub)", "", "",
 			func(a *fleetResult) (string, string) { return writeVerbs(a.Change), "" }},
@@ -170,6 +157,21 @@ func writeCell(w *fleetWrite) string {
 	}
 	return fmt.Sprintf("%s (n=%d; sent in %.1f s, all Applied after %.1f s)",
 		spreadCell(w.Latency), w.Latency.N, w.SentSeconds, w.Seconds)
+}
+
+// seen picks a phase's watch lag.
+func seen(w *fleetWrite) *spread { return &w.Seen }
+
+// phaseSpread is the spread pick takes from a phase, "-" when the phase or
+// the spread is missing.
+func phaseSpread(w *fleetWrite, pick func(*fleetWrite) *spread) string {
+	if w == nil {
+		return "-"
+	}
+	if l := pick(w); l != nil {
+		return spreadCell(*l)
+	}
+	return "-"
 }
 
 // spreadCell is "p50 / p99 / max s".

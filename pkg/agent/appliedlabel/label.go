@@ -61,6 +61,18 @@ func Claim(ctx context.Context, client workclient.Interface, applied *workv1.App
 	return applied, nil
 }
 
+// Get reads an AppliedManifestWork that the agent's cache does not show,
+// and claims it for clusterName (Claim): the apply and the deletion of a
+// work find its record this way when it was just created or was written
+// without the label.
+func Get(ctx context.Context, client workclient.Interface, name, clusterName string) (*workv1.AppliedManifestWork, error) {
+	applied, err := client.WorkV1().AppliedManifestWorks().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return Claim(ctx, client, applied, clusterName)
+}
+
 // Starting is what LabelAll needs: the agent's identity and its caches.
 type Starting struct {
 	ClusterName, HubHash, AgentID string

@@ -202,7 +202,10 @@ func (c *WorkController) requestAppliedDeletion(ctx context.Context, st *workSta
 	name := appliedname.Name(c.HubHash, st.work.Name)
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
-		applied, err = c.uncached(ctx, name)
+		// One written without the cluster label (by OCM's agent, or an agent
+		// from before the label) is labelled, so that it reaches the applied
+		// controller, which finalizes what its cache brings.
+		applied, err = appliedlabel.Get(ctx, c.SpokeClient, name, c.ClusterName)
 	}
 	if apierrors.IsNotFound(err) {
 		return nil
@@ -237,19 +240,6 @@ func (c *WorkController) requestAppliedDeletion(ctx context.Context, st *workSta
 	klog.FromContext(ctx).Info("Deleting the AppliedManifestWork of a deleted work", "appliedManifestWork", name)
 	st.wait = jittered(pollInterval)
 	return nil
-}
-
-// uncached reads the work's AppliedManifestWork that the cache does not
-// show, and claims it for this cluster (appliedlabel.Claim): one written
-// without the cluster label, by OCM's agent or an agent from before the
-// label, must reach the applied controller, which finalizes what its cache
-// brings.
-func (c *WorkController) uncached(ctx context.Context, name string) (*workv1.AppliedManifestWork, error) {
-	applied, err := c.SpokeClient.WorkV1().AppliedManifestWorks().Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return appliedlabel.Claim(ctx, c.SpokeClient, applied, c.ClusterName)
 }
 
 // ensureAppliedFinalizer gives the AppliedManifestWork its finalizer if it

@@ -139,24 +139,15 @@ func (c *Controller) createAppliedWork(ctx context.Context, name, workName strin
 	client := c.SpokeClient.WorkV1().AppliedManifestWorks()
 	created, err := client.Create(ctx, applied, metav1.CreateOptions{})
 	if apierrors.IsAlreadyExists(err) {
-		return c.existingAppliedWork(ctx, name)
+		// Created a moment ago, and not in our cache yet; or written without
+		// the cluster label (by OCM's agent, or a version of this agent from
+		// before the label): the work's record all the same.
+		return appliedlabel.Get(ctx, c.SpokeClient, name, c.ClusterName)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot create AppliedManifestWork %s: %w", name, err)
 	}
 	return created, nil
-}
-
-// existingAppliedWork is the work's AppliedManifestWork that our cache does
-// not show: one created a moment ago, or one written without the cluster
-// label (by OCM's agent, or a version of this agent from before the label),
-// which is the work's record all the same (see appliedlabel.Claim).
-func (c *Controller) existingAppliedWork(ctx context.Context, name string) (*workv1.AppliedManifestWork, error) {
-	existing, err := c.SpokeClient.WorkV1().AppliedManifestWorks().Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return appliedlabel.Claim(ctx, c.SpokeClient, existing, c.ClusterName)
 }
 
 // halt ends the pass with err; stall is the Stalled condition to report it
