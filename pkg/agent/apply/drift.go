@@ -17,7 +17,19 @@ type Drift struct {
 	ChangedBy []string
 }
 
+// compare lists the differences of live from desired as its kind's rules
+// see them (forComparison); a manifest the rules cannot normalize is
+// compared as it is.
 func compare(desired, live *unstructured.Unstructured) *objectdiff.Report {
+	comparable, err := forComparison(desired, live)
+	if err != nil {
+		comparable = desired
+	}
+	return diffOf(comparable, live)
+}
+
+// diffOf lists the differences of live from desired as it stands.
+func diffOf(desired, live *unstructured.Unstructured) *objectdiff.Report {
 	r := objectdiff.Compare(desired, live, maxListed)
 	return &r
 }

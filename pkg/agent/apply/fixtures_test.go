@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -243,4 +244,22 @@ func (r *applyRecorder) body(t *testing.T) *unstructured.Unstructured {
 	t.Helper()
 	require.NotEmpty(t, r.patches, "no apply patch was sent")
 	return decode(t, string(r.patches[len(r.patches)-1].GetPatch()))
+}
+
+// checkApply checks what a table case's apply did: the verbs sent, then
+// either the error (checkErr set) or a result holding an object (check).
+func checkApply(t *testing.T, client *fake.FakeDynamicClient, res Result, err error, wantVerbs []string,
+	checkErr func(*testing.T, error), check func(*testing.T, *fake.FakeDynamicClient, Result)) {
+	t.Helper()
+	assert.Equal(t, wantVerbs, verbs(client))
+	if checkErr != nil {
+		require.Error(t, err)
+		checkErr(t, err)
+		return
+	}
+	require.NoError(t, err)
+	require.NotNil(t, res.Object)
+	if check != nil {
+		check(t, client, res)
+	}
 }

@@ -26,7 +26,11 @@ type updateStrategy struct{}
 func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req Request) (Result, error) {
 	ctx = withRequestLogger(ctx, req, workv1.UpdateStrategyTypeUpdate)
 	rc := resourceClient(client, req)
-	live, created, err := getOrCreate(ctx, rc, req, forCreate(req.Desired, req.Owner))
+	desired, err := forCreateOf(req.Desired)
+	if err != nil {
+		return Result{}, err
+	}
+	live, created, err := getOrCreate(ctx, rc, req, forCreate(desired, req.Owner))
 	if err != nil {
 		return Result{}, err
 	}
@@ -57,13 +61,25 @@ func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req R
 // The comparison lists the differences, which cost nothing more than telling
 // whether there are any: when the work did not change, they are the drift
 // that the update repairs.
+//
+// The manifest is first made what the Update strategy keeps of it for its kind
+// (kindrules.go): what other controllers own stays as they set it, and a
+// change the server would refuse in place recreates the object.
 func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Request, live *unstructured.Unstructured) (Result, error) {
-	diff := compare(req.Desired, live)
+	desired, err := forUpdateOf(req.Desired, live)
+	if err != nil {
+		return Result{Object: live, Differences: compare(req.Desired, live)}, err
+	}
+	diff := diffOf(desired, live)
 	if !workChanged(req) && hasOwner(live.GetOwnerReferences(), req.Owner) && diff.InSync() {
 		klog.FromContext(ctx).V(4).Info("Object is up to date")
 		return Result{Object: live, Differences: diff}, nil
 	}
-	updated, err := rc.Update(ctx, forUpdate(req.Desired, live, req.Owner), metav1.UpdateOptions{FieldManager: DefaultFieldManager})
+	obj := forUpdate(desired, live, req.Owner)
+	if field := needsRecreate(desired, live); field != "" {
+		return recreate(ctx, rc, req, live, obj, diff, field)
+	}
+	updated, err := rc.Update(ctx, obj, metav1.UpdateOptions{FieldManager: DefaultFieldManager})
 	if err != nil {
 		// An immutable field rejected with 422 Invalid lands here too; the
 		// server's message names the field, so it reaches the user unchanged.

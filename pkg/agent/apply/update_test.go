@@ -257,18 +257,12 @@ func TestUpdate(t *testing.T) {
 				Spec:        specOf(t, desired, nil),
 				Last:        tt.last,
 			})
-			assert.Equal(t, tt.wantVerbs, verbs(client))
-			if tt.checkErr != nil {
-				require.Error(t, err)
-				tt.checkErr(t, err)
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, tt.wantWritten, res.Written)
-			require.NotNil(t, res.Object)
-			if tt.check != nil {
-				tt.check(t, client, res)
-			}
+			checkApply(t, client, res, err, tt.wantVerbs, tt.checkErr, func(t *testing.T, c *fake.FakeDynamicClient, res Result) {
+				assert.Equal(t, tt.wantWritten, res.Written)
+				if tt.check != nil {
+					tt.check(t, c, res)
+				}
+			})
 		})
 	}
 }

@@ -1,0 +1,426 @@
+package apply
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// kindRule is what the agent knows of a built-in kind whose objects other
+// controllers co-own: what the cluster adds where the manifest is silent, how
+// the API server rewrites a manifest, and what cannot change in place. The
+// rules make the Update strategy behave as OCM's agent does for these kinds,
+// and make every comparison of a manifest with a live object agree with them,
+// so an object holding what another controller injected is in sync and costs
+// no write.
+type kindRule struct {
+	// normalize rewrites the manifest the way the API server would store it,
+	// before it is compared or written. An error is a manifest that cannot
+	// be applied as it stands.
+	normalize []func(obj *unstructured.Unstructured) error
+	// keep copies values of the live object into the manifest.
+	keep []keepRule
+	// metadataOnly kinds are written from the manifest when created; after
+	// that the Update strategy maintains their metadata only and leaves the
+	// rest to the cluster.
+	metadataOnly bool
+	// recreate lists what makes the Update strategy delete the live object and
+	// create it anew, because the API server would refuse the change.
+	recreate []recreateRule
+}
+
+// keepRule is a field another controller sets on the live object.
+type keepRule struct {
+	path []step
+	mode keepMode
+	// when, if set, says whether the rule holds for a manifest.
+	when func(desired *unstructured.Unstructured) bool
+}
+
+type keepMode int
+
+const (
+	// ifUnset fills in the live value where the manifest has none.
+	ifUnset keepMode = iota
+	// liveWins takes the live value over the manifest's when live has one.
+	liveWins
+	// clusterOwned takes the live value, or nothing, whatever the manifest
+	// says: another controller rewrites the field anyway.
+	clusterOwned
+)
+
+// step is one step of a keepRule's path.
+type step struct {
+	// key is a field of a map.
+	key string
+	// eachKey is every field of a map: those of the live object at the end of
+	// the path, those of the manifest elsewhere.
+	eachKey bool
+	// itemsBy is set on a list whose items are paired with the live items
+	// holding the same value at this key (webhooks by name).
+	itemsBy string
+}
+
+func at(keys ...string) []step {
+	out := make([]step, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, step{key: k})
+	}
+	return out
+}
+
+// recreateRule says that a change of any of fields (top-level fields of the
+// object) needs a new object, when the live object is as when says (always
+// when nil).
+type recreateRule struct {
+	fields []string
+	when   func(live *unstructured.Unstructured) bool
+	// exact compares the fields as a whole: a value the manifest leaves out
+	// is a change too, because the update would remove it. Otherwise only
+	// what the manifest sets is compared, for fields the server defaults.
+	exact bool
+}
+
+// Annotations and labels the rules read or keep.
+const (
+	// OpenShift's network operator injects the trusted CA bundle into a
+	// ConfigMap that carries this label set to "true".
+	injectTrustedCABundleLabel = "config.openshift.io/inject-trusted-cabundle"
+	// OpenShift's service-ca operator injects its CA into a ConfigMap that
+	// carries this annotation set to "true".
+	injectServiceCAAnnotation = "service.beta.openshift.io/inject-cabundle"
+	// defaultStorageClassAnnotation marks the cluster's default StorageClass;
+	// administrators set it on the cluster.
+	defaultStorageClassAnnotation = "storageclass.kubernetes.io/is-default-class"
+
+	secretTypeOpaque              = "Opaque"
+	secretTypeServiceAccountToken = "kubernetes.io/service-account-token"
+)
+
+// webhookCABundle is the CA bundle cert-manager's cainjector or the service-ca
+// operator injects into each webhook of a webhook configuration.
+var webhookCABundle = keepRule{
+	path: []step{{key: "webhooks"}, {itemsBy: "name"}, {key: "clientConfig"}, {key: "caBundle"}},
+	mode: ifUnset,
+}
+
+// kindRules is the registry of the rules, by kind. Kinds without an entry are
+// compared and written as their manifest says.
+var kindRules = map[schema.GroupKind]kindRule{
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration"}: {keep: []keepRule{webhookCABundle}},
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:   {keep: []keepRule{webhookCABundle}},
+	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}: {keep: []keepRule{
+		{path: at("spec", "conversion", "webhook", "clientConfig", "caBundle"), mode: ifUnset},
+	}},
+	{Group: "apiregistration.k8s.io", Kind: "APIService"}: {keep: []keepRule{
+		{path: at("spec", "caBundle"), mode: ifUnset},
+	}},
+	// The aggregation controller writes the rules of an aggregated role.
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}: {keep: []keepRule{
+		{path: at("rules"), mode: clusterOwned, when: hasField("aggregationRule")},
+	}},
+	{Kind: "Namespace"}: {metadataOnly: true},
+	{Kind: "Pod"}:       {metadataOnly: true},
+	// The token controller and users add secrets and imagePullSecrets.
+	{Kind: "ServiceAccount"}: {metadataOnly: true},
+	{Kind: "ConfigMap"}: {keep: []keepRule{
+		{path: at("data", "ca-bundle.crt"), mode: ifUnset, when: labelIs(injectTrustedCABundleLabel, "true")},
+		{path: at("data", "service-ca.crt"), mode: ifUnset, when: annotationIs(injectServiceCAAnnotation, "true")},
+	}},
+	{Kind: "Secret"}: {
+		normalize: []func(*unstructured.Unstructured) error{foldStringData, defaultString(secretTypeOpaque, "type")},
+		keep: []keepRule{
+			// The token controller fills in the token, the CA and the namespace.
+			{path: []step{{key: "data"}, {eachKey: true}}, mode: ifUnset, when: fieldIs(secretTypeServiceAccountToken, "type")},
+		},
+		// The type never changes; neither does anything of an immutable Secret.
+		recreate: []recreateRule{
+			{fields: []string{"type"}, exact: true},
+			{fields: []string{"data", "immutable"}, exact: true, when: fieldIs(true, "immutable")},
+		},
+	},
+	{Group: "storage.k8s.io", Kind: "StorageClass"}: {
+		normalize: []func(*unstructured.Unstructured) error{
+			defaultString("Delete", "reclaimPolicy"), defaultString("Immediate", "volumeBindingMode"),
+		},
+		keep: []keepRule{{path: at("metadata", "annotations", defaultStorageClassAnnotation), mode: liveWins}},
+		recreate: []recreateRule{
+			{fields: []string{"parameters", "provisioner", "reclaimPolicy", "volumeBindingMode"}, exact: true},
+		},
+	},
+	{Group: "storage.k8s.io", Kind: "CSIDriver"}: {recreate: []recreateRule{{fields: []string{"spec"}}}},
+}
+
+func ruleOf(obj *unstructured.Unstructured) (kindRule, bool) {
+	rule, ok := kindRules[obj.GroupVersionKind().GroupKind()]
+	return rule, ok
+}
+
+// forComparison is the manifest as any strategy compares it with live: as the
+// API server stores it, with the fields other controllers own taken from
+// live. It is desired itself for kinds without rules. The error is the
+// manifest's own (normalize).
+func forComparison(desired, live *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	rule, ok := ruleOf(desired)
+	if !ok {
+		return desired, nil
+	}
+	out, err := normalized(rule, desired)
+	if err != nil {
+		return desired, err
+	}
+	if live != nil {
+		for _, keep := range rule.keep {
+			if keep.when == nil || keep.when(out) {
+				keepAt(out.Object, live.Object, keep.path, keep.mode)
+			}
+		}
+	}
+	return out, nil
+}
+
+// forUpdateOf is the manifest as the Update strategy compares it with live and
+// writes it: forComparison, and for metadata-only kinds the manifest's
+// metadata over the rest of live.
+func forUpdateOf(desired, live *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	out, err := forComparison(desired, live)
+	if err != nil {
+		return nil, err
+	}
+	if rule, ok := ruleOf(desired); ok && rule.metadataOnly {
+		body := live.DeepCopy().Object
+		delete(body, "status")
+		body["apiVersion"], body["kind"] = out.GetAPIVersion(), out.GetKind()
+		if metadata, found := out.Object["metadata"]; found {
+			body["metadata"] = metadata
+		} else {
+			delete(body, "metadata")
+		}
+		out = &unstructured.Unstructured{Object: body}
+	}
+	return out, nil
+}
+
+// forCreateOf is the manifest as created: normalized, nothing else to keep.
+func forCreateOf(desired *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	rule, ok := ruleOf(desired)
+	if !ok {
+		return desired, nil
+	}
+	return normalized(rule, desired)
+}
+
+func normalized(rule kindRule, desired *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	out := desired.DeepCopy()
+	for _, normalize := range rule.normalize {
+		if err := normalize(out); err != nil {
+			return nil, &Error{Reason: workv1.ManifestAppliedReasonFailed, Message: err.Error()}
+		}
+	}
+	return out, nil
+}
+
+// needsRecreate names the field whose change the API server would refuse,
+// "" when live can be updated in place. desired is forUpdateOf's result.
+func needsRecreate(desired, live *unstructured.Unstructured) string {
+	rule, _ := ruleOf(desired)
+	for _, r := range rule.recreate {
+		if r.when != nil && !r.when(live) {
+			continue
+		}
+		for _, field := range r.fields {
+			if !fieldEqual(desired, live, field, r.exact) {
+				return field
+			}
+		}
+	}
+	return ""
+}
+
+// fieldEqual compares one top-level field of desired and live, as a whole
+// when exact (an empty value and none are the same: the server omits empty
+// fields), else as objectdiff does.
+func fieldEqual(desired, live *unstructured.Unstructured, field string, exact bool) bool {
+	want, got := desired.Object[field], live.Object[field]
+	if exact {
+		return isEmpty(want) && isEmpty(got) || reflect.DeepEqual(want, got)
+	}
+	return objectdiff.Equal(
+		&unstructured.Unstructured{Object: map[string]any{field: want}},
+		&unstructured.Unstructured{Object: map[string]any{field: got}})
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		return len(x) == 0
+	case []any:
+		return len(x) == 0
+	case string:
+		return x == ""
+	}
+	return false
+}
+
+// keepAt copies into want the values of live at path, as mode says. want and
+// live are parts of objects at the same place; want is modified in place and
+// must be a copy.
+func keepAt(want, live any, path []step, mode keepMode) {
+	s := path[0]
+	if s.itemsBy != "" {
+		wantItems, ok := want.([]any)
+		liveItems, ok2 := live.([]any)
+		if !ok || !ok2 {
+			return
+		}
+		for _, item := range wantItems {
+			if match := itemWithKey(liveItems, s.itemsBy, item); match != nil {
+				keepAt(item, match, path[1:], mode)
+			}
+		}
+		return
+	}
+	wantMap, ok := want.(map[string]any)
+	liveMap, ok2 := live.(map[string]any)
+	if !ok || !ok2 {
+		return
+	}
+	if len(path) == 1 {
+		keys := []string{s.key}
+		if s.eachKey {
+			keys = slices.Collect(maps.Keys(liveMap))
+		}
+		for _, key := range keys {
+			keepValue(wantMap, liveMap, key, mode)
+		}
+		return
+	}
+	keys := []string{s.key}
+	if s.eachKey {
+		keys = slices.Collect(maps.Keys(wantMap))
+	}
+	for _, key := range keys {
+		_, liveIsMap := liveMap[key].(map[string]any)
+		if len(path) == 2 && path[1].eachKey && wantMap[key] == nil && liveIsMap {
+			// Live's fields are merged into the manifest's map, which an
+			// empty manifest leaves out.
+			wantMap[key] = map[string]any{}
+		}
+		keepAt(wantMap[key], liveMap[key], path[1:], mode)
+	}
+}
+
+func keepValue(want, live map[string]any, key string, mode keepMode) {
+	liveValue, inLive := live[key]
+	inLive = inLive && liveValue != nil
+	switch {
+	case inLive && (mode != ifUnset || want[key] == nil):
+		want[key] = runtime.DeepCopyJSONValue(liveValue)
+	case !inLive && mode == clusterOwned:
+		delete(want, key)
+	}
+}
+
+// itemWithKey is the item of items whose value at key equals item's; nil when
+// item has no such key or items no such item.
+func itemWithKey(items []any, key string, item any) any {
+	value, ok := item.(map[string]any)[key]
+	if !ok || value == nil {
+		return nil
+	}
+	for _, candidate := range items {
+		if m, ok := candidate.(map[string]any); ok && m[key] == value {
+			return candidate
+		}
+	}
+	return nil
+}
+
+// foldStringData moves a Secret's stringData into data, base64-encoded, as the
+// API server does on every write; a live Secret never shows stringData. A key
+// in both with different values is refused: which one the user meant is not
+// known.
+func foldStringData(obj *unstructured.Unstructured) error {
+	stringData, found, err := unstructured.NestedMap(obj.Object, "stringData")
+	if err != nil {
+		return fmt.Errorf("stringData: %w", err)
+	}
+	if !found {
+		return nil
+	}
+	data, _, err := unstructured.NestedMap(obj.Object, "data")
+	if err != nil {
+		return fmt.Errorf("data: %w", err)
+	}
+	if data == nil {
+		data = map[string]any{}
+	}
+	for _, key := range slices.Sorted(maps.Keys(stringData)) {
+		text, ok := stringData[key].(string)
+		if !ok {
+			return fmt.Errorf("stringData[%q] is not a string", key)
+		}
+		encoded := base64.StdEncoding.EncodeToString([]byte(text))
+		if existing, ok := data[key]; ok && existing != encoded && !decodesTo(existing, text) {
+			return fmt.Errorf("the Secret sets key %q twice with different values, in data and in stringData", key)
+		}
+		data[key] = encoded
+	}
+	unstructured.RemoveNestedField(obj.Object, "stringData")
+	return unstructured.SetNestedMap(obj.Object, data, "data")
+}
+
+func decodesTo(encoded any, text string) bool {
+	s, ok := encoded.(string)
+	if !ok {
+		return false
+	}
+	decoded, err := base64.StdEncoding.DecodeString(s)
+	return err == nil && bytes.Equal(decoded, []byte(text))
+}
+
+// defaultString sets the field at path to value when the manifest leaves it
+// out, as the API server's defaulting does.
+func defaultString(value string, path ...string) func(*unstructured.Unstructured) error {
+	return func(obj *unstructured.Unstructured) error {
+		if current, found, _ := unstructured.NestedFieldNoCopy(obj.Object, path...); found && current != nil && current != "" {
+			return nil
+		}
+		return unstructured.SetNestedField(obj.Object, value, path...)
+	}
+}
+
+func hasField(path ...string) func(*unstructured.Unstructured) bool {
+	return func(obj *unstructured.Unstructured) bool {
+		value, found, _ := unstructured.NestedFieldNoCopy(obj.Object, path...)
+		return found && value != nil
+	}
+}
+
+// fieldIs tells whether the field at path holds want (a string or a bool).
+func fieldIs(want any, path ...string) func(*unstructured.Unstructured) bool {
+	return func(obj *unstructured.Unstructured) bool {
+		value, found, _ := unstructured.NestedFieldNoCopy(obj.Object, path...)
+		return found && value == want
+	}
+}
+
+func labelIs(key, want string) func(*unstructured.Unstructured) bool {
+	return func(obj *unstructured.Unstructured) bool { return obj.GetLabels()[key] == want }
+}
+
+func annotationIs(key, want string) func(*unstructured.Unstructured) bool {
+	return func(obj *unstructured.Unstructured) bool { return obj.GetAnnotations()[key] == want }
+}
