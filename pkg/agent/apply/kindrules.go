@@ -211,6 +211,13 @@ func forUpdateOf(desired, live *unstructured.Unstructured) (*unstructured.Unstru
 	return out, nil
 }
 
+// bodyWritten tells whether the Update strategy writes more of obj's manifest
+// than its metadata.
+func bodyWritten(obj *unstructured.Unstructured) bool {
+	rule, _ := ruleOf(obj)
+	return !rule.metadataOnly
+}
+
 // forCreateOf is the manifest as created: normalized, nothing else to keep.
 func forCreateOf(desired *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	rule, ok := ruleOf(desired)

@@ -287,6 +287,17 @@ func TestUpdateKeepsWhatOtherControllersOwn(t *testing.T) {
 			wantVerbs: []string{"get"},
 		},
 		{
+			name:     "a ServiceAccount's spec changes are not written, even as a change of the work",
+			gvr:      serviceAcctsGVR,
+			manifest: serviceAccountManifest,
+			editWant: func(obj map[string]any) { obj["imagePullSecrets"] = []any{map[string]any{"name": "from-the-work"}} },
+			live: func(obj map[string]any) {
+				obj["imagePullSecrets"] = []any{map[string]any{"name": "builder-dockercfg-x1"}}
+			},
+			last:      changed,
+			wantVerbs: []string{"get"},
+		},
+		{
 			name:     "a ServiceAccount's metadata change keeps its secrets and imagePullSecrets",
 			gvr:      serviceAcctsGVR,
 			manifest: serviceAccountManifest,

@@ -56,7 +56,8 @@ func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req R
 // content alone would never notice. An object that holds the manifest and
 // our owner reference, for a work unchanged since (or not known to have
 // changed, as for an object another agent applied), is left alone, whatever
-// other actors added to it.
+// other actors added to it. So is one of a metadata-only kind: its metadata
+// is merged, so a change of the work that it already holds removes nothing.
 //
 // The comparison lists the differences, which cost nothing more than telling
 // whether there are any: when the work did not change, they are the drift
@@ -71,7 +72,7 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 		return Result{Object: live, Differences: compare(req.Desired, live)}, err
 	}
 	diff := diffOf(desired, live)
-	if !workChanged(req) && hasOwner(live.GetOwnerReferences(), req.Owner) && diff.InSync() {
+	if !(workChanged(req) && bodyWritten(desired)) && hasOwner(live.GetOwnerReferences(), req.Owner) && diff.InSync() {
 		klog.FromContext(ctx).V(4).Info("Object is up to date")
 		return Result{Object: live, Differences: diff}, nil
 	}
