@@ -340,19 +340,29 @@ func keepValue(want, live map[string]any, key string, mode keepMode) {
 	}
 }
 
-// itemWithKey is the item of items whose value at key equals item's; nil when
-// item has no such key or items no such item.
+// itemWithKey is the item of items whose string at key equals item's; nil
+// when item has no such string or items no such item.
 func itemWithKey(items []any, key string, item any) any {
-	value, ok := item.(map[string]any)[key]
-	if !ok || value == nil {
+	value, ok := stringAt(item, key)
+	if !ok {
 		return nil
 	}
 	for _, candidate := range items {
-		if m, ok := candidate.(map[string]any); ok && m[key] == value {
+		if other, ok := stringAt(candidate, key); ok && other == value {
 			return candidate
 		}
 	}
 	return nil
+}
+
+// stringAt is the string at key of obj, when obj is a map holding one.
+func stringAt(obj any, key string) (string, bool) {
+	m, ok := obj.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	s, ok := m[key].(string)
+	return s, ok
 }
 
 // foldStringData moves a Secret's stringData into data, base64-encoded, as the

@@ -590,6 +590,38 @@ func TestCompareFollowsKindRules(t *testing.T) {
 	}
 }
 
+// TestKindRulesSurviveMalformedManifests feeds the rules manifests whose
+// fields have the wrong shapes: they are compared as they are, nothing panics.
+func TestKindRulesSurviveMalformedManifests(t *testing.T) {
+	tests := []struct {
+		name     string
+		manifest string
+		edit     func(obj map[string]any)
+	}{
+		{name: "a webhook that is not an object", manifest: webhookManifest, edit: func(obj map[string]any) { obj["webhooks"] = []any{"a", int64(1)} }},
+		{name: "a webhook name that is an object", manifest: webhookManifest, edit: func(obj map[string]any) {
+			set(t, obj, map[string]any{"x": "y"}, "webhooks", 0, "name")
+		}},
+		{name: "webhooks that are not a list", manifest: webhookManifest, edit: func(obj map[string]any) { obj["webhooks"] = "none" }},
+		{name: "stringData that is a list", manifest: secretManifest, edit: func(obj map[string]any) { obj["stringData"] = []any{"x"} }},
+		{name: "a stringData value that is a number", manifest: secretManifest, edit: func(obj map[string]any) { set(t, obj, int64(1), "stringData", "user") }},
+		{name: "a token Secret whose data is a string", manifest: tokenSecretManifest, edit: func(obj map[string]any) { obj["data"] = "x" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			desired := decode(t, tt.manifest)
+			tt.edit(desired.Object)
+			live := served(t, webhookManifest, nil)
+			live.SetKind(desired.GetKind())
+			assert.NotPanics(t, func() {
+				_ = compare(desired, live)
+				_, _ = forUpdateOf(desired, live)
+				_, _ = forCreateOf(desired)
+			})
+		})
+	}
+}
+
 // TestCreateFoldsStringData checks that a Secret is created as it will be
 // compared, and that a conflicting one is not created at all.
 func TestCreateFoldsStringData(t *testing.T) {
