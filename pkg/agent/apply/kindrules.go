@@ -179,12 +179,17 @@ func forComparison(desired, live *unstructured.Unstructured) (*unstructured.Unst
 	if err != nil {
 		return desired, err
 	}
-	if live != nil {
-		for _, keep := range rule.keep {
-			if keep.when == nil || keep.when(out) {
-				keepAt(out.Object, live.Object, keep.path, keep.mode)
-			}
+	if live == nil {
+		return out, nil
+	}
+	for _, keep := range rule.keep {
+		if keep.when != nil && !keep.when(out) {
+			continue
 		}
+		if out == desired {
+			out = desired.DeepCopy() // copied only when something may change
+		}
+		keepAt(out.Object, live.Object, keep.path, keep.mode)
 	}
 	return out, nil
 }
@@ -227,7 +232,12 @@ func forCreateOf(desired *unstructured.Unstructured) (*unstructured.Unstructured
 	return normalized(rule, desired)
 }
 
+// normalized is desired as rule's normalizers rewrite it: a copy, or desired
+// itself when there are none.
 func normalized(rule kindRule, desired *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	if len(rule.normalize) == 0 {
+		return desired, nil
+	}
 	out := desired.DeepCopy()
 	for _, normalize := range rule.normalize {
 		if err := normalize(out); err != nil {

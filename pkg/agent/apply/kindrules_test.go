@@ -553,9 +553,11 @@ func TestUpdateKeepsWhatOtherControllersOwn(t *testing.T) {
 			if last == nil {
 				last = &LastApplied{Spec: specOf(t, desired, nil)}
 			}
+			unchanged := desired.DeepCopy()
 			res, err := updateStrategy{}.Apply(context.Background(), client, Request{
 				Resource: tt.gvr, Desired: desired, Owner: ownerA, Spec: specOf(t, desired, nil), Last: last,
 			})
+			assert.Equal(t, unchanged, desired, "strategies never modify the manifest")
 			checkApply(t, client, res, err, tt.wantVerbs, tt.checkErr, tt.check)
 		})
 	}
