@@ -77,10 +77,153 @@ func TestConfigFor(t *testing.T) {
 	}
 	c := ConfigFor(configs, deployments, "ns", "web")
 	require.NotNil(t, c)
+	assert.Equal(t, configs[1], *c, "one exact config is returned as it is")
 	assert.Equal(t, workv1.UpdateStrategyTypeServerSideApply, StrategyOf(c))
 	assert.Nil(t, ConfigFor(configs, deployments, "other-ns", "web"))
 	assert.Nil(t, ConfigFor(configs, schema.GroupVersionResource{Version: "v1", Resource: "deployments"}, "ns", "web"), "group must match")
 	assert.Equal(t, workv1.UpdateStrategyTypeUpdate, StrategyOf(nil))
+}
+
+func TestGlob(t *testing.T) {
+	tests := []struct {
+		pattern, s string
+		want       bool
+	}{
+		{"web", "web", true},
+		{"web", "web2", false},
+		{"", "", true},
+		{"", "ns", false},
+		{"*", "", true}, // a cluster-scoped object's namespace
+		{"*", "anything", true},
+		{"web-*", "web-1", true},
+		{"web-*", "web-", true},
+		{"web-*", "web", false},
+		{"*-db", "orders-db", true},
+		{"*-db", "orders-db2", false},
+		{"a*b*c", "abc", true},
+		{"a*b*c", "axxbyyc", true},
+		{"a*b*c", "acb", false},
+		{"a*a", "a", false},
+		{"a**", "a", true},
+		{"*b*", "abc", true},
+		{"*b*", "ac", false},
+		{"*ab", "aab", true},
+		// Only '*' is special: every other character stands for itself.
+		{"web?", "webs", false},
+		{"web?", "web?", true},
+		{"w.b", "web", false},
+		{"[a-z]*", "web", false},
+		{"[a-z]*", "[a-z]x", true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Glob(tt.pattern, tt.s), "Glob(%q, %q)", tt.pattern, tt.s)
+	}
+}
+
+func TestMatches(t *testing.T) {
+	deployments := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	namespaces := schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+	id := func(group, resource, namespace, name string) workv1.ResourceIdentifier {
+		return workv1.ResourceIdentifier{Group: group, Resource: resource, Namespace: namespace, Name: name}
+	}
+	tests := []struct {
+		name           string
+		id             workv1.ResourceIdentifier
+		gvr            schema.GroupVersionResource
+		namespace, obj string
+		want           bool
+	}{
+		{"exact", id("apps", "deployments", "ns", "web"), deployments, "ns", "web", true},
+		{"all deployments", id("apps", "deployments", "*", "*"), deployments, "ns", "web", true},
+		{"name glob", id("apps", "deployments", "ns", "we*"), deployments, "ns", "web", true},
+		{"namespace glob", id("apps", "deployments", "n*", "web"), deployments, "other", "web", false},
+		{"group is exact", id("", "deployments", "*", "*"), deployments, "ns", "web", false},
+		{"group is no glob", id("*", "deployments", "*", "*"), deployments, "ns", "web", false},
+		{"resource is no glob", id("apps", "*", "*", "*"), deployments, "ns", "web", false},
+		{"cluster-scoped by *", id("", "namespaces", "*", "team-*"), namespaces, "", "team-a", true},
+		{"cluster-scoped by empty", id("", "namespaces", "", "team-a"), namespaces, "", "team-a", true},
+		{"empty namespace names no namespaced object", id("apps", "deployments", "", "web"), deployments, "ns", "web", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Matches(tt.id, tt.gvr, tt.namespace, tt.obj))
+		})
+	}
+}
+
+func TestConfigForMergesMatchingConfigs(t *testing.T) {
+	deployments := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	config := func(namespace, name string) workv1.ManifestConfigOption {
+		return workv1.ManifestConfigOption{ResourceIdentifier: workv1.ResourceIdentifier{
+			Group: "apps", Resource: "deployments", Namespace: namespace, Name: name}}
+	}
+	wellKnown := []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}
+	jsonPaths := []workv1.FeedbackRule{{Type: workv1.JSONPathsType, JsonPaths: []workv1.JsonPath{{Name: "g", Path: ".status.observedGeneration"}}}}
+	complete := []workv1.ConditionRule{{Type: workv1.WellKnownConditionsType, Condition: workv1.ManifestComplete}}
+	ssa := &workv1.UpdateStrategy{Type: workv1.UpdateStrategyTypeServerSideApply}
+	readOnly := &workv1.UpdateStrategy{Type: workv1.UpdateStrategyTypeReadOnly}
+
+	// The all-Deployments prober of OCM's addon framework.
+	prober := config("*", "*")
+	prober.FeedbackRules = wellKnown
+	strategyOnly := config("ns", "web")
+	strategyOnly.UpdateStrategy = ssa
+	watched := config("ns", "web")
+	watched.FeedbackRules, watched.FeedbackScrapeType = jsonPaths, workv1.FeedbackWatchType
+	rules := config("*", "web")
+	rules.ConditionRules, rules.FeedbackScrapeType = complete, workv1.FeedbackWatchType
+	readOnlyAll := config("*", "*")
+	readOnlyAll.UpdateStrategy = readOnly
+	emptyRules := config("ns", "web")
+	emptyRules.FeedbackRules, emptyRules.ConditionRules = []workv1.FeedbackRule{}, []workv1.ConditionRule{}
+
+	tests := []struct {
+		name    string
+		configs []workv1.ManifestConfigOption
+		want    *workv1.ManifestConfigOption // without its resourceIdentifier
+	}{
+		{name: "none match", configs: []workv1.ManifestConfigOption{config("ns", "db")}},
+		{name: "prober", configs: []workv1.ManifestConfigOption{prober}, want: &workv1.ManifestConfigOption{FeedbackRules: wellKnown}},
+		{
+			name:    "feedback from the first, strategy from the second",
+			configs: []workv1.ManifestConfigOption{prober, strategyOnly},
+			want:    &workv1.ManifestConfigOption{FeedbackRules: wellKnown, UpdateStrategy: ssa},
+		},
+		{
+			name:    "the first non-empty of each wins",
+			configs: []workv1.ManifestConfigOption{strategyOnly, prober, watched, readOnlyAll},
+			want:    &workv1.ManifestConfigOption{FeedbackRules: wellKnown, UpdateStrategy: ssa},
+		},
+		{
+			name:    "empty rules are not rules",
+			configs: []workv1.ManifestConfigOption{emptyRules, watched},
+			want:    &workv1.ManifestConfigOption{FeedbackRules: jsonPaths, FeedbackScrapeType: workv1.FeedbackWatchType},
+		},
+		{
+			name:    "the scrape type comes with the feedback rules",
+			configs: []workv1.ManifestConfigOption{rules, prober},
+			want:    &workv1.ManifestConfigOption{FeedbackRules: wellKnown, ConditionRules: complete},
+		},
+		{
+			name:    "else with the condition rules",
+			configs: []workv1.ManifestConfigOption{strategyOnly, rules},
+			want: &workv1.ManifestConfigOption{ConditionRules: complete, UpdateStrategy: ssa,
+				FeedbackScrapeType: workv1.FeedbackWatchType},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ConfigFor(tt.configs, deployments, "ns", "web")
+			if tt.want == nil {
+				assert.Nil(t, got)
+				return
+			}
+			require.NotNil(t, got)
+			want := *tt.want
+			want.ResourceIdentifier = workv1.ResourceIdentifier{Group: "apps", Resource: "deployments", Namespace: "ns", Name: "web"}
+			assert.Equal(t, want, *got)
+		})
+	}
 }
 
 func TestStrategyForAndReadOnly(t *testing.T) {

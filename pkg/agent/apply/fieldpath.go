@@ -12,14 +12,16 @@ import (
 // pointer token such as "0" is a key or an index depending on what it meets.
 type fieldPath []string
 
-// parseJSONPath reads the simple JSONPaths ignoreFields accept: dotted field
-// names from the root (.spec.replicas), optionally wrapped in {} or starting
-// with $, with bracketed names for keys holding dots
-// (.metadata.annotations['example.com/x']), a backslash escaping a dot
-// (.metadata.labels.app\.kubernetes\.io/name) and list indexes (.spec.containers[0].image).
-// Wildcards, filters, slices and recursive descent select several fields and
-// are refused.
-func parseJSONPath(path string) (fieldPath, error) {
+// parseJSONPath reads the JSONPaths ignoreFields accept, as OCM's agent
+// evaluates them with Kubernetes' JSONPath: dotted field names from the root
+// (.spec.replicas), optionally wrapped in {} or starting with $, with
+// bracketed names for keys holding dots (.metadata.annotations['example.com/x']),
+// a backslash escaping a dot (.metadata.labels.app\.kubernetes\.io/name), list
+// indexes (.spec.containers[0].image), wildcards (.data.* or
+// .spec.containers[*].image), filters (.spec.containers[?(@.name=="app")].image)
+// and the other subscripts of lists: slices, unions of indexes and negative
+// indexes. Recursive descent is refused.
+func parseJSONPath(path string) (selector, error) {
 	p := strings.TrimSpace(path)
 	if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
 		p = strings.TrimSpace(p[1 : len(p)-1])
@@ -28,63 +30,102 @@ func parseJSONPath(path string) (fieldPath, error) {
 	if p == "" {
 		return nil, errors.New("path is empty")
 	}
-	var steps fieldPath
+	var steps selector
 	for i := 0; i < len(p); {
-		var step string
+		var st step
 		var err error
 		switch p[i] {
 		case '.':
-			step, i, err = readDottedName(p, i+1)
+			st, i, err = readDottedName(p, i+1)
 		case '[':
-			step, i, err = readBracket(p, i+1)
+			st, i, err = readBracket(p, i+1)
 		default:
 			err = fmt.Errorf("unexpected %q at offset %d, expected '.' or '['", p[i], i)
 		}
 		if err != nil {
 			return nil, err
 		}
-		steps = append(steps, step)
+		steps = append(steps, st)
 	}
 	return steps, nil
 }
 
 // readDottedName reads a field name starting at i, up to the next unescaped
-// '.' or '[', and returns the offset after it.
-func readDottedName(p string, i int) (string, int, error) {
+// '.' or '[', and returns the offset after it. An unescaped * is a wildcard.
+func readDottedName(p string, i int) (step, int, error) {
 	start := i
 	var name strings.Builder
+	escaped := false
 	for ; i < len(p) && p[i] != '.' && p[i] != '['; i++ {
 		if p[i] == '\\' && i+1 < len(p) {
 			i++
+			escaped = true
 		}
 		name.WriteByte(p[i])
 	}
 	switch {
 	case name.Len() == 0 && i < len(p) && p[i] == '.':
-		return "", i, fmt.Errorf("recursive descent (..) at offset %d is not supported", start-1)
+		return step{}, i, fmt.Errorf("recursive descent (..) at offset %d is not supported", start-1)
 	case name.Len() == 0:
-		return "", i, fmt.Errorf("empty field name at offset %d", start)
-	case name.String() == "*":
-		return "", i, fmt.Errorf("wildcard at offset %d is not supported", start)
+		return step{}, i, fmt.Errorf("empty field name at offset %d", start)
+	case name.String() == "*" && !escaped:
+		return step{all: true}, i, nil
 	}
-	return name.String(), i, nil
+	return step{name: name.String()}, i, nil
 }
 
-// readBracket reads what follows a '[' at i: a quoted key or a list index,
-// and returns the offset after the closing ']'.
-func readBracket(p string, i int) (string, int, error) {
+// readBracket reads what follows a '[' at i: a quoted key, a list index, a
+// wildcard, a filter or another subscript of lists, and returns the offset
+// after the closing ']'.
+func readBracket(p string, i int) (step, int, error) {
 	if i < len(p) && (p[i] == '\'' || p[i] == '"') {
-		return readQuotedKey(p, i)
+		key, next, err := readQuotedKey(p, i)
+		return step{name: key}, next, err
+	}
+	if strings.HasPrefix(p[i:], "?(") {
+		return readFilter(p, i)
 	}
 	end := strings.IndexByte(p[i:], ']')
 	if end < 0 {
-		return "", i, fmt.Errorf("unterminated '[' at offset %d", i-1)
+		return step{}, i, fmt.Errorf("unterminated '[' at offset %d", i-1)
 	}
-	index := p[i : i+end]
-	if n, err := strconv.Atoi(index); err != nil || n < 0 {
-		return "", i, fmt.Errorf("unsupported subscript [%s] at offset %d: only a quoted key or a list index is accepted", index, i-1)
+	subscript := p[i : i+end]
+	next := i + end + 1
+	if n, err := strconv.Atoi(subscript); err == nil && n >= 0 {
+		return step{name: subscript}, next, nil
 	}
-	return index, i + end + 1, nil
+	if strings.TrimSpace(subscript) == "*" {
+		return step{all: true}, next, nil
+	}
+	st, err := newPick("[" + subscript + "]")
+	if err != nil {
+		return step{}, i, fmt.Errorf("unsupported subscript [%s] at offset %d: %v", subscript, i-1, err)
+	}
+	return st, next, nil
+}
+
+// readFilter reads a filter [?(...)] whose '?' is at i, up to the ')]' that
+// is not inside quotes, and returns the offset after it.
+func readFilter(p string, i int) (step, int, error) {
+	var quote byte
+	for j := i + 2; j < len(p); j++ {
+		switch c := p[j]; {
+		case quote != 0:
+			if c == quote && p[j-1] != '\\' {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ')' && j+1 < len(p) && p[j+1] == ']':
+			filter := "[" + p[i:j+1] + "]"
+			st, err := newPick(filter)
+			if err != nil {
+				return step{}, i, fmt.Errorf("invalid filter %s at offset %d: %v", filter, i-1, err)
+			}
+			return st, j + 2, nil
+		}
+	}
+	return step{}, i, fmt.Errorf("unterminated filter at offset %d", i-1)
 }
 
 func readQuotedKey(p string, i int) (string, int, error) {

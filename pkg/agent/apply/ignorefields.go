@@ -17,7 +17,7 @@ const jqNotSupported = "jqPathExpressions are not supported yet: use jsonPaths o
 // ignoreRule is one ignoreFields entry with its paths parsed.
 type ignoreRule struct {
 	condition workv1.IgnoreFieldsCondition
-	paths     []fieldPath
+	paths     []selector
 }
 
 // parseIgnoreFields checks and parses every ignoreFields entry before
@@ -61,7 +61,7 @@ func parseIgnoreField(f workv1.IgnoreField) (ignoreRule, error) {
 		if err != nil {
 			return ignoreRule{}, ignoreFieldError(fmt.Sprintf("invalid jsonPointer %q: %v", p, err))
 		}
-		rule.paths = append(rule.paths, path)
+		rule.paths = append(rule.paths, selectorOf(path))
 	}
 	return rule, nil
 }
@@ -75,33 +75,35 @@ func ignoreFieldError(message string) error {
 // unless the work changed the field's value since it was last applied, so
 // that changes made on the managed cluster stay while the work's own changes
 // of the field are applied, whatever else in the work changed.
-func (r ignoreRule) keepsLiveValue(req Request, path fieldPath) bool {
-	return r.condition == workv1.IgnoreFieldsConditionOnSpokePresent || !fieldChanged(req, path)
+func (r ignoreRule) keepsLiveValue(req Request, field match) bool {
+	return r.condition == workv1.IgnoreFieldsConditionOnSpokePresent || !fieldChanged(req, field)
 }
 
 // keepLiveValues makes the ignored fields of body take their values on
 // live: a field live has is copied, so the apply neither changes it nor
 // drops our ownership of it; a field live lacks is removed, so the apply
-// does not add it.
+// does not add it. A path with wildcards or filters applies to every field
+// it picks (selector.expand); one that picks nothing does nothing.
 func keepLiveValues(ctx context.Context, body, live *unstructured.Unstructured, rules []ignoreRule, req Request) {
 	for _, rule := range rules {
 		for _, path := range rule.paths {
-			if rule.keepsLiveValue(req, path) {
-				keepLiveValue(ctx, body.Object, live.Object, path)
+			for _, field := range path.expand(body.Object, live.Object) {
+				if rule.keepsLiveValue(req, field) {
+					keepLiveValue(ctx, body.Object, field)
+				}
 			}
 		}
 	}
 }
 
-func keepLiveValue(ctx context.Context, body, live map[string]any, path fieldPath) {
-	value, found := path.get(live)
-	if !found {
-		path.remove(body)
+func keepLiveValue(ctx context.Context, body map[string]any, field match) {
+	if !field.liveFound {
+		field.body.remove(body)
 		return
 	}
-	if !path.set(body, runtime.DeepCopyJSONValue(value)) {
+	if !field.body.set(body, runtime.DeepCopyJSONValue(field.liveValue)) {
 		// Only possible when the path goes through a list item the manifest
 		// does not have; the manifest then does not set the field either.
-		klog.FromContext(ctx).V(4).Info("Cannot keep ignored field, the manifest has no such list item", "path", path)
+		klog.FromContext(ctx).V(4).Info("Cannot keep ignored field, the manifest has no such list item", "path", field.body)
 	}
 }

@@ -19,9 +19,10 @@ import (
 type LastApplied struct {
 	// Spec identifies the desired state that was applied (Request.Spec).
 	Spec uint64
-	// IgnoredFields holds, for each OnSpokeChange path of the manifest's
-	// server-side apply config, the hash of the value the work gave that
-	// field (HashValue), keyed by the hash of the path (HashPath).
+	// IgnoredFields holds, for each field an OnSpokeChange path of the
+	// manifest's server-side apply config picks in the manifest, the hash of
+	// the value the work gave that field, keyed by the hash of the field's
+	// identity (match.id: its path, a filter's pick by order).
 	IgnoredFields map[uint64]uint64
 }
 
@@ -38,10 +39,12 @@ func Remember(req Request) (LastApplied, error) {
 			continue
 		}
 		for _, path := range rule.paths {
-			if last.IgnoredFields == nil {
-				last.IgnoredFields = map[uint64]uint64{}
+			for _, field := range path.expand(req.Desired.Object, nil) {
+				if last.IgnoredFields == nil {
+					last.IgnoredFields = map[uint64]uint64{}
+				}
+				last.IgnoredFields[field.id.hash()] = valueHash(req.Desired, field.body)
 			}
-			last.IgnoredFields[path.hash()] = valueHash(req.Desired, path)
 		}
 	}
 	return last, nil
@@ -57,12 +60,12 @@ func workChanged(req Request) bool {
 // fieldChanged tells whether the work changed the value of an ignored field
 // since it was last applied. Unknown, for a manifest or a path never
 // applied with this rule, is not a change: the managed cluster's value stays.
-func fieldChanged(req Request, path fieldPath) bool {
+func fieldChanged(req Request, field match) bool {
 	if req.Last == nil {
 		return false
 	}
-	last, ok := req.Last.IgnoredFields[path.hash()]
-	return ok && last != valueHash(req.Desired, path)
+	last, ok := req.Last.IgnoredFields[field.id.hash()]
+	return ok && last != valueHash(req.Desired, field.body)
 }
 
 // valueHash is the hash of the value at path in obj; 0 when there is none.

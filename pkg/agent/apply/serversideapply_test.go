@@ -233,6 +233,12 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 	require.NoError(t, unstructured.SetNestedField(scaledBySpoke.Object, int64(5), "spec", "replicas"))
 
 	dataOf := func(t *testing.T, rec *applyRecorder) any { return rec.body(t).Object["data"] }
+	onPresentAppImage := ignoring(workv1.IgnoreFieldsConditionOnSpokePresent,
+		workv1.IgnoreField{JSONPaths: []string{`.spec.template.spec.containers[?(@.name=="hello")].image`}})
+	onPresentNoContainer := ignoring(workv1.IgnoreFieldsConditionOnSpokePresent,
+		workv1.IgnoreField{JSONPaths: []string{`.spec.template.spec.containers[?(@.name=="none")].image`}})
+	onChangeImages := ignoring(workv1.IgnoreFieldsConditionOnSpokeChange,
+		workv1.IgnoreField{JSONPaths: []string{".spec.template.spec.containers[*].image"}})
 
 	runSSACases(t, []ssaCase{
 		{
@@ -362,6 +368,64 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 			},
 		},
 		{
+			name:      "OnSpokePresent filter: the picked container keeps its live image, wherever it is",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      owned(withSidecarFirst(t, withImage(t, decode(t, deploymentAsServed), "nginx:1.26")), ownerA),
+			config:    onPresentAppImage,
+			last:      remembered(t, withReplicas(t, deployment, 2), onPresentAppImage),
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				containers, _, _ := unstructured.NestedSlice(rec.body(t).Object, "spec", "template", "spec", "containers")
+				require.Len(t, containers, 1)
+				assert.Equal(t, "nginx:1.26", containers[0].(map[string]any)["image"])
+			},
+		},
+		{
+			name:      "OnSpokeChange [*]: a spoke's new image of an unchanged work writes nothing",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      owned(withImage(t, decode(t, deploymentAsServed), "nginx:1.26"), ownerA),
+			config:    onChangeImages,
+			last:      remembered(t, deployment, onChangeImages),
+			wantVerbs: []string{"get"},
+		},
+		{
+			name:      "OnSpokeChange [*]: a work that changed the image applies it",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      owned(withImage(t, decode(t, deploymentAsServed), "nginx:1.26"), ownerA),
+			config:    onChangeImages,
+			last:      remembered(t, withImage(t, deployment, "nginx:1.24"), onChangeImages),
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				containers, _, _ := unstructured.NestedSlice(rec.body(t).Object, "spec", "template", "spec", "containers")
+				assert.Equal(t, "nginx:1.25", containers[0].(map[string]any)["image"])
+			},
+		},
+		{
+			name:      "a filter that picks nothing ignores nothing: the drift is repaired",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      owned(withImage(t, decode(t, deploymentAsServed), "nginx:1.26"), ownerA),
+			config:    onPresentNoContainer,
+			last:      remembered(t, deployment, onPresentNoContainer),
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, res Result) {
+				containers, _, _ := unstructured.NestedSlice(rec.body(t).Object, "spec", "template", "spec", "containers")
+				assert.Equal(t, "nginx:1.25", containers[0].(map[string]any)["image"])
+				assert.NotNil(t, res.Repaired)
+			},
+		},
+		{
+			name:    "an invalid filter is an SSA ignore field error naming the path",
+			desired: ours,
+			config:  ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreField{JSONPaths: []string{".items[?(@.x==)].y"}}),
+			checkErr: func(t *testing.T, err error) {
+				requireIgnoreFieldError(t, err, `invalid jsonPath ".items[?(@.x==)].y": invalid filter [?(@.x==)] at offset 6: unrecognized character in action: U+003D '='`)
+			},
+		},
+		{
 			name:    "jqPathExpressions are refused before anything is sent",
 			desired: ours,
 			live:    owned(theirs, ownerA),
@@ -398,6 +462,18 @@ func withImage(t *testing.T, deployment *unstructured.Unstructured, image string
 	require.NoError(t, err)
 	containers[0].(map[string]any)["image"] = image
 	require.NoError(t, unstructured.SetNestedSlice(out.Object, containers, "spec", "template", "spec", "containers"))
+	return out
+}
+
+// withSidecarFirst is a copy of a Deployment with a container injected
+// before the others, as a service mesh does.
+func withSidecarFirst(t *testing.T, deployment *unstructured.Unstructured) *unstructured.Unstructured {
+	t.Helper()
+	out := deployment.DeepCopy()
+	containers, _, err := unstructured.NestedSlice(out.Object, "spec", "template", "spec", "containers")
+	require.NoError(t, err)
+	sidecar := map[string]any{"name": "istio-proxy", "image": "proxyv2:1.20"}
+	require.NoError(t, unstructured.SetNestedSlice(out.Object, append([]any{sidecar}, containers...), "spec", "template", "spec", "containers"))
 	return out
 }
 

@@ -8,19 +8,15 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 )
 
 // Overridden tells whether a condition rule of the work sets the manifest's
 // Healthy condition: the rule then replaces the built-in one.
 func Overridden(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
-	id := workv1.ResourceIdentifier{Group: meta.Group, Resource: meta.Resource, Namespace: meta.Namespace, Name: meta.Name}
+	cfg := manifest.ConfigOf(work, meta)
 	setsHealthy := func(r workv1.ConditionRule) bool { return r.Condition == workv1.ManifestHealthy }
-	for _, cfg := range work.Spec.ManifestConfigs {
-		if cfg.ResourceIdentifier == id && slices.ContainsFunc(cfg.ConditionRules, setsHealthy) {
-			return true
-		}
-	}
-	return false
+	return cfg != nil && slices.ContainsFunc(cfg.ConditionRules, setsHealthy)
 }
 
 // WorkCondition aggregates the Healthy conditions of the manifests of a

@@ -42,6 +42,19 @@ func TestValidate(t *testing.T) {
 		{name: "no manifests", work: work(),
 			wants: []string{"spec.workload.manifests: Required value: a ManifestWork needs at least one manifest"}},
 		{name: "one manifest", work: work(raw(cmA))},
+		// As OCM's webhook, manifestConfigs are not checked: "*" in a
+		// resourceIdentifier's name or namespace is a glob the agent matches.
+		{name: "wildcard manifestConfigs", work: func() *workv1.ManifestWork {
+			w := work(raw(deploy))
+			w.Spec.ManifestConfigs = []workv1.ManifestConfigOption{{
+				ResourceIdentifier: workv1.ResourceIdentifier{Group: "apps", Resource: "deployments", Namespace: "*", Name: "*"},
+				FeedbackRules:      []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}},
+			}, {
+				ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "team-*", Name: "*-settings"},
+				UpdateStrategy:     &workv1.UpdateStrategy{Type: workv1.UpdateStrategyTypeServerSideApply},
+			}}
+			return w
+		}()},
 		{name: "not JSON", work: work(raw(cmA), raw(`{"apiVersion":`)),
 			wants: []string{"spec.workload.manifests[1]: Invalid value: manifest is not a JSON object"}},
 		{name: "JSON array", work: work(raw(`[1]`)),

@@ -147,6 +147,19 @@ func TestAppliedReconcile(t *testing.T) {
 		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", gone: true}},
 		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
 	}, {
+		// Unlike manifestConfigs, orphaning rules name objects exactly, as
+		// in OCM's agent: "*" is a name like any other.
+		name: "SelectivelyOrphan rules are no globs",
+		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeSelectivelyOrphan,
+			workv1.OrphaningRule{Group: "apps", Resource: "deployments", Namespace: "*", Name: "*"},
+			workv1.OrphaningRule{Group: "apps", Resource: "deployments", Namespace: "default", Name: "w*"}),
+			applied: deleting(fixture.WebApplied(deployRes)),
+			objects: []*metav1.PartialObjectMetadata{deployObj()}},
+		wantWait: true, wantFinalizer: true,
+		wantObjects: []string{"delete deployments default/web"},
+		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", gone: true}},
+		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+	}, {
 		name: "a terminating object keeps the finalizer, and the Deleting message names it",
 		f: given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(cmRes, deployRes)),
 			objects: []*metav1.PartialObjectMetadata{ct.Terminating(deployObj())}},

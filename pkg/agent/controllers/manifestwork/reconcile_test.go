@@ -331,3 +331,32 @@ func TestReconcileLeavesCompletedManifestsAlone(t *testing.T) {
 	require.NoError(t, e.c.reconcile(context.Background(), work))
 	assert.Equal(t, []string{"create configmaps team/live"}, ct.Writes(e.dynamic.Actions()), "the completed one is not recreated")
 }
+
+// Several manifestConfigs may match one manifest: each of feedbackRules,
+// conditionRules and updateStrategy comes from the first that sets it. A
+// "*" config with feedback rules before an exact one with a strategy leaves
+// that strategy in force.
+func TestReconcileTakesTheStrategyOfALaterMatchingConfig(t *testing.T) {
+	prober := fixture.Config("", "configmaps", "*", "*")
+	prober.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).
+		WithManifest(fixture.ConfigMap("team", "settings", map[string]string{"a": "b"}), fixture.ConfigMap("team", "other", nil)).
+		WithConfig(prober).
+		WithConfig(fixture.WithStrategy(fixture.Config("", "configmaps", "team", "settings"), workv1.UpdateStrategyTypeServerSideApply)).
+		Build()
+	e := newEnv(t, work)
+
+	// The fake client cannot apply server-side: the requests sent tell the
+	// strategy used.
+	err := e.c.reconcile(context.Background(), work)
+	require.ErrorContains(t, err, "manifest 0:")
+	assert.NotContains(t, err.Error(), "manifest 1:")
+	var patches []types.PatchType
+	for _, a := range e.dynamic.Actions() {
+		if p, ok := a.(clienttesting.PatchAction); ok && p.GetResource().Resource == "configmaps" {
+			patches = append(patches, p.GetPatchType())
+		}
+	}
+	assert.Equal(t, []types.PatchType{types.ApplyPatchType}, patches, "settings is applied server-side")
+	assert.Contains(t, ct.Writes(e.dynamic.Actions()), "create configmaps team/other", "other with the default Update")
+}

@@ -15,8 +15,14 @@ import (
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/feedback"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 	"github.com/manifestwork/work/pkg/metrics"
 )
+
+// retiredConfigsValid is the work condition earlier versions set on a work
+// with a manifestConfig that matched no manifest. OCM's agent reports
+// nothing then, and neither does this one: the condition is removed.
+const retiredConfigsValid = "ManifestConfigsValid"
 
 // target is one object a work reads.
 type target struct {
@@ -48,9 +54,9 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 		}
 	}
 	c.watches.setUses(key, watched)
-	if cond, ok := configsCondition(work, status, configs); ok {
-		apimeta.SetStatusCondition(&status.Conditions, cond)
-	}
+	// OCM's agent has no condition about manifestConfigs that match no
+	// manifest; earlier versions of this one set it.
+	apimeta.RemoveStatusCondition(&status.Conditions, retiredConfigsValid)
 
 	var ruleConditions [][]metav1.Condition
 	ruleTypes := map[string]bool{}
@@ -74,28 +80,21 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 	return polled, err
 }
 
-// configured pairs each manifestConfig with rules with its manifest's status;
-// a config whose manifest has not been applied yet has nothing to read.
+// configured pairs each manifest whose configuration (manifest.ConfigFor)
+// has rules with that configuration; a manifest not mapped to a resource
+// yet has nothing to read.
 type configured struct {
-	config     workv1.ManifestConfigOption
-	configured int // in spec.manifestConfigs
-	index      int // in status.resourceStatus.manifests
-	target     target
+	config workv1.ManifestConfigOption
+	index  int // in status.resourceStatus.manifests
+	target target
 }
 
 func (c *Controller) configured(work *workv1.ManifestWork, status *workv1.ManifestWorkStatus) []configured {
 	var out []configured
-	for n, cfg := range work.Spec.ManifestConfigs {
-		if !hasRules(cfg) {
-			continue
-		}
-		id := cfg.ResourceIdentifier
-		for i, m := range status.ResourceStatus.Manifests {
-			meta := m.ResourceMeta
-			if id == (workv1.ResourceIdentifier{Group: meta.Group, Resource: meta.Resource, Namespace: meta.Namespace, Name: meta.Name}) {
-				out = append(out, configured{config: cfg, configured: n, index: i, target: targetOf(meta)})
-				break
-			}
+	for i, m := range status.ResourceStatus.Manifests {
+		cfg := manifest.ConfigOf(work, m.ResourceMeta)
+		if cfg != nil && hasRules(*cfg) {
+			out = append(out, configured{config: *cfg, index: i, target: targetOf(m.ResourceMeta)})
 		}
 	}
 	return out
@@ -256,47 +255,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// ConfigsValid is the work-level condition that says whether every
-// manifestConfig with feedback or condition rules names a manifest of the work.
-const (
-	ConfigsValid               = "ManifestConfigsValid"
-	ConfigsValidReasonMatched  = "ManifestConfigsMatched"
-	ConfigsValidReasonNoTarget = "ManifestConfigWithoutManifest"
-)
-
-// configsCondition reports manifestConfigs whose rules name an object that is
-// not in the work. It says nothing until every manifest has been mapped to its
-// resource, since until then a config may name one not yet reported.
-func configsCondition(work *workv1.ManifestWork, status *workv1.ManifestWorkStatus, matched []configured) (metav1.Condition, bool) {
-	reported := status.ResourceStatus.Manifests
-	if len(reported) != len(work.Spec.Workload.Manifests) {
-		return metav1.Condition{}, false
-	}
-	for _, m := range reported {
-		if m.ResourceMeta.Resource == "" {
-			return metav1.Condition{}, false
-		}
-	}
-	found := map[int]bool{}
-	for _, m := range matched {
-		found[m.configured] = true
-	}
-	var missing []string
-	for n, cfg := range work.Spec.ManifestConfigs {
-		if hasRules(cfg) && !found[n] {
-			id := cfg.ResourceIdentifier
-			missing = append(missing, fmt.Sprintf("manifestConfigs[%d] (%s %s/%s)",
-				n, schema.GroupResource{Group: id.Group, Resource: id.Resource}, id.Namespace, id.Name))
-		}
-	}
-	cond := metav1.Condition{Type: ConfigsValid, ObservedGeneration: work.Generation}
-	if len(missing) == 0 {
-		cond.Status, cond.Reason, cond.Message = metav1.ConditionTrue, ConfigsValidReasonMatched, "Every manifestConfig with rules names a manifest of the work"
-		return cond, len(matched) > 0
-	}
-	cond.Status, cond.Reason = metav1.ConditionFalse, ConfigsValidReasonNoTarget
-	cond.Message = "No manifest of the work matches " + strings.Join(missing, ", ") + "; their rules are not evaluated"
-	return cond, true
 }

@@ -3,6 +3,7 @@ package statusfeedback
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -130,10 +131,61 @@ func TestReconcileReportsBadRules(t *testing.T) {
 	require.NotNil(t, synced)
 	assert.Equal(t, workv1.StatusFeedbackSyncedReasonFailed, synced.Reason)
 	assert.Contains(t, synced.Message, "bad")
-	valid := apimeta.FindStatusCondition(got.Status.Conditions, ConfigsValid)
-	require.NotNil(t, valid)
-	assert.Equal(t, metav1.ConditionFalse, valid.Status)
-	assert.Contains(t, valid.Message, "manifestConfigs[1] (deployments.apps team/missing)")
+	// As OCM's agent, nothing tells about the config that names no
+	// manifest of the work.
+	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, retiredConfigsValid))
+}
+
+// The availability probe of OCM's addon framework asks for the well-known
+// status of every Deployment of the work with one "*" config.
+func TestWildcardConfigGivesFeedbackToEveryMatchingManifest(t *testing.T) {
+	prober := fixture.Config("apps", "deployments", "*", "*")
+	prober.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}
+	work := appliedWork(prober)
+	// Written by an earlier version, which did not match globs.
+	work.Status.Conditions = []metav1.Condition{{Type: retiredConfigsValid, Status: metav1.ConditionFalse,
+		Reason: "ManifestConfigWithoutManifest", LastTransitionTime: metav1.Now()}}
+	e := newEnv(t, work, 10, liveDeployment(2))
+
+	_, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
+	require.NoError(t, err)
+	got := e.work(t)
+	mc := got.Status.ResourceStatus.Manifests[0]
+	assert.True(t, apimeta.IsStatusConditionTrue(mc.Conditions, workv1.ManifestStatusFeedbackSynced))
+	require.Len(t, mc.StatusFeedbacks.Values, 3)
+	assert.Equal(t, "ReadyReplicas", mc.StatusFeedbacks.Values[1].Name)
+	assert.Equal(t, int64(2), *mc.StatusFeedbacks.Values[1].Value.Integer)
+	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, retiredConfigsValid), "the retired condition is removed")
+}
+
+// A "*" config asking for a watch has every manifest it matches watched.
+func TestWildcardConfigWatches(t *testing.T) {
+	config := fixture.Config("apps", "deployments", "te*", "*")
+	config.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}
+	config.FeedbackScrapeType = workv1.FeedbackWatchType
+	work := appliedWork(config)
+	e := newEnv(t, work, 10, liveDeployment(2))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.c.watches.Run(ctx)
+	require.Eventually(t, func() bool {
+		e.c.watches.mu.Lock()
+		defer e.c.watches.mu.Unlock()
+		return e.c.watches.ctx != nil
+	}, 5*time.Second, 10*time.Millisecond)
+
+	key := fixture.Cluster + "/w"
+	_, err := e.c.reconcile(ctx, key, work)
+	require.NoError(t, err)
+	web := target{gvr: deployments, namespace: "team", name: "web"}
+	require.Eventually(t, func() bool {
+		_, ok, _ := e.c.watches.get(web)
+		return ok
+	}, 5*time.Second, 10*time.Millisecond, "the watch of the matched Deployment syncs")
+	polled, err := e.c.reconcile(ctx, key, e.work(t))
+	require.NoError(t, err)
+	assert.False(t, polled, "read from the watch")
+	assert.Equal(t, 1, e.c.watches.Running())
 }
 
 func TestReconcileFallsBackToPollingBeyondTheWatchLimit(t *testing.T) {

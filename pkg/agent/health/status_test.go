@@ -1,0 +1,44 @@
+package health
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/fixture"
+)
+
+// A rule overrides a manifest's Healthy when the configuration the
+// manifestConfigs give the manifest, globs and merging included, has one.
+func TestOverridden(t *testing.T) {
+	rule := func(c workv1.ManifestConfigOption, condition string) workv1.ManifestConfigOption {
+		c.ConditionRules = []workv1.ConditionRule{{Type: workv1.CELConditionExpressionsType, Condition: condition,
+			CelExpressions: []string{"true"}}}
+		return c
+	}
+	web := workv1.ManifestResourceMeta{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments", Namespace: "team", Name: "web"}
+	tests := []struct {
+		name    string
+		configs []workv1.ManifestConfigOption
+		want    bool
+	}{
+		{name: "no config"},
+		{name: "exact", configs: []workv1.ManifestConfigOption{rule(fixture.Config("apps", "deployments", "team", "web"), workv1.ManifestHealthy)}, want: true},
+		{name: "glob", configs: []workv1.ManifestConfigOption{rule(fixture.Config("apps", "deployments", "*", "w*"), workv1.ManifestHealthy)}, want: true},
+		{name: "another object", configs: []workv1.ManifestConfigOption{rule(fixture.Config("apps", "deployments", "*", "db"), workv1.ManifestHealthy)}},
+		{name: "the first rules that match win", configs: []workv1.ManifestConfigOption{
+			rule(fixture.Config("apps", "deployments", "*", "*"), workv1.ManifestComplete),
+			rule(fixture.Config("apps", "deployments", "team", "web"), workv1.ManifestHealthy),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := fixture.NewWork(fixture.Cluster, "w")
+			for _, c := range tt.configs {
+				b.WithConfig(c)
+			}
+			assert.Equal(t, tt.want, Overridden(b.Build(), web))
+		})
+	}
+}
