@@ -41,7 +41,7 @@ type kindRule struct {
 
 // keepRule is a field another controller sets on the live object.
 type keepRule struct {
-	path []step
+	path []keepStep
 	mode keepMode
 	// when, if set, says whether the rule holds for a manifest.
 	when func(desired *unstructured.Unstructured) bool
@@ -59,8 +59,8 @@ const (
 	clusterOwned
 )
 
-// step is one step of a keepRule's path.
-type step struct {
+// keepStep is one step of a keepRule's path.
+type keepStep struct {
 	// key is a field of a map.
 	key string
 	// eachKey is every field of a map: those of the live object at the end of
@@ -71,10 +71,10 @@ type step struct {
 	itemsBy string
 }
 
-func at(keys ...string) []step {
-	out := make([]step, 0, len(keys))
+func at(keys ...string) []keepStep {
+	out := make([]keepStep, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, step{key: k})
+		out = append(out, keepStep{key: k})
 	}
 	return out
 }
@@ -110,7 +110,7 @@ const (
 // webhookCABundle is the CA bundle cert-manager's cainjector or the service-ca
 // operator injects into each webhook of a webhook configuration.
 var webhookCABundle = keepRule{
-	path: []step{{key: "webhooks"}, {itemsBy: "name"}, {key: "clientConfig"}, {key: "caBundle"}},
+	path: []keepStep{{key: "webhooks"}, {itemsBy: "name"}, {key: "clientConfig"}, {key: "caBundle"}},
 	mode: ifUnset,
 }
 
@@ -141,7 +141,7 @@ var kindRules = map[schema.GroupKind]kindRule{
 		normalize: []func(*unstructured.Unstructured) error{foldStringData, defaultString(secretTypeOpaque, "type")},
 		keep: []keepRule{
 			// The token controller fills in the token, the CA and the namespace.
-			{path: []step{{key: "data"}, {eachKey: true}}, mode: ifUnset, when: fieldIs(secretTypeServiceAccountToken, "type")},
+			{path: []keepStep{{key: "data"}, {eachKey: true}}, mode: ifUnset, when: fieldIs(secretTypeServiceAccountToken, "type")},
 		},
 		// The type never changes; neither does anything of an immutable Secret.
 		recreate: []recreateRule{
@@ -294,7 +294,7 @@ func isEmpty(v any) bool {
 // keepAt copies into want the values of live at path, as mode says. want and
 // live are parts of objects at the same place; want is modified in place and
 // must be a copy.
-func keepAt(want, live any, path []step, mode keepMode) {
+func keepAt(want, live any, path []keepStep, mode keepMode) {
 	s := path[0]
 	if s.itemsBy != "" {
 		wantItems, ok := want.([]any)
