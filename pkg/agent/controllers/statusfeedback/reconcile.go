@@ -118,7 +118,7 @@ func (c *Controller) refresh(ctx context.Context, generation int64, cfg configur
 		if err == nil {
 			live = obj
 		}
-		for _, cond := range c.Rules.Evaluate(live, cfg.config.ConditionRules, generation) {
+		for _, cond := range c.Rules.Evaluate(ctx, live, cfg.config.ConditionRules, generation) {
 			apimeta.SetStatusCondition(&mc.Conditions, cond)
 		}
 	}
