@@ -70,6 +70,7 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 	for _, cond := range conditionrules.Aggregate(ruleConditions, sortedKeys(ruleTypes), work.Generation) {
 		apimeta.SetStatusCondition(&status.Conditions, cond)
 	}
+	conditionrules.Prune(work, status)
 	_, err = c.writer.Status(ctx, work, *status)
 	return polled, err
 }
