@@ -219,7 +219,7 @@ func (e *Evaluator) evaluateCEL(ctx context.Context, obj *unstructured.Unstructu
 		cond.Message, err = e.message(ctx, obj, rule, cond.Status == metav1.ConditionTrue)
 	}
 	if err != nil {
-		klog.FromContext(ctx).V(2).Info("Condition rule evaluation failed",
+		klog.FromContext(ctx).V(4).Info("Condition rule evaluation failed",
 			"condition", rule.Condition, "object", klog.KObj(obj), "err", err)
 	}
 	return cond, budget
