@@ -112,8 +112,8 @@ func (a *agent) clients() (*clients, error) {
 	return &c, nil
 }
 
-// celCostLimit bounds the runtime cost of one CEL condition rule, so that a
-// rule cannot stall a worker.
+// celCostLimit bounds the runtime cost of one CEL expression of a condition
+// rule (OCM's per-call limit), so that a rule cannot stall a worker.
 const celCostLimit = 1_000_000
 
 // wire builds the informers and controllers. The hub informers only see the

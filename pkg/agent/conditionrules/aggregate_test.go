@@ -1,6 +1,7 @@
 package conditionrules
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -35,34 +36,47 @@ func TestAggregate(t *testing.T) {
 		{"no manifests", nil, []string{"Complete"}, nil},
 		{"no rule types", [][]metav1.Condition{{cond("Complete", tr, "a")}}, nil, nil},
 		{"type used by no manifest", [][]metav1.Condition{{applied}}, []string{"Complete"}, nil},
-		{"all true uses first message",
+		{"one manifest gives its message",
+			[][]metav1.Condition{{applied, cond("Complete", fa, "a")}, {applied}},
+			[]string{"Complete"}, []out{{"Complete", fa, "a"}}},
+		{"one manifest without message",
+			[][]metav1.Condition{{cond("Complete", tr, "")}},
+			[]string{"Complete"}, []out{{"Complete", tr, "Aggregated from 1 manifest conditions"}}},
+		{"all true",
 			[][]metav1.Condition{{applied, cond("Complete", tr, "a")}, {cond("Complete", tr, "b")}},
-			[]string{"Complete"}, []out{{"Complete", tr, "a"}}},
+			[]string{"Complete"}, []out{{"Complete", tr, "Aggregated from 2 manifest conditions"}}},
 		{"any false wins over unknown",
 			[][]metav1.Condition{{cond("Complete", tr, "a")}, {cond("Complete", un, "u")}, {cond("Complete", fa, "f")}},
-			[]string{"Complete"}, []out{{"Complete", fa, "f"}}},
-		{"first false message",
-			[][]metav1.Condition{{cond("Complete", fa, "f1")}, {cond("Complete", fa, "f2")}},
-			[]string{"Complete"}, []out{{"Complete", fa, "f1"}}},
+			[]string{"Complete"}, []out{{"Complete", fa, "Aggregated from 3 manifest conditions"}}},
 		{"unknown when no false",
 			[][]metav1.Condition{{cond("Complete", tr, "a")}, {cond("Complete", un, "gone")}},
-			[]string{"Complete"}, []out{{"Complete", un, "gone"}}},
+			[]string{"Complete"}, []out{{"Complete", un, "Aggregated from 2 manifest conditions"}}},
+		{"odd status counts as unknown",
+			[][]metav1.Condition{{cond("Complete", "Maybe", "m")}},
+			[]string{"Complete"}, []out{{"Complete", un, "m"}}},
+		// OCM v1.3.x: the work is Progressing while any manifest is.
+		{"progressing: any true wins",
+			[][]metav1.Condition{{cond("Progressing", fa, "")}, {cond("Progressing", un, "")}, {cond("Progressing", tr, "")}},
+			[]string{"Progressing"}, []out{{"Progressing", tr, "Aggregated from 3 manifest conditions"}}},
+		{"progressing: unknown over false",
+			[][]metav1.Condition{{cond("Progressing", fa, "")}, {cond("Progressing", un, "")}},
+			[]string{"Progressing"}, []out{{"Progressing", un, "Aggregated from 2 manifest conditions"}}},
+		{"progressing: false when all false",
+			[][]metav1.Condition{{cond("Progressing", fa, "")}, {cond("Progressing", fa, "")}},
+			[]string{"Progressing"}, []out{{"Progressing", fa, "Aggregated from 2 manifest conditions"}}},
+		{"degraded: any false wins as by default",
+			[][]metav1.Condition{{cond("Degraded", tr, "")}, {cond("Degraded", fa, "")}},
+			[]string{"Degraded"}, []out{{"Degraded", fa, "Aggregated from 2 manifest conditions"}}},
 		{"manifests without the type are ignored",
 			[][]metav1.Condition{{applied}, {applied, cond("Complete", tr, "done")}, {}},
 			[]string{"Complete"}, []out{{"Complete", tr, "done"}}},
-		{"non rule types ignored",
-			[][]metav1.Condition{{applied, cond("Complete", tr, "a")}},
-			[]string{"Complete"}, []out{{"Complete", tr, "a"}}},
 		{"several types in ruleTypes order, duplicates ignored",
 			[][]metav1.Condition{
 				{cond("Complete", tr, "c1"), cond("Ready", fa, "r1")},
-				{cond("Ready", tr, "r2"), cond("Complete", tr, "c2")},
+				{cond("Complete", tr, "c2")},
 			},
 			[]string{"Ready", "Complete", "Ready", "", "Absent"},
-			[]out{{"Ready", fa, "r1"}, {"Complete", tr, "c1"}}},
-		{"default message when empty",
-			[][]metav1.Condition{{cond("Complete", tr, "")}, {cond("Complete", un, "")}},
-			[]string{"Complete"}, []out{{"Complete", un, "1 of 2 manifests have condition Complete=True"}}},
+			[]out{{"Ready", fa, "r1"}, {"Complete", tr, "Aggregated from 2 manifest conditions"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,8 +100,8 @@ func TestAggregate(t *testing.T) {
 func TestEvaluateThenAggregateComplete(t *testing.T) {
 	e := NewEvaluator(0)
 	rules := []workv1.ConditionRule{wellKnown(workv1.ManifestComplete)}
-	done := e.Evaluate(job("Complete", "True"), rules, 2)
-	running := e.Evaluate(pod("Running"), rules, 2)
+	done := e.Evaluate(context.Background(), job("Complete", "True"), rules, 2)
+	running := e.Evaluate(context.Background(), pod("Running"), rules, 2)
 	noRules := []metav1.Condition{cond(workv1.ManifestApplied, metav1.ConditionTrue, "")}
 
 	got := Aggregate([][]metav1.Condition{done, noRules}, []string{workv1.WorkComplete}, 2)
@@ -95,5 +109,5 @@ func TestEvaluateThenAggregateComplete(t *testing.T) {
 
 	got = Aggregate([][]metav1.Condition{done, running, noRules}, []string{workv1.WorkComplete}, 2)
 	assert.Equal(t, metav1.ConditionFalse, got[0].Status)
-	assert.Equal(t, "Pod phase is Running", got[0].Message)
+	assert.Equal(t, "Aggregated from 2 manifest conditions", got[0].Message)
 }

@@ -5,51 +5,68 @@
 // The package is a pure library: it never talks to an API server. The caller
 // stamps LastTransitionTime (for example with meta.SetStatusCondition).
 //
-// Decisions:
-//   - A nil object (the object does not exist) yields status Unknown with
-//     reason ConditionRuleEvaluated, after the rule itself has been validated:
-//     an invalid rule is reported as ConditionRuleInvalid even when the object
-//     is missing. Callers that want Complete to stay True once a finished
-//     workload is garbage collected must keep the previous condition.
-//   - A WellKnownConditions rule for a kind or condition without a built-in
-//     definition yields status False, reason ConditionRuleInvalid.
-//   - CEL expressions are ANDed in order and evaluation stops at the first
-//     expression that is false or fails.
-//   - A failing or non-string messageExpression makes the whole condition
-//     False with reason ConditionRuleExpressionError; a messageExpression
-//     that does not compile makes it ConditionRuleInvalid.
-//   - Rules with an empty condition type and later rules repeating a condition
-//     type already produced are skipped, so the output has unique types.
+// The results are those of OCM's agent (v1.0.0, its conditions reader):
+//   - An object that cannot be read (nil) yields no condition: the manifest
+//     keeps the ones it had, as OCM skips the rules of an object it cannot
+//     read.
+//   - A WellKnownConditions rule for a kind (group, version and kind) or a
+//     condition without a built-in rule yields no condition. A built-in rule
+//     takes the rule's message and messageExpression when they are set; the
+//     built-in messageExpression still wins over a message.
+//   - CEL expressions are ANDed in order; evaluation stops at the first one
+//     that is false (status False, reason ConditionRuleEvaluated) or fails.
+//     An expression that does not compile, fails at run time or does not
+//     return a bool gives status False, reason ConditionRuleExpressionError
+//     and the error as message. An empty list of expressions is True.
+//   - The message is, in order: a non-empty messageExpression result, the
+//     rule's message, "Manifest is <condition>" or "Manifest is not
+//     <condition>". A messageExpression that fails leaves status and reason
+//     as evaluated and becomes the error text.
+//   - An unknown rule type gives status Unknown, reason ConditionRuleInvalid.
+//   - A rule without a condition type yields nothing; of rules repeating a
+//     type the last one wins (OCM sets them one after the other).
+//   - Each expression is limited to costLimit; the expressions of all the
+//     rules of one manifest share a budget of DefaultCostBudget, past which
+//     an expression fails with "CEL evaluation budget exceeded".
 package conditionrules
 
 import (
+	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/ext"
+	"github.com/google/cel-go/common/types/ref"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 const (
-	// DefaultCostLimit is the runtime cost limit used when NewEvaluator is
-	// given 0.
+	// DefaultCostLimit is the runtime cost limit of one expression used when
+	// NewEvaluator is given 0 (OCM: the Kubernetes per-call limit).
 	DefaultCostLimit uint64 = 1_000_000
+
+	// DefaultCostBudget is the runtime cost all the condition expressions of
+	// one manifest may spend together (OCM: the Kubernetes runtime budget).
+	// Message expressions are not charged to it, as in OCM.
+	DefaultCostBudget int64 = 10_000_000
 
 	// maxCachedPrograms bounds the program cache; when it is full the cache
 	// is emptied and refilled on demand.
 	maxCachedPrograms = 4096
-
-	objectVar = "object"
-	resultVar = "result"
 )
+
+// errBudgetExceeded is the error of an expression that spends more than the
+// budget left to the manifest.
+var errBudgetExceeded = fmt.Errorf("CEL evaluation budget exceeded")
 
 // programKind tells which environment an expression is compiled in.
 type programKind int
@@ -66,22 +83,28 @@ type cacheKey struct {
 	expr string
 }
 
-// cacheEntry holds one compiled program; once makes concurrent callers of
-// the same expression compile it only once.
-type cacheEntry struct {
+// compiled is one cached expression; once makes concurrent callers of the
+// same expression compile it only once.
+type compiled struct {
 	once sync.Once
 	prg  cel.Program
-	err  error
+	// compileErr: the expression does not compile; summary is the first
+	// line of its issues, without the source excerpt.
+	compileErr error
+	summary    string
+	// programErr: a program could not be made of a valid expression.
+	programErr error
 }
 
 // Evaluator evaluates condition rules. It is safe for concurrent use.
 type Evaluator struct {
 	costLimit  uint64
+	costBudget int64
 	condEnv    *cel.Env
 	msgEnv     *cel.Env
 	envErr     error
 	mu         sync.Mutex
-	cache      map[cacheKey]*cacheEntry
+	cache      map[cacheKey]*compiled
 	compileCnt atomic.Int64
 }
 
@@ -91,37 +114,24 @@ func NewEvaluator(costLimit uint64) *Evaluator {
 	if costLimit == 0 {
 		costLimit = DefaultCostLimit
 	}
-	e := &Evaluator{costLimit: costLimit, cache: map[cacheKey]*cacheEntry{}}
-	common := []cel.EnvOption{
-		cel.Variable(objectVar, cel.DynType),
-		ext.Strings(),
-		ext.Lists(),
-		ext.Sets(),
-		cel.CrossTypeNumericComparisons(true),
-	}
-	e.condEnv, e.envErr = cel.NewEnv(common...)
-	if e.envErr == nil {
-		e.msgEnv, e.envErr = cel.NewEnv(append(common, cel.Variable(resultVar, cel.BoolType))...)
-	}
+	e := &Evaluator{costLimit: costLimit, costBudget: DefaultCostBudget, cache: map[cacheKey]*compiled{}}
+	e.condEnv, e.msgEnv, e.envErr = newEnvs()
 	return e
 }
 
 // compiles reports how many expressions have been compiled (for tests).
 func (e *Evaluator) compiles() int64 { return e.compileCnt.Load() }
 
-// program returns the cached program of expr, compiling it on first use.
-func (e *Evaluator) program(kind programKind, expr string) (cel.Program, error) {
-	if e.envErr != nil {
-		return nil, e.envErr
-	}
+// compile returns the cached compilation of expr, compiling it on first use.
+func (e *Evaluator) compile(kind programKind, expr string) *compiled {
 	key := cacheKey{kind: kind, expr: expr}
 	e.mu.Lock()
 	entry, ok := e.cache[key]
 	if !ok {
 		if len(e.cache) >= maxCachedPrograms {
-			e.cache = map[cacheKey]*cacheEntry{}
+			e.cache = map[cacheKey]*compiled{}
 		}
-		entry = &cacheEntry{}
+		entry = &compiled{}
 		e.cache[key] = entry
 	}
 	e.mu.Unlock()
@@ -133,131 +143,163 @@ func (e *Evaluator) program(kind programKind, expr string) (cel.Program, error) 
 			env = e.msgEnv
 		}
 		ast, iss := env.Compile(expr)
-		if iss.Err() != nil {
-			entry.err = iss.Err()
+		if err := iss.Err(); err != nil {
+			entry.compileErr = err
+			entry.summary, _, _ = strings.Cut(iss.String(), "\n | ")
 			return
 		}
-		entry.prg, entry.err = env.Program(ast, cel.CostLimit(e.costLimit))
+		entry.prg, entry.programErr = env.Program(ast,
+			cel.CostLimit(e.costLimit),
+			cel.InterruptCheckFrequency(interruptCheckFrequency))
 	})
-	return entry.prg, entry.err
+	return entry
 }
 
-// Evaluate computes one condition per rule for a live object (nil obj: the
-// object does not exist). Every condition has ObservedGeneration=generation.
-func (e *Evaluator) Evaluate(obj *unstructured.Unstructured, rules []workv1.ConditionRule, generation int64) []metav1.Condition {
+// Evaluate computes the conditions of a manifest's rules on its live object
+// (nil: it could not be read, and nothing is computed). Every condition has
+// ObservedGeneration=generation.
+func (e *Evaluator) Evaluate(ctx context.Context, obj *unstructured.Unstructured, rules []workv1.ConditionRule, generation int64) []metav1.Condition {
+	if obj == nil {
+		return nil
+	}
 	var out []metav1.Condition
-	seen := map[string]bool{}
+	at := map[string]int{}
+	budget := e.costBudget
 	for _, rule := range rules {
-		if rule.Condition == "" || seen[rule.Condition] {
+		var cond metav1.Condition
+		cond, budget = e.evaluateRule(ctx, obj, rule, budget)
+		if cond.Type == "" {
 			continue
 		}
-		seen[rule.Condition] = true
-		status, reason, message := e.evaluateRule(obj, rule)
-		out = append(out, metav1.Condition{
-			Type:               rule.Condition,
-			Status:             status,
-			Reason:             reason,
-			Message:            workwriter.TruncateMessage(message),
-			ObservedGeneration: generation,
-		})
+		cond.Message = workwriter.TruncateMessage(cond.Message)
+		cond.ObservedGeneration = generation
+		if i, ok := at[cond.Type]; ok {
+			out[i] = cond
+			continue
+		}
+		at[cond.Type] = len(out)
+		out = append(out, cond)
 	}
 	return out
 }
 
-func (e *Evaluator) evaluateRule(obj *unstructured.Unstructured, rule workv1.ConditionRule) (metav1.ConditionStatus, string, string) {
+func (e *Evaluator) evaluateRule(ctx context.Context, obj *unstructured.Unstructured, rule workv1.ConditionRule, budget int64) (metav1.Condition, int64) {
 	switch rule.Type {
 	case workv1.WellKnownConditionsType:
-		if obj == nil {
-			return missingObject()
-		}
-		return evaluateWellKnown(obj, rule.Condition)
-	case workv1.CELConditionExpressionsType:
-		return e.evaluateCEL(obj, rule)
-	default:
-		return metav1.ConditionFalse, workv1.ConditionRuleInvalid,
-			fmt.Sprintf("unknown condition rule type %q", rule.Type)
-	}
-}
-
-func missingObject() (metav1.ConditionStatus, string, string) {
-	return metav1.ConditionUnknown, workv1.ConditionRuleEvaluated,
-		"the object does not exist, the condition cannot be evaluated"
-}
-
-func (e *Evaluator) evaluateCEL(obj *unstructured.Unstructured, rule workv1.ConditionRule) (metav1.ConditionStatus, string, string) {
-	if len(rule.CelExpressions) == 0 {
-		return metav1.ConditionFalse, workv1.ConditionRuleInvalid, "celExpressions must not be empty for a CEL rule"
-	}
-	// Compile everything first so an invalid rule is reported as such
-	// whatever the state of the object.
-	prgs := make([]cel.Program, len(rule.CelExpressions))
-	for i, expr := range rule.CelExpressions {
-		prg, err := e.program(conditionProgram, expr)
-		if err != nil {
-			return metav1.ConditionFalse, workv1.ConditionRuleInvalid,
-				fmt.Sprintf("invalid CEL expression %q: %v", expr, err)
-		}
-		prgs[i] = prg
-	}
-	var msgPrg cel.Program
-	if rule.MessageExpression != "" {
-		prg, err := e.program(messageProgram, rule.MessageExpression)
-		if err != nil {
-			return metav1.ConditionFalse, workv1.ConditionRuleInvalid,
-				fmt.Sprintf("invalid CEL messageExpression %q: %v", rule.MessageExpression, err)
-		}
-		msgPrg = prg
-	}
-	if obj == nil {
-		return missingObject()
-	}
-
-	vars := map[string]any{objectVar: obj.Object}
-	result := true
-	failed := ""
-	for i, prg := range prgs {
-		val, _, err := prg.Eval(vars)
-		if err != nil {
-			return metav1.ConditionFalse, workv1.ConditionRuleExpressionError,
-				fmt.Sprintf("failed to evaluate CEL expression %q: %v", rule.CelExpressions[i], err)
-		}
-		b, ok := val.(types.Bool)
+		builtin, ok := wellKnownRule(obj.GroupVersionKind(), rule.Condition)
 		if !ok {
-			return metav1.ConditionFalse, workv1.ConditionRuleExpressionError,
-				fmt.Sprintf("CEL expression %q returned %s, want bool", rule.CelExpressions[i], val.Type().TypeName())
+			return metav1.Condition{}, budget
+		}
+		if rule.Message != "" {
+			builtin.Message = rule.Message
+		}
+		if rule.MessageExpression != "" {
+			builtin.MessageExpression = rule.MessageExpression
+		}
+		return e.evaluateCEL(ctx, obj, builtin, budget)
+	case workv1.CELConditionExpressionsType:
+		return e.evaluateCEL(ctx, obj, rule, budget)
+	default:
+		return metav1.Condition{
+			Type:    rule.Condition,
+			Status:  metav1.ConditionUnknown,
+			Reason:  workv1.ConditionRuleInvalid,
+			Message: fmt.Sprintf("unrecognized condition rule type %s", rule.Type),
+		}, budget
+	}
+}
+
+func (e *Evaluator) evaluateCEL(ctx context.Context, obj *unstructured.Unstructured, rule workv1.ConditionRule, budget int64) (metav1.Condition, int64) {
+	cond := metav1.Condition{Type: rule.Condition}
+	var err error
+	cond.Status, cond.Reason, budget, err = e.evaluateExpressions(ctx, obj, rule.CelExpressions, budget)
+	if err != nil {
+		cond.Message = err.Error()
+	} else {
+		cond.Message, err = e.message(ctx, obj, rule, cond.Status == metav1.ConditionTrue)
+	}
+	if err != nil {
+		klog.FromContext(ctx).V(4).Info("Condition rule evaluation failed",
+			"condition", rule.Condition, "object", klog.KObj(obj), "err", err)
+	}
+	return cond, budget
+}
+
+// evaluateExpressions ANDs the expressions and returns the budget left.
+func (e *Evaluator) evaluateExpressions(ctx context.Context, obj *unstructured.Unstructured, exprs []string, budget int64) (metav1.ConditionStatus, string, int64, error) {
+	if e.envErr != nil {
+		return metav1.ConditionUnknown, workv1.ConditionRuleInternalError, budget, e.envErr
+	}
+	vars := map[string]any{objectVar: obj.Object}
+	for _, expr := range exprs {
+		c := e.compile(conditionProgram, expr)
+		if c.compileErr != nil {
+			return metav1.ConditionFalse, workv1.ConditionRuleExpressionError, budget, c.compileErr
+		}
+		if c.programErr != nil {
+			return metav1.ConditionUnknown, workv1.ConditionRuleInternalError, budget, c.programErr
+		}
+		val, cost, err := run(ctx, c.prg, vars, budget)
+		if err != nil {
+			return metav1.ConditionFalse, workv1.ConditionRuleExpressionError, budget, err
+		}
+		budget -= cost
+		b, ok := val.Value().(bool)
+		if !ok {
+			return metav1.ConditionFalse, workv1.ConditionRuleExpressionError, budget,
+				fmt.Errorf("expected bool result, got %v", reflect.TypeOf(val.Value()))
 		}
 		if !b {
-			result = false
-			failed = rule.CelExpressions[i]
-			break
+			return metav1.ConditionFalse, workv1.ConditionRuleEvaluated, budget, nil
 		}
 	}
+	return metav1.ConditionTrue, workv1.ConditionRuleEvaluated, budget, nil
+}
 
-	status := metav1.ConditionFalse
-	if result {
-		status = metav1.ConditionTrue
-	}
-	var message string
-	switch {
-	case msgPrg != nil:
-		vars[resultVar] = result
-		val, _, err := msgPrg.Eval(vars)
+// run evaluates a condition program and charges its cost to the budget: an
+// evaluation that costs more than is left fails, whatever its result.
+func run(ctx context.Context, prg cel.Program, vars map[string]any, budget int64) (ref.Val, int64, error) {
+	val, details, err := prg.ContextEval(ctx, vars)
+	cost := details.ActualCost()
+	if cost == nil || *cost > uint64(max(budget, 0)) {
 		if err != nil {
-			return metav1.ConditionFalse, workv1.ConditionRuleExpressionError,
-				fmt.Sprintf("failed to evaluate CEL messageExpression %q: %v", rule.MessageExpression, err)
+			return nil, 0, utilerrors.NewAggregate([]error{err, errBudgetExceeded})
 		}
-		s, ok := val.(types.String)
-		if !ok {
-			return metav1.ConditionFalse, workv1.ConditionRuleExpressionError,
-				fmt.Sprintf("CEL messageExpression %q returned %s, want string", rule.MessageExpression, val.Type().TypeName())
-		}
-		message = string(s)
-	case rule.Message != "":
-		message = rule.Message
-	case result:
-		message = "all CEL expressions evaluated to true"
-	default:
-		message = fmt.Sprintf("CEL expression %q evaluated to false", strings.TrimSpace(failed))
+		return nil, 0, errBudgetExceeded
 	}
-	return status, workv1.ConditionRuleEvaluated, message
+	return val, int64(*cost), err
+}
+
+// message is the condition's message; err tells the messageExpression failed
+// (the message is then the error).
+func (e *Evaluator) message(ctx context.Context, obj *unstructured.Unstructured, rule workv1.ConditionRule, result bool) (string, error) {
+	if rule.MessageExpression != "" {
+		c := e.compile(messageProgram, rule.MessageExpression)
+		switch {
+		case c.compileErr != nil:
+			return c.summary, c.compileErr
+		case c.programErr != nil:
+			return c.programErr.Error(), c.programErr
+		}
+		val, _, err := c.prg.ContextEval(ctx, map[string]any{objectVar: obj.Object, resultVar: result})
+		if err != nil {
+			return err.Error(), err
+		}
+		s, ok := val.Value().(string)
+		if !ok {
+			err := fmt.Errorf("expected message expression to have a string result, got %v", reflect.TypeOf(val.Value()))
+			return err.Error(), err
+		}
+		if s != "" {
+			return s, nil
+		}
+	}
+	switch {
+	case rule.Message != "":
+		return rule.Message, nil
+	case result:
+		return "Manifest is " + rule.Condition, nil
+	default:
+		return "Manifest is not " + rule.Condition, nil
+	}
 }

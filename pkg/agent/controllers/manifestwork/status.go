@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
+	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/health"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -48,7 +49,7 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 	apimeta.SetStatusCondition(&status.Conditions, workInSync(manifests, work.Generation))
 	failed := countFailed(results)
 	apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, len(results), work.Generation))
-	apimeta.SetStatusCondition(&status.Conditions, workProgressing(failed, work.Generation))
+	setOwnCondition(work, &status.Conditions, workProgressing(failed, work.Generation))
 	if allAvailable {
 		apimeta.SetStatusCondition(&status.Conditions, workAvailable(work.Generation))
 	}
@@ -123,6 +124,19 @@ func workApplied(failed, total int, generation int64) metav1.Condition {
 		Type: workv1.WorkApplied, Status: metav1.ConditionFalse, ObservedGeneration: generation,
 		Reason:  workv1.WorkAppliedReasonFailed,
 		Message: fmt.Sprintf("Failed to apply %d of %d manifests; see status.resourceStatus", failed, total),
+	}
+}
+
+// setOwnCondition sets a work-level condition of the agent's own, unless a
+// condition rule of the work has its type: the rule's aggregate replaces
+// the agent's then, and an own condition left from before the rule goes.
+func setOwnCondition(work *workv1.ManifestWork, conds *[]metav1.Condition, cond metav1.Condition) {
+	if !conditionrules.ReplacedByRule(work, cond.Type) {
+		apimeta.SetStatusCondition(conds, cond)
+		return
+	}
+	if old := apimeta.FindStatusCondition(*conds, cond.Type); old != nil && old.Reason != workv1.ConditionRulesAggregated {
+		apimeta.RemoveStatusCondition(conds, cond.Type)
 	}
 }
 

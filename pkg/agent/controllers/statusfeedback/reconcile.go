@@ -76,6 +76,7 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 	for _, cond := range conditionrules.Aggregate(ruleConditions, sortedKeys(ruleTypes), work.Generation) {
 		apimeta.SetStatusCondition(&status.Conditions, cond)
 	}
+	conditionrules.Prune(work, status)
 	_, err = c.writer.Status(ctx, work, *status)
 	return polled, err
 }
@@ -117,7 +118,7 @@ func (c *Controller) refresh(ctx context.Context, generation int64, cfg configur
 		if err == nil {
 			live = obj
 		}
-		for _, cond := range c.Rules.Evaluate(live, cfg.config.ConditionRules, generation) {
+		for _, cond := range c.Rules.Evaluate(ctx, live, cfg.config.ConditionRules, generation) {
 			apimeta.SetStatusCondition(&mc.Conditions, cond)
 		}
 	}

@@ -245,3 +245,26 @@ func TestHealthyRuleIsNotAggregatedHere(t *testing.T) {
 	assert.True(t, apimeta.IsStatusConditionTrue(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestHealthy))
 	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkHealthy))
 }
+
+// Removing a rule removes the conditions it gave the manifest and the work
+// (OCM v1.3.x); a rule the work keeps keeps its conditions while the object
+// cannot be read.
+func TestRemovedRuleLeavesNoConditions(t *testing.T) {
+	e, got := reconciledWithRule(t, "Ready", `object.status.readyReplicas >= 1`)
+	require.NotNil(t, apimeta.FindStatusCondition(got.Status.Conditions, "Ready"))
+
+	require.NoError(t, e.dyn.Resource(deployments).Namespace("team").Delete(context.Background(), "web", metav1.DeleteOptions{}))
+	_, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", got)
+	require.NoError(t, err)
+	kept := e.work(t)
+	assert.True(t, apimeta.IsStatusConditionTrue(kept.Status.ResourceStatus.Manifests[0].Conditions, "Ready"))
+	assert.True(t, apimeta.IsStatusConditionTrue(kept.Status.Conditions, "Ready"))
+
+	kept.Spec.ManifestConfigs[0].ConditionRules = nil
+	kept.Generation++
+	_, err = e.c.reconcile(context.Background(), fixture.Cluster+"/w", kept)
+	require.NoError(t, err)
+	pruned := e.work(t)
+	assert.Nil(t, apimeta.FindStatusCondition(pruned.Status.ResourceStatus.Manifests[0].Conditions, "Ready"))
+	assert.Nil(t, apimeta.FindStatusCondition(pruned.Status.Conditions, "Ready"))
+}

@@ -1,0 +1,32 @@
+package conditionrules
+
+import (
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// Replaceable are the work-level conditions the agent writes itself that a
+// user's condition rule of the same type replaces: the agent leaves the type
+// to the rule's aggregate (see Aggregate), on whichever manifest the rule is.
+// OCM v1.0.0 writes neither at the work level, so there a rule's is the only
+// one.
+var Replaceable = map[string]bool{
+	workv1.WorkProgressing: true,
+	workv1.WorkDegraded:    true,
+}
+
+// ReplacedByRule tells whether a condition rule of the work, on any
+// manifest, has the replaceable type conditionType, so the agent must not
+// write its own condition of that type.
+func ReplacedByRule(work *workv1.ManifestWork, conditionType string) bool {
+	if !Replaceable[conditionType] {
+		return false
+	}
+	for _, cfg := range work.Spec.ManifestConfigs {
+		for _, r := range cfg.ConditionRules {
+			if r.Condition == conditionType {
+				return true
+			}
+		}
+	}
+	return false
+}
