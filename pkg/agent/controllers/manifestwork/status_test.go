@@ -1,0 +1,94 @@
+package manifestwork
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/fixture"
+)
+
+// The conditions the apply writes carry OCM's statuses, reasons and
+// messages, which clients match on.
+func TestApplyConditionsAsOCM(t *testing.T) {
+	type cond struct {
+		status          metav1.ConditionStatus
+		reason, message string
+	}
+	none := cond{}
+	withFeedback := fixture.Config("", "configmaps", "team", "a")
+	withFeedback.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}
+	tests := []struct {
+		name        string
+		work        *workv1.ManifestWork
+		applied     cond // of the manifest
+		avail       cond // of the manifest, as the apply sets it
+		synced      cond // StatusFeedbackSynced of the manifest, as the apply sets it
+		workApplied cond // Applied of the work
+	}{
+		{
+			name:        "applied, without feedback rules",
+			work:        fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).Build(),
+			applied:     cond{metav1.ConditionTrue, "AppliedManifestComplete", "Apply manifest complete"},
+			avail:       cond{metav1.ConditionTrue, "ResourceAvailable", "Resource is available"},
+			synced:      cond{metav1.ConditionTrue, "NoStatusFeedbackSynced", ""},
+			workApplied: cond{metav1.ConditionTrue, "AppliedManifestWorkComplete", "Apply manifest work complete"},
+		},
+		{
+			name: "applied, with feedback rules: the feedback controller's",
+			work: fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).
+				WithConfig(withFeedback).Build(),
+			applied:     cond{metav1.ConditionTrue, "AppliedManifestComplete", "Apply manifest complete"},
+			avail:       cond{metav1.ConditionTrue, "ResourceAvailable", "Resource is available"},
+			synced:      none,
+			workApplied: cond{metav1.ConditionTrue, "AppliedManifestWorkComplete", "Apply manifest work complete"},
+		},
+		{
+			name:        "a manifest that cannot be decoded",
+			work:        fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithRawManifest(`[1]`).Build(),
+			applied:     cond{metav1.ConditionFalse, "AppliedManifestFailed", "Failed to apply manifest: manifest is not a JSON object: "},
+			avail:       none,
+			synced:      none,
+			workApplied: cond{metav1.ConditionFalse, "AppliedManifestWorkFailed", "Failed to apply manifest work"},
+		},
+		{
+			name: "ReadOnly of a missing object is applied; the availability says it is missing",
+			work: fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).
+				WithConfig(fixture.WithStrategy(fixture.Config("", "configmaps", "team", "a"), workv1.UpdateStrategyTypeReadOnly)).Build(),
+			applied:     cond{metav1.ConditionTrue, "AppliedManifestComplete", "Apply manifest complete"},
+			avail:       none,
+			synced:      none,
+			workApplied: cond{metav1.ConditionTrue, "AppliedManifestWorkComplete", "Apply manifest work complete"},
+		},
+	}
+	find := func(conds []metav1.Condition, typ string) cond {
+		c := apimeta.FindStatusCondition(conds, typ)
+		if c == nil {
+			return none
+		}
+		return cond{c.Status, c.Reason, c.Message}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, tt.work)
+			_ = e.c.reconcile(context.Background(), tt.work)
+			got := e.work(t).Status
+			require.Len(t, got.ResourceStatus.Manifests, 1)
+			m := got.ResourceStatus.Manifests[0].Conditions
+			applied := find(m, workv1.ManifestApplied)
+			if tt.applied.status == metav1.ConditionFalse {
+				assert.Contains(t, applied.message, tt.applied.message)
+				applied.message = tt.applied.message
+			}
+			assert.Equal(t, tt.applied, applied, "manifest Applied")
+			assert.Equal(t, tt.avail, find(m, workv1.ManifestAvailable), "manifest Available")
+			assert.Equal(t, tt.synced, find(m, workv1.ManifestStatusFeedbackSynced), "manifest StatusFeedbackSynced")
+			assert.Equal(t, tt.workApplied, find(got.Conditions, workv1.WorkApplied), "work Applied")
+		})
+	}
+}
