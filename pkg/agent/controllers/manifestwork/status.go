@@ -49,7 +49,9 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 	apimeta.SetStatusCondition(&status.Conditions, workInSync(manifests, work.Generation))
 	failed := countFailed(results)
 	apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, work.Generation))
-	apimeta.SetStatusCondition(&status.Conditions, workProgressing(failed, work.Generation))
+	if !ruleSets(work, workv1.WorkProgressing) {
+		apimeta.SetStatusCondition(&status.Conditions, workProgressing(failed, work.Generation))
+	}
 	if allAvailable {
 		apimeta.SetStatusCondition(&status.Conditions, workAvailable(work.Generation))
 	}
@@ -142,6 +144,21 @@ func workProgressing(failed int, generation int64) metav1.Condition {
 		Reason:  workv1.WorkProgressingReasonFailed,
 		Message: fmt.Sprintf("%d manifests failed to apply; retrying with backoff", failed),
 	}
+}
+
+// ruleSets tells whether a condition rule of the work sets the condition
+// type: the work-level condition is then the aggregate of the rules, which
+// the status feedback controller writes, and the apply leaves it alone
+// rather than overwrite it on every reconcile.
+func ruleSets(work *workv1.ManifestWork, conditionType string) bool {
+	for _, c := range work.Spec.ManifestConfigs {
+		for _, r := range c.ConditionRules {
+			if r.Condition == conditionType {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func countFailed(results []manifestResult) int {

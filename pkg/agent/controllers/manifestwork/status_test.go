@@ -92,3 +92,21 @@ func TestApplyConditionsAsOCM(t *testing.T) {
 		})
 	}
 }
+
+// A work whose condition rules set Progressing has it aggregated from them
+// (by the status feedback controller); the apply does not overwrite it.
+func TestApplyLeavesARuleProgressingAlone(t *testing.T) {
+	config := fixture.Config("", "configmaps", "team", "a")
+	config.ConditionRules = []workv1.ConditionRule{{Type: workv1.CELConditionExpressionsType,
+		Condition: workv1.WorkProgressing, CelExpressions: []string{"true"}}}
+	fromRules := metav1.Condition{Type: workv1.WorkProgressing, Status: metav1.ConditionTrue,
+		Reason: workv1.ConditionRulesAggregated, ObservedGeneration: 1, LastTransitionTime: metav1.Now()}
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).
+		WithConfig(config).WithCondition(fromRules).Build()
+	e := newEnv(t, work)
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	got := apimeta.FindStatusCondition(e.work(t).Status.Conditions, workv1.WorkProgressing)
+	require.NotNil(t, got)
+	assert.Equal(t, workv1.ConditionRulesAggregated, got.Reason)
+	assert.Equal(t, metav1.ConditionTrue, got.Status)
+}
