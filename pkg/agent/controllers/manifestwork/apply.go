@@ -108,10 +108,10 @@ func (c *Controller) prepare(m workv1.Manifest, meta *workv1.ManifestResourceMet
 	meta.Group, meta.Version, meta.Kind = gvk.Group, gvk.Version, gvk.Kind
 	meta.Name, meta.Namespace = obj.GetName(), obj.GetNamespace()
 	mapping, err := c.Mapper.Map(obj)
+	meta.Resource, meta.Namespace = mapping.Resource.Resource, obj.GetNamespace()
 	if err != nil {
 		return nil, err
 	}
-	meta.Resource, meta.Namespace = mapping.Resource.Resource, obj.GetNamespace()
 	return &prepared{obj: obj, gvr: mapping.Resource, id: applyrecords.ObjectID(mapping.Resource, obj.GetNamespace(), obj.GetName())}, nil
 }
 

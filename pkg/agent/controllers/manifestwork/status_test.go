@@ -110,3 +110,17 @@ func TestApplyLeavesARuleProgressingAlone(t *testing.T) {
 	assert.Equal(t, workv1.ConditionRulesAggregated, got.Reason)
 	assert.Equal(t, metav1.ConditionTrue, got.Status)
 }
+
+// A namespaced manifest without a namespace fails, but its status names the
+// resource, as OCM's does: its availability is then looked up (and found
+// missing) rather than unknown.
+func TestAFailedManifestNamesItsResource(t *testing.T) {
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).
+		WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}`).Build()
+	e := newEnv(t, work)
+	require.Error(t, e.c.reconcile(context.Background(), work))
+	got := e.work(t).Status.ResourceStatus.Manifests
+	require.Len(t, got, 1)
+	assert.Equal(t, workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Name: "a"}, got[0].ResourceMeta)
+	assert.False(t, apimeta.IsStatusConditionTrue(got[0].Conditions, workv1.ManifestApplied))
+}
