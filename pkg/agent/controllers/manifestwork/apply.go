@@ -62,6 +62,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		compared := comparedBefore(st.work, st.results[i].meta)
 		out, err := c.applyOne(ctx, st.work, key, ready[i], owner, compared)
 		st.results[i].exists, st.results[i].err, st.results[i].differences = out.exists, err, out.differences
+		st.results[i].missing = err == nil && !out.exists
 		recorded = recorded || out.recorded
 	}
 	if recorded && c.OnRecorded != nil {

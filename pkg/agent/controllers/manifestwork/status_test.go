@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
@@ -123,4 +125,30 @@ func TestAFailedManifestNamesItsResource(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Name: "a"}, got[0].ResourceMeta)
 	assert.False(t, apimeta.IsStatusConditionTrue(got[0].Conditions, workv1.ManifestApplied))
+}
+
+// A ReadOnly manifest whose object is gone is Applied, as in OCM; its InSync
+// turns False, saying that the object does not exist (it was True while the
+// object was there).
+func TestReadOnlyOfAMissingObjectIsNotInSync(t *testing.T) {
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).
+		WithConfig(fixture.WithStrategy(fixture.Config("", "configmaps", "team", "a"), workv1.UpdateStrategyTypeReadOnly)).Build()
+	live := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"namespace": "team", "name": "a"}}}
+	e := newEnv(t, work, live)
+	e.c.Objects = trackerCache{dynamic: e.dynamic}
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	_, inSync := e.inSync(t)
+	require.NotNil(t, inSync)
+	assert.Equal(t, metav1.ConditionTrue, inSync.Status)
+
+	require.NoError(t, e.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).
+		Namespace("team").Delete(context.Background(), "a", metav1.DeleteOptions{}))
+	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))
+	workInSync, inSync := e.inSync(t)
+	assert.Equal(t, metav1.ConditionFalse, inSync.Status)
+	assert.Equal(t, InSyncReasonDrifted, inSync.Reason)
+	assert.Contains(t, inSync.Message, "does not exist")
+	assert.Equal(t, metav1.ConditionFalse, workInSync.Status)
+	assert.True(t, apimeta.IsStatusConditionTrue(e.work(t).Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestApplied))
 }
