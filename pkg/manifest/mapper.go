@@ -44,7 +44,10 @@ type Mapping struct {
 }
 
 // Map finds the resource of obj's kind and checks its namespace: a namespaced
-// kind needs one, and a cluster-scoped kind loses any it was given.
+// kind needs one, and a cluster-scoped kind loses any it was given. A
+// namespaced object without a namespace is an error that comes with its
+// mapping all the same: the manifest's status names the resource, as OCM's
+// does.
 func (m *Mapper) Map(obj *unstructured.Unstructured) (Mapping, error) {
 	gvk := obj.GroupVersionKind()
 	mapping, err := m.mapping(gvk)
@@ -54,7 +57,8 @@ func (m *Mapper) Map(obj *unstructured.Unstructured) (Mapping, error) {
 	namespaced := mapping.Scope.Name() == meta.RESTScopeNameNamespace
 	switch {
 	case namespaced && obj.GetNamespace() == "":
-		return Mapping{}, fmt.Errorf("%s %q is namespaced but the manifest has no metadata.namespace", gvk.Kind, obj.GetName())
+		return Mapping{Resource: mapping.Resource, Namespaced: true},
+			fmt.Errorf("%s %q is namespaced but the manifest has no metadata.namespace", gvk.Kind, obj.GetName())
 	case !namespaced:
 		obj.SetNamespace("")
 	}

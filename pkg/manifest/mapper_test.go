@@ -39,8 +39,9 @@ func TestMapper(t *testing.T) {
 	assert.Equal(t, "configmaps", mapping.Resource.Resource)
 	assert.True(t, mapping.Namespaced)
 
-	_, err = m.Map(object("v1", "ConfigMap", "", "a"))
+	mapping, err = m.Map(object("v1", "ConfigMap", "", "a"))
 	require.EqualError(t, err, `ConfigMap "a" is namespaced but the manifest has no metadata.namespace`)
+	assert.Equal(t, "configmaps", mapping.Resource.Resource, "the resource is known all the same")
 
 	ns := object("v1", "Namespace", "stray", "team")
 	mapping, err = m.Map(ns)

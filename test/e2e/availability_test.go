@@ -91,7 +91,7 @@ func TestAvailabilityOfAnUnknownKind(t *testing.T) {
 		Build())
 
 	w := waitWorkCondition(t, "cluster1", "available-unknown", workv1.WorkAvailable, metav1.ConditionUnknown)
-	assertAvailability(t, w, metav1.ConditionUnknown, workv1.WorkAvailableReasonUnknown, "The availability of 1 of 2 resources is unknown")
+	assertAvailability(t, w, metav1.ConditionUnknown, workv1.WorkAvailableReasonUnknown, "1 of 2 resources have unknown status")
 	c := manifestCondition(w, 1, workv1.ManifestAvailable)
 	require.NotNil(t, c)
 	assert.Equal(t, workv1.ManifestAvailableReasonIncompleteResource, c.Reason)

@@ -2,31 +2,36 @@
 // object the manifest produced, yielding the status feedback values that the
 // agent reports to the hub. It is a pure library: it makes no API calls.
 //
-// Decisions:
-//   - WellKnownStatus values come from a table keyed by group and kind (the
-//     version is ignored). A well-known value whose field is absent or null
-//     (for example readyReplicas before any pod is ready, or JobComplete before
-//     the Job has a Complete condition) is left out silently: it is a normal
-//     state of the object, not a failure. A kind that has no table entry gives
-//     the problem "no well-known status for <Kind>" (the group follows in
-//     parentheses when it is not the core group).
-//   - JSONPaths use Kubernetes JSONPath syntax, with or without the enclosing
-//     braces. A path that matches nothing, or only null, is left out with a
-//     problem, because the user asked for that field explicitly.
-//   - Integer, String and Boolean scalars are reported as such; a whole
-//     float64 is an Integer. Anything else (map, list, several matches,
-//     fractional number) is JsonRaw only when Options.RawJSON is set, and only
-//     if it fits in Options.MaxJSONRawLength bytes; it is never truncated.
+// It behaves as OCM's agent does, since clients read these values:
+//   - Values come in rule order, and within a rule in the order of its
+//     paths (or of the kind's well-known table).
+//   - WellKnownStatus values come from a table keyed by group, version and
+//     kind: OCM's values for Deployments, DaemonSets, Jobs and Pods. Any
+//     other kind is a problem.
+//   - A path, well-known or not, that matches nothing or only null gives no
+//     value and no problem: the field is simply not there (yet).
+//   - A path that selects several values reports the first one when
+//     Options.RawJSON is off; with it on, the list of them as JsonRaw.
+//   - Integer, String and Boolean scalars are reported as such (a whole
+//     float64, which objects decoded with encoding/json carry, is an
+//     Integer). Anything else is JsonRaw when Options.RawJSON is set and it
+//     fits in Options.MaxJSONRawLength bytes (never truncated), a problem
+//     otherwise.
 //   - A JsonPath whose Version differs from the object's version is a problem:
 //     the caller must pass the object read in the version the rule asks for.
-//   - A name produced twice keeps its first value and gives a problem.
+//
+// Problems are worded as OCM's agent words them. Beyond OCM: a path may
+// carry its own enclosing braces; a path without a name, and a name produced
+// twice (which the hub would refuse, as values are keyed by name), are
+// problems, the first value being kept.
 package feedback
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -42,16 +47,29 @@ const DefaultMaxJSONRawLength = 1024
 // Options tune how feedback values are produced.
 type Options struct {
 	// RawJSON is the agent feature gate RawFeedbackJsonString: it lets a
-	// JSONPath that selects a non-scalar be reported as JsonRaw.
+	// JSONPath that selects a non-scalar, or several values, be reported as
+	// JsonRaw.
 	RawJSON bool
 	// MaxJSONRawLength is --max-json-raw-length, the largest JsonRaw value in
 	// bytes; zero or less means DefaultMaxJSONRawLength.
 	MaxJSONRawLength int
 }
 
-// Evaluate returns the values of every rule, sorted by name, and one
-// problem per value that could not be produced.
+// Evaluate returns the values of every rule on obj, in rule order, and one
+// problem per value that could not be produced. A JsonPath for another
+// version than obj's is a problem.
 func Evaluate(obj *unstructured.Unstructured, rules []workv1.FeedbackRule, opts Options) (values []workv1.FeedbackValue, problems []string) {
+	return EvaluateVersions(obj, nil, rules, opts)
+}
+
+// ReadVersion returns the object in another version, for the JsonPaths
+// that ask for one.
+type ReadVersion func(version string) (*unstructured.Unstructured, error)
+
+// EvaluateVersions is Evaluate where the JsonPaths that name a version
+// other than obj's are evaluated on the object read in that version; a nil
+// other makes them problems.
+func EvaluateVersions(obj *unstructured.Unstructured, other ReadVersion, rules []workv1.FeedbackRule, opts Options) (values []workv1.FeedbackValue, problems []string) {
 	if len(rules) == 0 {
 		return nil, nil
 	}
@@ -63,120 +81,106 @@ func Evaluate(obj *unstructured.Unstructured, rules []workv1.FeedbackRule, opts 
 	}
 
 	seen := map[string]bool{}
-	add := func(name string, v workv1.FieldValue) {
-		if seen[name] {
-			problems = append(problems, fmt.Sprintf("value %q is produced more than once; the first is kept", name))
-			return
-		}
-		seen[name] = true
-		values = append(values, workv1.FeedbackValue{Name: name, Value: v})
-	}
-
 	for _, rule := range rules {
+		var paths []workv1.JsonPath
 		switch rule.Type {
 		case workv1.WellKnownStatusType:
-			problems = append(problems, wellKnown(obj, add)...)
-		case workv1.JSONPathsType:
-			for _, jp := range rule.JsonPaths {
-				v, problem := fromPath(obj, jp, opts)
-				if problem != "" {
-					problems = append(problems, problem)
-					continue
-				}
-				add(jp.Name, v)
+			gvk := obj.GroupVersionKind()
+			paths = wellKnownStatus[gvk]
+			if len(paths) == 0 {
+				problems = append(problems, fmt.Sprintf("cannot find the wellknown statuses for resource with gvk %s", gvk.String()))
 			}
+		case workv1.JSONPathsType:
+			paths = rule.JsonPaths
 		default:
 			problems = append(problems, fmt.Sprintf("unknown feedback rule type %q", rule.Type))
 		}
+		for _, jp := range paths {
+			v, found, problem := fromPath(versionOf(obj, other, jp), jp, opts)
+			switch {
+			case problem != "":
+				problems = append(problems, problem)
+			case !found:
+			case seen[jp.Name]:
+				problems = append(problems, fmt.Sprintf("value %q is produced more than once; the first is kept", jp.Name))
+			default:
+				seen[jp.Name] = true
+				values = append(values, workv1.FeedbackValue{Name: jp.Name, Value: v})
+			}
+		}
 	}
-
-	sort.SliceStable(values, func(i, j int) bool { return values[i].Name < values[j].Name })
 	return values, problems
 }
 
-// wellKnown adds the well-known values of obj's kind.
-func wellKnown(obj *unstructured.Unstructured, add func(string, workv1.FieldValue)) []string {
-	gvk := obj.GroupVersionKind()
-	table, ok := wellKnownStatus[groupKind{group: gvk.Group, kind: gvk.Kind}]
-	if !ok {
-		if gvk.Group != "" {
-			return []string{fmt.Sprintf("no well-known status for %s (group %s)", gvk.Kind, gvk.Group)}
-		}
-		return []string{fmt.Sprintf("no well-known status for %s", gvk.Kind)}
-	}
-	var problems []string
-	for _, wk := range table {
-		matches, err := find(obj.Object, wk.path)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("well-known value %s of %s: %v", wk.name, gvk.Kind, err))
-			continue
-		}
-		if len(matches) == 0 || (len(matches) == 1 && matches[0] == nil) {
-			continue // absent: not produced yet, left out silently
-		}
-		if len(matches) > 1 {
-			problems = append(problems, fmt.Sprintf("well-known value %s of %s matched %d values, want one", wk.name, gvk.Kind, len(matches)))
-			continue
-		}
-		v, what := scalar(matches[0])
-		if what != "" || v.Type != wk.typ {
-			if what == "" {
-				what = "a " + string(v.Type)
-			}
-			problems = append(problems, fmt.Sprintf("well-known value %s of %s is %s, want %s", wk.name, gvk.Kind, what, wk.typ))
-			continue
-		}
-		add(wk.name, v)
-	}
-	return problems
+// versioned is the object a path is evaluated on, or why there is none.
+type versioned struct {
+	obj *unstructured.Unstructured
+	err error
 }
 
-// fromPath produces the value of one named JSONPath, or a problem.
-func fromPath(obj *unstructured.Unstructured, jp workv1.JsonPath, opts Options) (workv1.FieldValue, string) {
-	if jp.Name == "" {
-		return workv1.FieldValue{}, fmt.Sprintf("path %s has no name", jp.Path)
+// versionOf is the object in the version jp asks for: obj itself, unless jp
+// names another version and other can read it.
+func versionOf(obj *unstructured.Unstructured, other ReadVersion, jp workv1.JsonPath) versioned {
+	if jp.Version == "" || jp.Version == obj.GroupVersionKind().Version || other == nil {
+		return versioned{obj: obj}
 	}
-	if jp.Version != "" {
-		if have := obj.GroupVersionKind().Version; have != "" && have != jp.Version {
-			return workv1.FieldValue{}, fmt.Sprintf("path %s of %q is for version %s, but the object was read as %s", jp.Path, jp.Name, jp.Version, have)
-		}
+	read, err := other(jp.Version)
+	if err != nil {
+		return versioned{err: fmt.Errorf("reading version %s: %w", jp.Version, err)}
+	}
+	return versioned{obj: read}
+}
+
+// fromPath produces the value of one named JSONPath. found is false when
+// the path selects nothing, or null.
+func fromPath(in versioned, jp workv1.JsonPath, opts Options) (v workv1.FieldValue, found bool, problem string) {
+	if jp.Name == "" {
+		return v, false, fmt.Sprintf("path %s has no name", jp.Path)
+	}
+	if in.err != nil {
+		return v, false, in.err.Error()
+	}
+	obj := in.obj
+	if jp.Version != "" && obj.GroupVersionKind().Version != jp.Version {
+		return v, false, fmt.Sprintf("version set in the path %s is not matched for the related resource", jp.Name)
 	}
 	matches, err := find(obj.Object, jp.Path)
-	if err != nil {
-		return workv1.FieldValue{}, fmt.Sprintf("path %s of %q: %v", jp.Path, jp.Name, err)
-	}
+	var parseErr parseError
 	switch {
+	case errors.As(err, &parseErr):
+		return v, false, fmt.Sprintf("failed to parse json path %s of %s with error: %v", jp.Path, jp.Name, parseErr.err)
+	case err != nil:
+		return v, false, fmt.Sprintf("failed to find value for %s with error: %v", jp.Name, err)
 	case len(matches) == 0:
-		return workv1.FieldValue{}, fmt.Sprintf("path %s of %q matched nothing", jp.Path, jp.Name)
-	case len(matches) == 1 && matches[0] == nil:
-		return workv1.FieldValue{}, fmt.Sprintf("path %s of %q is null", jp.Path, jp.Name)
+		return v, false, ""
 	}
-
-	var raw interface{} = matches
-	what := fmt.Sprintf("%d values", len(matches))
-	if len(matches) == 1 {
-		v, w := scalar(matches[0])
-		if w == "" {
-			return v, ""
-		}
-		raw, what = matches[0], w
+	var x interface{} = matches[0]
+	if len(matches) > 1 && opts.RawJSON {
+		x = matches
+	}
+	if x == nil {
+		return v, false, ""
+	}
+	if v, ok := scalar(x); ok {
+		return v, true, ""
 	}
 	if !opts.RawJSON {
-		return workv1.FieldValue{}, fmt.Sprintf("path %s of %q selects %s, not a scalar; the RawFeedbackJsonString feature gate allows it as JsonRaw", jp.Path, jp.Name, what)
+		return v, false, fmt.Sprintf("the type %v of the value for %s is not found", reflect.TypeOf(x), jp.Name)
 	}
-	data, err := json.Marshal(raw)
+	data, err := json.Marshal(x)
 	if err != nil {
-		return workv1.FieldValue{}, fmt.Sprintf("path %s of %q cannot be encoded as JSON: %v", jp.Path, jp.Name, err)
+		return v, false, fmt.Sprintf("failed to parse the resource to json string for name %s: %v", jp.Name, err)
 	}
 	if len(data) > opts.MaxJSONRawLength {
-		return workv1.FieldValue{}, fmt.Sprintf("JsonRaw value of %q is %d bytes, over the limit of %d (--max-json-raw-length)", jp.Name, len(data), opts.MaxJSONRawLength)
+		return v, false, fmt.Sprintf("the length of returned json raw string for name %s is larger than the maximum length %d", jp.Name, opts.MaxJSONRawLength)
 	}
 	s := string(data)
-	return workv1.FieldValue{Type: workv1.JsonRaw, JsonRaw: &s}, ""
+	return workv1.FieldValue{Type: workv1.JsonRaw, JsonRaw: &s}, true, ""
 }
 
 // find evaluates a Kubernetes JSONPath, with or without the enclosing braces,
-// on content and returns every match in order. Missing fields match nothing.
+// on content and returns the matches of its first expression in order (a
+// null as nil). Missing fields match nothing.
 func find(content map[string]interface{}, path string) (matches []interface{}, err error) {
 	text := strings.TrimSpace(path)
 	if !strings.HasPrefix(text, "{") {
@@ -185,62 +189,55 @@ func find(content map[string]interface{}, path string) (matches []interface{}, e
 	defer func() {
 		// The parser works on user input; never let it take the agent down.
 		if r := recover(); r != nil {
-			matches, err = nil, fmt.Errorf("cannot be evaluated: %v", r)
+			matches, err = nil, fmt.Errorf("%v", r)
 		}
 	}()
 	jp := jsonpath.New("feedback").AllowMissingKeys(true)
 	if err := jp.Parse(text); err != nil {
-		return nil, fmt.Errorf("invalid JSONPath: %w", err)
+		return nil, parseError{err: err}
 	}
 	results, err := jp.FindResults(content)
-	if err != nil {
-		return nil, fmt.Errorf("cannot be evaluated: %w", err)
+	if err != nil || len(results) == 0 {
+		return nil, err
 	}
-	for _, set := range results {
-		for _, v := range set {
-			if !v.IsValid() {
-				matches = append(matches, nil)
-				continue
-			}
-			matches = append(matches, v.Interface())
+	for _, v := range results[0] {
+		if !v.IsValid() {
+			matches = append(matches, nil)
+			continue
 		}
+		matches = append(matches, v.Interface())
 	}
 	return matches, nil
 }
 
-// scalar converts a supported scalar to a FieldValue. Otherwise it returns a
-// short description of what x is, such as "a map".
-func scalar(x interface{}) (workv1.FieldValue, string) {
+// parseError is a path that is not valid JSONPath.
+type parseError struct{ err error }
+
+func (e parseError) Error() string { return e.err.Error() }
+
+// scalar converts a supported scalar to a FieldValue.
+func scalar(x interface{}) (workv1.FieldValue, bool) {
 	switch v := x.(type) {
 	case bool:
-		return workv1.FieldValue{Type: workv1.Boolean, Boolean: &v}, ""
+		return workv1.FieldValue{Type: workv1.Boolean, Boolean: &v}, true
 	case string:
-		return workv1.FieldValue{Type: workv1.String, String: &v}, ""
+		return workv1.FieldValue{Type: workv1.String, String: &v}, true
 	case int64:
-		return integer(v), ""
+		return integer(v), true
 	case int:
-		return integer(int64(v)), ""
+		return integer(int64(v)), true
 	case int32:
-		return integer(int64(v)), ""
+		return integer(int64(v)), true
 	case float64:
 		if v == math.Trunc(v) && v >= math.MinInt64 && v < math.MaxInt64 {
-			return integer(int64(v)), ""
+			return integer(int64(v)), true
 		}
-		return workv1.FieldValue{}, "a fractional number"
 	case json.Number:
 		if i, err := v.Int64(); err == nil {
-			return integer(i), ""
+			return integer(i), true
 		}
-		return workv1.FieldValue{}, "a fractional number"
-	case map[string]interface{}:
-		return workv1.FieldValue{}, "a map"
-	case []interface{}:
-		return workv1.FieldValue{}, "a list"
-	case nil:
-		return workv1.FieldValue{}, "null"
-	default:
-		return workv1.FieldValue{}, fmt.Sprintf("a %T", v)
 	}
+	return workv1.FieldValue{}, false
 }
 
 func integer(i int64) workv1.FieldValue {

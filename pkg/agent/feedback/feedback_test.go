@@ -147,11 +147,11 @@ func TestEvaluate(t *testing.T) {
 		problems []string
 	}{
 		{
-			name:  "deployment well-known",
+			name:  "deployment well-known, in OCM's order",
 			obj:   deploymentJSON,
 			rules: []workv1.FeedbackRule{wellKnownRule},
 			want: []workv1.FeedbackValue{
-				val("AvailableReplicas", i(2)), val("ReadyReplicas", i(2)), val("Replicas", i(3)),
+				val("ReadyReplicas", i(2)), val("Replicas", i(3)), val("AvailableReplicas", i(2)),
 			},
 		},
 		{
@@ -165,25 +165,26 @@ func TestEvaluate(t *testing.T) {
 			obj:   daemonSetJSON,
 			rules: []workv1.FeedbackRule{wellKnownRule},
 			want: []workv1.FeedbackValue{
-				val("DesiredNumberScheduled", i(5)), val("NumberAvailable", i(4)), val("NumberReady", i(4)),
+				val("NumberReady", i(4)), val("DesiredNumberScheduled", i(5)), val("NumberAvailable", i(4)),
 			},
 		},
 		{
-			name:  "statefulset well-known",
-			obj:   statefulSetJSON,
-			rules: []workv1.FeedbackRule{wellKnownRule},
-			want: []workv1.FeedbackValue{
-				val("AvailableReplicas", i(3)), val("CurrentReplicas", i(2)), val("ReadyReplicas", i(3)),
-				val("Replicas", i(3)), val("UpdatedReplicas", i(1)),
-			},
+			name:     "statefulset has no well-known status, as in OCM",
+			obj:      statefulSetJSON,
+			rules:    []workv1.FeedbackRule{wellKnownRule},
+			problems: []string{"cannot find the wellknown statuses for resource with gvk apps/v1, Kind=StatefulSet"},
 		},
 		{
-			name:  "replicaset well-known",
-			obj:   replicaSetJSON,
-			rules: []workv1.FeedbackRule{wellKnownRule},
-			want: []workv1.FeedbackValue{
-				val("AvailableReplicas", i(1)), val("ReadyReplicas", i(1)), val("Replicas", i(2)),
-			},
+			name:     "replicaset has no well-known status, as in OCM",
+			obj:      replicaSetJSON,
+			rules:    []workv1.FeedbackRule{wellKnownRule},
+			problems: []string{"cannot find the wellknown statuses for resource with gvk apps/v1, Kind=ReplicaSet"},
+		},
+		{
+			name:     "well-known table is keyed by version too",
+			obj:      strings.Replace(deploymentJSON, `"apps/v1"`, `"apps/v1beta2"`, 1),
+			rules:    []workv1.FeedbackRule{wellKnownRule},
+			problems: []string{"cannot find the wellknown statuses for resource with gvk apps/v1beta2, Kind=Deployment"},
 		},
 		{
 			name:  "completed job well-known",
@@ -201,32 +202,32 @@ func TestEvaluate(t *testing.T) {
 			name:  "pod well-known",
 			obj:   podJSON,
 			rules: []workv1.FeedbackRule{wellKnownRule},
-			want:  []workv1.FeedbackValue{val("PodPhase", s("Running")), val("PodReady", s("False"))},
+			want:  []workv1.FeedbackValue{val("PodReady", s("False")), val("PodPhase", s("Running"))},
 		},
 		{
 			name:     "custom resource has no well-known status",
 			obj:      widgetJSON,
 			rules:    []workv1.FeedbackRule{wellKnownRule},
-			problems: []string{"no well-known status for Widget (group example.com)"},
+			problems: []string{"cannot find the wellknown statuses for resource with gvk example.com/v1alpha1, Kind=Widget"},
 		},
 		{
 			name:     "well-known table is keyed by group, not only kind",
 			obj:      lookalikeJSON,
 			rules:    []workv1.FeedbackRule{wellKnownRule},
-			problems: []string{"no well-known status for Deployment (group example.com)"},
+			problems: []string{"cannot find the wellknown statuses for resource with gvk example.com/v1, Kind=Deployment"},
 		},
 		{
-			name:  "well-known values with the wrong type are problems",
+			name:  "well-known values are typed as found, as in OCM",
 			obj:   brokenDeploymentJSON,
 			rules: []workv1.FeedbackRule{wellKnownRule},
+			want:  []workv1.FeedbackValue{val("Replicas", s("three"))},
 			problems: []string{
-				"well-known value ReadyReplicas of Deployment is a fractional number, want Integer",
-				"well-known value Replicas of Deployment is a String, want Integer",
-				"well-known value AvailableReplicas of Deployment is a map, want Integer",
+				"the type float64 of the value for ReadyReplicas is not found",
+				"the type map[string]interface {} of the value for AvailableReplicas is not found",
 			},
 		},
 		{
-			name: "json paths of every scalar type, with and without braces",
+			name: "json paths of every scalar type, with and without braces, in rule order",
 			obj:  deploymentJSON,
 			rules: []workv1.FeedbackRule{paths(
 				"isAvailable", `.status.conditions[?(@.type=="Available")].status`,
@@ -235,54 +236,57 @@ func TestEvaluate(t *testing.T) {
 				"app", ".metadata.labels.app",
 			)},
 			want: []workv1.FeedbackValue{
-				val("app", s("hello")), val("generation", i(2)),
-				val("isAvailable", s("True")), val("paused", b(false)),
+				val("isAvailable", s("True")), val("generation", i(2)),
+				val("paused", b(false)), val("app", s("hello")),
 			},
 		},
 		{
 			name:  "custom resource scalars",
 			obj:   widgetJSON,
 			rules: []workv1.FeedbackRule{paths("healthy", ".status.healthy", "size", ".status.size", "phase", ".status.phase")},
-			want:  []workv1.FeedbackValue{val("healthy", b(true)), val("phase", s("Ready")), val("size", i(12))},
+			want:  []workv1.FeedbackValue{val("healthy", b(true)), val("size", i(12)), val("phase", s("Ready"))},
 		},
 		{
-			name:  "well-known and json paths together are sorted by name",
+			name:  "json paths and well-known together keep rule order",
 			obj:   podJSON,
 			rules: []workv1.FeedbackRule{paths("restarts", `.status.containerStatuses[?(@.name=="web")].restartCount`), wellKnownRule},
 			want: []workv1.FeedbackValue{
-				val("PodPhase", s("Running")), val("PodReady", s("False")), val("restarts", i(4)),
+				val("restarts", i(4)), val("PodReady", s("False")), val("PodPhase", s("Running")),
 			},
 		},
 		{
-			name:  "map without the gate is a problem",
+			name:     "map without the gate is a problem",
+			obj:      widgetJSON,
+			rules:    []workv1.FeedbackRule{paths("owner", ".status.owner")},
+			problems: []string{"the type map[string]interface {} of the value for owner is not found"},
+		},
+		{
+			name:  "without the gate several matches report the first as a scalar",
 			obj:   widgetJSON,
-			rules: []workv1.FeedbackRule{paths("owner", ".status.owner")},
+			rules: []workv1.FeedbackRule{paths("each", ".status.endpoints[*]", "restarts", ".status.restarts[*]")},
+			want:  []workv1.FeedbackValue{val("each", s("10.0.0.1"))},
+		},
+		{
+			name:  "without the gate a list or a fraction is a problem",
+			obj:   widgetJSON,
+			rules: []workv1.FeedbackRule{paths("endpoints", ".status.endpoints", "score", ".status.score")},
 			problems: []string{
-				`path .status.owner of "owner" selects a map, not a scalar; the RawFeedbackJsonString feature gate allows it as JsonRaw`,
+				"the type []interface {} of the value for endpoints is not found",
+				"the type float64 of the value for score is not found",
 			},
 		},
 		{
-			name:  "list, several matches and fractions without the gate are problems",
-			obj:   widgetJSON,
-			rules: []workv1.FeedbackRule{paths("endpoints", ".status.endpoints", "each", ".status.endpoints[*]", "score", ".status.score")},
-			problems: []string{
-				`path .status.endpoints of "endpoints" selects a list, not a scalar; the RawFeedbackJsonString feature gate allows it as JsonRaw`,
-				`path .status.endpoints[*] of "each" selects 2 values, not a scalar; the RawFeedbackJsonString feature gate allows it as JsonRaw`,
-				`path .status.score of "score" selects a fractional number, not a scalar; the RawFeedbackJsonString feature gate allows it as JsonRaw`,
-			},
-		},
-		{
-			name:  "non-scalars become compact JsonRaw with the gate",
-			obj:   widgetJSON,
-			rules: []workv1.FeedbackRule{paths("owner", ".status.owner", "endpoints", ".status.endpoints", "each", ".status.endpoints[*]", "score", ".status.score", "conditions", ".status.conditions")},
-			opts:  Options{RawJSON: true},
+			name: "non-scalars and several matches become compact JsonRaw with the gate",
+			obj:  widgetJSON,
+			rules: []workv1.FeedbackRule{paths("owner", ".status.owner", "endpoints", ".status.endpoints", "each", ".status.endpoints[*]",
+				"score", ".status.score", "conditions", ".status.conditions")},
+			opts: Options{RawJSON: true},
 			want: []workv1.FeedbackValue{
-				val("each", raw(`["10.0.0.1","10.0.0.2"]`)),
-				val("endpoints", raw(`["10.0.0.1","10.0.0.2"]`)),
 				val("owner", raw(`{"contact":"ops@example.com","team":"blue"}`)),
+				val("endpoints", raw(`["10.0.0.1","10.0.0.2"]`)),
+				val("each", raw(`["10.0.0.1","10.0.0.2"]`)),
 				val("score", raw(`0.75`)),
 			},
-			problems: []string{`path .status.conditions of "conditions" matched nothing`},
 		},
 		{
 			name:  "scalars stay typed with the gate",
@@ -297,56 +301,45 @@ func TestEvaluate(t *testing.T) {
 			rules:    []workv1.FeedbackRule{paths("owner", ".status.owner", "endpoints", ".status.endpoints")},
 			opts:     Options{RawJSON: true, MaxJSONRawLength: 30},
 			want:     []workv1.FeedbackValue{val("endpoints", raw(`["10.0.0.1","10.0.0.2"]`))},
-			problems: []string{`JsonRaw value of "owner" is 43 bytes, over the limit of 30 (--max-json-raw-length)`},
+			problems: []string{"the length of returned json raw string for name owner is larger than the maximum length 30"},
 		},
 		{
-			name:  "default limit applies when MaxJSONRawLength is unset",
-			obj:   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"big"},"data":{"k":"` + strings.Repeat("x", 1100) + `"}}`,
-			rules: []workv1.FeedbackRule{paths("data", ".data")},
-			opts:  Options{RawJSON: true},
-			problems: []string{
-				`JsonRaw value of "data" is 1108 bytes, over the limit of 1024 (--max-json-raw-length)`,
-			},
+			name:     "default limit applies when MaxJSONRawLength is unset",
+			obj:      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"big"},"data":{"k":"` + strings.Repeat("x", 1100) + `"}}`,
+			rules:    []workv1.FeedbackRule{paths("data", ".data")},
+			opts:     Options{RawJSON: true},
+			problems: []string{"the length of returned json raw string for name data is larger than the maximum length 1024"},
 		},
 		{
-			name:  "missing field, unmatched filter and null are problems",
-			obj:   deploymentJSON,
-			rules: []workv1.FeedbackRule{paths("x", ".status.x", "degraded", `.status.conditions[?(@.type=="Degraded")].status`)},
-			problems: []string{
-				`path .status.x of "x" matched nothing`,
-				`path .status.conditions[?(@.type=="Degraded")].status of "degraded" matched nothing`,
-			},
-		},
-		{
-			name:     "null is a problem",
-			obj:      widgetJSON,
-			rules:    []workv1.FeedbackRule{paths("note", ".status.note")},
-			problems: []string{`path .status.note of "note" is null`},
+			name:  "missing field, unmatched filter and null are skipped, not problems",
+			obj:   widgetJSON,
+			rules: []workv1.FeedbackRule{paths("x", ".status.x", "degraded", `.status.conditions[?(@.type=="Degraded")].status`, "note", ".status.note", "size", ".status.size")},
+			want:  []workv1.FeedbackValue{val("size", i(12))},
 		},
 		{
 			name:     "invalid path gives the parse error",
 			obj:      deploymentJSON,
 			rules:    []workv1.FeedbackRule{paths("bad", ".status.conditions[?(@.type==")},
-			problems: []string{`path .status.conditions[?(@.type== of "bad": invalid JSONPath: unterminated filter`},
+			problems: []string{`failed to parse json path .status.conditions[?(@.type== of bad with error: unterminated filter`},
 		},
 		{
 			name:     "unclosed brace gives the parse error",
 			obj:      deploymentJSON,
 			rules:    []workv1.FeedbackRule{paths("bad", "{.status.replicas")},
-			problems: []string{`path {.status.replicas of "bad": invalid JSONPath: unclosed action`},
+			problems: []string{`failed to parse json path {.status.replicas of bad with error: unclosed action`},
 		},
 		{
 			name:     "path that cannot be evaluated on the object",
 			obj:      deploymentJSON,
 			rules:    []workv1.FeedbackRule{paths("bad", ".status.replicas[0]")},
-			problems: []string{`path .status.replicas[0] of "bad": cannot be evaluated: int64 is not array or slice`},
+			problems: []string{`failed to find value for bad with error: int64 is not array or slice`},
 		},
 		{
 			name:  "unknown rule type",
 			obj:   deploymentJSON,
 			rules: []workv1.FeedbackRule{{Type: "Magic"}, wellKnownRule},
 			want: []workv1.FeedbackValue{
-				val("AvailableReplicas", i(2)), val("ReadyReplicas", i(2)), val("Replicas", i(3)),
+				val("ReadyReplicas", i(2)), val("Replicas", i(3)), val("AvailableReplicas", i(2)),
 			},
 			problems: []string{`unknown feedback rule type "Magic"`},
 		},
@@ -354,7 +347,7 @@ func TestEvaluate(t *testing.T) {
 			name:     "duplicate name keeps the first value",
 			obj:      deploymentJSON,
 			rules:    []workv1.FeedbackRule{wellKnownRule, paths("Replicas", ".spec.replicas")},
-			want:     []workv1.FeedbackValue{val("AvailableReplicas", i(2)), val("ReadyReplicas", i(2)), val("Replicas", i(3))},
+			want:     []workv1.FeedbackValue{val("ReadyReplicas", i(2)), val("Replicas", i(3)), val("AvailableReplicas", i(2))},
 			problems: []string{`value "Replicas" is produced more than once; the first is kept`},
 		},
 		{
@@ -367,7 +360,7 @@ func TestEvaluate(t *testing.T) {
 			}}},
 			want: []workv1.FeedbackValue{val("same", i(3))},
 			problems: []string{
-				`path .status.replicas of "old" is for version v1beta1, but the object was read as v1`,
+				`version set in the path old is not matched for the related resource`,
 				`path .status.replicas has no name`,
 			},
 		},
@@ -390,7 +383,7 @@ func TestEvaluateWholeFloatIsInteger(t *testing.T) {
 	values, problems := Evaluate(obj, []workv1.FeedbackRule{wellKnownRule, paths("score", ".spec.replicas")}, Options{})
 	require.Empty(t, problems)
 	assert.Equal(t, []workv1.FeedbackValue{
-		val("AvailableReplicas", i(2)), val("ReadyReplicas", i(2)), val("Replicas", i(3)), val("score", i(3)),
+		val("ReadyReplicas", i(2)), val("Replicas", i(3)), val("AvailableReplicas", i(2)), val("score", i(3)),
 	}, values)
 }
 
@@ -404,23 +397,21 @@ func TestEvaluateNoObject(t *testing.T) {
 	assert.Empty(t, problems)
 }
 
-// Every well-known path in the table must parse, and the API names must stay.
+// Every well-known path in the table must parse, and the kinds and names
+// must stay OCM's.
 func TestWellKnownTable(t *testing.T) {
-	for gk, entries := range wellKnownStatus {
+	names := map[string][]string{}
+	for gvk, entries := range wellKnownStatus {
 		for _, wk := range entries {
-			_, err := find(map[string]interface{}{}, wk.path)
-			assert.NoError(t, err, "%s %s", gk.kind, wk.name)
+			_, err := find(map[string]interface{}{}, wk.Path)
+			assert.NoError(t, err, "%s %s", gvk, wk.Name)
+			names[gvk.String()] = append(names[gvk.String()], wk.Name)
 		}
 	}
-	names := func(group, kind string) []string {
-		var out []string
-		for _, wk := range wellKnownStatus[groupKind{group: group, kind: kind}] {
-			out = append(out, wk.name)
-		}
-		return out
-	}
-	assert.Equal(t, []string{"ReadyReplicas", "Replicas", "AvailableReplicas"}, names("apps", "Deployment"))
-	assert.Equal(t, []string{"NumberReady", "DesiredNumberScheduled", "NumberAvailable"}, names("apps", "DaemonSet"))
-	assert.Equal(t, []string{"JobComplete", "JobSucceeded"}, names("batch", "Job"))
-	assert.Equal(t, []string{"PodReady", "PodPhase"}, names("", "Pod"))
+	assert.Equal(t, map[string][]string{
+		"apps/v1, Kind=Deployment": {"ReadyReplicas", "Replicas", "AvailableReplicas"},
+		"apps/v1, Kind=DaemonSet":  {"NumberReady", "DesiredNumberScheduled", "NumberAvailable"},
+		"batch/v1, Kind=Job":       {"JobComplete", "JobSucceeded"},
+		"/v1, Kind=Pod":            {"PodReady", "PodPhase"},
+	}, names)
 }

@@ -1,65 +1,42 @@
 package feedback
 
-import workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
-// wellKnownValue is one predefined feedback value of a well-known kind.
-type wellKnownValue struct {
-	name string
-	path string
-	typ  workv1.ValueType
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// statusField is the well-known value name read from .status.<field>.
+func statusField(name, field string) workv1.JsonPath {
+	return workv1.JsonPath{Name: name, Path: ".status." + field}
 }
 
-// groupKind keys the well-known table; the version is ignored so that every
-// served version of a kind reports the same values.
-type groupKind struct {
-	group string
-	kind  string
+// conditionStatus is the well-known value name read from the status of the
+// object's condition of the given type.
+func conditionStatus(name, condition string) workv1.JsonPath {
+	return workv1.JsonPath{Name: name, Path: `.status.conditions[?(@.type=="` + condition + `")].status`}
 }
 
-func intValue(name, field string) wellKnownValue {
-	return wellKnownValue{name: name, path: ".status." + field, typ: workv1.Integer}
-}
-
-func conditionStatus(name, condition string) wellKnownValue {
-	return wellKnownValue{
-		name: name,
-		path: `.status.conditions[?(@.type=="` + condition + `")].status`,
-		typ:  workv1.String,
-	}
-}
-
-// wellKnownStatus is the data behind the WellKnownStatus rule. The names of
-// the Deployment, DaemonSet, Job and Pod values are part of the API and must
-// not change; entries may only be added.
-var wellKnownStatus = map[groupKind][]wellKnownValue{
-	{group: "apps", kind: "Deployment"}: {
-		intValue("ReadyReplicas", "readyReplicas"),
-		intValue("Replicas", "replicas"),
-		intValue("AvailableReplicas", "availableReplicas"),
+// wellKnownStatus is the data behind the WellKnownStatus rule: exactly the
+// kinds, versions, names and order of OCM's agent, since clients read the
+// values by name. A kind missing here has no well-known status.
+var wellKnownStatus = map[schema.GroupVersionKind][]workv1.JsonPath{
+	{Group: "apps", Version: "v1", Kind: "Deployment"}: {
+		statusField("ReadyReplicas", "readyReplicas"),
+		statusField("Replicas", "replicas"),
+		statusField("AvailableReplicas", "availableReplicas"),
 	},
-	{group: "apps", kind: "DaemonSet"}: {
-		intValue("NumberReady", "numberReady"),
-		intValue("DesiredNumberScheduled", "desiredNumberScheduled"),
-		intValue("NumberAvailable", "numberAvailable"),
+	{Group: "apps", Version: "v1", Kind: "DaemonSet"}: {
+		statusField("NumberReady", "numberReady"),
+		statusField("DesiredNumberScheduled", "desiredNumberScheduled"),
+		statusField("NumberAvailable", "numberAvailable"),
 	},
-	{group: "apps", kind: "StatefulSet"}: {
-		intValue("ReadyReplicas", "readyReplicas"),
-		intValue("Replicas", "replicas"),
-		intValue("AvailableReplicas", "availableReplicas"),
-		intValue("CurrentReplicas", "currentReplicas"),
-		intValue("UpdatedReplicas", "updatedReplicas"),
-	},
-	{group: "apps", kind: "ReplicaSet"}: {
-		intValue("ReadyReplicas", "readyReplicas"),
-		intValue("Replicas", "replicas"),
-		intValue("AvailableReplicas", "availableReplicas"),
-	},
-	{group: "batch", kind: "Job"}: {
+	{Group: "batch", Version: "v1", Kind: "Job"}: {
 		conditionStatus("JobComplete", "Complete"),
-		intValue("JobSucceeded", "succeeded"),
+		statusField("JobSucceeded", "succeeded"),
 	},
-	{group: "", kind: "Pod"}: {
+	{Group: "", Version: "v1", Kind: "Pod"}: {
 		conditionStatus("PodReady", "Ready"),
-		{name: "PodPhase", path: ".status.phase", typ: workv1.String},
+		statusField("PodPhase", "phase"),
 	},
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -13,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/feedback"
 	"github.com/manifestwork/work/pkg/agent/health"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -107,10 +107,10 @@ func (c *Controller) justApplied(mc *workv1.ManifestCondition) (metav1.Condition
 func (c *Controller) checkManifest(ctx context.Context, mc *workv1.ManifestCondition, generation int64) metav1.Condition {
 	meta := mc.ResourceMeta
 	cond := metav1.Condition{Type: workv1.ManifestAvailable, ObservedGeneration: generation}
-	if missing := missingFields(meta); len(missing) > 0 {
+	if incomplete(meta) {
 		cond.Status = metav1.ConditionUnknown
 		cond.Reason = workv1.ManifestAvailableReasonIncompleteResource
-		cond.Message = "Resource meta lacks " + strings.Join(missing, ", ") + "; the manifest could not be resolved to a resource"
+		cond.Message = workv1.ManifestAvailableMessageIncompleteMeta
 		return cond
 	}
 	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
@@ -126,7 +126,7 @@ func (c *Controller) checkManifest(ctx context.Context, mc *workv1.ManifestCondi
 			"object", klog.KRef(meta.Namespace, meta.Name), "err", err)
 		cond.Status = metav1.ConditionUnknown
 		cond.Reason = workv1.ManifestAvailableReasonFetchFailed
-		cond.Message = workwriter.TruncateMessage(fmt.Sprintf("Failed to read the resource: %v", err))
+		cond.Message = workwriter.TruncateMessage(workv1.ManifestAvailableMessageFetchFailed + err.Error())
 	case found:
 		cond.Status = metav1.ConditionTrue
 		cond.Reason = workv1.ManifestAvailableReasonAvailable
@@ -134,23 +134,15 @@ func (c *Controller) checkManifest(ctx context.Context, mc *workv1.ManifestCondi
 	default:
 		cond.Status = metav1.ConditionFalse
 		cond.Reason = workv1.ManifestAvailableReasonNotAvailable
-		cond.Message = "Resource is not available"
+		cond.Message = workv1.ManifestAvailableMessageNotAvailable
 	}
 	return cond
 }
 
-// missingFields names the resourceMeta fields needed to find the object that
-// are empty.
-func missingFields(meta workv1.ManifestResourceMeta) []string {
-	var missing []string
-	for _, f := range []struct{ name, value string }{
-		{"resource", meta.Resource}, {"version", meta.Version}, {"name", meta.Name},
-	} {
-		if f.value == "" {
-			missing = append(missing, f.name)
-		}
-	}
-	return missing
+// incomplete tells whether the resourceMeta lacks a field needed to find
+// the object; the manifest's Applied condition says why.
+func incomplete(meta workv1.ManifestResourceMeta) bool {
+	return meta.Resource == "" || meta.Version == "" || meta.Name == ""
 }
 
 // exists answers from the cache when it can; otherwise, or when confirm is
@@ -191,21 +183,26 @@ func summarize(conditions []metav1.Condition) counts {
 	return n
 }
 
-// workAvailable aggregates the manifest conditions: unknown wins over not
-// available, which wins over available.
+// workAvailable aggregates the manifest conditions as OCM does: not
+// available wins over unknown, which wins over available; with no manifest
+// available at all, it is unknown.
 func workAvailable(conditions []metav1.Condition, generation int64) metav1.Condition {
 	n := summarize(conditions)
 	total := len(conditions)
 	cond := metav1.Condition{Type: workv1.WorkAvailable, ObservedGeneration: generation}
 	switch {
-	case n.unknown > 0:
-		cond.Status = metav1.ConditionUnknown
-		cond.Reason = workv1.WorkAvailableReasonUnknown
-		cond.Message = fmt.Sprintf("The availability of %d of %d resources is unknown", n.unknown, total)
 	case n.notAvailable > 0:
 		cond.Status = metav1.ConditionFalse
 		cond.Reason = workv1.WorkAvailableReasonNotAvailable
 		cond.Message = fmt.Sprintf("%d of %d resources are not available", n.notAvailable, total)
+	case n.unknown > 0:
+		cond.Status = metav1.ConditionUnknown
+		cond.Reason = workv1.WorkAvailableReasonUnknown
+		cond.Message = fmt.Sprintf("%d of %d resources have unknown status", n.unknown, total)
+	case n.available == 0:
+		cond.Status = metav1.ConditionUnknown
+		cond.Reason = workv1.WorkAvailableReasonUnknown
+		cond.Message = workv1.WorkAvailableMessageNoneAvailable
 	default:
 		cond.Status = metav1.ConditionTrue
 		cond.Reason = workv1.WorkAvailableReasonAvailable
@@ -217,11 +214,15 @@ func workAvailable(conditions []metav1.Condition, generation int64) metav1.Condi
 // buildStatus is the work's status with the given manifest Available and
 // Healthy conditions (a nil Healthy keeps the manifest's) and their
 // aggregates; everything else is kept as it is. The work's Healthy waits
-// until every manifest has one.
+// until every manifest has one. An available manifest without feedback
+// rules gets OCM's StatusFeedbackSynced condition that says so.
 func buildStatus(work *workv1.ManifestWork, conditions []metav1.Condition, healthy []*metav1.Condition) workv1.ManifestWorkStatus {
 	status := *work.Status.DeepCopy()
 	for i := range status.ResourceStatus.Manifests {
 		apimeta.SetStatusCondition(&status.ResourceStatus.Manifests[i].Conditions, conditions[i])
+		if conditions[i].Status == metav1.ConditionTrue {
+			feedback.SetNoRules(work, &status.ResourceStatus.Manifests[i])
+		}
 		if healthy != nil && healthy[i] != nil {
 			apimeta.SetStatusCondition(&status.ResourceStatus.Manifests[i].Conditions, *healthy[i])
 		}

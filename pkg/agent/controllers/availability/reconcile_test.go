@@ -158,6 +158,7 @@ var (
 	applied      = cond(workv1.ManifestApplied, metav1.ConditionTrue, workv1.ManifestAppliedReasonComplete, workv1.ManifestAppliedMessageComplete)
 	available    = cond(workv1.ManifestAvailable, metav1.ConditionTrue, workv1.ManifestAvailableReasonAvailable, workv1.ManifestAvailableMessageAvailable)
 	notAvailable = cond(workv1.ManifestAvailable, metav1.ConditionFalse, workv1.ManifestAvailableReasonNotAvailable, "Resource is not available")
+	noFeedback   = cond(workv1.ManifestStatusFeedbackSynced, metav1.ConditionTrue, workv1.StatusFeedbackSyncedReasonNoRules, "")
 	workApplied  = cond(workv1.WorkApplied, metav1.ConditionTrue, workv1.WorkAppliedReasonComplete, workv1.WorkAppliedMessageComplete)
 	progressing  = cond(workv1.WorkProgressing, metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted, "All manifests are applied")
 	workAvail    = cond(workv1.WorkAvailable, metav1.ConditionTrue, workv1.WorkAvailableReasonAvailable, workv1.WorkAvailableMessageAvailable)
@@ -170,9 +171,16 @@ var (
 		"1 of 2 resources are not healthy: ConfigMap default/cm is Progressing (ConfigMap default/cm does not exist)")
 )
 
-// manifest is one entry of status.resourceStatus.manifests.
+// manifest is one entry of status.resourceStatus.manifests. An available
+// one without a StatusFeedbackSynced condition gets noFeedback, as the
+// agent writes it for a manifest without feedback rules.
 func manifest(m workv1.ManifestResourceMeta, conditions ...metav1.Condition) workv1.ManifestCondition {
-	return workv1.ManifestCondition{ResourceMeta: m, Conditions: append([]metav1.Condition{}, conditions...)}
+	mc := workv1.ManifestCondition{ResourceMeta: m, Conditions: append([]metav1.Condition{}, conditions...)}
+	if apimeta.IsStatusConditionTrue(mc.Conditions, workv1.ManifestAvailable) &&
+		apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestStatusFeedbackSynced) == nil {
+		mc.Conditions = append(mc.Conditions, noFeedback)
+	}
+	return mc
 }
 
 // newWork is the work at generation 3 with the given status.
@@ -381,11 +389,11 @@ func TestReconcileManifestAvailability(t *testing.T) {
 			recheck:   true,
 		},
 		{
-			name:      "unknown wins over not available",
+			name:      "not available wins over unknown, as in OCM",
 			manifests: []workv1.ManifestCondition{manifest(meta(0, cm), applied, available), manifest(workv1.ManifestResourceMeta{Ordinal: 1})},
 			cache:     cached(),
 			manifest:  []want{isNotAvailable, isIncomplete},
-			work:      workUnknown,
+			work:      workMissing,
 			recheck:   true,
 			liveGets:  1,
 		},
@@ -553,9 +561,9 @@ func TestReconcileFollowsTheGeneration(t *testing.T) {
 	old.ObservedGeneration = generation - 1
 	oldWork := workAvail
 	oldWork.ObservedGeneration = generation - 1
-	oldHealth, oldWorkHealth := cmNoCheck, workHealthy1
-	oldHealth.ObservedGeneration, oldWorkHealth.ObservedGeneration = generation-1, generation-1
-	work := newWork([]metav1.Condition{oldWork, oldWorkHealth}, manifest(meta(0, cm), applied, old, oldHealth))
+	oldHealth, oldWorkHealth, oldFeedback := cmNoCheck, workHealthy1, noFeedback
+	oldHealth.ObservedGeneration, oldWorkHealth.ObservedGeneration, oldFeedback.ObservedGeneration = generation-1, generation-1, generation-1
+	work := newWork([]metav1.Condition{oldWork, oldWorkHealth}, manifest(meta(0, cm), applied, old, oldHealth, oldFeedback))
 	f := newHarness(work, cached(cm))
 
 	_, err := f.reconcile(t, work)
@@ -566,8 +574,119 @@ func TestReconcileFollowsTheGeneration(t *testing.T) {
 	utc(got.Conditions)
 	utc(got.ResourceStatus.Manifests[0].Conditions)
 	assert.Equal(t, []metav1.Condition{workAvail, workHealthy1}, got.Conditions)
-	assert.Equal(t, []metav1.Condition{applied, available, cmNoCheck}, got.ResourceStatus.Manifests[0].Conditions)
+	assert.Equal(t, []metav1.Condition{applied, available, cmNoCheck, noFeedback}, got.ResourceStatus.Manifests[0].Conditions)
 }
+
+// The work's Available aggregates its manifests' as OCM's agent does, with
+// its reasons and messages.
+func TestWorkAvailableAsOCM(t *testing.T) {
+	unknown := cond(workv1.ManifestAvailable, metav1.ConditionUnknown, workv1.ManifestAvailableReasonFetchFailed, "")
+	tests := []struct {
+		name       string
+		manifests  []metav1.Condition
+		want       metav1.ConditionStatus
+		wantReason string
+		wantMsg    string
+	}{
+		{"all available", []metav1.Condition{available, available}, metav1.ConditionTrue,
+			workv1.WorkAvailableReasonAvailable, "All resources are available"},
+		{"not available wins over unknown", []metav1.Condition{available, unknown, notAvailable}, metav1.ConditionFalse,
+			workv1.WorkAvailableReasonNotAvailable, "1 of 3 resources are not available"},
+		{"unknown wins over available", []metav1.Condition{unknown, available, unknown}, metav1.ConditionUnknown,
+			workv1.WorkAvailableReasonUnknown, "2 of 3 resources have unknown status"},
+		{"none at all", nil, metav1.ConditionUnknown,
+			workv1.WorkAvailableReasonUnknown, "cannot get any available resource "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := workAvailable(tt.manifests, generation)
+			assert.Equal(t, metav1.Condition{Type: workv1.WorkAvailable, Status: tt.want, ObservedGeneration: generation,
+				Reason: tt.wantReason, Message: tt.wantMsg}, got)
+		})
+	}
+}
+
+// Each manifest's Available condition carries OCM's reason and message.
+func TestManifestAvailableMessagesAsOCM(t *testing.T) {
+	boom := errors.New("boom")
+	tests := []struct {
+		name    string
+		meta    workv1.ManifestResourceMeta
+		cache   *stubCache
+		want    metav1.Condition
+		liveErr error
+	}{
+		{name: "available", meta: meta(0, cm), cache: cached(cm),
+			want: metav1.Condition{Status: metav1.ConditionTrue, Reason: "ResourceAvailable", Message: "Resource is available"}},
+		{name: "missing", meta: meta(0, cm), cache: cached(),
+			want: metav1.Condition{Status: metav1.ConditionFalse, Reason: "ResourceNotAvailable", Message: "Resource is not available"}},
+		{name: "no resource, as when the manifest could not be decoded", meta: workv1.ManifestResourceMeta{},
+			want: metav1.Condition{Status: metav1.ConditionUnknown, Reason: "IncompletedResourceMeta", Message: "Resource meta is incompleted"}},
+		{name: "read failure", meta: meta(0, cm), cache: &stubCache{err: boom},
+			want: metav1.Condition{Status: metav1.ConditionUnknown, Reason: "FetchingResourceFailed", Message: "Failed to fetch resource: boom"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			work := newWork([]metav1.Condition{workApplied}, manifest(tt.meta, applied))
+			cache := tt.cache
+			if cache == nil {
+				cache = cached()
+			}
+			f := newHarness(work, cache)
+			got := f.c.checkManifest(context.Background(), &work.Status.ResourceStatus.Manifests[0], generation)
+			tt.want.Type, tt.want.ObservedGeneration = workv1.ManifestAvailable, generation
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// An available manifest without feedback rules gets StatusFeedbackSynced
+// True with reason NoStatusFeedbackSynced, and loses the values of rules
+// removed since; one with rules, or whose object is missing, keeps its own.
+func TestNoFeedbackRulesAsOCM(t *testing.T) {
+	stale := workv1.StatusFeedbackResult{Values: []workv1.FeedbackValue{{Name: "old",
+		Value: workv1.FieldValue{Type: workv1.String, String: ptr("x")}}}}
+	synced := cond(workv1.ManifestStatusFeedbackSynced, metav1.ConditionTrue, workv1.StatusFeedbackSyncedReasonSynced, "")
+	withRules := fixture.Config("", "configmaps", "default", "cm")
+	withRules.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}
+	tests := []struct {
+		name       string
+		config     *workv1.ManifestConfigOption
+		cache      *stubCache
+		wantReason string // of StatusFeedbackSynced
+		wantValues []workv1.FeedbackValue
+	}{
+		{name: "available without rules", cache: cached(cm),
+			wantReason: workv1.StatusFeedbackSyncedReasonNoRules},
+		{name: "available with rules is the feedback controller's", config: &withRules, cache: cached(cm),
+			wantReason: workv1.StatusFeedbackSyncedReasonSynced, wantValues: stale.Values},
+		{name: "missing keeps what it had", cache: cached(),
+			wantReason: workv1.StatusFeedbackSyncedReasonSynced, wantValues: stale.Values},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := fixture.NewWork(fixture.Cluster, workName).WithGeneration(generation).WithResourceVersion("42").
+				WithCondition(workApplied).WithManifestStatus(workv1.ManifestCondition{
+				ResourceMeta: meta(0, cm), StatusFeedbacks: stale, Conditions: []metav1.Condition{applied, synced}})
+			if tt.config != nil {
+				b.WithConfig(*tt.config)
+			}
+			work := b.Build()
+			f := newHarness(work, tt.cache)
+			_, err := f.reconcile(t, work)
+			require.NoError(t, err)
+			got := f.stored(t).Status.ResourceStatus.Manifests[0]
+			c := apimeta.FindStatusCondition(got.Conditions, workv1.ManifestStatusFeedbackSynced)
+			require.NotNil(t, c)
+			assert.Equal(t, tt.wantReason, c.Reason)
+			assert.Equal(t, metav1.ConditionTrue, c.Status)
+			assert.Empty(t, c.Message)
+			assert.Equal(t, tt.wantValues, got.StatusFeedbacks.Values)
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // Only what changed is in the patch: a work-level change alone leaves the
 // manifests out.

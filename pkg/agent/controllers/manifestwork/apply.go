@@ -62,6 +62,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		compared := comparedBefore(st.work, st.results[i].meta)
 		out, err := c.applyOne(ctx, st.work, key, ready[i], owner, compared)
 		st.results[i].exists, st.results[i].err, st.results[i].differences = out.exists, err, out.differences
+		st.results[i].missing = err == nil && !out.exists
 		recorded = recorded || out.recorded
 	}
 	if recorded && c.OnRecorded != nil {
@@ -108,10 +109,10 @@ func (c *Controller) prepare(m workv1.Manifest, meta *workv1.ManifestResourceMet
 	meta.Group, meta.Version, meta.Kind = gvk.Group, gvk.Version, gvk.Kind
 	meta.Name, meta.Namespace = obj.GetName(), obj.GetNamespace()
 	mapping, err := c.Mapper.Map(obj)
+	meta.Resource, meta.Namespace = mapping.Resource.Resource, obj.GetNamespace()
 	if err != nil {
 		return nil, err
 	}
-	meta.Resource, meta.Namespace = mapping.Resource.Resource, obj.GetNamespace()
 	return &prepared{obj: obj, gvr: mapping.Resource, id: applyrecords.ObjectID(mapping.Resource, obj.GetNamespace(), obj.GetName())}, nil
 }
 

@@ -37,7 +37,7 @@ func recordTransitions(recorder record.EventRecorder, work *workv1.ManifestWork,
 			continue
 		}
 		recorder.Event(work, corev1.EventTypeWarning, EventManifestApplyFailed, workwriter.EventMessage(
-			fmt.Sprintf("Manifest %d (%s) failed to apply: %s: %s", m.ResourceMeta.Ordinal, describe(m.ResourceMeta), now.Reason, now.Message)))
+			fmt.Sprintf("Manifest %d (%s): %s", m.ResourceMeta.Ordinal, describe(m.ResourceMeta), now.Message)))
 	}
 }
 

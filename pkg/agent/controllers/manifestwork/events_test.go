@@ -30,8 +30,8 @@ func TestApplyEventsOnTransitionsOnly(t *testing.T) {
 	e := newEnv(t, work)
 
 	require.Error(t, e.c.reconcile(ctx, work))
-	assert.Equal(t, []string{"Warning ManifestApplyFailed Manifest 1 (object without a name) failed to apply: " +
-		workv1.ManifestAppliedReasonFailed + ": manifest has no metadata.name"}, e.recorded())
+	assert.Equal(t, []string{"Warning ManifestApplyFailed Manifest 1 (object without a name): Failed to apply manifest: " +
+		"manifest has no metadata.name"}, e.recorded())
 
 	skipped := patches(t, metrics.PatchSkipped)
 	require.Error(t, e.c.reconcile(ctx, e.work(t)), "the manifest still fails")
@@ -45,7 +45,7 @@ func TestApplyEventsOnTransitionsOnly(t *testing.T) {
 	require.Error(t, e.c.reconcile(ctx, updated))
 	events := e.recorded()
 	require.Len(t, events, 1)
-	assert.Contains(t, events[0], "Warning ManifestApplyFailed Manifest 1 (ConfigMap x) failed to apply: ")
+	assert.Contains(t, events[0], "Warning ManifestApplyFailed Manifest 1 (ConfigMap x): Failed to apply manifest: ")
 
 	// Dropping it makes the work Applied: the status says so, and no Event
 	// costs the hub a second write.

@@ -43,7 +43,7 @@ func TestExecutorWithoutRightsGetsNothingApplied(t *testing.T) {
 	require.NotNil(t, cm)
 	assert.Equal(t, metav1.ConditionFalse, cm.Status)
 	assert.Equal(t, workv1.ManifestAppliedReasonFailed, cm.Reason)
-	assert.Equal(t, "executor "+executor1+` is not allowed to get, create, update configmaps "settings" in namespace "team" on the managed cluster; `+
+	assert.Equal(t, "Failed to apply manifest: executor "+executor1+` is not allowed to get, create, update configmaps "settings" in namespace "team" on the managed cluster; `+
 		"grant it with RBAC there and the agent retries at once", cm.Message)
 	_, scheduled := syncCtx.Q.Delay(key)
 	assert.True(t, scheduled, "retried with backoff")

@@ -66,6 +66,13 @@ func setManifestInSync(mc *workv1.ManifestCondition, r manifestResult, generatio
 		apimeta.SetStatusCondition(&mc.Conditions, manifestInSync(r.differences, generation))
 		return
 	}
+	if r.missing {
+		apimeta.SetStatusCondition(&mc.Conditions, metav1.Condition{
+			Type: ConditionInSync, Status: metav1.ConditionFalse, ObservedGeneration: generation, Reason: InSyncReasonDrifted,
+			Message: "The object does not exist on the managed cluster, and its update strategy (ReadOnly) does not create it",
+		})
+		return
+	}
 	previous := apimeta.FindStatusCondition(mc.Conditions, ConditionInSync)
 	switch {
 	case previous == nil || previous.Reason == InSyncReasonNotWatched:

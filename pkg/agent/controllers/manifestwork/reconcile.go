@@ -40,6 +40,9 @@ type manifestResult struct {
 	meta   workv1.ManifestResourceMeta
 	err    error // nil when applied
 	exists bool  // the object is known to exist: applied now, or as last applied
+	// missing says the strategy succeeded without an object: a ReadOnly
+	// manifest whose object does not exist.
+	missing bool
 	// differences is where the live object differs from the manifest, nil
 	// when it was not compared in this pass.
 	differences *objectdiff.Report

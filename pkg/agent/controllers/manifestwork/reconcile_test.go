@@ -212,10 +212,12 @@ func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
 	applied := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkApplied)
 	require.NotNil(t, applied)
 	assert.Equal(t, metav1.ConditionFalse, applied.Status)
-	assert.Equal(t, "Failed to apply 4 of 5 manifests; see status.resourceStatus", applied.Message)
+	assert.Equal(t, workv1.WorkAppliedReasonFailed, applied.Reason)
+	assert.Equal(t, "Failed to apply manifest work", applied.Message)
 	progressing := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkProgressing)
 	require.NotNil(t, progressing)
-	assert.Equal(t, metav1.ConditionTrue, progressing.Status)
+	assert.Equal(t, metav1.ConditionFalse, progressing.Status, "a failed work is not rolling out")
+	assert.Equal(t, workv1.WorkProgressingReasonFailed, progressing.Reason)
 }
 
 // A record the cache does not show, because it was written without the

@@ -1,15 +1,14 @@
 package manifestwork
 
 import (
-	"errors"
 	"fmt"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/manifestwork/work/pkg/agent/apply"
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
+	"github.com/manifestwork/work/pkg/agent/feedback"
 	"github.com/manifestwork/work/pkg/agent/health"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -25,7 +24,8 @@ import (
 // the work's when every manifest is available, are set here already, so that
 // a new or changed work costs one status write, not two. So is the Healthy
 // condition of an object whose kind has no health rule (NoHealthCheck), and
-// the work's Healthy once every manifest has one.
+// the work's Healthy once every manifest has one, and the StatusFeedbackSynced
+// condition of a manifest without feedback rules.
 func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.ManifestWorkStatus {
 	status := *work.Status.DeepCopy()
 	previous := status.ResourceStatus.Manifests
@@ -37,6 +37,7 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 		apimeta.SetStatusCondition(&mc.Conditions, manifestApplied(r.err, work.Generation))
 		if r.err == nil && r.exists {
 			apimeta.SetStatusCondition(&mc.Conditions, manifestAvailable(work.Generation))
+			feedback.SetNoRules(work, &mc)
 			if noHealthCheck(work, r.meta) {
 				apimeta.SetStatusCondition(&mc.Conditions, health.NoHealthCheck(r.meta.Kind).Condition(work.Generation))
 			}
@@ -48,7 +49,7 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 	status.ResourceStatus.Manifests = manifests
 	apimeta.SetStatusCondition(&status.Conditions, workInSync(manifests, work.Generation))
 	failed := countFailed(results)
-	apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, len(results), work.Generation))
+	apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, work.Generation))
 	setOwnCondition(work, &status.Conditions, workProgressing(failed, work.Generation))
 	if allAvailable {
 		apimeta.SetStatusCondition(&status.Conditions, workAvailable(work.Generation))
@@ -95,6 +96,9 @@ func carryOver(previous []workv1.ManifestCondition, meta workv1.ManifestResource
 	return workv1.ManifestCondition{Conditions: []metav1.Condition{}}
 }
 
+// manifestApplied is OCM's Applied condition of a manifest: whatever the
+// failure, the reason is AppliedManifestFailed and the message names the
+// error (clients match on both).
 func manifestApplied(err error, generation int64) metav1.Condition {
 	if err == nil {
 		return metav1.Condition{
@@ -102,18 +106,15 @@ func manifestApplied(err error, generation int64) metav1.Condition {
 			Reason: workv1.ManifestAppliedReasonComplete, Message: workv1.ManifestAppliedMessageComplete,
 		}
 	}
-	reason := workv1.ManifestAppliedReasonFailed
-	var applyErr *apply.Error
-	if errors.As(err, &applyErr) && applyErr.Reason != "" {
-		reason = applyErr.Reason
-	}
 	return metav1.Condition{
 		Type: workv1.ManifestApplied, Status: metav1.ConditionFalse, ObservedGeneration: generation,
-		Reason: reason, Message: workwriter.TruncateMessage(err.Error()),
+		Reason: workv1.ManifestAppliedReasonFailed, Message: workwriter.TruncateMessage(workv1.ManifestAppliedMessageFailed + err.Error()),
 	}
 }
 
-func workApplied(failed, total int, generation int64) metav1.Condition {
+// workApplied is OCM's Applied condition of the work: True once every
+// manifest is applied; its status.resourceStatus says which failed.
+func workApplied(failed int, generation int64) metav1.Condition {
 	if failed == 0 {
 		return metav1.Condition{
 			Type: workv1.WorkApplied, Status: metav1.ConditionTrue, ObservedGeneration: generation,
@@ -122,8 +123,7 @@ func workApplied(failed, total int, generation int64) metav1.Condition {
 	}
 	return metav1.Condition{
 		Type: workv1.WorkApplied, Status: metav1.ConditionFalse, ObservedGeneration: generation,
-		Reason:  workv1.WorkAppliedReasonFailed,
-		Message: fmt.Sprintf("Failed to apply %d of %d manifests; see status.resourceStatus", failed, total),
+		Reason: workv1.WorkAppliedReasonFailed, Message: workv1.WorkAppliedMessageFailed,
 	}
 }
 
@@ -140,8 +140,10 @@ func setOwnCondition(work *workv1.ManifestWork, conds *[]metav1.Condition, cond 
 	}
 }
 
-// workProgressing is False once every manifest of this generation is
-// applied; while some fail the agent keeps retrying them, so it stays True.
+// workProgressing is False once every manifest of this generation has been
+// tried. While some fail the agent keeps retrying them, but the condition
+// stays False (reason Failed): OCM's ManifestWorkReplicaSet counts a work
+// whose Progressing is True as still rolling out, never as failed.
 func workProgressing(failed int, generation int64) metav1.Condition {
 	if failed == 0 {
 		return metav1.Condition{
@@ -150,8 +152,9 @@ func workProgressing(failed int, generation int64) metav1.Condition {
 		}
 	}
 	return metav1.Condition{
-		Type: workv1.WorkProgressing, Status: metav1.ConditionTrue, ObservedGeneration: generation,
-		Reason: workv1.WorkProgressingReasonFailed, Message: "Some manifests failed to apply; retrying with backoff",
+		Type: workv1.WorkProgressing, Status: metav1.ConditionFalse, ObservedGeneration: generation,
+		Reason:  workv1.WorkProgressingReasonFailed,
+		Message: fmt.Sprintf("%d manifests failed to apply; retrying with backoff", failed),
 	}
 }
 

@@ -1,6 +1,7 @@
 package manifestwork
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -8,10 +9,150 @@ import (
 	"github.com/stretchr/testify/require"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 )
+
+// The conditions the apply writes carry OCM's statuses, reasons and
+// messages, which clients match on.
+func TestApplyConditionsAsOCM(t *testing.T) {
+	type cond struct {
+		status          metav1.ConditionStatus
+		reason, message string
+	}
+	none := cond{}
+	withFeedback := fixture.Config("", "configmaps", "team", "a")
+	withFeedback.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}
+	tests := []struct {
+		name        string
+		work        *workv1.ManifestWork
+		applied     cond // of the manifest
+		avail       cond // of the manifest, as the apply sets it
+		synced      cond // StatusFeedbackSynced of the manifest, as the apply sets it
+		workApplied cond // Applied of the work
+	}{
+		{
+			name:        "applied, without feedback rules",
+			work:        fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).Build(),
+			applied:     cond{metav1.ConditionTrue, "AppliedManifestComplete", "Apply manifest complete"},
+			avail:       cond{metav1.ConditionTrue, "ResourceAvailable", "Resource is available"},
+			synced:      cond{metav1.ConditionTrue, "NoStatusFeedbackSynced", ""},
+			workApplied: cond{metav1.ConditionTrue, "AppliedManifestWorkComplete", "Apply manifest work complete"},
+		},
+		{
+			name: "applied, with feedback rules: the feedback controller's",
+			work: fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).
+				WithConfig(withFeedback).Build(),
+			applied:     cond{metav1.ConditionTrue, "AppliedManifestComplete", "Apply manifest complete"},
+			avail:       cond{metav1.ConditionTrue, "ResourceAvailable", "Resource is available"},
+			synced:      none,
+			workApplied: cond{metav1.ConditionTrue, "AppliedManifestWorkComplete", "Apply manifest work complete"},
+		},
+		{
+			name:        "a manifest that cannot be decoded",
+			work:        fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithRawManifest(`[1]`).Build(),
+			applied:     cond{metav1.ConditionFalse, "AppliedManifestFailed", "Failed to apply manifest: manifest is not a JSON object: "},
+			avail:       none,
+			synced:      none,
+			workApplied: cond{metav1.ConditionFalse, "AppliedManifestWorkFailed", "Failed to apply manifest work"},
+		},
+		{
+			name: "ReadOnly of a missing object is applied; the availability says it is missing",
+			work: fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).
+				WithConfig(fixture.WithStrategy(fixture.Config("", "configmaps", "team", "a"), workv1.UpdateStrategyTypeReadOnly)).Build(),
+			applied:     cond{metav1.ConditionTrue, "AppliedManifestComplete", "Apply manifest complete"},
+			avail:       none,
+			synced:      none,
+			workApplied: cond{metav1.ConditionTrue, "AppliedManifestWorkComplete", "Apply manifest work complete"},
+		},
+	}
+	find := func(conds []metav1.Condition, typ string) cond {
+		c := apimeta.FindStatusCondition(conds, typ)
+		if c == nil {
+			return none
+		}
+		return cond{c.Status, c.Reason, c.Message}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, tt.work)
+			_ = e.c.reconcile(context.Background(), tt.work)
+			got := e.work(t).Status
+			require.Len(t, got.ResourceStatus.Manifests, 1)
+			m := got.ResourceStatus.Manifests[0].Conditions
+			applied := find(m, workv1.ManifestApplied)
+			if tt.applied.status == metav1.ConditionFalse {
+				assert.Contains(t, applied.message, tt.applied.message)
+				applied.message = tt.applied.message
+			}
+			assert.Equal(t, tt.applied, applied, "manifest Applied")
+			assert.Equal(t, tt.avail, find(m, workv1.ManifestAvailable), "manifest Available")
+			assert.Equal(t, tt.synced, find(m, workv1.ManifestStatusFeedbackSynced), "manifest StatusFeedbackSynced")
+			assert.Equal(t, tt.workApplied, find(got.Conditions, workv1.WorkApplied), "work Applied")
+		})
+	}
+}
+
+// A work whose condition rules set Progressing has it aggregated from them
+// (by the status feedback controller); the apply does not overwrite it.
+func TestApplyLeavesARuleProgressingAlone(t *testing.T) {
+	config := fixture.Config("", "configmaps", "team", "a")
+	config.ConditionRules = []workv1.ConditionRule{{Type: workv1.CELConditionExpressionsType,
+		Condition: workv1.WorkProgressing, CelExpressions: []string{"true"}}}
+	fromRules := metav1.Condition{Type: workv1.WorkProgressing, Status: metav1.ConditionTrue,
+		Reason: workv1.ConditionRulesAggregated, ObservedGeneration: 1, LastTransitionTime: metav1.Now()}
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).
+		WithConfig(config).WithCondition(fromRules).Build()
+	e := newEnv(t, work)
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	got := apimeta.FindStatusCondition(e.work(t).Status.Conditions, workv1.WorkProgressing)
+	require.NotNil(t, got)
+	assert.Equal(t, workv1.ConditionRulesAggregated, got.Reason)
+	assert.Equal(t, metav1.ConditionTrue, got.Status)
+}
+
+// A namespaced manifest without a namespace fails, but its status names the
+// resource, as OCM's does: its availability is then looked up (and found
+// missing) rather than unknown.
+func TestAFailedManifestNamesItsResource(t *testing.T) {
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).
+		WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}`).Build()
+	e := newEnv(t, work)
+	require.Error(t, e.c.reconcile(context.Background(), work))
+	got := e.work(t).Status.ResourceStatus.Manifests
+	require.Len(t, got, 1)
+	assert.Equal(t, workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Name: "a"}, got[0].ResourceMeta)
+	assert.False(t, apimeta.IsStatusConditionTrue(got[0].Conditions, workv1.ManifestApplied))
+}
+
+// A ReadOnly manifest whose object is gone is Applied, as in OCM; its InSync
+// turns False, saying that the object does not exist (it was True while the
+// object was there).
+func TestReadOnlyOfAMissingObjectIsNotInSync(t *testing.T) {
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).
+		WithConfig(fixture.WithStrategy(fixture.Config("", "configmaps", "team", "a"), workv1.UpdateStrategyTypeReadOnly)).Build()
+	live := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"namespace": "team", "name": "a"}}}
+	e := newEnv(t, work, live)
+	e.c.Objects = trackerCache{dynamic: e.dynamic}
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	_, inSync := e.inSync(t)
+	require.NotNil(t, inSync)
+	assert.Equal(t, metav1.ConditionTrue, inSync.Status)
+
+	require.NoError(t, e.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).
+		Namespace("team").Delete(context.Background(), "a", metav1.DeleteOptions{}))
+	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))
+	workInSync, inSync := e.inSync(t)
+	assert.Equal(t, metav1.ConditionFalse, inSync.Status)
+	assert.Equal(t, InSyncReasonDrifted, inSync.Reason)
+	assert.Contains(t, inSync.Message, "does not exist")
+	assert.Equal(t, metav1.ConditionFalse, workInSync.Status)
+	assert.True(t, apimeta.IsStatusConditionTrue(e.work(t).Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestApplied))
+}
 
 // TestUserRuleReplacesOwnProgressing: a condition rule of type Progressing,
 // on any manifest, replaces the work-level Progressing the agent writes; the
@@ -21,7 +162,7 @@ func TestUserRuleReplacesOwnProgressing(t *testing.T) {
 	other := fixture.Config("", "configmaps", "team", "not-in-the-work")
 	ruled := metav1.Condition{Type: workv1.WorkProgressing, Status: metav1.ConditionTrue,
 		Reason: workv1.ConditionRulesAggregated, Message: "from the rule"}
-	own := metav1.Condition{Type: workv1.WorkProgressing, Status: metav1.ConditionTrue,
+	own := metav1.Condition{Type: workv1.WorkProgressing, Status: metav1.ConditionFalse,
 		Reason: workv1.WorkProgressingReasonFailed, Message: "from the agent"}
 
 	cases := []struct {
@@ -34,7 +175,7 @@ func TestUserRuleReplacesOwnProgressing(t *testing.T) {
 		{"no rule: the agent's", nil, nil, false,
 			&metav1.Condition{Status: metav1.ConditionFalse, Reason: workv1.WorkProgressingReasonCompleted}},
 		{"no rule: the agent's replaces an old aggregate", nil, []metav1.Condition{ruled}, true,
-			&metav1.Condition{Status: metav1.ConditionTrue, Reason: workv1.WorkProgressingReasonFailed}},
+			&metav1.Condition{Status: metav1.ConditionFalse, Reason: workv1.WorkProgressingReasonFailed}},
 		{"rule of another type: the agent's",
 			[]workv1.ManifestConfigOption{fixture.WithConditionRules(cm, fixture.CELRule(workv1.WorkDegraded, "false"))}, nil, false,
 			&metav1.Condition{Status: metav1.ConditionFalse, Reason: workv1.WorkProgressingReasonCompleted}},

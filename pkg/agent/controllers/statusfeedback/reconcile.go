@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -103,15 +102,18 @@ func (c *Controller) configured(work *workv1.ManifestWork, status *workv1.Manife
 
 // refresh reads one object and updates its manifest's feedback values and
 // conditions. A manifest whose Complete condition is True is final: it is
-// neither read nor changed again. It reports whether the object was polled.
+// neither read nor changed again. An object that cannot be read keeps its
+// feedback values and condition, as in OCM: its Available condition says
+// why. It reports whether the object was polled.
 func (c *Controller) refresh(ctx context.Context, generation int64, cfg configured, mc *workv1.ManifestCondition) bool {
 	if apimeta.IsStatusConditionTrue(mc.Conditions, workv1.ManifestComplete) {
 		return false
 	}
 	obj, polled, note, err := c.read(ctx, cfg)
-	if len(cfg.config.FeedbackRules) > 0 {
-		values, problems := c.evaluateFeedback(ctx, cfg, obj, err)
-		setFeedback(mc, values, problems, note, generation)
+	if len(cfg.config.FeedbackRules) > 0 && err == nil {
+		values, problems := c.evaluateFeedback(ctx, cfg, obj)
+		mc.StatusFeedbacks.Values = values
+		apimeta.SetStatusCondition(&mc.Conditions, feedback.WithNote(feedback.SyncedCondition(problems, generation), note))
 	}
 	if len(cfg.config.ConditionRules) > 0 {
 		var live *unstructured.Unstructured
@@ -160,82 +162,24 @@ func (c *Controller) readLive(ctx context.Context, cfg configured) (obj *unstruc
 
 // evaluateFeedback evaluates the feedback rules on the object read in the
 // manifest's version, and the JSONPaths that name another version on the
-// object read in that version. values is nil when nothing could be read.
-func (c *Controller) evaluateFeedback(ctx context.Context, cfg configured, obj *unstructured.Unstructured, readErr error) (values []workv1.FeedbackValue, problems []string) {
-	main, others := splitByVersion(cfg.config.FeedbackRules, cfg.target.gvr.Version)
-	if readErr != nil {
-		return nil, []string{readErr.Error()}
+// object read in that version, once per version.
+func (c *Controller) evaluateFeedback(ctx context.Context, cfg configured, obj *unstructured.Unstructured) (values []workv1.FeedbackValue, problems []string) {
+	type read struct {
+		obj *unstructured.Unstructured
+		err error
 	}
-	values, problems = feedback.Evaluate(obj, main, c.Feedback)
-	for _, version := range sortedKeys(others) {
-		gvr := cfg.target.gvr
-		gvr.Version = version
-		other, err := c.Dynamic.Resource(gvr).Namespace(cfg.target.namespace).Get(ctx, cfg.target.name, metav1.GetOptions{})
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("reading version %s: %v", version, err))
-			continue
+	reads := map[string]read{}
+	other := func(version string) (*unstructured.Unstructured, error) {
+		r, ok := reads[version]
+		if !ok {
+			gvr := cfg.target.gvr
+			gvr.Version = version
+			r.obj, r.err = c.Dynamic.Resource(gvr).Namespace(cfg.target.namespace).Get(ctx, cfg.target.name, metav1.GetOptions{})
+			reads[version] = r
 		}
-		v, p := feedback.Evaluate(other, others[version], c.Feedback)
-		values, problems = append(values, v...), append(problems, p...)
+		return r.obj, r.err
 	}
-	sort.SliceStable(values, func(i, j int) bool { return values[i].Name < values[j].Name })
-	return values, problems
-}
-
-// splitByVersion separates the JSONPaths that ask for a version other than
-// the manifest's, by that version; the rest is evaluated on the manifest's.
-func splitByVersion(rules []workv1.FeedbackRule, version string) (main []workv1.FeedbackRule, others map[string][]workv1.FeedbackRule) {
-	others = map[string][]workv1.FeedbackRule{}
-	for _, r := range rules {
-		if r.Type != workv1.JSONPathsType {
-			main = append(main, r)
-			continue
-		}
-		byVersion := map[string][]workv1.JsonPath{}
-		for _, p := range r.JsonPaths {
-			v := p.Version
-			if v == "" {
-				v = version
-			}
-			byVersion[v] = append(byVersion[v], p)
-		}
-		for _, v := range sortedKeys(byVersion) {
-			rule := workv1.FeedbackRule{Type: workv1.JSONPathsType, JsonPaths: byVersion[v]}
-			if v == version {
-				main = append(main, rule)
-			} else {
-				others[v] = append(others[v], rule)
-			}
-		}
-	}
-	return main, others
-}
-
-// setFeedback sets a manifest's feedback values and its StatusFeedbackSynced
-// condition. Values are kept when the object cannot be read, so a failed read
-// never erases what the hub knows.
-func setFeedback(mc *workv1.ManifestCondition, values []workv1.FeedbackValue, problems []string, note string, generation int64) {
-	if values != nil || len(problems) == 0 {
-		mc.StatusFeedbacks.Values = values
-	}
-	cond := metav1.Condition{Type: workv1.ManifestStatusFeedbackSynced, ObservedGeneration: generation}
-	switch {
-	case len(problems) > 0:
-		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, workv1.StatusFeedbackSyncedReasonFailed, strings.Join(problems, "; ")
-	case len(mc.StatusFeedbacks.Values) == 0:
-		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, workv1.StatusFeedbackSyncedReasonNoValues, "No feedback values yet"
-	default:
-		cond.Status, cond.Reason, cond.Message = metav1.ConditionTrue, workv1.StatusFeedbackSyncedReasonSynced, "Feedback values are synced"
-	}
-	cond.Message = joinNonEmpty(cond.Message, note)
-	apimeta.SetStatusCondition(&mc.Conditions, cond)
-}
-
-func joinNonEmpty(a, b string) string {
-	if b == "" {
-		return a
-	}
-	return a + "; " + b
+	return feedback.EvaluateVersions(obj, other, cfg.config.FeedbackRules, c.Feedback)
 }
 
 // ruleConditionsOf are a manifest's conditions of its rule types.

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	fakedynamic "k8s.io/client-go/dynamic/fake"
+	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/feedback"
@@ -100,12 +101,14 @@ func TestReconcileReportsFeedbackOnceAndOnlyWhenChanged(t *testing.T) {
 	for _, v := range values {
 		names = append(names, v.Name)
 	}
-	assert.Equal(t, []string{"AvailableReplicas", "ReadyReplicas", "Replicas", "phase"}, names)
-	assert.Equal(t, int64(1), *values[1].Value.Integer)
+	assert.Equal(t, []string{"ReadyReplicas", "Replicas", "AvailableReplicas", "phase"}, names, "rule order")
+	assert.Equal(t, int64(1), *values[0].Value.Integer)
 	assert.Equal(t, "Done", *values[3].Value.String)
 	synced := apimeta.FindStatusCondition(got.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestStatusFeedbackSynced)
 	require.NotNil(t, synced)
 	assert.Equal(t, metav1.ConditionTrue, synced.Status)
+	assert.Equal(t, workv1.StatusFeedbackSyncedReasonSynced, synced.Reason)
+	assert.Empty(t, synced.Message)
 	assert.Equal(t, int64(3), synced.ObservedGeneration)
 
 	// Nothing changed on the managed cluster: nothing is written to the hub.
@@ -153,8 +156,8 @@ func TestWildcardConfigGivesFeedbackToEveryMatchingManifest(t *testing.T) {
 	mc := got.Status.ResourceStatus.Manifests[0]
 	assert.True(t, apimeta.IsStatusConditionTrue(mc.Conditions, workv1.ManifestStatusFeedbackSynced))
 	require.Len(t, mc.StatusFeedbacks.Values, 3)
-	assert.Equal(t, "ReadyReplicas", mc.StatusFeedbacks.Values[1].Name)
-	assert.Equal(t, int64(2), *mc.StatusFeedbacks.Values[1].Value.Integer)
+	assert.Equal(t, "ReadyReplicas", mc.StatusFeedbacks.Values[0].Name, "OCM's order of the well-known values")
+	assert.Equal(t, int64(2), *mc.StatusFeedbacks.Values[0].Value.Integer)
 	assert.Nil(t, apimeta.FindStatusCondition(got.Status.Conditions, retiredConfigsValid), "the retired condition is removed")
 }
 
@@ -268,3 +271,97 @@ func TestRemovedRuleLeavesNoConditions(t *testing.T) {
 	assert.Nil(t, apimeta.FindStatusCondition(pruned.Status.ResourceStatus.Manifests[0].Conditions, "Ready"))
 	assert.Nil(t, apimeta.FindStatusCondition(pruned.Status.Conditions, "Ready"))
 }
+
+// The StatusFeedbackSynced condition and the values of a manifest with
+// feedback rules, as OCM's agent sets them.
+func TestReconcileFeedbackAsOCM(t *testing.T) {
+	previous := workv1.StatusFeedbackResult{Values: []workv1.FeedbackValue{{Name: "old",
+		Value: workv1.FieldValue{Type: workv1.Integer, Integer: ptr(int64(7))}}}}
+	previousSynced := metav1.Condition{Type: workv1.ManifestStatusFeedbackSynced, Status: metav1.ConditionTrue,
+		Reason: workv1.StatusFeedbackSyncedReasonSynced, ObservedGeneration: 3, LastTransitionTime: metav1.Now()}
+	paths := func(p ...workv1.JsonPath) workv1.FeedbackRule {
+		return workv1.FeedbackRule{Type: workv1.JSONPathsType, JsonPaths: p}
+	}
+	cases := []struct {
+		name        string
+		rules       []workv1.FeedbackRule
+		objects     []runtime.Object
+		wantNames   []string
+		wantStatus  metav1.ConditionStatus
+		wantReason  string
+		wantMessage string
+	}{
+		{
+			name:       "paths that match nothing are skipped: synced, without values",
+			rules:      []workv1.FeedbackRule{paths(workv1.JsonPath{Name: "x", Path: ".status.x"})},
+			objects:    []runtime.Object{liveDeployment(1)},
+			wantNames:  []string{},
+			wantStatus: metav1.ConditionTrue, wantReason: workv1.StatusFeedbackSyncedReasonSynced,
+		},
+		{
+			name:       "one problem is the message alone, and the values found are kept",
+			rules:      []workv1.FeedbackRule{paths(workv1.JsonPath{Name: "phase", Path: ".status.phase"}, workv1.JsonPath{Name: "bad", Path: ".status[?("})},
+			objects:    []runtime.Object{liveDeployment(1)},
+			wantNames:  []string{"phase"},
+			wantStatus: metav1.ConditionFalse, wantReason: workv1.StatusFeedbackSyncedReasonFailed,
+			wantMessage: "Sync status feedback failed with error failed to parse json path .status[?( of bad with error: " +
+				"unterminated filter",
+		},
+		{
+			name:       "several problems are listed in brackets",
+			rules:      []workv1.FeedbackRule{paths(workv1.JsonPath{Name: "spec", Path: ".spec"}, workv1.JsonPath{Name: "meta", Path: ".metadata"}), {Type: workv1.WellKnownStatusType}},
+			objects:    []runtime.Object{liveDeployment(1)},
+			wantNames:  []string{"ReadyReplicas", "Replicas", "AvailableReplicas"},
+			wantStatus: metav1.ConditionFalse, wantReason: workv1.StatusFeedbackSyncedReasonFailed,
+			wantMessage: "Sync status feedback failed with error [the type map[string]interface {} of the value for spec is not found, " +
+				"the type map[string]interface {} of the value for meta is not found]",
+		},
+		{
+			name: "a path for another version reads that version, in rule order",
+			rules: []workv1.FeedbackRule{paths(
+				workv1.JsonPath{Name: "a", Path: ".status.readyReplicas"},
+				workv1.JsonPath{Name: "b", Version: "v2", Path: ".status.phase"},
+				workv1.JsonPath{Name: "c", Path: ".status.replicas"})},
+			objects:    []runtime.Object{liveDeployment(1)},
+			wantNames:  []string{"a", "b", "c"},
+			wantStatus: metav1.ConditionTrue, wantReason: workv1.StatusFeedbackSyncedReasonSynced,
+		},
+		{
+			name:       "a missing object keeps the values and the condition",
+			rules:      []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}},
+			wantNames:  []string{"old"},
+			wantStatus: metav1.ConditionTrue, wantReason: workv1.StatusFeedbackSyncedReasonSynced,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			work := appliedWork(feedbackConfig(tc.rules...))
+			work.Status.ResourceStatus.Manifests[0].StatusFeedbacks = previous
+			work.Status.ResourceStatus.Manifests[0].Conditions = []metav1.Condition{previousSynced}
+			e := newEnv(t, work, 10, tc.objects...)
+			e.dyn.PrependReactor("get", "deployments", func(action k8stesting.Action) (bool, runtime.Object, error) {
+				if action.GetResource().Version != "v2" {
+					return false, nil, nil
+				}
+				obj := liveDeployment(1)
+				obj.SetAPIVersion("apps/v2")
+				return true, obj, nil
+			})
+			_, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
+			require.NoError(t, err)
+			mc := e.work(t).Status.ResourceStatus.Manifests[0]
+			names := []string{}
+			for _, v := range mc.StatusFeedbacks.Values {
+				names = append(names, v.Name)
+			}
+			assert.Equal(t, tc.wantNames, names)
+			synced := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestStatusFeedbackSynced)
+			require.NotNil(t, synced)
+			assert.Equal(t, tc.wantStatus, synced.Status)
+			assert.Equal(t, tc.wantReason, synced.Reason)
+			assert.Equal(t, tc.wantMessage, synced.Message)
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

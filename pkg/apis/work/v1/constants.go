@@ -85,14 +85,15 @@ const (
 	ManifestAppliedReasonFailed        = "AppliedManifestFailed"
 	ManifestAppliedReasonSSAIgnoreFail = "AppliedManifestSSAIgnoreFieldError"
 
-	ManifestAvailableReasonAvailable          = "ResourceAvailable"
-	ManifestAvailableReasonNotAvailable       = "ResourceNotAvailable"
-	ManifestAvailableReasonFetchFailed        = "FetchingResourceFailed"
-	ManifestAvailableReasonIncompleteResource = "IncompleteResourceMeta"
+	ManifestAvailableReasonAvailable    = "ResourceAvailable"
+	ManifestAvailableReasonNotAvailable = "ResourceNotAvailable"
+	ManifestAvailableReasonFetchFailed  = "FetchingResourceFailed"
+	// The spelling is OCM's, which clients match on.
+	ManifestAvailableReasonIncompleteResource = "IncompletedResourceMeta"
 
-	StatusFeedbackSyncedReasonSynced   = "StatusFeedbackSynced"
-	StatusFeedbackSyncedReasonFailed   = "StatusFeedbackSyncFailed"
-	StatusFeedbackSyncedReasonNoValues = "NoStatusFeedbackSynced"
+	StatusFeedbackSyncedReasonSynced  = "StatusFeedbackSynced"
+	StatusFeedbackSyncedReasonFailed  = "StatusFeedbackSyncFailed"
+	StatusFeedbackSyncedReasonNoRules = "NoStatusFeedbackSynced"
 
 	ConditionRuleEvaluated       = "ConditionRuleEvaluated"
 	ConditionRuleInvalid         = "ConditionRuleInvalid"
@@ -100,10 +101,20 @@ const (
 	ConditionRuleInternalError   = "ConditionRuleInternalError"
 )
 
-// Messages that users see in the documentation and in status.
+// Messages that users see in the documentation and in status: OCM's, which
+// clients match on.
 const (
-	WorkAppliedMessageComplete        = "Apply manifest work complete"
+	WorkAppliedMessageComplete = "Apply manifest work complete"
+	WorkAppliedMessageFailed   = "Failed to apply manifest work"
+	// WorkAvailableMessageNoneAvailable ends with a space in OCM too.
 	WorkAvailableMessageAvailable     = "All resources are available"
+	WorkAvailableMessageNoneAvailable = "cannot get any available resource "
 	ManifestAppliedMessageComplete    = "Apply manifest complete"
-	ManifestAvailableMessageAvailable = "Resource is available"
+	// ManifestAppliedMessageFailed prefixes the error.
+	ManifestAppliedMessageFailed            = "Failed to apply manifest: "
+	ManifestAvailableMessageAvailable       = "Resource is available"
+	ManifestAvailableMessageNotAvailable    = "Resource is not available"
+	ManifestAvailableMessageIncompleteMeta  = "Resource meta is incompleted"
+	ManifestAvailableMessageFetchFailed     = "Failed to fetch resource: "
+	StatusFeedbackSyncedMessageFailedPrefix = "Sync status feedback failed with error "
 )
