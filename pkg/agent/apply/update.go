@@ -26,7 +26,7 @@ type updateStrategy struct{}
 func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req Request) (Result, error) {
 	ctx = withRequestLogger(ctx, req, workv1.UpdateStrategyTypeUpdate)
 	rc := resourceClient(client, req)
-	live, created, err := getOrCreate(ctx, rc, req, forCreate(req.Desired, req.Owner))
+	live, created, err := getOrCreate(ctx, rc, req, forCreate(req))
 	if err != nil {
 		return Result{}, err
 	}
@@ -59,11 +59,18 @@ func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req R
 // that the update repairs.
 func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Request, live *unstructured.Unstructured) (Result, error) {
 	diff := compare(req.Desired, live)
-	if !workChanged(req) && hasOwner(live.GetOwnerReferences(), req.Owner) && diff.InSync() {
+	if !workChanged(req) && ownersWanted(req, live.GetOwnerReferences()) && diff.InSync() {
 		klog.FromContext(ctx).V(4).Info("Object is up to date")
 		return Result{Object: live, Differences: diff}, nil
 	}
-	updated, err := rc.Update(ctx, forUpdate(req.Desired, live, req.Owner), metav1.UpdateOptions{FieldManager: DefaultFieldManager})
+	if req.Orphaned && !workChanged(req) && diff.InSync() {
+		// Orphaned since it was applied: it only loses our owner reference,
+		// with a patch of its own, and nothing else changes.
+		res, err := settleOwner(ctx, rc, req, live, false)
+		res.Differences = diff
+		return res, err
+	}
+	updated, err := rc.Update(ctx, forUpdate(req, live), metav1.UpdateOptions{FieldManager: DefaultFieldManager})
 	if err != nil {
 		// An immutable field rejected with 422 Invalid lands here too; the
 		// server's message names the field, so it reaches the user unchanged.
