@@ -275,17 +275,13 @@ func deleteOptionOf(work *workv1.ManifestWork) workv1.DeleteOption {
 	return *work.Spec.DeleteOption
 }
 
-// actionFor is what deleteOption says to do with one resource.
+// actionFor is what deleteOption says to do with one resource: the same
+// decision as at apply (manifest.Orphaned), which already kept our owner
+// reference off an orphaned object; releasing it here covers one applied
+// before the work came to orphan it.
 func actionFor(option workv1.DeleteOption, r workv1.AppliedManifestResourceMeta) appliedcleanup.Action {
-	switch option.PropagationPolicy {
-	case workv1.DeletePropagationPolicyTypeOrphan:
+	if manifest.Orphaned(&option, r.ResourceIdentifier) {
 		return appliedcleanup.Orphan
-	case workv1.DeletePropagationPolicyTypeSelectivelyOrphan:
-		if option.SelectivelyOrphan != nil && slices.ContainsFunc(option.SelectivelyOrphan.OrphaningRules, func(rule workv1.OrphaningRule) bool {
-			return rule.Group == r.Group && rule.Resource == r.Resource && rule.Namespace == r.Namespace && rule.Name == r.Name
-		}) {
-			return appliedcleanup.Orphan
-		}
 	}
 	return appliedcleanup.Delete
 }

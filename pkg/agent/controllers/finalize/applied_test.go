@@ -111,6 +111,24 @@ func TestAppliedReconcile(t *testing.T) {
 		wantObjects: []string{"delete configmaps default/cm"},
 		wantState:   []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", gone: true}},
 	}, {
+		// An evicted work is gone from the hub, and its deleteOption with
+		// it: what it orphaned is told by the owner reference it never got.
+		name: "a work that is gone leaves what it orphaned, without our owner reference, in place",
+		f: given{applied: deleting(fixture.WebApplied(cmRes, deployRes)),
+			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm"), deployObj()}},
+		wantWait: true, wantFinalizer: true,
+		wantObjects: []string{"delete deployments default/web"},
+		wantState: []objectState{
+			{gvr: ct.ConfigMaps, namespace: "default", name: "cm"},
+			{gvr: ct.Deployments, namespace: "default", name: "web", gone: true},
+		},
+	}, {
+		name: "Orphan leaves an object without our owner reference untouched",
+		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeOrphan),
+			applied: deleting(fixture.WebApplied(cmRes)),
+			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OtherRef)}},
+		wantState: []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{fixture.OtherRef}}},
+	}, {
 		name: "removes the finalizer once every deleted object is gone",
 		f:    given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(cmRes, deployRes))},
 	}, {
