@@ -23,9 +23,10 @@ import (
 const convergeTimeout = 30 * time.Second
 
 // runAgent runs the agent in this process, with one API server as both hub and
-// managed cluster, the way tests call the same Run as the binary. stop stops
-// it before the test ends; it is stopped at the end otherwise.
-func runAgent(t *testing.T, s *framework.APIServer) (stop func()) {
+// managed cluster, the way tests call the same Run as the binary; options
+// change its options. stop stops it before the test ends; it is stopped at
+// the end otherwise.
+func runAgent(t *testing.T, s *framework.APIServer, options ...func(*agent.Options)) (stop func()) {
 	t.Helper()
 	logsapi.ReapplyHandling = logsapi.ReapplyHandlingIgnoreUnchanged
 	o := agent.NewOptions()
@@ -34,6 +35,9 @@ func runAgent(t *testing.T, s *framework.APIServer) (stop func()) {
 	o.Kubeconfig = s.KubeconfigPath
 	o.DisableLeaderElection = true
 	o.HealthProbeBindAddress, o.SecureBindAddress = "0", "0"
+	for _, option := range options {
+		option(o)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- agent.Run(ctx, o) }()

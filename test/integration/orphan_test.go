@@ -1,10 +1,12 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/manifestwork/work/pkg/agent"
 	"github.com/manifestwork/work/pkg/agent/appliedname"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
@@ -45,9 +48,7 @@ func TestKlusterletUninstallLeavesOrphanedObjects(t *testing.T) {
 	ctx := t.Context()
 	ns := "integration-orphan"
 	require.NoError(t, s.EnsureNamespaces(ctx, fixture.Cluster, ns))
-	hub, err := clientcmd.BuildConfigFromFlags("", s.KubeconfigPath) // as the agent reads it
-	require.NoError(t, err)
-	hubHash := appliedname.HubHash(hub.Host)
+	hubHash := hubHashOf(t, s)
 	stopAgent := runAgent(t, s)
 
 	type object struct {
@@ -83,19 +84,6 @@ func TestKlusterletUninstallLeavesOrphanedObjects(t *testing.T) {
 		require.NoError(t, err)
 	}
 
-	// appliedRefs are the references of a ConfigMap to AppliedManifestWorks.
-	appliedRefs := func(name string) ([]metav1.OwnerReference, error) {
-		cm, err := s.Kube.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return nil, err
-		}
-		if cm.DeletionTimestamp != nil {
-			return nil, fmt.Errorf("ConfigMap %s is being deleted", name)
-		}
-		return slices.DeleteFunc(cm.OwnerReferences, func(ref metav1.OwnerReference) bool {
-			return ref.Kind != "AppliedManifestWork"
-		}), nil
-	}
 	// settled waits until every work is applied and recorded, and every
 	// object carries our owner reference exactly when its work owns it
 	// (orphanLater tells whether orphan-later orphans its objects yet).
@@ -132,7 +120,7 @@ func TestKlusterletUninstallLeavesOrphanedObjects(t *testing.T) {
 				}
 			}
 			for _, o := range objects {
-				refs, err := appliedRefs(o.name)
+				refs, err := appliedRefs(ctx, s, ns, o.name)
 				if err != nil {
 					return err
 				}
@@ -175,7 +163,7 @@ func TestKlusterletUninstallLeavesOrphanedObjects(t *testing.T) {
 	}, "AppliedManifestWork CRD and records gone")
 
 	for _, o := range objects {
-		refs, err := appliedRefs(o.name)
+		refs, err := appliedRefs(ctx, s, ns, o.name)
 		require.NoError(t, err, "ConfigMap %s of %s is still there", o.name, o.work)
 		if o.orphaned {
 			assert.Empty(t, refs, "orphaned ConfigMap %s: nothing for the garbage collector to act on", o.name)
@@ -185,4 +173,80 @@ func TestKlusterletUninstallLeavesOrphanedObjects(t *testing.T) {
 		assert.Equal(t, uids[o.work], refs[0].UID,
 			"owned ConfigMap %s points at its gone AppliedManifestWork: the garbage collector would delete it", o.name)
 	}
+}
+
+// hubHashOf is the hub hash of the agent that runAgent runs against s.
+func hubHashOf(t *testing.T, s *framework.APIServer) string {
+	t.Helper()
+	hub, err := clientcmd.BuildConfigFromFlags("", s.KubeconfigPath) // as the agent reads it
+	require.NoError(t, err)
+	return appliedname.HubHash(hub.Host)
+}
+
+// appliedRefs are the references of a ConfigMap to AppliedManifestWorks; an
+// error when it is gone or being deleted.
+func appliedRefs(ctx context.Context, s *framework.APIServer, ns, name string) ([]metav1.OwnerReference, error) {
+	cm, err := s.Kube.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if cm.DeletionTimestamp != nil {
+		return nil, fmt.Errorf("ConfigMap %s is being deleted", name)
+	}
+	return slices.DeleteFunc(cm.OwnerReferences, func(ref metav1.OwnerReference) bool {
+		return ref.Kind != "AppliedManifestWork"
+	}), nil
+}
+
+// A work that vanishes from the hub without the agent (its finalizer
+// stripped while the agent was away) has its AppliedManifestWork evicted
+// after the grace period, and what it owned deleted in the foreground, since
+// its deleteOption is gone with it. What it orphaned carries no owner
+// reference of ours, and stays.
+func TestEvictionLeavesOrphanedObjects(t *testing.T) {
+	s, ctx := setup(t)
+	ns := "integration-evict"
+	require.NoError(t, s.EnsureNamespaces(ctx, ns))
+	works := s.Work.WorkV1().ManifestWorks(fixture.Cluster)
+	applied := appliedname.Name(hubHashOf(t, s), "evicted")
+	stopAgent := runAgent(t, s)
+	_, err := works.Create(ctx, fixture.NewWork(fixture.Cluster, "evicted").
+		WithDeleteOption(fixture.OrphanOnly(workv1.OrphaningRule{Resource: "configmaps", Namespace: ns, Name: "evict-kept"})).
+		WithManifest(fixture.ConfigMap(ns, "evict-kept", nil), fixture.ConfigMap(ns, "evict-owned", nil)).Build(), metav1.CreateOptions{})
+	require.NoError(t, err)
+	framework.Eventually(t, convergeTimeout, func() error {
+		kept, err := appliedRefs(ctx, s, ns, "evict-kept")
+		if err != nil {
+			return err
+		}
+		owned, err := appliedRefs(ctx, s, ns, "evict-owned")
+		if err != nil {
+			return err
+		}
+		if len(kept) != 0 || len(owned) != 1 || owned[0].Name != applied {
+			return fmt.Errorf("owner references: evict-kept %v, evict-owned %v", kept, owned)
+		}
+		return nil
+	}, "both applied, only evict-owned with our owner reference")
+
+	// The work goes while the agent is away, without its finalizer.
+	stopAgent()
+	_, err = works.Patch(ctx, "evicted", types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{})
+	require.NoError(t, err)
+	require.NoError(t, works.Delete(ctx, "evicted", metav1.DeleteOptions{}))
+	runAgent(t, s, func(o *agent.Options) { o.AppliedManifestWorkEvictionGracePeriod = time.Second })
+
+	framework.Eventually(t, convergeTimeout, func() error {
+		if _, err := s.Work.WorkV1().AppliedManifestWorks().Get(ctx, applied, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("AppliedManifestWork %s not evicted yet: %v", applied, err)
+		}
+		// No garbage collector here: what is gone, the agent deleted.
+		if _, err := s.Kube.CoreV1().ConfigMaps(ns).Get(ctx, "evict-owned", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("evict-owned still there: %v", err)
+		}
+		return nil
+	}, "evicted, and the owned object deleted")
+	refs, err := appliedRefs(ctx, s, ns, "evict-kept")
+	require.NoError(t, err, "the orphaned object stays")
+	assert.Empty(t, refs)
 }
