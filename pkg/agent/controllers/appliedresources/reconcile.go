@@ -232,8 +232,8 @@ func statusCurrent(work *workv1.ManifestWork) bool {
 // the work no longer names: deleted when the object is still the one
 // recorded and only ours, released when another AppliedManifestWork shares
 // it or the work's deleteOption orphans it, left alone without our owner
-// reference; either way it leaves the record. It waits, keeping their records, while the work's status is behind its
-// spec. A manifest whose type cannot be mapped right now (its CRD is gone)
+// reference; either way it leaves the record. It waits, keeping their
+// records, while the work's status is behind its spec. A manifest whose type cannot be mapped right now (its CRD is gone)
 // protects the recorded resources of its group, namespace and name, since it
 // may be one of them. A resource that cannot be pruned now keeps its record
 // for the retry.

@@ -89,16 +89,20 @@ func unowned(work *workv1.ManifestWork, ready []*prepared) []objectwatch.ObjectK
 		if p == nil {
 			continue
 		}
-		switch manifest.StrategyFor(work, p.gvr, p.obj.GetNamespace(), p.obj.GetName()) {
-		case workv1.UpdateStrategyTypeReadOnly, workv1.UpdateStrategyTypeCreateOnly:
-		default:
-			if !manifest.Orphaned(work.Spec.DeleteOption, p.identifier()) {
-				continue
-			}
+		if !mayLeaveUnowned[manifest.StrategyFor(work, p.gvr, p.obj.GetNamespace(), p.obj.GetName())] &&
+			!manifest.Orphaned(work.Spec.DeleteOption, p.identifier()) {
+			continue
 		}
 		out = append(out, objectwatch.ObjectKey{Resource: p.gvr, Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
 	}
 	return out
+}
+
+// mayLeaveUnowned are the strategies that may leave an object the work owns
+// without its owner reference.
+var mayLeaveUnowned = map[workv1.UpdateStrategyType]bool{
+	workv1.UpdateStrategyTypeReadOnly:   true,
+	workv1.UpdateStrategyTypeCreateOnly: true,
 }
 
 // identifier names the manifest's object the way deleteOption and
