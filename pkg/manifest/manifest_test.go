@@ -237,3 +237,38 @@ func TestStrategyForAndReadOnly(t *testing.T) {
 	assert.True(t, ReadOnly(work, workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns", Name: "watched"}))
 	assert.False(t, ReadOnly(work, workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns", Name: "applied"}))
 }
+
+func TestOrphaned(t *testing.T) {
+	cm := workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "ns", Name: "cm"}
+	deploy := workv1.ResourceIdentifier{Group: "apps", Resource: "deployments", Namespace: "ns", Name: "web"}
+	selectively := func(policy workv1.DeletePropagationPolicyType, rules ...workv1.OrphaningRule) *workv1.DeleteOption {
+		return &workv1.DeleteOption{PropagationPolicy: policy, SelectivelyOrphan: &workv1.SelectivelyOrphan{OrphaningRules: rules}}
+	}
+	cmRule := workv1.OrphaningRule{Resource: "configmaps", Namespace: "ns", Name: "cm"}
+	tests := []struct {
+		name   string
+		option *workv1.DeleteOption
+		id     workv1.ResourceIdentifier
+		want   bool
+	}{
+		{name: "no deleteOption owns everything", id: cm},
+		{name: "Foreground owns everything", option: &workv1.DeleteOption{PropagationPolicy: workv1.DeletePropagationPolicyTypeForeground}, id: cm},
+		{name: "Foreground ignores orphaning rules", option: selectively(workv1.DeletePropagationPolicyTypeForeground, cmRule), id: cm},
+		{name: "Orphan orphans everything", option: &workv1.DeleteOption{PropagationPolicy: workv1.DeletePropagationPolicyTypeOrphan}, id: deploy, want: true},
+		{name: "SelectivelyOrphan orphans what a rule names", option: selectively(workv1.DeletePropagationPolicyTypeSelectivelyOrphan, cmRule), id: cm, want: true},
+		{name: "SelectivelyOrphan owns the rest", option: selectively(workv1.DeletePropagationPolicyTypeSelectivelyOrphan, cmRule), id: deploy},
+		{name: "SelectivelyOrphan without rules owns everything", option: &workv1.DeleteOption{PropagationPolicy: workv1.DeletePropagationPolicyTypeSelectivelyOrphan}, id: cm},
+		{name: "a rule matches the group exactly", option: selectively(workv1.DeletePropagationPolicyTypeSelectivelyOrphan,
+			workv1.OrphaningRule{Group: "extensions", Resource: "deployments", Namespace: "ns", Name: "web"}), id: deploy},
+		{name: "a rule matches the namespace exactly", option: selectively(workv1.DeletePropagationPolicyTypeSelectivelyOrphan,
+			workv1.OrphaningRule{Resource: "configmaps", Name: "cm"}), id: cm},
+		{name: "a rule has no wildcard", option: selectively(workv1.DeletePropagationPolicyTypeSelectivelyOrphan,
+			workv1.OrphaningRule{Resource: "configmaps", Namespace: "*", Name: "*"}), id: cm},
+		{name: "a policy left empty goes by the rules", option: selectively("", cmRule), id: cm, want: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Orphaned(tt.option, tt.id))
+		})
+	}
+}

@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,8 +23,10 @@ import (
 const convergeTimeout = 30 * time.Second
 
 // runAgent runs the agent in this process, with one API server as both hub and
-// managed cluster, the way tests call the same Run as the binary.
-func runAgent(t *testing.T, s *framework.APIServer) {
+// managed cluster, the way tests call the same Run as the binary; options
+// change its options. stop stops it before the test ends; it is stopped at
+// the end otherwise.
+func runAgent(t *testing.T, s *framework.APIServer, options ...func(*agent.Options)) (stop func()) {
 	t.Helper()
 	logsapi.ReapplyHandling = logsapi.ReapplyHandlingIgnoreUnchanged
 	o := agent.NewOptions()
@@ -32,13 +35,21 @@ func runAgent(t *testing.T, s *framework.APIServer) {
 	o.Kubeconfig = s.KubeconfigPath
 	o.DisableLeaderElection = true
 	o.HealthProbeBindAddress, o.SecureBindAddress = "0", "0"
+	for _, option := range options {
+		option(o)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- agent.Run(ctx, o) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done)
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			require.NoError(t, <-done)
+		})
+	}
+	t.Cleanup(stop)
+	return stop
 }
 
 // The agent applies a work's manifests, reports them, and removes them when

@@ -5,9 +5,11 @@
 // Every strategy reads before it writes and writes only when the live object
 // does not already hold what the work asks for, so an idle agent sends no
 // writes at all. Every object written carries the owner reference to the
-// AppliedManifestWork, and nothing else of the agent's: what the agent needs
-// to remember of an apply is returned to the caller (LastApplied), which
-// keeps it (docs/architecture.md, "Where the agent keeps its bookkeeping").
+// AppliedManifestWork, unless the work's deleteOption orphans it (then it
+// carries none, and loses one it has), and nothing else of the agent's:
+// what the agent needs to remember of an apply is returned to the caller
+// (LastApplied), which keeps it (docs/architecture.md, "Where the agent
+// keeps its bookkeeping").
 package apply
 
 import (
@@ -31,8 +33,14 @@ type Request struct {
 	// Desired is the decoded manifest; its namespace is already set for
 	// namespaced kinds. Strategies never modify it.
 	Desired *unstructured.Unstructured
-	// Owner points at the AppliedManifestWork; every object written carries it.
+	// Owner points at the AppliedManifestWork; every object written carries
+	// it, unless Orphaned.
 	Owner metav1.OwnerReference
+	// Orphaned says the work's deleteOption orphans the object
+	// (manifest.Orphaned): it never carries Owner, and an object that does
+	// loses it, so that neither the agent nor the garbage collector deletes
+	// it when the work or the AppliedManifestWork goes.
+	Orphaned bool
 	// Config is the manifestConfig matching the manifest, nil if none.
 	Config *workv1.ManifestConfigOption
 	// KnownAbsent says a synced cache has no such object, so the strategy
@@ -118,6 +126,13 @@ type Error struct {
 	// Err is the underlying error, if any, so callers can still test it with
 	// apierrors.IsInvalid, apierrors.IsForbidden and the like.
 	Err error
+}
+
+// withDesired is the request with another body for the same object, as a
+// strategy prepares it (kindrules.go).
+func (r Request) withDesired(desired *unstructured.Unstructured) Request {
+	r.Desired = desired
+	return r
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -20,15 +20,24 @@ type createOnlyStrategy struct{}
 
 func (createOnlyStrategy) Apply(ctx context.Context, client dynamic.Interface, req Request) (Result, error) {
 	ctx = withRequestLogger(ctx, req, workv1.UpdateStrategyTypeCreateOnly)
-	live, created, err := getOrCreate(ctx, resourceClient(client, req), req, forCreate(req.Desired, req.Owner))
+	rc := resourceClient(client, req)
+	live, created, err := getOrCreate(ctx, rc, req, forCreate(req))
 	switch {
 	case err != nil:
 		return Result{}, err
 	case created:
 		return Result{Object: live, Written: true, Differences: &objectdiff.Report{}}, nil
+	case ownersSettledBy(workv1.UpdateStrategyTypeCreateOnly, req, live.GetOwnerReferences()):
+		// Never repaired, but reported.
+		return Result{Object: live, Differences: compare(req.Desired, live)}, nil
 	}
-	// Never repaired, but reported.
-	return Result{Object: live, Differences: compare(req.Desired, live)}, nil
+	// Created while the work owned it, and orphaned since: it only loses
+	// our owner reference.
+	res, err := settleOwner(ctx, rc, req, live, false)
+	if res.Object != nil {
+		res.Differences = compare(req.Desired, res.Object)
+	}
+	return res, err
 }
 
 // getOrCreate returns the live object, creating obj when there is none;

@@ -25,10 +25,10 @@ var serverSetMetadata = []string{
 var legacyAnnotations = []string{workv1.ObjectHashAnnotation, workv1.ConfigSpecHashAnnotation}
 
 // forCreate is the object to create: the manifest, owned by the
-// AppliedManifestWork.
-func forCreate(desired *unstructured.Unstructured, owner metav1.OwnerReference) *unstructured.Unstructured {
-	obj := withoutServerSetMetadata(desired)
-	obj.SetOwnerReferences(unionOwners(obj.GetOwnerReferences(), owner))
+// AppliedManifestWork unless the work orphans it.
+func forCreate(req Request) *unstructured.Unstructured {
+	obj := withoutServerSetMetadata(req.Desired)
+	obj.SetOwnerReferences(ownersFor(req, obj.GetOwnerReferences()))
 	return obj
 }
 
@@ -36,14 +36,15 @@ func forCreate(desired *unstructured.Unstructured, owner metav1.OwnerReference) 
 // resourceVersion, and live's metadata kept. Labels, annotations, owner
 // references and finalizers that other actors put on the object stay, so the
 // agent does not fight them over fields the work never mentioned; the
-// manifest's values win where both set a key.
-func forUpdate(desired, live *unstructured.Unstructured, owner metav1.OwnerReference) *unstructured.Unstructured {
-	obj := withoutServerSetMetadata(desired)
+// manifest's values win where both set a key. Our owner reference is added,
+// or removed when the work orphans the object.
+func forUpdate(req Request, live *unstructured.Unstructured) *unstructured.Unstructured {
+	obj := withoutServerSetMetadata(req.Desired)
 	obj.SetResourceVersion(live.GetResourceVersion())
 	obj.SetLabels(mergeStringMaps(live.GetLabels(), obj.GetLabels()))
 	annotations := mergeStringMaps(withoutLegacyAnnotations(live.GetAnnotations()), obj.GetAnnotations())
 	obj.SetAnnotations(annotations)
-	obj.SetOwnerReferences(unionOwners(live.GetOwnerReferences(), append(obj.GetOwnerReferences(), owner)...))
+	obj.SetOwnerReferences(ownersFor(req, live.GetOwnerReferences(), obj.GetOwnerReferences()...))
 	obj.SetFinalizers(unionStrings(live.GetFinalizers(), obj.GetFinalizers()))
 	return obj
 }

@@ -82,7 +82,7 @@ func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interfa
 		before = compare(body, live)
 		if !workChanged(req) && before.InSync() {
 			klog.FromContext(ctx).V(4).Info("Object is up to date")
-			res, err := addOwner(ctx, rc, req, live, false)
+			res, err := settleOwner(ctx, rc, req, live, false)
 			res.Differences = unrepaired(req, rules, res.Object)
 			return res, err
 		}
@@ -96,7 +96,7 @@ func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interfa
 		}
 		return res, err
 	}
-	res, err := addOwner(ctx, rc, req, applied, true)
+	res, err := settleOwner(ctx, rc, req, applied, true)
 	res.Differences = unrepaired(req, rules, res.Object)
 	if before != nil {
 		res.Repaired = repaired(req, before, live, opts.fieldManager)

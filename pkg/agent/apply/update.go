@@ -30,7 +30,7 @@ func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req R
 	if err != nil {
 		return Result{}, err
 	}
-	live, created, err := getOrCreate(ctx, rc, req, forCreate(desired, req.Owner))
+	live, created, err := getOrCreate(ctx, rc, req, forCreate(req.withDesired(desired)))
 	if err != nil {
 		return Result{}, err
 	}
@@ -72,11 +72,18 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 		return Result{Object: live, Differences: compare(req.Desired, live)}, err
 	}
 	diff := diffOf(desired, live)
-	if !(workChanged(req) && bodyWritten(desired)) && hasOwner(live.GetOwnerReferences(), req.Owner) && diff.InSync() {
+	if !(workChanged(req) && bodyWritten(desired)) && ownersWanted(req, live.GetOwnerReferences()) && diff.InSync() {
 		klog.FromContext(ctx).V(4).Info("Object is up to date")
 		return Result{Object: live, Differences: diff}, nil
 	}
-	obj := forUpdate(desired, live, req.Owner)
+	if req.Orphaned && !(workChanged(req) && bodyWritten(desired)) && diff.InSync() {
+		// Orphaned since it was applied: it only loses our owner reference,
+		// with a patch of its own, and nothing else changes.
+		res, err := settleOwner(ctx, rc, req, live, false)
+		res.Differences = diff
+		return res, err
+	}
+	obj := forUpdate(req.withDesired(desired), live)
 	if field := needsRecreate(desired, live); field != "" {
 		return recreate(ctx, rc, req, live, obj, diff, field)
 	}

@@ -231,8 +231,9 @@ func statusCurrent(work *workv1.ManifestWork) bool {
 // pruneDropped removes from the managed cluster the recorded resources that
 // the work no longer names: deleted when the object is still the one
 // recorded and only ours, released when another AppliedManifestWork shares
-// it. It waits, keeping their records, while the work's status is behind its
-// spec. A manifest whose type cannot be mapped right now (its CRD is gone)
+// it or the work's deleteOption orphans it, left alone without our owner
+// reference; either way it leaves the record. It waits, keeping their
+// records, while the work's status is behind its spec. A manifest whose type cannot be mapped right now (its CRD is gone)
 // protects the recorded resources of its group, namespace and name, since it
 // may be one of them. A resource that cannot be pruned now keeps its record
 // for the retry.
@@ -259,7 +260,7 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 	}
 	guard := appliedcleanup.GuardFor(c.Executors, st.work)
 	for _, r := range dropped {
-		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, appliedcleanup.Delete, guard)
+		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, pruneAction(st.work, r), guard)
 		if err != nil {
 			err = fmt.Errorf("pruning %s: %w", appliedcleanup.Describe(r), err)
 			st.errs, st.unpruned = append(st.errs, err), append(st.unpruned, err)
@@ -269,6 +270,18 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 		logger.Info("Pruned a resource dropped from the work", "resource", appliedcleanup.Describe(r), "outcome", outcome.String())
 	}
 	return nil
+}
+
+// pruneAction is what to do with a resource dropped from the work: what
+// the work's deleteOption orphans stays, and only loses our owner reference
+// if it still has one (the apply removes it; an object applied before the
+// work came to orphan it may keep it until then). Anything else is deleted,
+// when it still carries our owner reference.
+func pruneAction(work *workv1.ManifestWork, r workv1.AppliedManifestResourceMeta) appliedcleanup.Action {
+	if manifest.Orphaned(work.Spec.DeleteOption, r.ResourceIdentifier) {
+		return appliedcleanup.Orphan
+	}
+	return appliedcleanup.Delete
 }
 
 // updateStatus writes status.appliedResources when it changed, as a merge

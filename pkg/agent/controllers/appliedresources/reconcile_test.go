@@ -180,6 +180,33 @@ func TestReconcile(t *testing.T) {
 		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
 		wantObjs: []string{"patch deployments default/web"},
 	}, {
+		name:    "a dropped resource that the work's deleteOption orphans stays, and only loses our owner reference",
+		work:    orphaning(webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)), fixture.OrphanAll()),
+		applied: fixture.WebApplied(cm, deploy),
+		objects: []*metav1.PartialObjectMetadata{cmObj, deployObj},
+		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
+		wantObjs: []string{"patch deployments default/web"},
+	}, {
+		name: "a dropped resource that a SelectivelyOrphan rule names stays",
+		work: orphaning(webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
+			fixture.OrphanOnly(workv1.OrphaningRule{Group: "apps", Resource: "deployments", Namespace: "default", Name: "web"})),
+		applied: fixture.WebApplied(cm, deploy),
+		objects: []*metav1.PartialObjectMetadata{cmObj, deployObj},
+		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
+		wantObjs: []string{"patch deployments default/web"},
+	}, {
+		name:    "a dropped orphaned resource without our owner reference is not touched, and leaves the record",
+		work:    orphaning(webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)), fixture.OrphanAll()),
+		applied: fixture.WebApplied(cm, deploy),
+		objects: []*metav1.PartialObjectMetadata{cmObj, ct.Object(ct.Deployments, "default", "web", "uid-web")},
+		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
+	}, {
+		name:    "a dropped resource without our owner reference is never deleted",
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
+		applied: fixture.WebApplied(cm, deploy),
+		objects: []*metav1.PartialObjectMetadata{cmObj, ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OtherRef)},
+		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
+	}, {
 		name:    "forgets a dropped resource that is already gone",
 		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
 		applied: fixture.WebApplied(cm, deploy),
@@ -260,6 +287,12 @@ func TestReconcile(t *testing.T) {
 			assert.Equal(t, tc.want, e.appliedResources(t))
 		})
 	}
+}
+
+// orphaning is work with deleteOption set.
+func orphaning(work *workv1.ManifestWork, option workv1.DeleteOption) *workv1.ManifestWork {
+	work.Spec.DeleteOption = &option
+	return work
 }
 
 func TestReconcileWithoutAppliedWorkDoesNothing(t *testing.T) {

@@ -119,6 +119,9 @@ func (c *AppliedController) sync(ctx context.Context, syncCtx factory.SyncContex
 type appliedState struct {
 	applied *workv1.AppliedManifestWork
 	work    *workv1.ManifestWork // nil when gone from the hub
+	// adopter is, for this agent's record of another hub, the work of the
+	// same name on the current hub, which took its objects over; nil if none.
+	adopter *workv1.ManifestWork
 	// pending names the objects still being deleted; requested tells whether
 	// this pass asked for any of those deletions.
 	pending   []string
@@ -144,7 +147,11 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 	if err != nil {
 		return 0, err
 	}
-	st := &appliedState{applied: applied, work: work}
+	adopter, err := c.adopterOf(applied)
+	if err != nil {
+		return 0, err
+	}
+	st := &appliedState{applied: applied, work: work, adopter: adopter}
 	for _, step := range []func(context.Context, *appliedState) error{
 		c.cleanResources,
 		c.removeFinalizer,
@@ -172,7 +179,8 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 // its work's deleteOption, which this one cannot see. Objects an old
 // record of another hub shares with the current hub's record only lose its
 // owner reference, which is how a hub switch adopts them instead of
-// deleting them.
+// deleting them; so do those that the current hub's work of the same name
+// applies and orphans (orphanedByAdopter).
 func (c *AppliedController) ours(applied *workv1.AppliedManifestWork) bool {
 	return appliedname.Responsible(applied, c.HubHash, c.AgentID, func(name string) bool {
 		_, err := c.works.Get(name)
@@ -196,6 +204,19 @@ func (c *AppliedController) workOf(applied *workv1.AppliedManifestWork) (*workv1
 	return work, nil
 }
 
+// adopterOf is, for a record of another hub, the work of the same name on
+// the current hub, or nil when there is none (or the record is this hub's).
+func (c *AppliedController) adopterOf(applied *workv1.AppliedManifestWork) (*workv1.ManifestWork, error) {
+	if _, sameHub := appliedname.WorkName(c.HubHash, applied.Name); sameHub {
+		return nil, nil
+	}
+	work, err := c.works.Get(workName(applied))
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	return work, err
+}
+
 // workName is the name of the ManifestWork an AppliedManifestWork records.
 func workName(applied *workv1.AppliedManifestWork) string {
 	if applied.Spec.ManifestWorkName != "" {
@@ -215,6 +236,9 @@ func (c *AppliedController) cleanResources(ctx context.Context, st *appliedState
 	guard := appliedcleanup.GuardFor(c.Executors, st.work)
 	for _, r := range c.resources(st) {
 		action := actionFor(option, r)
+		if orphanedByAdopter(st.adopter, r) {
+			action = appliedcleanup.Orphan
+		}
 		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, action, guard)
 		if errors.Is(err, executor.ErrDenied) {
 			st.pending = append(st.pending, appliedcleanup.Describe(r))
@@ -275,19 +299,32 @@ func deleteOptionOf(work *workv1.ManifestWork) workv1.DeleteOption {
 	return *work.Spec.DeleteOption
 }
 
-// actionFor is what deleteOption says to do with one resource.
+// actionFor is what deleteOption says to do with one resource: the same
+// decision as at apply (manifest.Orphaned), which already kept our owner
+// reference off an orphaned object; releasing it here covers one applied
+// before the work came to orphan it.
 func actionFor(option workv1.DeleteOption, r workv1.AppliedManifestResourceMeta) appliedcleanup.Action {
-	switch option.PropagationPolicy {
-	case workv1.DeletePropagationPolicyTypeOrphan:
+	if manifest.Orphaned(&option, r.ResourceIdentifier) {
 		return appliedcleanup.Orphan
-	case workv1.DeletePropagationPolicyTypeSelectivelyOrphan:
-		if option.SelectivelyOrphan != nil && slices.ContainsFunc(option.SelectivelyOrphan.OrphaningRules, func(rule workv1.OrphaningRule) bool {
-			return rule.Group == r.Group && rule.Resource == r.Resource && rule.Namespace == r.Namespace && rule.Name == r.Name
-		}) {
-			return appliedcleanup.Orphan
-		}
 	}
 	return appliedcleanup.Delete
+}
+
+// orphanedByAdopter tells whether the work that took over the objects of a
+// record of another hub applies r and orphans it. That work never put its
+// own owner reference on r, so deleting the old record in the foreground
+// would delete an object the work applies and orphans; it only loses the
+// old record's reference instead, as the work's own reference would have
+// had it.
+func orphanedByAdopter(adopter *workv1.ManifestWork, r workv1.AppliedManifestResourceMeta) bool {
+	if adopter == nil || !manifest.Orphaned(adopter.Spec.DeleteOption, r.ResourceIdentifier) {
+		return false
+	}
+	return slices.ContainsFunc(adopter.Status.ResourceStatus.Manifests, func(m workv1.ManifestCondition) bool {
+		meta := m.ResourceMeta
+		return meta.Group == r.Group && meta.Resource == r.Resource && meta.Namespace == r.Namespace && meta.Name == r.Name &&
+			apimeta.IsStatusConditionTrue(m.Conditions, workv1.ManifestApplied)
+	})
 }
 
 // reportWaiting names, in the Deleting condition of the work being deleted,

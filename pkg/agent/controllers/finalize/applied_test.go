@@ -82,7 +82,8 @@ func TestAppliedReconcile(t *testing.T) {
 	}, {
 		// After a hub switch, the agent's record for its old hub is finalized
 		// here, in the foreground whatever a same-named work on the new hub
-		// says: objects the new record shares only lose the old reference.
+		// says about objects it does not apply: objects the new record shares
+		// only lose the old reference.
 		name: "this agent's record for another hub is finalized in the foreground",
 		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeOrphan), applied: func() *workv1.AppliedManifestWork {
 			a := deleting(fixture.WebApplied(cmRes))
@@ -92,6 +93,16 @@ func TestAppliedReconcile(t *testing.T) {
 		wantWait: true, wantFinalizer: true,
 		wantObjects: []string{"delete configmaps default/cm"},
 		wantState:   []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", gone: true}},
+	}, {
+		// The new hub's work never put its reference on what it orphans.
+		name: "this agent's record for another hub leaves what the same-named work of this hub applies and orphans",
+		f: given{work: withApplied(withDeleteOption(webWork(), workv1.DeletePropagationPolicyTypeOrphan), cmRes), applied: func() *workv1.AppliedManifestWork {
+			a := deleting(fixture.WebApplied(cmRes))
+			a.Name, a.Spec.HubHash, a.Spec.AgentID = "otherhub-web", "otherhub", "agent1"
+			return a
+		}(), objects: []*metav1.PartialObjectMetadata{cmObj()}},
+		wantObjects: []string{"patch configmaps default/cm"},
+		wantState:   []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm"}},
 	}, {
 		name: "Foreground (the default) deletes every applied resource and waits",
 		f: given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(cmRes, deployRes)),
@@ -110,6 +121,24 @@ func TestAppliedReconcile(t *testing.T) {
 		wantWait: true, wantFinalizer: true,
 		wantObjects: []string{"delete configmaps default/cm"},
 		wantState:   []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", gone: true}},
+	}, {
+		// An evicted work is gone from the hub, and its deleteOption with
+		// it: what it orphaned is told by the owner reference it never got.
+		name: "a work that is gone leaves what it orphaned, without our owner reference, in place",
+		f: given{applied: deleting(fixture.WebApplied(cmRes, deployRes)),
+			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm"), deployObj()}},
+		wantWait: true, wantFinalizer: true,
+		wantObjects: []string{"delete deployments default/web"},
+		wantState: []objectState{
+			{gvr: ct.ConfigMaps, namespace: "default", name: "cm"},
+			{gvr: ct.Deployments, namespace: "default", name: "web", gone: true},
+		},
+	}, {
+		name: "Orphan leaves an object without our owner reference untouched",
+		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeOrphan),
+			applied: deleting(fixture.WebApplied(cmRes)),
+			objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OtherRef)}},
+		wantState: []objectState{{gvr: ct.ConfigMaps, namespace: "default", name: "cm", owners: []metav1.OwnerReference{fixture.OtherRef}}},
 	}, {
 		name: "removes the finalizer once every deleted object is gone",
 		f:    given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(cmRes, deployRes))},

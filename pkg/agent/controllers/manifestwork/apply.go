@@ -80,22 +80,36 @@ func comparedBefore(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta)
 	return inSync != nil && inSync.Reason != InSyncReasonNotWatched
 }
 
-// unowned lists the objects of the manifests whose strategy may leave them
-// without the work's owner reference (ReadOnly, and CreateOnly of an object
-// someone else created), so that their changes still reach the work and its
-// InSync condition.
+// unowned lists the objects of the manifests that may be without the work's
+// owner reference (ReadOnly, CreateOnly of an object someone else created,
+// and whatever the work's deleteOption orphans), so that their changes still
+// reach the work and its InSync condition.
 func unowned(work *workv1.ManifestWork, ready []*prepared) []objectwatch.ObjectKey {
 	var out []objectwatch.ObjectKey
 	for _, p := range ready {
 		if p == nil {
 			continue
 		}
-		switch manifest.StrategyFor(work, p.gvr, p.obj.GetNamespace(), p.obj.GetName()) {
-		case workv1.UpdateStrategyTypeReadOnly, workv1.UpdateStrategyTypeCreateOnly:
-			out = append(out, objectwatch.ObjectKey{Resource: p.gvr, Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
+		if !mayLeaveUnowned[manifest.StrategyFor(work, p.gvr, p.obj.GetNamespace(), p.obj.GetName())] &&
+			!manifest.Orphaned(work.Spec.DeleteOption, p.identifier()) {
+			continue
 		}
+		out = append(out, objectwatch.ObjectKey{Resource: p.gvr, Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
 	}
 	return out
+}
+
+// mayLeaveUnowned are the strategies that may leave an object the work owns
+// without its owner reference.
+var mayLeaveUnowned = map[workv1.UpdateStrategyType]bool{
+	workv1.UpdateStrategyTypeReadOnly:   true,
+	workv1.UpdateStrategyTypeCreateOnly: true,
+}
+
+// identifier names the manifest's object the way deleteOption and
+// AppliedManifestWork records do.
+func (p *prepared) identifier() workv1.ResourceIdentifier {
+	return workv1.ResourceIdentifier{Group: p.gvr.Group, Resource: p.gvr.Resource, Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()}
 }
 
 // prepare decodes and maps one manifest, filling in what is known of its
@@ -163,6 +177,11 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	if err != nil {
 		return applied{}, err
 	}
+	// Whether the work orphans the object is not part of spec: a change of
+	// deleteOption changes the owner references only, which the strategy
+	// settles with a patch of its own.
+	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: config, Spec: spec,
+		Orphaned: manifest.Orphaned(work.Spec.DeleteOption, p.identifier())}
 	record, remembered := c.Records.Get(key, p.id)
 	cached, synced, err := c.Objects.Get(p.gvr, p.obj.GetNamespace(), p.obj.GetName())
 	inCache := err == nil && synced && cached != nil
@@ -171,7 +190,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 		content = objectwatch.ContentVersion(cached)
 		if remembered && compared && record.Spec == spec {
 			switch {
-			case record.Content == content:
+			case record.Content == content && apply.OwnersSettled(req, cached.OwnerReferences):
 				c.written.seen(key, p.id)
 				return applied{exists: true}, nil
 			case c.written.behind(key, p.id, content):
@@ -179,8 +198,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 			}
 		}
 	}
-	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: config, Spec: spec,
-		KnownAbsent: err == nil && synced && cached == nil}
+	req.KnownAbsent = err == nil && synced && cached == nil
 	if remembered {
 		req.Last = &record.LastApplied
 	}
@@ -202,9 +220,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	}
 	if res.Object != nil && manifest.StrategyOf(config) != workv1.UpdateStrategyTypeReadOnly {
 		c.Records.NoteApplied(key, workv1.AppliedManifestResourceMeta{
-			ResourceIdentifier: workv1.ResourceIdentifier{Group: p.gvr.Group, Resource: p.gvr.Resource,
-				Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()},
-			Version: p.gvr.Version, UID: string(res.Object.GetUID()),
+			ResourceIdentifier: p.identifier(), Version: p.gvr.Version, UID: string(res.Object.GetUID()),
 		})
 	}
 	if res.Object != nil {
