@@ -37,7 +37,20 @@ type kindRule struct {
 	// recreate lists what makes the Update strategy delete the live object and
 	// create it anew, because the API server would refuse the change.
 	recreate []recreateRule
+	// keptOnUpdate are fields that only a create writes: the Update strategy
+	// takes them from live, as OCM's agent does, whatever the manifest says.
+	// Unlike keep, they are the manifest's for every other strategy.
+	keptOnUpdate []keepRule
 }
+
+// keptOnEveryUpdate are the keptOnUpdate rules of every kind. The finalizers
+// stay as live has them: one that a controller has taken away to let the
+// object go is not put back, and none is added after the create.
+var keptOnEveryUpdate = []keepRule{{path: at("metadata", "finalizers"), mode: clusterOwned}}
+
+// immutableKept keeps whether a ConfigMap or Secret is immutable as it was
+// created: OCM's agent writes only their data after that.
+var immutableKept = keepRule{path: at("immutable"), mode: clusterOwned}
 
 // keepRule is a field another controller sets on the live object.
 type keepRule struct {
@@ -133,21 +146,26 @@ var kindRules = map[schema.GroupKind]kindRule{
 	{Kind: "Pod"}:       {metadataOnly: true},
 	// The token controller and users add secrets and imagePullSecrets.
 	{Kind: "ServiceAccount"}: {metadataOnly: true},
-	{Kind: "ConfigMap"}: {keep: []keepRule{
-		{path: at("data", "ca-bundle.crt"), mode: ifUnset, when: labelIs(injectTrustedCABundleLabel, "true")},
-		{path: at("data", "service-ca.crt"), mode: ifUnset, when: annotationIs(injectServiceCAAnnotation, "true")},
-	}},
+	{Kind: "ConfigMap"}: {
+		keep: []keepRule{
+			{path: at("data", "ca-bundle.crt"), mode: ifUnset, when: labelIs(injectTrustedCABundleLabel, "true")},
+			{path: at("data", "service-ca.crt"), mode: ifUnset, when: annotationIs(injectServiceCAAnnotation, "true")},
+		},
+		keptOnUpdate: []keepRule{immutableKept},
+	},
 	{Kind: "Secret"}: {
 		normalize: []func(*unstructured.Unstructured) error{foldStringData, defaultString(secretTypeOpaque, "type")},
 		keep: []keepRule{
 			// The token controller fills in the token, the CA and the namespace.
 			{path: []keepStep{{key: "data"}, {eachKey: true}}, mode: ifUnset, when: fieldIs(secretTypeServiceAccountToken, "type")},
 		},
-		// The type never changes; neither does anything of an immutable Secret.
+		// The type never changes; neither do the data of an immutable Secret,
+		// which stays immutable when created anew (keptOnUpdate).
 		recreate: []recreateRule{
 			{fields: []string{"type"}, exact: true},
-			{fields: []string{"data", "immutable"}, exact: true, when: fieldIs(true, "immutable")},
+			{fields: []string{"data"}, exact: true, when: fieldIs(true, "immutable")},
 		},
+		keptOnUpdate: []keepRule{immutableKept},
 	},
 	{Group: "storage.k8s.io", Kind: "StorageClass"}: {
 		normalize: []func(*unstructured.Unstructured) error{
@@ -195,14 +213,22 @@ func forComparison(desired, live *unstructured.Unstructured) (*unstructured.Unst
 }
 
 // forUpdateOf is the manifest as the Update strategy compares it with live and
-// writes it: forComparison, and for metadata-only kinds the manifest's
-// metadata over the rest of live.
+// writes it: forComparison with the fields only a create writes taken from
+// live (keptOnUpdate), and for metadata-only kinds the manifest's metadata
+// over the rest of live.
 func forUpdateOf(desired, live *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	out, err := forComparison(desired, live)
 	if err != nil {
 		return nil, err
 	}
-	if rule, ok := ruleOf(desired); ok && rule.metadataOnly {
+	if out == desired {
+		out = desired.DeepCopy()
+	}
+	rule, ok := ruleOf(desired)
+	for _, keep := range append(slices.Clip(keptOnEveryUpdate), rule.keptOnUpdate...) {
+		keepAt(out.Object, live.Object, keep.path, keep.mode)
+	}
+	if ok && rule.metadataOnly {
 		body := live.DeepCopy().Object
 		delete(body, "status")
 		body["apiVersion"], body["kind"] = out.GetAPIVersion(), out.GetKind()

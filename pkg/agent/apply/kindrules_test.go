@@ -477,6 +477,39 @@ func TestUpdateKeepsWhatOtherControllersOwn(t *testing.T) {
 			wantVerbs: []string{"get", "delete", "create"},
 		},
 		{
+			name:      "a Secret the work makes immutable stays as created: no write",
+			gvr:       secretsGVR,
+			manifest:  secretManifest,
+			editWant:  func(obj map[string]any) { obj["immutable"] = true },
+			live:      asServedSecret,
+			wantVerbs: []string{"get"},
+		},
+		{
+			name:     "an immutable Secret whose manifest drops immutable is updated in place, still immutable",
+			gvr:      secretsGVR,
+			manifest: secretManifest,
+			live: func(obj map[string]any) {
+				asServedSecret(obj)
+				obj["immutable"] = true
+			},
+			last:      changed,
+			wantVerbs: []string{"get", "update"},
+			check: func(t *testing.T, c *fake.FakeDynamicClient, _ Result) {
+				assert.Equal(t, true, value(t, stored(t, c, secretsGVR, "default", "creds"), "immutable"))
+			},
+		},
+		{
+			name:      "a ConfigMap the work makes immutable is written without it",
+			gvr:       configMapsGVR,
+			manifest:  trustedCAConfigMapManifest,
+			editWant:  func(obj map[string]any) { obj["immutable"] = true },
+			last:      changed,
+			wantVerbs: []string{"get", "update"},
+			check: func(t *testing.T, c *fake.FakeDynamicClient, _ Result) {
+				assert.Nil(t, value(t, stored(t, c, configMapsGVR, "default", "trusted-ca"), "immutable"))
+			},
+		},
+		{
 			name:     "a service account token Secret keeps the token the cluster filled in",
 			gvr:      secretsGVR,
 			manifest: tokenSecretManifest,

@@ -25,19 +25,25 @@ var serverSetMetadata = []string{
 var legacyAnnotations = []string{workv1.ObjectHashAnnotation, workv1.ConfigSpecHashAnnotation}
 
 // forCreate is the object to create: the manifest, owned by the
-// AppliedManifestWork unless the work orphans it.
+// AppliedManifestWork unless the work orphans it. What the manifest's
+// metadata asks to remove (objectdiff.RemovedKey) is left out, as there is
+// nothing to remove it from.
 func forCreate(req Request) *unstructured.Unstructured {
 	obj := withoutServerSetMetadata(req.Desired)
-	obj.SetOwnerReferences(ownersFor(req, obj.GetOwnerReferences()))
+	obj.SetLabels(mergeStringMaps(nil, obj.GetLabels()))
+	obj.SetAnnotations(mergeStringMaps(nil, obj.GetAnnotations()))
+	obj.SetOwnerReferences(ownersFor(req, nil, obj.GetOwnerReferences()...))
 	return obj
 }
 
 // forUpdate is the object to send to replace live: the manifest with live's
-// resourceVersion, and live's metadata kept. Labels, annotations, owner
-// references and finalizers that other actors put on the object stay, so the
-// agent does not fight them over fields the work never mentioned; the
-// manifest's values win where both set a key. Our owner reference is added,
-// or removed when the work orphans the object.
+// resourceVersion, and live's metadata kept. Labels, annotations and owner
+// references that other actors put on the object stay, so the agent does not
+// fight them over fields the work never mentioned; the manifest's values win
+// where both set a key, and the manifest's removals (objectdiff.RemovedKey)
+// take keys and references away. Our owner reference is added, or removed
+// when the work orphans the object. req.Desired is forUpdateOf's, which
+// already holds live's finalizers.
 func forUpdate(req Request, live *unstructured.Unstructured) *unstructured.Unstructured {
 	obj := withoutServerSetMetadata(req.Desired)
 	obj.SetResourceVersion(live.GetResourceVersion())
@@ -45,7 +51,6 @@ func forUpdate(req Request, live *unstructured.Unstructured) *unstructured.Unstr
 	annotations := mergeStringMaps(withoutLegacyAnnotations(live.GetAnnotations()), obj.GetAnnotations())
 	obj.SetAnnotations(annotations)
 	obj.SetOwnerReferences(ownersFor(req, live.GetOwnerReferences(), obj.GetOwnerReferences()...))
-	obj.SetFinalizers(unionStrings(live.GetFinalizers(), obj.GetFinalizers()))
 	return obj
 }
 
@@ -65,25 +70,41 @@ func withoutServerSetMetadata(obj *unstructured.Unstructured) *unstructured.Unst
 	return out
 }
 
-// mergeStringMaps returns base overlaid with over, nil when both are empty so
-// that no empty map is written.
+// mergeStringMaps returns base overlaid with over, without the keys that
+// over removes (objectdiff.RemovedKey) and without over's removal keys
+// themselves; nil when nothing is left, so that no empty map is written.
 func mergeStringMaps(base, over map[string]string) map[string]string {
-	if len(base) == 0 && len(over) == 0 {
-		return nil
-	}
 	out := make(map[string]string, len(base)+len(over))
 	maps.Copy(out, base)
-	maps.Copy(out, over)
+	var removed []string
+	for k, v := range over {
+		if key, removes := objectdiff.RemovedKey(k); removes {
+			removed = append(removed, key)
+		} else {
+			out[k] = v
+		}
+	}
+	for _, key := range removed { // after the values: a removal wins
+		delete(out, key)
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 
 // unionOwners appends to base the references it does not already hold, in
 // order. Two works that share an object thus each add their own reference
-// without removing the other's.
+// without removing the other's. A reference of more that asks for a removal
+// (objectdiff.RemovesOwner) takes away the references to the same object
+// instead.
 func unionOwners(base []metav1.OwnerReference, more ...metav1.OwnerReference) []metav1.OwnerReference {
 	out := append([]metav1.OwnerReference(nil), base...)
 	for _, ref := range more {
-		if !hasOwner(out, ref) {
+		switch {
+		case objectdiff.RemovesOwner(ref):
+			out = slices.DeleteFunc(out, func(o metav1.OwnerReference) bool { return objectdiff.SameOwnerObject(o, ref) })
+		case !hasOwner(out, ref):
 			out = append(out, ref)
 		}
 	}
@@ -92,14 +113,4 @@ func unionOwners(base []metav1.OwnerReference, more ...metav1.OwnerReference) []
 
 func hasOwner(refs []metav1.OwnerReference, owner metav1.OwnerReference) bool {
 	return objectdiff.HasOwner(refs, owner)
-}
-
-func unionStrings(base, more []string) []string {
-	out := append([]string(nil), base...)
-	for _, s := range more {
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -8,11 +8,11 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/objectdiff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -83,8 +83,7 @@ func (req Request) refersToOwner(ref metav1.OwnerReference) bool {
 	if hasOwner([]metav1.OwnerReference{ref}, req.Owner) {
 		return true
 	}
-	return ref.Kind == req.Owner.Kind && ref.Name == req.Owner.Name &&
-		schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind).Group == schema.FromAPIVersionAndKind(req.Owner.APIVersion, req.Owner.Kind).Group
+	return objectdiff.SameOwnerObject(ref, req.Owner)
 }
 
 // settleOwner gives obj the owner reference to the AppliedManifestWork, or

@@ -60,6 +60,14 @@ func (w *walker) differ(want, got any, found bool) {
 	}
 }
 
+// removed records, at the current path, a live value the manifest removes.
+func (w *walker) removed(got any) {
+	w.total++
+	if len(w.diffs) < w.limit {
+		w.diffs = append(w.diffs, Difference{Path: slices.Clone(w.path), Live: got, Removed: true})
+	}
+}
+
 func (w *walker) enter(s Segment) { w.path = append(w.path, s) }
 func (w *walker) leave()          { w.path = w.path[:len(w.path)-1] }
 
@@ -100,11 +108,16 @@ func (w *walker) metadata(desired, live *unstructured.Unstructured) {
 	w.stringMap("annotations", desired.GetAnnotations(), live.GetAnnotations())
 	liveOwners := live.GetOwnerReferences()
 	for _, ref := range desired.GetOwnerReferences() {
-		if !HasOwner(liveOwners, ref) {
-			w.enter(Segment{Key: "ownerReferences"})
+		w.enter(Segment{Key: "ownerReferences"})
+		switch {
+		case RemovesOwner(ref):
+			if slices.ContainsFunc(liveOwners, func(l metav1.OwnerReference) bool { return SameOwnerObject(l, ref) }) {
+				w.removed(ref.Name)
+			}
+		case !HasOwner(liveOwners, ref):
 			w.differ(ref.Name, nil, false)
-			w.leave()
 		}
+		w.leave()
 	}
 	liveFinalizers := live.GetFinalizers()
 	for _, f := range desired.GetFinalizers() {
@@ -119,17 +132,23 @@ func (w *walker) metadata(desired, live *unstructured.Unstructured) {
 func (w *walker) stringMap(name string, desired, live map[string]string) {
 	for _, k := range slices.Sorted(maps.Keys(desired)) {
 		v := desired[k]
-		if got, ok := live[k]; !ok || got != v {
-			w.enter(Segment{Key: name})
-			w.enter(Segment{Key: k})
-			if ok {
-				w.differ(v, got, true)
-			} else {
-				w.differ(v, nil, false)
-			}
-			w.leave()
-			w.leave()
+		key, removes := RemovedKey(k)
+		got, ok := live[key]
+		if removes && !ok || !removes && ok && got == v {
+			continue
 		}
+		w.enter(Segment{Key: name})
+		w.enter(Segment{Key: key})
+		switch {
+		case removes:
+			w.removed(got)
+		case ok:
+			w.differ(v, got, true)
+		default:
+			w.differ(v, nil, false)
+		}
+		w.leave()
+		w.leave()
 	}
 }
 

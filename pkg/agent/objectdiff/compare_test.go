@@ -107,6 +107,27 @@ func TestCompare(t *testing.T) {
 			},
 			limit: 10, total: 3,
 			want: []string{`.metadata.labels.app: "a" -> "b"`, `.metadata.labels.tier: "web" -> (absent)`, `.metadata.finalizers: "example.com/keep" -> (absent)`}},
+		{name: "removals the live object still holds",
+			edit: func(desired, live *unstructured.Unstructured) {
+				desired.SetLabels(map[string]string{"stale-": "", "gone-": ""})
+				desired.SetAnnotations(map[string]string{"note--": ""})
+				desired.SetOwnerReferences([]metav1.OwnerReference{
+					{APIVersion: "apps/v2", Kind: "Deployment", Name: "old", UID: "uid-old-"},
+					{APIVersion: "apps/v1", Kind: "Deployment", Name: "absent", UID: "uid-x-"},
+				})
+				live.SetLabels(map[string]string{"stale": "1"})
+				live.SetAnnotations(map[string]string{"note": "x"})
+				live.SetOwnerReferences([]metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "old", UID: "uid-other"}})
+			},
+			limit: 10, total: 3,
+			want: []string{`.metadata.labels.stale: (absent) -> "1"`, `.metadata.annotations.note: (absent) -> "x"`, `.metadata.ownerReferences: (absent) -> "old"`}},
+		{name: "removals the live object does not hold are in sync",
+			edit: func(desired, live *unstructured.Unstructured) {
+				desired.SetLabels(map[string]string{"stale-": "", "app": "a"})
+				desired.SetOwnerReferences([]metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "old", UID: "uid-old-"}})
+				live.SetLabels(map[string]string{"app": "a", "stale-x": "1"})
+				live.SetOwnerReferences([]metav1.OwnerReference{{APIVersion: "v1", Kind: "Deployment", Name: "old", UID: "uid-old"}})
+			}},
 		{name: "bounded: the first listed, all counted",
 			desired: map[string]any{"data": map[string]any{"a": "1", "b": "2", "c": "3"}},
 			live:    map[string]any{"data": map[string]any{}},

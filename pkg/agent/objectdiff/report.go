@@ -47,6 +47,7 @@ type Difference struct {
 	Desired any  // the manifest's value
 	Live    any  // the live value; nil when Missing
 	Missing bool // the live object has no such field
+	Removed bool // the manifest removes the field, which the live object has
 }
 
 // Report is the result of Compare.
@@ -73,15 +74,18 @@ const maxValue = 64
 
 // Values returns how the report shows the manifest's and the live value of
 // d: JSON, cut to a bounded length, masked for a Secret or a field named
-// like a credential, Absent for a missing field.
+// like a credential, Absent for a missing field or one the manifest removes.
 func (r Report) Values(d Difference) (desired, live string) {
 	if r.Secret || Sensitive(d.Path) {
 		desired, live = Masked, Masked
 	} else {
 		desired, live = render(d.Desired), render(d.Live)
 	}
-	if d.Missing {
+	switch {
+	case d.Missing:
 		live = Absent
+	case d.Removed:
+		desired = Absent
 	}
 	return desired, live
 }
