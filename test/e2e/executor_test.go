@@ -33,8 +33,8 @@ func TestExecutorDeniedUntilRoleBinding(t *testing.T) {
 
 	createWork(t, fixture.NewWork("cluster1", "executor").WithExecutor(ns, "executor1").
 		WithManifest(fixture.ConfigMap(ns, "settings", map[string]string{"a": "b"})).Build())
-	waitManifestsApplied(t, "cluster1", "executor", map[int]string{0: "executor system:serviceaccount:" + ns +
-		`:executor1 is not allowed to get, create, update configmaps "settings" in namespace "` + ns + `" on the managed cluster`}, "the manifest is denied, naming the executor, the verbs and the resource")
+	waitManifestsApplied(t, "cluster1", "executor", map[int]string{0: "Failed to apply manifest: not allowed to apply the resource  configmaps, " +
+		ns + " settings, will try again in 1m0s"}, "the manifest is denied, in the words of OCM's agent")
 	_, err := e.Cluster("cluster1").Kube.CoreV1().ConfigMaps(ns).Get(t.Context(), "settings", metav1.GetOptions{})
 	require.True(t, apierrors.IsNotFound(err), "nothing is applied for the executor: %v", err)
 
@@ -72,7 +72,7 @@ func TestExecutorCacheSendsNoReviewsInSteadyState(t *testing.T) {
 	}
 	createWork(t, build("1"))
 	waitWork(t, convergeTimeout, cluster, name, func(w *workv1.ManifestWork) error {
-		if c := manifestCondition(w, 9, workv1.ManifestApplied); c == nil || !strings.Contains(c.Message, "is not allowed to") {
+		if c := manifestCondition(w, 9, workv1.ManifestApplied); c == nil || !strings.Contains(c.Message, "not allowed to apply the resource") {
 			return fmt.Errorf("manifest 9 not denied yet: %v", c)
 		}
 		return nil
@@ -111,9 +111,10 @@ func TestExecutorCacheSendsNoReviewsInSteadyState(t *testing.T) {
 	assert.Zero(t, subjectAccessReviews(t, cluster)-before, "no SubjectAccessReview in steady state with the cache")
 
 	// Without the cache, every write is reviewed for each of the verbs its
-	// strategy needs (get, create, update). A restarted agent writes nothing
-	// (its records tell it the objects are as the work wants them), so it
-	// reviews nothing; an update of all 10 manifests costs 30 reviews.
+	// strategy needs (create, update, patch, get, delete). A restarted agent
+	// writes nothing (its records tell it the objects are as the work wants
+	// them), so it reviews nothing; an update of all 10 manifests costs 50
+	// reviews.
 	_, err := agent.Stop(convergeTimeout)
 	require.NoError(t, err)
 	before = subjectAccessReviews(t, cluster)
@@ -131,7 +132,7 @@ func TestExecutorCacheSendsNoReviewsInSteadyState(t *testing.T) {
 	for i := range 10 {
 		waitConfigMapData(t, cluster, ns, fmt.Sprintf("cm-%d", i), "v", "4")
 	}
-	assert.Equal(t, 30, subjectAccessReviews(t, cluster)-before, "an update of 10 manifests without the cache")
+	assert.Equal(t, 50, subjectAccessReviews(t, cluster)-before, "an update of 10 manifests without the cache")
 }
 
 // startAgent starts an agent of its own for a managed cluster, stopped when

@@ -40,15 +40,20 @@ func New(client authorizationclient.SubjectAccessReviewInterface, caching bool) 
 }
 
 // MayApply returns nil when the work names no executor or its executor may
-// apply obj (as resource gvr) with the strategy; otherwise an error whose
-// message names the executor and every verb it lacks.
+// apply obj (as resource gvr) with the strategy; orphaned says the work does
+// not own obj. Otherwise the error says what OCM's agent says of a denied
+// executor (applyDeniedError); the log names every verb it lacks.
 func (a *Authorizer) MayApply(ctx context.Context, e *workv1.ManifestWorkExecutor, gvr schema.GroupVersionResource,
-	obj *unstructured.Unstructured, strategy workv1.UpdateStrategyType) error {
+	obj *unstructured.Unstructured, strategy workv1.UpdateStrategyType, orphaned bool) error {
 	user, err := User(e)
 	if err != nil || user == "" {
 		return err
 	}
-	return a.check(ctx, user, applyAccesses(gvr, obj, strategy))
+	denied, err := a.check(ctx, user, applyAccesses(gvr, obj, strategy, orphaned))
+	if err != nil || len(denied) == 0 {
+		return err
+	}
+	return applyDeniedError(gvr, obj.GetNamespace(), obj.GetName(), denied)
 }
 
 // MayDelete returns nil when the work names no executor or its executor may
@@ -58,26 +63,30 @@ func (a *Authorizer) MayDelete(ctx context.Context, e *workv1.ManifestWorkExecut
 	if err != nil || user == "" {
 		return err
 	}
-	return a.check(ctx, user, []Access{{Verb: "delete", Group: gvr.Group, Resource: gvr.Resource, Namespace: namespace, Name: name}})
+	denied, err := a.check(ctx, user, []Access{{Verb: "delete", Group: gvr.Group, Resource: gvr.Resource, Namespace: namespace, Name: name}})
+	if err != nil || len(denied) == 0 {
+		return err
+	}
+	return deniedError(user, denied)
 }
 
-// check asks about every access, so that a denial names all that is missing.
-func (a *Authorizer) check(ctx context.Context, user string, accesses []Access) error {
+// check asks about every access and returns those denied, so that a denial
+// names all that is missing.
+func (a *Authorizer) check(ctx context.Context, user string, accesses []Access) ([]Access, error) {
 	var denied []Access
 	for _, access := range accesses {
 		ok, err := a.allowed(ctx, user, access)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !ok {
 			denied = append(denied, access)
 		}
 	}
 	if len(denied) > 0 {
-		klog.FromContext(ctx).V(2).Info("Executor not allowed", "executor", user, "denied", len(denied))
-		return deniedError(user, denied)
+		klog.FromContext(ctx).V(2).Info("Executor not allowed", "executor", user, "denied", describeAccesses(denied))
 	}
-	return nil
+	return denied, nil
 }
 
 func (a *Authorizer) allowed(ctx context.Context, user string, access Access) (bool, error) {

@@ -56,29 +56,46 @@ func TestUser(t *testing.T) {
 	assert.Contains(t, applyErr.Message, "needs spec.executor.subject.serviceAccount")
 }
 
-func TestMayApplyChecksTheVerbsOfEachStrategy(t *testing.T) {
+// TestMayApplyAsksTheVerbsOfOCM: an executor needs the verbs OCM's agent asks
+// for (create, update, patch, get, and delete for an object the work owns),
+// whatever the strategy but ReadOnly, and a denial reads as OCM's does.
+func TestMayApplyAsksTheVerbsOfOCM(t *testing.T) {
 	cm := toUnstructured(t, fixture.ConfigMap("team", "settings", nil))
 	for _, tc := range []struct {
+		name     string
 		strategy workv1.UpdateStrategyType
-		verbs    string
+		orphaned bool
+		verbs    []string
 	}{
-		{"", "get, create, update"},
-		{workv1.UpdateStrategyTypeUpdate, "get, create, update"},
-		{workv1.UpdateStrategyTypeCreateOnly, "get, create"},
-		{workv1.UpdateStrategyTypeServerSideApply, "get, create, patch"},
-		{workv1.UpdateStrategyTypeReadOnly, "get"},
+		{"default", "", false, []string{"create", "update", "patch", "get", "delete"}},
+		{"Update", workv1.UpdateStrategyTypeUpdate, false, []string{"create", "update", "patch", "get", "delete"}},
+		{"Update orphaned", workv1.UpdateStrategyTypeUpdate, true, []string{"create", "update", "patch", "get"}},
+		{"CreateOnly", workv1.UpdateStrategyTypeCreateOnly, false, []string{"create", "update", "patch", "get", "delete"}},
+		{"ServerSideApply orphaned", workv1.UpdateStrategyTypeServerSideApply, true, []string{"create", "update", "patch", "get"}},
+		{"ServerSideApply", workv1.UpdateStrategyTypeServerSideApply, false, []string{"create", "update", "patch", "get", "delete"}},
+		{"ReadOnly", workv1.UpdateStrategyTypeReadOnly, false, []string{"get"}},
 	} {
-		t.Run(string(tc.strategy), func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			rbac := executortest.NewRBAC()
-			err := rbac.Authorizer(false).MayApply(context.Background(), executorOf(t), configMaps, cm, tc.strategy)
+			err := rbac.Authorizer(false).MayApply(context.Background(), executorOf(t), configMaps, cm, tc.strategy, tc.orphaned)
 			require.ErrorIs(t, err, executor.ErrDenied)
-			assert.Equal(t, "executor "+executor1+" is not allowed to "+tc.verbs+
-				` configmaps "settings" in namespace "team" on the managed cluster; grant it with RBAC there and the agent retries at once`, err.Error())
+			var applyErr *apply.Error
+			require.ErrorAs(t, err, &applyErr)
+			assert.Equal(t, workv1.ManifestAppliedReasonFailed, applyErr.Reason)
+			assert.Equal(t, "not allowed to apply the resource  configmaps, team settings, will try again in 1m0s", err.Error())
 
-			for _, verb := range []string{"get", "create", "update", "patch"} {
-				rbac.Grant(executor1, verb, "", "configmaps")
+			for i := range tc.verbs {
+				rbac := executortest.NewRBAC()
+				for j, verb := range tc.verbs {
+					if j != i {
+						rbac.Grant(executor1, verb, "", "configmaps")
+					}
+				}
+				assert.ErrorIs(t, rbac.Authorizer(false).MayApply(context.Background(), executorOf(t), configMaps, cm, tc.strategy, tc.orphaned),
+					executor.ErrDenied, "without %s", tc.verbs[i])
+				rbac.Grant(executor1, tc.verbs[i], "", "configmaps")
+				assert.NoError(t, rbac.Authorizer(false).MayApply(context.Background(), executorOf(t), configMaps, cm, tc.strategy, tc.orphaned))
 			}
-			require.NoError(t, rbac.Authorizer(false).MayApply(context.Background(), executorOf(t), configMaps, cm, tc.strategy))
 		})
 	}
 }
@@ -95,26 +112,30 @@ func TestMayApplyRBACObjectsNeedsEscalateAndBind(t *testing.T) {
 	})
 	rbac := executortest.NewRBAC()
 	for _, resource := range []string{"roles", "rolebindings"} {
-		for _, verb := range []string{"get", "create", "update"} {
+		for _, verb := range []string{"get", "create", "update", "patch", "delete"} {
 			rbac.Grant(executor1, verb, "rbac.authorization.k8s.io", resource)
 		}
 	}
 	a := rbac.Authorizer(false)
 
-	err := a.MayApply(context.Background(), executorOf(t), roles, role, "")
+	err := a.MayApply(context.Background(), executorOf(t), roles, role, "", false)
 	require.ErrorIs(t, err, executor.ErrDenied)
-	assert.Contains(t, err.Error(), `not allowed to escalate roles.rbac.authorization.k8s.io "reader" in namespace "team"`)
+	assert.Equal(t, "not allowed to apply the resource rbac.authorization.k8s.io roles, team reader, error: permission escalation, will try again in 1m0s", err.Error())
 
-	err = a.MayApply(context.Background(), executorOf(t), roleBindings, binding, "")
+	err = a.MayApply(context.Background(), executorOf(t), roleBindings, binding, "", false)
 	require.ErrorIs(t, err, executor.ErrDenied)
-	assert.Contains(t, err.Error(), `not allowed to bind clusterroles.rbac.authorization.k8s.io "view" in namespace "team"`,
-		"bind is checked on the role the binding refers to, in the binding's namespace")
+	assert.Equal(t, "not allowed to apply the resource rbac.authorization.k8s.io rolebindings, team readers, error: permission escalation, will try again in 1m0s", err.Error())
 
 	rbac.Grant(executor1, "escalate", "rbac.authorization.k8s.io", "roles")
+	assert.NoError(t, a.MayApply(context.Background(), executorOf(t), roles, role, "", false))
+	rbac.Grant(executor1, "bind", "rbac.authorization.k8s.io", "roles")
+	assert.ErrorIs(t, a.MayApply(context.Background(), executorOf(t), roleBindings, binding, "", false), executor.ErrDenied,
+		"bind is checked on the role the binding refers to")
 	rbac.Grant(executor1, "bind", "rbac.authorization.k8s.io", "clusterroles")
-	assert.NoError(t, a.MayApply(context.Background(), executorOf(t), roles, role, ""))
-	assert.NoError(t, a.MayApply(context.Background(), executorOf(t), roleBindings, binding, ""))
-	assert.NoError(t, a.MayApply(context.Background(), executorOf(t), roles, role, workv1.UpdateStrategyTypeReadOnly),
+	assert.NoError(t, a.MayApply(context.Background(), executorOf(t), roleBindings, binding, "", false))
+	reader := executortest.NewRBAC()
+	reader.Grant(executor1, "get", "rbac.authorization.k8s.io", "roles")
+	assert.NoError(t, reader.Authorizer(false).MayApply(context.Background(), executorOf(t), roles, role, workv1.UpdateStrategyTypeReadOnly, false),
 		"reading a role escalates nothing")
 }
 
@@ -122,7 +143,7 @@ func TestNoExecutorSendsNoReview(t *testing.T) {
 	rbac := executortest.NewRBAC()
 	cm := toUnstructured(t, fixture.ConfigMap("team", "settings", nil))
 	a := rbac.Authorizer(false)
-	require.NoError(t, a.MayApply(context.Background(), nil, configMaps, cm, ""))
+	require.NoError(t, a.MayApply(context.Background(), nil, configMaps, cm, "", false))
 	require.NoError(t, a.MayDelete(context.Background(), nil, configMaps, "team", "settings"))
 	assert.Zero(t, rbac.Reviews())
 }
@@ -145,33 +166,33 @@ func TestCachingRemembersUntilInvalidated(t *testing.T) {
 	for _, tc := range []struct {
 		caching      bool
 		wantRepeated int
-	}{{caching: false, wantRepeated: 3}, {caching: true, wantRepeated: 0}} {
+	}{{caching: false, wantRepeated: 5}, {caching: true, wantRepeated: 0}} {
 		rbac := executortest.NewRBAC()
 		a := rbac.Authorizer(tc.caching)
-		require.Error(t, a.MayApply(ctx, executorOf(t), configMaps, cm, ""))
-		require.Equal(t, 3, rbac.Reviews(), "get, create and update")
-		require.Error(t, a.MayApply(ctx, executorOf(t), configMaps, cm, ""))
-		assert.Equal(t, 3+tc.wantRepeated, rbac.Reviews(), "caching=%v", tc.caching)
+		require.Error(t, a.MayApply(ctx, executorOf(t), configMaps, cm, "", false))
+		require.Equal(t, 5, rbac.Reviews(), "create, update, patch, get and delete")
+		require.Error(t, a.MayApply(ctx, executorOf(t), configMaps, cm, "", false))
+		assert.Equal(t, 5+tc.wantRepeated, rbac.Reviews(), "caching=%v", tc.caching)
 
-		for _, verb := range []string{"get", "create", "update"} {
+		for _, verb := range []string{"get", "create", "update", "patch", "delete"} {
 			rbac.Grant(executor1, verb, "", "configmaps")
 		}
 		epoch := a.Epoch()
 		a.Invalidate("system:serviceaccount:default:someone-else")
 		if tc.caching {
-			assert.Error(t, a.MayApply(ctx, executorOf(t), configMaps, cm, ""), "another executor's change keeps the decisions")
+			assert.Error(t, a.MayApply(ctx, executorOf(t), configMaps, cm, "", false), "another executor's change keeps the decisions")
 		}
 		a.Invalidate(executor1)
 		assert.Equal(t, epoch+2, a.Epoch())
-		assert.NoError(t, a.MayApply(ctx, executorOf(t), configMaps, cm, ""))
+		assert.NoError(t, a.MayApply(ctx, executorOf(t), configMaps, cm, "", false))
 		before := rbac.Reviews()
-		assert.NoError(t, a.MayApply(ctx, executorOf(t), configMaps, cm, ""))
+		assert.NoError(t, a.MayApply(ctx, executorOf(t), configMaps, cm, "", false))
 		assert.Equal(t, tc.wantRepeated, rbac.Reviews()-before, "caching=%v", tc.caching)
 
 		a.Invalidate(executor.AllExecutors)
 		before = rbac.Reviews()
-		assert.NoError(t, a.MayApply(ctx, executorOf(t), configMaps, cm, ""))
-		assert.Equal(t, 3, rbac.Reviews()-before, "everything is forgotten")
+		assert.NoError(t, a.MayApply(ctx, executorOf(t), configMaps, cm, "", false))
+		assert.Equal(t, 5, rbac.Reviews()-before, "everything is forgotten")
 	}
 }
 
@@ -181,8 +202,8 @@ func TestReviewErrorIsNotADenial(t *testing.T) {
 		return true, nil, errors.New("connection refused")
 	})
 	cm := toUnstructured(t, fixture.ConfigMap("team", "settings", nil))
-	err := rbac.Authorizer(true).MayApply(context.Background(), executorOf(t), configMaps, cm, "")
+	err := rbac.Authorizer(true).MayApply(context.Background(), executorOf(t), configMaps, cm, "", false)
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, executor.ErrDenied)
-	assert.Contains(t, err.Error(), "checking whether executor "+executor1+" may get configmaps")
+	assert.Contains(t, err.Error(), "checking whether executor "+executor1+" may create configmaps")
 }

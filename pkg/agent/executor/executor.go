@@ -10,7 +10,9 @@ package executor
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -62,11 +64,22 @@ func (a Access) on() string {
 }
 
 // deniedError reports the accesses an executor lacks; it is an *apply.Error
-// so that it becomes the manifest's Applied condition as it is.
+// so that it becomes a condition as it is.
 func deniedError(user string, denied []Access) error {
+	return &apply.Error{
+		Reason: workv1.ManifestAppliedReasonFailed,
+		Message: fmt.Sprintf("executor %s is not allowed to %s on the managed cluster; "+
+			"grant it with RBAC there and the agent retries at once", user, describeAccesses(denied)),
+		Err: ErrDenied,
+	}
+}
+
+// describeAccesses lists accesses per object, in order, as
+// `get, create configmaps "web" in namespace "default"`.
+func describeAccesses(accesses []Access) string {
 	byObject := map[string][]string{}
 	var objects []string
-	for _, a := range denied {
+	for _, a := range accesses {
 		o := a.on()
 		if _, seen := byObject[o]; !seen {
 			objects = append(objects, o)
@@ -77,11 +90,32 @@ func deniedError(user string, denied []Access) error {
 	for i, o := range objects {
 		parts[i] = strings.Join(byObject[o], ", ") + " " + o
 	}
+	return strings.Join(parts, "; ")
+}
+
+// RetryWithin is how long at the latest the agent waits before it applies a
+// manifest denied to its executor again (at once when RBAC changes); the
+// manifestwork controller's backoff never exceeds it. The denial's message
+// says so, in the words of OCM's agent.
+const RetryWithin = time.Minute
+
+// escalations are the verbs that only the RBAC kinds need: when an executor
+// lacks nothing else, OCM's agent calls the denial a permission escalation.
+var escalations = map[string]bool{escalateVerb: true, bindVerb: true}
+
+// applyDeniedError is the denial of an apply, worded as OCM's agent words it
+// so that the manifest's Applied condition reads the same: the object's
+// group, resource, namespace and name, whether the executor only lacks what
+// creating RBAC objects takes, and when the agent tries again.
+func applyDeniedError(gvr schema.GroupVersionResource, namespace, name string, denied []Access) error {
+	message := fmt.Sprintf("not allowed to apply the resource %s %s, %s %s", gvr.Group, gvr.Resource, namespace, name)
+	if !slices.ContainsFunc(denied, func(a Access) bool { return !escalations[a.Verb] }) {
+		message += ", error: permission escalation"
+	}
 	return &apply.Error{
-		Reason: workv1.ManifestAppliedReasonFailed,
-		Message: fmt.Sprintf("executor %s is not allowed to %s on the managed cluster; "+
-			"grant it with RBAC there and the agent retries at once", user, strings.Join(parts, "; ")),
-		Err: ErrDenied,
+		Reason:  workv1.ManifestAppliedReasonFailed,
+		Message: message + ", will try again in " + RetryWithin.String(),
+		Err:     ErrDenied,
 	}
 }
 

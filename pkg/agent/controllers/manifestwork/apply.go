@@ -204,7 +204,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	}
 	// The executor is checked before each write, not for an object that is
 	// already as the work wants it: nothing is done on its behalf then.
-	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, manifest.StrategyOf(config)); err != nil {
+	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, manifest.StrategyOf(config), req.Orphaned); err != nil {
 		return applied{recorded: c.forgetContent(key, p.id, record, remembered)}, err
 	}
 	res, err := strategy.Apply(ctx, c.Dynamic, req)

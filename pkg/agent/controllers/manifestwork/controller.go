@@ -58,7 +58,7 @@ type ObjectCache interface {
 // denied in an earlier epoch is retried at once.
 type Executors interface {
 	MayApply(ctx context.Context, e *workv1.ManifestWorkExecutor, gvr schema.GroupVersionResource,
-		obj *unstructured.Unstructured, strategy workv1.UpdateStrategyType) error
+		obj *unstructured.Unstructured, strategy workv1.UpdateStrategyType, orphaned bool) error
 	Epoch() uint64
 }
 

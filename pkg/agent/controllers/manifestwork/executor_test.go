@@ -24,7 +24,7 @@ func TestExecutorWithoutRightsGetsNothingApplied(t *testing.T) {
 	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithExecutor("default", "executor1").
 		WithManifest(fixture.Namespace("team"), fixture.ConfigMap("team", "settings", nil)).Build()
 	e := newEnv(t, work)
-	for _, verb := range []string{"get", "create", "update"} {
+	for _, verb := range []string{"get", "create", "update", "patch", "delete"} {
 		e.rbac.Grant(executor1, verb, "", "namespaces")
 	}
 	now := time.Unix(1000, 0)
@@ -43,8 +43,8 @@ func TestExecutorWithoutRightsGetsNothingApplied(t *testing.T) {
 	require.NotNil(t, cm)
 	assert.Equal(t, metav1.ConditionFalse, cm.Status)
 	assert.Equal(t, workv1.ManifestAppliedReasonFailed, cm.Reason)
-	assert.Equal(t, "Failed to apply manifest: executor "+executor1+` is not allowed to get, create, update configmaps "settings" in namespace "team" on the managed cluster; `+
-		"grant it with RBAC there and the agent retries at once", cm.Message)
+	assert.Equal(t, "Failed to apply manifest: not allowed to apply the resource  configmaps, team settings, will try again in 1m0s", cm.Message,
+		"the words of OCM's agent")
 	_, scheduled := syncCtx.Q.Delay(key)
 	assert.True(t, scheduled, "retried with backoff")
 
@@ -53,7 +53,7 @@ func TestExecutorWithoutRightsGetsNothingApplied(t *testing.T) {
 	e.dynamic.ClearActions()
 	require.NoError(t, e.c.sync(context.Background(), syncCtx))
 	assert.Empty(t, ct.Writes(e.dynamic.Actions()))
-	for _, verb := range []string{"get", "create", "update"} {
+	for _, verb := range []string{"get", "create", "update", "patch", "delete"} {
 		e.rbac.Grant(executor1, verb, "", "configmaps")
 	}
 	e.c.Executors.(interface{ Invalidate(string) }).Invalidate(executor1)
@@ -61,6 +61,34 @@ func TestExecutorWithoutRightsGetsNothingApplied(t *testing.T) {
 	assert.Equal(t, []string{"create configmaps team/settings"}, ct.Writes(e.dynamic.Actions()))
 	got = e.work(t)
 	assert.True(t, apimeta.IsStatusConditionTrue(got.Status.Conditions, workv1.WorkApplied))
+}
+
+// As with OCM's agent, the executor must be allowed to delete what the work
+// owns, before it is created, but not what the work orphans.
+func TestExecutorNeedsDeleteOnlyForOwnedObjects(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		option  *workv1.DeleteOption
+		applied bool
+	}{
+		{name: "owned", applied: false},
+		{name: "orphaned", option: &workv1.DeleteOption{PropagationPolicy: workv1.DeletePropagationPolicyTypeOrphan}, applied: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithExecutor("default", "executor1").
+				WithManifest(fixture.ConfigMap("team", "settings", nil))
+			if tc.option != nil {
+				b.WithDeleteOption(*tc.option)
+			}
+			work := b.Build()
+			e := newEnv(t, work)
+			for _, verb := range []string{"get", "create", "update", "patch"} {
+				e.rbac.Grant(executor1, verb, "", "configmaps")
+			}
+			_ = e.c.reconcile(context.Background(), work)
+			assert.Equal(t, tc.applied, apimeta.IsStatusConditionTrue(e.work(t).Status.Conditions, workv1.WorkApplied))
+		})
+	}
 }
 
 // A work without executor is applied as the agent: no review is sent.
