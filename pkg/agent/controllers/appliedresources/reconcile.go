@@ -1,6 +1,7 @@
 package appliedresources
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -143,11 +144,13 @@ func (c *Controller) knownResources(_ context.Context, st *state) error {
 	return nil
 }
 
-// recordApplied lists the resources of the work's status whose Applied
-// condition is True, with the UIDs of the live objects. A resource the status
-// still names but that is not applied right now (a failed update) keeps its
-// previous record, so that a transient failure never looks like a removal.
-// ReadOnly resources are only read by the agent and are never recorded.
+// recordApplied lists, as OCM's agent does, every resource of the work's
+// status whose object exists, with the UID of the live object, whatever its
+// update strategy (ReadOnly too) and whether it is applied right now. Being
+// listed never makes an object ours: pruning and finalizing only ever delete
+// or release an object that carries our owner reference (appliedcleanup).
+// An applied object that is not found, and one that cannot be looked up,
+// keeps its previous record, so that neither looks like a removal.
 func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 	previous := map[workv1.ResourceIdentifier]workv1.AppliedManifestResourceMeta{}
 	for _, r := range st.known {
@@ -171,16 +174,7 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 			continue
 		}
 		st.inWork[id] = true
-		if manifest.ReadOnly(st.work, meta) {
-			continue
-		}
 		prev, recorded := previous[id]
-		if !apimeta.IsStatusConditionTrue(m.Conditions, workv1.ManifestApplied) {
-			if recorded {
-				st.resources = append(st.resources, prev)
-			}
-			continue
-		}
 		entry := workv1.AppliedManifestResourceMeta{ResourceIdentifier: id, Version: meta.Version}
 		live, err := c.lookup(ctx, appliedcleanup.GVR(entry), meta.Namespace, meta.Name)
 		switch {
@@ -189,7 +183,7 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 			if recorded {
 				st.resources = append(st.resources, prev)
 			}
-		case live == nil:
+		case live == nil && expectedToExist(st.work, m):
 			// Not in the watch cache: created a moment ago and not seen yet,
 			// or deleted behind our back (the manifestwork controller puts it
 			// back). A look a little later records it.
@@ -198,12 +192,20 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 			if recorded {
 				st.resources = append(st.resources, prev)
 			}
+		case live == nil:
+			// Not applied, or only read: there is no object to list.
 		default:
 			entry.UID = string(live.UID)
 			st.resources = append(st.resources, entry)
 		}
 	}
 	return nil
+}
+
+// expectedToExist tells whether the manifest's object must exist: the agent
+// applied it, and it is not ReadOnly (whose object someone else creates).
+func expectedToExist(work *workv1.ManifestWork, m workv1.ManifestCondition) bool {
+	return apimeta.IsStatusConditionTrue(m.Conditions, workv1.ManifestApplied) && !manifest.ReadOnly(work, m.ResourceMeta)
 }
 
 // lookup reads an applied object's metadata from the watch cache, and from
@@ -285,11 +287,13 @@ func pruneAction(work *workv1.ManifestWork, r workv1.AppliedManifestResourceMeta
 }
 
 // updateStatus writes status.appliedResources when it changed, as a merge
-// patch carrying the resourceVersion it was computed from.
+// patch carrying the resourceVersion it was computed from. The list is in
+// OCM's order: by group, version, resource, namespace and name.
 func (c *Controller) updateStatus(ctx context.Context, st *state) error {
 	if st.missing {
 		return nil // a record with objects still to be seen is written once they are
 	}
+	slices.SortStableFunc(st.resources, compareResources)
 	if sameResources(st.applied.Status.AppliedResources, st.resources) {
 		c.recorded(st)
 		return nil
@@ -355,6 +359,17 @@ func (c *Controller) persistRecords(ctx context.Context, st *state) error {
 	st.applied = c.wrote(st.applied, updated)
 	klog.FromContext(ctx).V(4).Info("Persisted apply records", "appliedManifestWork", st.applied.Name, "bytes", len(want))
 	return nil
+}
+
+// compareResources orders applied resources as OCM's agent lists them.
+func compareResources(a, b workv1.AppliedManifestResourceMeta) int {
+	return cmp.Or(
+		cmp.Compare(a.Group, b.Group),
+		cmp.Compare(a.Version, b.Version),
+		cmp.Compare(a.Resource, b.Resource),
+		cmp.Compare(a.Namespace, b.Namespace),
+		cmp.Compare(a.Name, b.Name),
+	)
 }
 
 func sameResources(a, b []workv1.AppliedManifestResourceMeta) bool {

@@ -133,10 +133,21 @@ func TestReconcile(t *testing.T) {
 		objects: []*metav1.PartialObjectMetadata{cmObj},
 		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
 	}, {
-		name:    "does not record a manifest that is not applied",
+		name:    "records a manifest that is not applied when its object exists, as OCM",
 		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", false)),
 		applied: fixture.WebApplied(),
 		objects: []*metav1.PartialObjectMetadata{cmObj},
+		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
+	}, {
+		name:    "does not record a manifest that is not applied and has no object",
+		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", false)),
+		applied: fixture.WebApplied(),
+	}, {
+		name:    "lists in OCM's order: group, version, resource, namespace, name",
+		work:    webWork(manifestStatus(ct.Deployments, "default", "web", true), manifestStatus(ct.ConfigMaps, "default", "cm", true)),
+		applied: fixture.WebApplied(deploy, cm),
+		objects: []*metav1.PartialObjectMetadata{cmObj, deployObj},
+		want:    []workv1.AppliedManifestResourceMeta{cm, deploy}, wantSpoke: statusPatch,
 	}, {
 		name:    "keeps the record of a manifest that failed to apply this time",
 		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", false)),
@@ -148,17 +159,21 @@ func TestReconcile(t *testing.T) {
 		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
 		applied: fixture.WebApplied(), wantRecheck: true,
 	}, {
-		name: "does not record a ReadOnly manifest",
-		work: func() *workv1.ManifestWork {
-			w := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
-			w.Spec.ManifestConfigs = []workv1.ManifestConfigOption{{
-				ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "default", Name: "cm"},
-				UpdateStrategy:     &workv1.UpdateStrategy{Type: workv1.UpdateStrategyTypeReadOnly},
-			}}
-			return w
-		}(),
+		name:    "records a ReadOnly manifest whose object exists, as OCM",
+		work:    readOnly(webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))),
 		applied: fixture.WebApplied(),
 		objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm")},
+		want:    []workv1.AppliedManifestResourceMeta{cm}, wantSpoke: statusPatch,
+	}, {
+		name:    "does not record a ReadOnly manifest without object, nor look again",
+		work:    readOnly(webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))),
+		applied: fixture.WebApplied(),
+	}, {
+		name:    "never touches a recorded ReadOnly object dropped from the work",
+		work:    webWork(manifestStatus(ct.Deployments, "default", "web", true)),
+		applied: fixture.WebApplied(cm, deploy),
+		objects: []*metav1.PartialObjectMetadata{ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm"), deployObj},
+		want:    []workv1.AppliedManifestResourceMeta{deploy}, wantSpoke: statusPatch,
 	}, {
 		name:    "deletes a resource dropped from the work",
 		work:    webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)),
@@ -287,6 +302,15 @@ func TestReconcile(t *testing.T) {
 			assert.Equal(t, tc.want, e.appliedResources(t))
 		})
 	}
+}
+
+// readOnly is work with every ConfigMap read only.
+func readOnly(work *workv1.ManifestWork) *workv1.ManifestWork {
+	work.Spec.ManifestConfigs = []workv1.ManifestConfigOption{{
+		ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "*", Name: "*"},
+		UpdateStrategy:     &workv1.UpdateStrategy{Type: workv1.UpdateStrategyTypeReadOnly},
+	}}
+	return work
 }
 
 // orphaning is work with deleteOption set.
