@@ -50,10 +50,20 @@ func TestUser(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, executor1, user)
 
-	_, err = executor.User(&workv1.ManifestWorkExecutor{Subject: workv1.ManifestWorkExecutorSubject{Type: workv1.ExecutorSubjectTypeServiceAccount}})
-	var applyErr *apply.Error
-	require.ErrorAs(t, err, &applyErr)
-	assert.Contains(t, applyErr.Message, "needs spec.executor.subject.serviceAccount")
+	for _, tc := range []struct {
+		subject workv1.ManifestWorkExecutorSubject
+		message string
+	}{
+		{workv1.ManifestWorkExecutorSubject{Type: "User"}, "only support ServiceAccount type for the executor"},
+		{workv1.ManifestWorkExecutorSubject{Type: workv1.ExecutorSubjectTypeServiceAccount}, "the executor service account is nil"},
+		{workv1.ManifestWorkExecutorSubject{Type: workv1.ExecutorSubjectTypeServiceAccount, ServiceAccount: &workv1.ManifestWorkSubjectServiceAccount{Name: "x"}},
+			"executor of type ServiceAccount needs spec.executor.subject.serviceAccount with namespace and name"},
+	} {
+		_, err = executor.User(&workv1.ManifestWorkExecutor{Subject: tc.subject})
+		var applyErr *apply.Error
+		require.ErrorAs(t, err, &applyErr)
+		assert.Equal(t, tc.message, applyErr.Message, "OCM's words where OCM has some")
+	}
 }
 
 // TestMayApplyAsksTheVerbsOfOCM: an executor needs the verbs OCM's agent asks

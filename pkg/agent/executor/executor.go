@@ -23,6 +23,7 @@ import (
 
 // User is the user name the executor of a work acts as on the managed
 // cluster, "" when the work names no executor (the agent acts as itself).
+// An executor the agent cannot act for fails with OCM's words.
 func User(e *workv1.ManifestWorkExecutor) (string, error) {
 	if e == nil || e.Subject.Type == "" && e.Subject.ServiceAccount == nil {
 		return "", nil
@@ -30,11 +31,16 @@ func User(e *workv1.ManifestWorkExecutor) (string, error) {
 	if e.Subject.Type != workv1.ExecutorSubjectTypeServiceAccount {
 		return "", &apply.Error{
 			Reason:  workv1.ManifestAppliedReasonFailed,
-			Message: fmt.Sprintf("executor subject type %q is not supported; use %q", e.Subject.Type, workv1.ExecutorSubjectTypeServiceAccount),
+			Message: fmt.Sprintf("only support %s type for the executor", workv1.ExecutorSubjectTypeServiceAccount),
 		}
 	}
 	sa := e.Subject.ServiceAccount
-	if sa == nil || sa.Namespace == "" || sa.Name == "" {
+	if sa == nil {
+		return "", &apply.Error{Reason: workv1.ManifestAppliedReasonFailed, Message: "the executor service account is nil"}
+	}
+	if sa.Namespace == "" || sa.Name == "" {
+		// The API refuses such a work; one that got through anyway is not
+		// reviewed as a user without namespace or name.
 		return "", &apply.Error{
 			Reason:  workv1.ManifestAppliedReasonFailed,
 			Message: "executor of type ServiceAccount needs spec.executor.subject.serviceAccount with namespace and name",
