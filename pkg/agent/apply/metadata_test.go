@@ -175,21 +175,24 @@ func TestUpdateKeepsLiveFinalizers(t *testing.T) {
 
 // TestServerSideApplySendsRemovalKeysAsTheyAre: OCM's agent sends a
 // server-side apply body as the manifest is, so the API server refuses a key
-// ending in "-" (422), and ours does the same.
+// ending in "-" (422), and ours does the same, even over an object that
+// lacks the key.
 func TestServerSideApplySendsRemovalKeysAsTheyAre(t *testing.T) {
-	client := newClient()
-	desired := withRemovals(t)
 	config := &workv1.ManifestConfigOption{UpdateStrategy: &workv1.UpdateStrategy{Type: workv1.UpdateStrategyTypeServerSideApply}}
-	_, _ = serverSideApplyStrategy{}.Apply(context.Background(), client, Request{
-		Resource: deploymentsGVR, Desired: desired, Owner: ownerA, Config: config, Spec: specOf(t, desired, config),
-	})
-	var sent *unstructured.Unstructured
-	for _, action := range client.Actions() {
-		if p, ok := action.(interface{ GetPatch() []byte }); ok {
-			sent = &unstructured.Unstructured{}
-			require.NoError(t, sent.UnmarshalJSON(p.GetPatch()))
+	for _, live := range []*unstructured.Unstructured{nil, servedDeployment(t, ownerA)} {
+		client := tableClient(live, nil)
+		desired := withRemovals(t)
+		_, _ = serverSideApplyStrategy{}.Apply(context.Background(), client, Request{
+			Resource: deploymentsGVR, Desired: desired, Owner: ownerA, Config: config, Spec: specOf(t, desired, config),
+		})
+		var sent *unstructured.Unstructured
+		for _, action := range client.Actions() {
+			if p, ok := action.(interface{ GetPatch() []byte }); ok && sent == nil {
+				sent = &unstructured.Unstructured{}
+				require.NoError(t, sent.UnmarshalJSON(p.GetPatch()))
+			}
 		}
+		require.NotNil(t, sent, "an apply patch was sent (live: %v)", live != nil)
+		assert.Equal(t, map[string]string{"app": "hello", "stale-": ""}, sent.GetLabels())
 	}
-	require.NotNil(t, sent, "an apply patch was sent")
-	assert.Equal(t, map[string]string{"app": "hello", "stale-": ""}, sent.GetLabels())
 }

@@ -80,7 +80,9 @@ func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interfa
 	if live != nil {
 		keepLiveValues(ctx, body, live, rules, req)
 		before = compare(body, live)
-		if !workChanged(req) && before.InSync() {
+		// A removal (objectdiff.RemovedKey) is sent as it is, as OCM's agent
+		// sends it, and the API server refuses it: it is never in sync.
+		if !workChanged(req) && before.InSync() && !objectdiff.AsksRemovals(body) {
 			klog.FromContext(ctx).V(4).Info("Object is up to date")
 			res, err := settleOwner(ctx, rc, req, live, false)
 			res.Differences = unrepaired(req, rules, res.Object)

@@ -1,6 +1,7 @@
 package objectdiff
 
 import (
+	"slices"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -35,4 +36,17 @@ func RemovesOwner(ref metav1.OwnerReference) bool {
 func SameOwnerObject(a, b metav1.OwnerReference) bool {
 	return a.Kind == b.Kind && a.Name == b.Name &&
 		schema.FromAPIVersionAndKind(a.APIVersion, a.Kind).Group == schema.FromAPIVersionAndKind(b.APIVersion, b.Kind).Group
+}
+
+// AsksRemovals tells whether obj's metadata holds any removal.
+func AsksRemovals(obj metav1.Object) bool {
+	removes := func(m map[string]string) bool {
+		for k := range m {
+			if _, ok := RemovedKey(k); ok {
+				return true
+			}
+		}
+		return false
+	}
+	return removes(obj.GetLabels()) || removes(obj.GetAnnotations()) || slices.ContainsFunc(obj.GetOwnerReferences(), RemovesOwner)
 }
