@@ -51,7 +51,7 @@ func TestRunServesTheWebhookOnAStandby(t *testing.T) {
 	client := trusting(ca)
 	review := postEmptyWork(t, client, "https://"+o.WebhookBindAddress+webhook.Path)
 	assert.False(t, review.Response.Allowed)
-	assert.Contains(t, review.Response.Result.Message, "a ManifestWork needs at least one manifest")
+	assert.Equal(t, "manifests should not be empty", review.Response.Result.Message)
 
 	require.NoError(t, stop())
 	_, err := client.Get("https://" + o.WebhookBindAddress + webhook.Path)

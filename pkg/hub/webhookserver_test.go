@@ -58,7 +58,7 @@ func TestRunWebhookServer(t *testing.T) {
 
 	review := postEmptyWork(t, trusting(ca), "https://127.0.0.1:"+port+webhook.OCMPath)
 	assert.False(t, review.Response.Allowed)
-	assert.Contains(t, review.Response.Result.Message, "a ManifestWork needs at least one manifest")
+	assert.Equal(t, "manifests should not be empty", review.Response.Result.Message)
 	assert.Equal(t, http.StatusOK, startuptest.Status("http://127.0.0.1:"+health+"/healthz"))
 	assert.Equal(t, http.StatusOK, startuptest.Status("http://127.0.0.1:"+metricsPort+"/metrics"))
 	require.NoError(t, stop())

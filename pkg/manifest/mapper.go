@@ -96,10 +96,11 @@ func describe(gvk schema.GroupVersionKind, err error) error {
 	return fmt.Errorf("cannot map %s: %w", gvk, err)
 }
 
-// UnknownKindError is a kind the managed cluster does not serve (yet).
+// UnknownKindError is a kind the managed cluster does not serve (yet). Its
+// message is OCM's agent's, which the manifest's Applied condition shows
+// and clients match on.
 type UnknownKindError struct{ GVK schema.GroupVersionKind }
 
 func (e *UnknownKindError) Error() string {
-	return fmt.Sprintf("the managed cluster does not serve kind %s in %s (is its CustomResourceDefinition installed and established?)",
-		e.GVK.Kind, e.GVK.GroupVersion())
+	return fmt.Sprintf("the server doesn't have a resource type %q", e.GVK.Kind)
 }

@@ -53,7 +53,7 @@ func TestMapper(t *testing.T) {
 	_, err = m.Map(widget)
 	var unknown *UnknownKindError
 	require.ErrorAs(t, err, &unknown)
-	assert.Contains(t, err.Error(), "does not serve kind Widget in example.com/v1")
+	assert.Equal(t, `the server doesn't have a resource type "Widget"`, err.Error(), "OCM's message")
 
 	// The CRD arrives; a retry within minRefresh does not re-read discovery,
 	// one after it does and finds the kind.

@@ -18,8 +18,10 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/hub/admission"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
 )
@@ -83,9 +85,15 @@ var writeWorks = rbacv1.PolicyRule{
 	Verbs: []string{"get", "list", "create", "update", "patch", "delete"},
 }
 
+// sizeOfRaw is the size OCM's limit counts for a manifest whose raw JSON,
+// as the API server sends it, has n bytes.
+func sizeOfRaw(n int) int {
+	return admission.Size(workv1.Manifest{RawExtension: runtime.RawExtension{Raw: make([]byte, n)}})
+}
+
+// deniedExecutor is OCM's refusal of executor default/executor1.
 func deniedExecutor(user, namespace string) string {
-	return fmt.Sprintf(`user %q may not use executor system:serviceaccount:default:executor1 in namespace %s: `+
-		`it needs verb "execute-as" on manifestworks.work.open-cluster-management.io with resourceNames ["system:serviceaccount:default:executor1"]`, user, namespace)
+	return admission.ExecutorNotAllowed(user, "default", "executor1", namespace)
 }
 
 // admitsAndRefuses checks, in namespace ns served by a running webhook with
@@ -100,7 +108,7 @@ func admitsAndRefuses(t *testing.T, e *framework.E2E, ns string, limit int) {
 	t.Run("an executor without execute-as is refused", func(t *testing.T) {
 		err := kubectlWork(t, executorWork(ns, "as-executor1"), "create", "--as", "alice")
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "Error from server (Forbidden)")
+		assert.Contains(t, err.Error(), "Error from server (BadRequest)")
 		assert.Contains(t, err.Error(), framework.WebhookDenied+deniedExecutor("alice", ns))
 		_, err = getWork(t.Context(), ns, "as-executor1")
 		assert.True(t, apierrors.IsNotFound(err), "nothing was stored: %v", err)
@@ -137,14 +145,13 @@ func admitsAndRefuses(t *testing.T, e *framework.E2E, ns string, limit int) {
 			work *workv1.ManifestWork
 			want string
 		}{
-			{"no manifests", fixture.NewWork(ns, "empty").Build(),
-				`The ManifestWork "empty" is invalid: spec.workload.manifests: Required value: a ManifestWork needs at least one manifest under spec.workload.manifests`},
+			{"no manifests", fixture.NewWork(ns, "empty").Build(), framework.WebhookDenied + admission.MessageNoManifests},
 			{"duplicate", fixture.NewWork(ns, "dup").WithManifest(cm, cm).Build(),
 				`The ManifestWork "dup" is invalid: spec.workload.manifests[1]: Duplicate value: ConfigMap "a" in namespace "default" is already in spec.workload.manifests[0]; each object may appear only once in a ManifestWork`},
 			{"no name", fixture.NewWork(ns, "noname").WithRawManifest(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"namespace":"default"}}`).Build(),
-				`The ManifestWork "noname" is invalid: spec.workload.manifests[0]: Invalid value: manifest has no metadata.name`},
+				framework.WebhookDenied + admission.MessageNoName},
 			{"over the limit", fixture.NewWork(ns, "big").WithManifest(fixture.ConfigMap("default", "big", map[string]string{"k": strings.Repeat("x", limit+904)})).Build(),
-				fmt.Sprintf(`The ManifestWork "big" is invalid: spec.workload.manifests: Too long: the manifests total %d bytes, over the limit of %d (--manifest-limit); split them across several ManifestWorks`, limit+1006, limit)},
+				fmt.Sprintf(framework.WebhookDenied+"the size of manifests is %d bytes which exceeds the %d limit", sizeOfRaw(limit+1006), limit)},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {

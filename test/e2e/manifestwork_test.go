@@ -182,7 +182,7 @@ func TestBadManifestsAndRecovery(t *testing.T) {
 
 	waitManifestsApplied(t, "cluster1", "bad", map[int]string{
 		0: workv1.ManifestAppliedReasonComplete,
-		1: "does not serve kind Widget in example.com/v1",
+		1: `the server doesn't have a resource type "Widget"`,
 		2: `ConfigMap "no-namespace" is namespaced but the manifest has no metadata.namespace`,
 		3: workv1.ManifestAppliedReasonComplete,
 		4: "manifest has no metadata.name",

@@ -200,7 +200,7 @@ func (w *Webhook) WaitServed(t testing.TB, timeout time.Duration) {
 		if err == nil {
 			return fmt.Errorf("an empty work was admitted")
 		}
-		if !strings.Contains(err.Error(), WebhookDenied) || !strings.Contains(err.Error(), "a ManifestWork needs at least one manifest") {
+		if !strings.Contains(err.Error(), WebhookDenied) || !strings.Contains(err.Error(), "manifests should not be empty") {
 			return err
 		}
 		return nil

@@ -149,7 +149,7 @@ func TestAdmissionPolicy(t *testing.T) {
 	})
 
 	adminWorks := s.Work.WorkV1().ManifestWorks(policyNamespace)
-	const emptyMessage = "a ManifestWork needs at least one manifest under spec.workload.manifests"
+	const emptyMessage = "manifests should not be empty" // OCM's webhook's
 	framework.Eventually(t, time.Minute, func() error {
 		_, err := adminWorks.Create(ctx, policyWork("probe"), metav1.CreateOptions{})
 		if err == nil {
@@ -195,19 +195,34 @@ func TestAdmissionPolicy(t *testing.T) {
 
 	generated := rawManifest(t, map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]any{"namespace": "default", "generateName": "x-"},
+		"metadata": map[string]any{"namespace": "default", "name": "x", "generateName": "x-"},
 	})
 	_, err = works.Create(ctx, policyWork("generated", policyConfigMap(t, "a"), generated), metav1.CreateOptions{})
-	require.NoError(t, refused(err, "spec.workload.manifests[1] (ConfigMap)", "metadata.generateName is not supported"))
+	require.NoError(t, refused(err, "generateName must not be set in manifest"))
+
+	unnamed := rawManifest(t, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"namespace": "default"}})
+	_, err = works.Create(ctx, policyWork("unnamed", policyConfigMap(t, "a"), unnamed), metav1.CreateOptions{})
+	require.NoError(t, refused(err, "name must be set in manifest"))
+
+	// The CRD refuses a manifest without kind (or apiVersion) before any
+	// admission: manifests are embedded resources.
+	kindless := rawManifest(t, map[string]any{"apiVersion": "v1", "metadata": map[string]any{"name": "k"}})
+	_, err = works.Create(ctx, policyWork("kindless", policyConfigMap(t, "a"), kindless), metav1.CreateOptions{})
+	require.NoError(t, refused(err, "spec.workload.manifests[1].kind: Required value"))
+
+	noSA := withExecutor(policyWork("no-sa", policyConfigMap(t, "a")))
+	noSA.Spec.Executor.Subject.ServiceAccount = nil
+	_, err = works.Create(ctx, noSA, metav1.CreateOptions{})
+	require.NoError(t, refused(err, "executor service account can not be nil"))
 
 	_, err = works.Create(ctx, withExecutor(policyWork("executor", policyConfigMap(t, "a"))), metav1.CreateOptions{})
-	require.NoError(t, refused(err, "user "+policyUser+" may not use executor "+executorSA, "execute-as"))
+	require.NoError(t, refused(err, "user "+policyUser+" cannot manipulate the Manifestwork with executor default/executor1 in namespace "+policyNamespace))
 
 	// A valid work without executor is admitted; updating it to add the executor is refused too.
 	plain, err := works.Create(ctx, policyWork("plain", policyConfigMap(t, "a")), metav1.CreateOptions{})
 	require.NoError(t, err)
 	_, err = works.Update(ctx, withExecutor(plain), metav1.UpdateOptions{})
-	require.NoError(t, refused(err, "may not use executor "+executorSA))
+	require.NoError(t, refused(err, "cannot manipulate the Manifestwork with executor default/executor1"))
 
 	_, err = rbac.Roles(policyNamespace).Create(ctx, &rbacv1.Role{
 		ObjectMeta: metav1.ObjectMeta{Name: "execute-as-executor1"},
@@ -227,7 +242,7 @@ func TestAdmissionPolicy(t *testing.T) {
 	other := withExecutor(policyWork("other-executor", policyConfigMap(t, "a")))
 	other.Spec.Executor.Subject.ServiceAccount.Name = "executor2"
 	_, err = works.Create(ctx, other, metav1.CreateOptions{})
-	require.NoError(t, refused(err, "may not use executor system:serviceaccount:default:executor2"))
+	require.NoError(t, refused(err, "cannot manipulate the Manifestwork with executor default/executor2"))
 
 	// An admin (system:masters) may use any executor.
 	admin := withExecutor(policyWork("admin-executor", policyConfigMap(t, "a")))
@@ -242,7 +257,7 @@ func TestAdmissionPolicy(t *testing.T) {
 	changed := got.DeepCopy()
 	changed.Spec.Workload.Manifests = append(changed.Spec.Workload.Manifests, policyConfigMap(t, "b"))
 	_, err = works.Update(ctx, changed, metav1.UpdateOptions{})
-	require.NoError(t, refused(err, "may not use executor system:serviceaccount:default:executor2"))
+	require.NoError(t, refused(err, "cannot manipulate the Manifestwork with executor default/executor2"))
 	got.Labels = map[string]string{"touched": "true"}
 	_, err = works.Update(ctx, got, metav1.UpdateOptions{})
 	assert.NoError(t, err, "a metadata-only update needs no execute-as")

@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 )
 
 // ruleReasons are the reasons of the manifest conditions condition rules
@@ -40,14 +41,12 @@ func Prune(work *workv1.ManifestWork, status *workv1.ManifestWorkStatus) {
 	})
 }
 
-// ruleTypesOf are the condition types of the rules of a manifest's configs.
+// ruleTypesOf are the condition types of the rules of a manifest's
+// configuration: the one manifest.ConfigOf merges from the manifestConfigs
+// that match it, globs included, as the rules evaluated are.
 func ruleTypesOf(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) map[string]bool {
-	id := workv1.ResourceIdentifier{Group: meta.Group, Resource: meta.Resource, Namespace: meta.Namespace, Name: meta.Name}
 	types := map[string]bool{}
-	for _, cfg := range work.Spec.ManifestConfigs {
-		if cfg.ResourceIdentifier != id {
-			continue
-		}
+	if cfg := manifest.ConfigOf(work, meta); cfg != nil {
 		for _, r := range cfg.ConditionRules {
 			types[r.Condition] = true
 		}

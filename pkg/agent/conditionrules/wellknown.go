@@ -36,3 +36,35 @@ func wellKnownRule(gvk schema.GroupVersionKind, condition string) (workv1.Condit
 	rule.Condition = condition
 	return rule, ok
 }
+
+// Produces tells whether a rule gives a manifest of kind gvk a condition
+// when its object can be read. A rule without a condition type never does;
+// nor does a WellKnownConditions rule for a kind and condition that have no
+// built-in rule (see Evaluate). Every other rule does, an invalid one with
+// reason ConditionRuleInvalid.
+func Produces(rule workv1.ConditionRule, gvk schema.GroupVersionKind) bool {
+	if rule.Condition == "" {
+		return false
+	}
+	if rule.Type == workv1.WellKnownConditionsType {
+		_, ok := wellKnownRules[gvk][rule.Condition]
+		return ok
+	}
+	return true
+}
+
+// ProducesType tells whether some rule of rules gives a manifest of kind gvk
+// a condition of type condition.
+func ProducesType(rules []workv1.ConditionRule, gvk schema.GroupVersionKind, condition string) bool {
+	for _, r := range rules {
+		if r.Condition == condition && Produces(r, gvk) {
+			return true
+		}
+	}
+	return false
+}
+
+// GVKOf is the kind of a manifest's object.
+func GVKOf(meta workv1.ManifestResourceMeta) schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: meta.Group, Version: meta.Version, Kind: meta.Kind}
+}

@@ -1,22 +1,22 @@
 package health
 
 import (
-	"slices"
-
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/manifestwork/work/pkg/agent/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
 )
 
 // Overridden tells whether a condition rule of the work sets the manifest's
-// Healthy condition: the rule then replaces the built-in one.
+// Healthy condition: the rule then replaces the built-in one. A rule that
+// gives the manifest no condition (conditionrules.Produces), such as a
+// WellKnownConditions rule of type Healthy, leaves the built-in one.
 func Overridden(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
 	cfg := manifest.ConfigOf(work, meta)
-	setsHealthy := func(r workv1.ConditionRule) bool { return r.Condition == workv1.ManifestHealthy }
-	return cfg != nil && slices.ContainsFunc(cfg.ConditionRules, setsHealthy)
+	return cfg != nil && conditionrules.ProducesType(cfg.ConditionRules, conditionrules.GVKOf(meta), workv1.ManifestHealthy)
 }
 
 // WorkCondition aggregates the Healthy conditions of the manifests of a

@@ -13,9 +13,10 @@ import (
 // manifestConfigs give the manifest, globs and merging included, has one.
 func TestOverridden(t *testing.T) {
 	rule := func(c workv1.ManifestConfigOption, condition string) workv1.ManifestConfigOption {
-		c.ConditionRules = []workv1.ConditionRule{{Type: workv1.CELConditionExpressionsType, Condition: condition,
-			CelExpressions: []string{"true"}}}
-		return c
+		return fixture.WithConditionRules(c, fixture.CELRule(condition, "true"))
+	}
+	wellKnown := func(c workv1.ManifestConfigOption, condition string) workv1.ManifestConfigOption {
+		return fixture.WithConditionRules(c, workv1.ConditionRule{Type: workv1.WellKnownConditionsType, Condition: condition})
 	}
 	web := workv1.ManifestResourceMeta{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments", Namespace: "team", Name: "web"}
 	tests := []struct {
@@ -31,6 +32,14 @@ func TestOverridden(t *testing.T) {
 			rule(fixture.Config("apps", "deployments", "*", "*"), workv1.ManifestComplete),
 			rule(fixture.Config("apps", "deployments", "team", "web"), workv1.ManifestHealthy),
 		}},
+		// OCM gives no condition for a well-known rule without a built-in
+		// rule, so the built-in health stays.
+		{name: "well-known Healthy gives no condition", configs: []workv1.ManifestConfigOption{wellKnown(fixture.Config("apps", "deployments", "team", "web"), workv1.ManifestHealthy)}},
+		{name: "well-known Healthy next to a CEL one", configs: []workv1.ManifestConfigOption{
+			fixture.WithConditionRules(wellKnown(fixture.Config("apps", "deployments", "team", "web"), workv1.ManifestHealthy), fixture.CELRule(workv1.ManifestHealthy, "true")),
+		}, want: true},
+		{name: "invalid rule of type Healthy", configs: []workv1.ManifestConfigOption{fixture.WithConditionRules(fixture.Config("apps", "deployments", "team", "web"),
+			workv1.ConditionRule{Type: "Bogus", Condition: workv1.ManifestHealthy})}, want: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

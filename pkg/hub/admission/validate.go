@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -16,10 +19,27 @@ import (
 // DefaultManifestLimit is the default of --manifest-limit: 500 KiB.
 const DefaultManifestLimit = 500 * 1024
 
+// The messages of OCM's webhook (v1.0.0) for what it checks; users and
+// clients match on them, so they are kept word for word.
+const (
+	MessageNoManifests        = "manifests should not be empty"
+	messageTooLarge           = "the size of manifests is %d bytes which exceeds the %d limit"
+	MessageNoName             = "name must be set in manifest"
+	MessageGenerateName       = "generateName must not be set in manifest"
+	MessageNoServiceAccount   = "executor service account can not be nil"
+	messageExecutorNotAllowed = "user %s cannot manipulate the Manifestwork with executor %s/%s in namespace %s"
+)
+
+// ExecutorNotAllowed is OCM's message refusing a user an executor.
+func ExecutorNotAllowed(user, saNamespace, saName, namespace string) string {
+	return fmt.Sprintf(messageExecutorNotAllowed, user, saNamespace, saName, namespace)
+}
+
 // Options configures Validate.
 type Options struct {
-	// ManifestLimit is the most bytes the manifests' raw JSON may total
-	// (--manifest-limit). Zero or less means DefaultManifestLimit.
+	// ManifestLimit is the most bytes the manifests may total, measured as
+	// OCM measures them (Size) (--manifest-limit). Zero or less means
+	// DefaultManifestLimit.
 	ManifestLimit int
 }
 
@@ -37,33 +57,67 @@ func (k objectKey) String() string {
 	return fmt.Sprintf("%s %q in namespace %q", gk, k.name, k.namespace)
 }
 
-// Validate returns every problem of a work's manifests: none at all, a
-// manifest the agent could not apply, two manifests for the same object, or
-// more bytes in total than opts.ManifestLimit.
-func Validate(work *workv1.ManifestWork, opts Options) field.ErrorList {
+// Validate returns why a work's manifests are refused, nil when they are
+// not. First come OCM's checks, in OCM's order and with its messages, the
+// first failing one as a BadRequest: no manifests, more than
+// opts.ManifestLimit bytes in total, then per manifest one that does not
+// decode into an object with a kind, without a name, or with a
+// generateName. Then the checks beyond OCM's, all problems at once as an
+// Invalid error: a manifest the agent could not apply (no apiVersion, say)
+// and two manifests for the same object.
+func Validate(work *workv1.ManifestWork, opts Options) error {
+	if work == nil || len(work.Spec.Workload.Manifests) == 0 {
+		return apierrors.NewBadRequest(MessageNoManifests)
+	}
+	if err := validateAsOCM(work.Spec.Workload.Manifests, opts); err != nil {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	if errs := validateForAgent(work.Spec.Workload.Manifests); len(errs) > 0 {
+		return apierrors.NewInvalid(schema.GroupKind{Group: workv1.GroupName, Kind: "ManifestWork"}, work.Name, errs)
+	}
+	return nil
+}
+
+// validateAsOCM is OCM's check of non-empty manifests.
+func validateAsOCM(manifests []workv1.Manifest, opts Options) error {
 	limit := opts.ManifestLimit
 	if limit <= 0 {
 		limit = DefaultManifestLimit
 	}
-	path := field.NewPath("spec", "workload", "manifests")
-	if work == nil {
-		return field.ErrorList{field.Required(field.NewPath("spec"), "the ManifestWork is empty")}
+	total := 0
+	for _, m := range manifests {
+		total += Size(m)
 	}
-	manifests := work.Spec.Workload.Manifests
-	if len(manifests) == 0 {
-		return field.ErrorList{field.Required(path, "a ManifestWork needs at least one manifest under spec.workload.manifests")}
+	if total > limit {
+		return fmt.Errorf(messageTooLarge, total, limit)
 	}
+	for _, m := range manifests {
+		obj := &unstructured.Unstructured{}
+		if err := obj.UnmarshalJSON(rawOf(m)); err != nil {
+			return err
+		}
+		if obj.GetName() == "" {
+			return fmt.Errorf(MessageNoName)
+		}
+		if obj.GetGenerateName() != "" {
+			return fmt.Errorf(MessageGenerateName)
+		}
+	}
+	return nil
+}
 
+// validateForAgent returns every problem OCM's webhook lets through: a
+// manifest the agent could not apply, or two manifests for the same object.
+func validateForAgent(manifests []workv1.Manifest) field.ErrorList {
+	path := field.NewPath("spec", "workload", "manifests")
 	var errs field.ErrorList
 	first := map[objectKey]int{}
-	total := 0
 	for i, m := range manifests {
-		total += size(m)
 		// Decode checks what the agent needs: a JSON object with apiVersion,
 		// kind and metadata.name, and no generateName.
 		obj, err := manifest.Decode(m)
 		if err != nil {
-			errs = append(errs, invalid(path.Index(i), err.Error()))
+			errs = append(errs, field.Invalid(path.Index(i), field.OmitValueType{}, err.Error()))
 			continue
 		}
 		gvk := obj.GroupVersionKind()
@@ -79,30 +133,24 @@ func Validate(work *workv1.ManifestWork, opts Options) field.ErrorList {
 		}
 		first[key] = i
 	}
-	if total > limit {
-		errs = append(errs, &field.Error{
-			Type:     field.ErrorTypeTooLong,
-			Field:    path.String(),
-			BadValue: field.OmitValueType{},
-			Detail:   fmt.Sprintf("the manifests total %d bytes, over the limit of %d (--manifest-limit); split them across several ManifestWorks", total, limit),
-		})
-	}
 	return errs
 }
 
-// invalid reports a problem without echoing the whole manifest back.
-func invalid(p *field.Path, detail string) *field.Error {
-	return field.Invalid(p, field.OmitValueType{}, detail)
-}
-
-// size is the length of a manifest's raw JSON, encoding Object when Raw is unset.
-func size(m workv1.Manifest) int {
+// rawOf is a manifest's raw JSON, encoding Object when Raw is unset.
+func rawOf(m workv1.Manifest) []byte {
 	if len(m.Raw) > 0 || m.Object == nil {
-		return len(m.Raw)
+		return m.Raw
 	}
 	raw, err := json.Marshal(m.Object)
 	if err != nil {
-		return 0 // Decode reports the manifest as unencodable.
+		return nil // reported as a manifest that does not decode
 	}
-	return len(raw)
+	return raw
+}
+
+// Size is a manifest's size as OCM's webhook measures it against the limit:
+// that of the protobuf encoding of its RawExtension, which is the raw JSON
+// framed as a field (a one-byte tag and the varint of the length).
+func Size(m workv1.Manifest) int {
+	return (&runtime.RawExtension{Raw: rawOf(m)}).Size()
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -32,15 +33,16 @@ const (
 )
 
 func TestValidate(t *testing.T) {
+	twoCMs := Size(raw(cmA)) + Size(raw(cmB))
 	tests := []struct {
-		name  string
-		work  *workv1.ManifestWork
-		opts  Options
-		wants []string // each one error, in order; none means valid
+		name string
+		work *workv1.ManifestWork
+		opts Options
+		code int32  // 0: valid
+		want string // the message, whole for OCM's checks (400), a part of it for ours (422)
 	}{
 		{name: "tutorial work", work: work(raw(sa), raw(deploy))},
-		{name: "no manifests", work: work(),
-			wants: []string{"spec.workload.manifests: Required value: a ManifestWork needs at least one manifest"}},
+		{name: "no manifests", work: work(), code: 400, want: "manifests should not be empty"},
 		{name: "one manifest", work: work(raw(cmA))},
 		// As OCM's webhook, manifestConfigs are not checked: "*" in a
 		// resourceIdentifier's name or namespace is a glob the agent matches.
@@ -55,53 +57,73 @@ func TestValidate(t *testing.T) {
 			}}
 			return w
 		}()},
-		{name: "not JSON", work: work(raw(cmA), raw(`{"apiVersion":`)),
-			wants: []string{"spec.workload.manifests[1]: Invalid value: manifest is not a JSON object"}},
-		{name: "JSON array", work: work(raw(`[1]`)),
-			wants: []string{"spec.workload.manifests[0]: Invalid value: manifest is not a JSON object"}},
-		{name: "empty manifest", work: work(raw(cmA), workv1.Manifest{}),
-			wants: []string{"spec.workload.manifests[1]: Invalid value: manifest is empty"}},
-		{name: "no apiVersion", work: work(raw(`{"kind":"ConfigMap","metadata":{"name":"a"}}`)),
-			wants: []string{"spec.workload.manifests[0]: Invalid value: manifest has no apiVersion"}},
-		{name: "no kind", work: work(raw(`{"apiVersion":"v1","metadata":{"name":"a"}}`)),
-			wants: []string{"spec.workload.manifests[0]: Invalid value: manifest has no kind"}},
+		// OCM's checks: the decoder's error, then name and generateName.
+		{name: "not JSON", work: work(raw(cmA), raw(`{"apiVersion":`)), code: 400, want: "unexpected end of JSON input"},
+		{name: "JSON array", work: work(raw(`[1]`)), code: 400,
+			want: "json: cannot unmarshal array into Go value of type map[string]interface {}"},
+		{name: "empty manifest", work: work(raw(cmA), workv1.Manifest{}), code: 400, want: "unexpected end of JSON input"},
+		{name: "no kind", work: work(raw(`{"apiVersion":"v1","metadata":{"name":"a"}}`)), code: 400,
+			want: `Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"a"}}'`},
 		{name: "no name", work: work(raw(cmA), raw(cmB), raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"namespace":"ns"}}`)),
-			wants: []string{"spec.workload.manifests[2]: Invalid value: manifest has no metadata.name"}},
+			code: 400, want: "name must be set in manifest"},
 		{name: "generateName", work: work(raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","generateName":"a-"}}`)),
-			wants: []string{`spec.workload.manifests[0]: Invalid value: manifest ConfigMap "a" sets metadata.generateName`}},
+			code: 400, want: "generateName must not be set in manifest"},
+		{name: "the first problem in OCM's order", work: work(raw(`{"kind":"ConfigMap","metadata":{"generateName":"a-"}}`), raw(`{}`)),
+			code: 400, want: "name must be set in manifest"},
+		{name: "at the limit", work: work(raw(cmA), raw(cmB)), opts: Options{ManifestLimit: twoCMs}},
+		{name: "over the limit", work: work(raw(cmA), raw(cmB)), opts: Options{ManifestLimit: twoCMs - 1}, code: 400,
+			want: "the size of manifests is 162 bytes which exceeds the 161 limit"},
+		{name: "over the default limit", work: work(raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":"` + strings.Repeat("x", DefaultManifestLimit) + `"}}`)),
+			code: 400, want: "the size of manifests is 512082 bytes which exceeds the 512000 limit"},
+		{name: "the size before any manifest", work: work(raw(`{}`)), opts: Options{ManifestLimit: 1}, code: 400,
+			want: "the size of manifests is 4 bytes which exceeds the 1 limit"},
 		{name: "object instead of raw", work: work(workv1.Manifest{RawExtension: runtime.RawExtension{Object: &runtime.Unknown{Raw: []byte(cmA)}}})},
-		{name: "duplicate", work: work(raw(cmA), raw(cmB), raw(cmA)),
-			wants: []string{`spec.workload.manifests[2]: Duplicate value: ConfigMap "a" in namespace "ns" is already in spec.workload.manifests[0]`}},
-		{name: "duplicate across versions", work: work(raw(deploy), raw(deployV1b)),
-			wants: []string{`spec.workload.manifests[1]: Duplicate value: Deployment.apps "hello-world" in namespace "default" is already in spec.workload.manifests[0]`}},
+		// Beyond OCM: what the agent could not apply, and duplicates.
+		{name: "no apiVersion", work: work(raw(`{"kind":"ConfigMap","metadata":{"name":"a"}}`)), code: 422,
+			want: `ManifestWork.work.open-cluster-management.io "w" is invalid: spec.workload.manifests[0]: Invalid value: manifest has no apiVersion`},
+		{name: "duplicate", work: work(raw(cmA), raw(cmB), raw(cmA)), code: 422,
+			want: `spec.workload.manifests[2]: Duplicate value: ConfigMap "a" in namespace "ns" is already in spec.workload.manifests[0]`},
+		{name: "duplicate across versions", work: work(raw(deploy), raw(deployV1b)), code: 422,
+			want: `spec.workload.manifests[1]: Duplicate value: Deployment.apps "hello-world" in namespace "default" is already in spec.workload.manifests[0]`},
 		{name: "duplicate cluster-scoped", work: work(raw(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"n"}}`), raw(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"n"}}`)),
-			wants: []string{`spec.workload.manifests[1]: Duplicate value: Namespace "n" is already in spec.workload.manifests[0]`}},
+			code: 422, want: `spec.workload.manifests[1]: Duplicate value: Namespace "n" is already in spec.workload.manifests[0]`},
+		{name: "every problem beyond OCM reported", work: work(raw(cmA), raw(`{"kind":"Secret","metadata":{"name":"s"}}`), raw(cmA)), code: 422,
+			want: `[spec.workload.manifests[1]: Invalid value: manifest has no apiVersion, spec.workload.manifests[2]: Duplicate value`},
 		{name: "same name, other namespace", work: work(raw(cmA), raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"other"}}`))},
 		{name: "same name, other kind", work: work(raw(cmA), raw(`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"a","namespace":"ns"}}`))},
 		{name: "same name and kind, other group", work: work(raw(`{"apiVersion":"a.example.com/v1","kind":"Widget","metadata":{"name":"w"}}`), raw(`{"apiVersion":"b.example.com/v1","kind":"Widget","metadata":{"name":"w"}}`))},
-		{name: "at the limit", work: work(raw(cmA), raw(cmB)), opts: Options{ManifestLimit: len(cmA) + len(cmB)}},
-		{name: "over the limit", work: work(raw(cmA), raw(cmB)), opts: Options{ManifestLimit: len(cmA) + len(cmB) - 1},
-			wants: []string{"spec.workload.manifests: Too long: the manifests total 158 bytes, over the limit of 157 (--manifest-limit)"}},
-		{name: "over the default limit", work: work(raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":"` + strings.Repeat("x", DefaultManifestLimit) + `"}}`)),
-			wants: []string{"over the limit of 512000 (--manifest-limit)"}},
-		{name: "every problem reported", work: work(raw(cmA), raw(`{}`), raw(cmA)), opts: Options{ManifestLimit: 10},
-			wants: []string{
-				"spec.workload.manifests[1]: Invalid value: manifest has no apiVersion, kind, metadata.name",
-				"spec.workload.manifests[2]: Duplicate value",
-				"spec.workload.manifests: Too long: the manifests total 160 bytes, over the limit of 10",
-			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			errs := Validate(tt.work, tt.opts)
-			require.Len(t, errs, len(tt.wants), "errors: %v", errs)
-			for i, want := range tt.wants {
-				assert.Contains(t, errs[i].Error(), want)
+			err := Validate(tt.work, tt.opts)
+			if tt.code == 0 {
+				assert.NoError(t, err)
+				return
 			}
+			var status apierrors.APIStatus
+			require.ErrorAs(t, err, &status)
+			assert.Equal(t, tt.code, status.Status().Code)
+			if tt.code == 400 {
+				assert.Equal(t, metav1.StatusReasonBadRequest, status.Status().Reason)
+				assert.Equal(t, tt.want, status.Status().Message)
+				return
+			}
+			assert.Contains(t, status.Status().Message, tt.want)
 		})
 	}
 }
 
+// TestSize: a manifest's size is that of its RawExtension's protobuf
+// encoding, OCM's measure: the raw JSON, a tag byte and the varint length.
+func TestSize(t *testing.T) {
+	for _, tc := range []struct{ raw, want int }{
+		{0, 2}, {1, 3}, {127, 129}, {128, 131}, {16383, 16386}, {16384, 16388}, {2_000_000, 2_000_004},
+	} {
+		assert.Equal(t, tc.want, Size(raw(strings.Repeat("x", tc.raw))), "raw of %d bytes", tc.raw)
+	}
+	assert.Zero(t, Size(workv1.Manifest{}), "a manifest without raw encodes to nothing")
+}
+
 func TestValidateNil(t *testing.T) {
-	assert.Len(t, Validate(nil, Options{}), 1)
+	assert.EqualError(t, Validate(nil, Options{}), "manifests should not be empty")
 }

@@ -2,14 +2,16 @@ package webhook
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/hub/admission"
+	"github.com/manifestwork/work/pkg/serviceaccount"
 )
 
 const (
@@ -17,9 +19,6 @@ const (
 	executeAsVerb = "execute-as"
 	// manifestWorksResource is the resource the verb is granted on.
 	manifestWorksResource = "manifestworks"
-	// defaultExecutor is the agent's own identity, checked for a work
-	// without an executor when NilExecutorValidating is on.
-	defaultExecutor = "system:serviceaccount::klusterlet-work-sa"
 )
 
 // SubjectAccessReviews creates SubjectAccessReviews on the hub; the
@@ -30,8 +29,8 @@ type SubjectAccessReviews interface {
 
 // authorize allows the write if the requesting user may execute as executor
 // in the work's namespace, and refuses it otherwise, also when the hub cannot
-// answer.
-func (r *reviewer) authorize(ctx context.Context, req *admissionv1.AdmissionRequest, work *workv1.ManifestWork, executor string) *admissionv1.AdmissionResponse {
+// answer; both refusals are OCM's: BadRequest, with its messages.
+func (r *reviewer) authorize(ctx context.Context, req *admissionv1.AdmissionRequest, work *workv1.ManifestWork, executor *workv1.ManifestWorkSubjectServiceAccount) *admissionv1.AdmissionResponse {
 	user := req.UserInfo
 	sar := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
 		User:   user.Username,
@@ -42,7 +41,7 @@ func (r *reviewer) authorize(ctx context.Context, req *admissionv1.AdmissionRequ
 			Verb:      executeAsVerb,
 			Group:     workv1.GroupName,
 			Resource:  manifestWorksResource,
-			Name:      executor,
+			Name:      serviceaccount.User(executor.Namespace, executor.Name),
 		},
 	}}
 	if len(user.Extra) > 0 {
@@ -51,26 +50,18 @@ func (r *reviewer) authorize(ctx context.Context, req *admissionv1.AdmissionRequ
 			sar.Spec.Extra[k] = authorizationv1.ExtraValue(v)
 		}
 	}
-	what := fmt.Sprintf("use executor %s", executor)
-	if work.Spec.Executor == nil {
-		what = fmt.Sprintf("leave spec.executor empty (NilExecutorValidating checks it as %s)", executor)
-	}
-
 	got, err := r.sars.Create(ctx, sar, metav1.CreateOptions{})
 	if err != nil {
-		return deny(http.StatusInternalServerError, metav1.StatusReasonInternalError,
-			fmt.Sprintf("cannot check whether user %q may %s in namespace %s, so the write is refused: SubjectAccessReview failed: %v",
-				user.Username, what, req.Namespace, err))
+		klog.FromContext(ctx).V(2).Info("Cannot check execute-as, refusing the write", "user", user.Username,
+			"executor", sar.Spec.ResourceAttributes.Name, "err", err)
+		return refuse(apierrors.NewBadRequest(err.Error()))
 	}
 	if got.Status.Allowed {
 		return allow()
 	}
-	msg := fmt.Sprintf(`user %q may not %s in namespace %s: it needs verb %q on %s.%s with resourceNames [%q] (see docs/admission.md)`,
-		user.Username, what, req.Namespace, executeAsVerb, manifestWorksResource, workv1.GroupName, executor)
 	if got.Status.EvaluationError != "" {
-		msg += "; the authorizer reported: " + got.Status.EvaluationError
+		klog.FromContext(ctx).V(2).Info("The authorizer reported an error on execute-as", "user", user.Username,
+			"executor", sar.Spec.ResourceAttributes.Name, "err", got.Status.EvaluationError)
 	}
-	resp := deny(http.StatusForbidden, metav1.StatusReasonForbidden, msg)
-	resp.Result.Details = &metav1.StatusDetails{Group: workv1.GroupName, Kind: manifestWorksResource, Name: work.Name}
-	return resp
+	return refuse(apierrors.NewBadRequest(admission.ExecutorNotAllowed(user.Username, executor.Namespace, executor.Name, work.Namespace)))
 }

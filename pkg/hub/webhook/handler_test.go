@@ -43,7 +43,7 @@ func TestHandlerAnswersAReview(t *testing.T) {
 	assert.Equal(t, "req-1", resp["uid"])
 	assert.Equal(t, false, resp["allowed"])
 	status := resp["status"].(map[string]any)
-	assert.Equal(t, float64(403), status["code"])
+	assert.Equal(t, float64(400), status["code"])
 	assert.Equal(t, executor1Denied, status["message"])
 }
 

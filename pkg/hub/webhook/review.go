@@ -11,12 +11,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/klog/v2"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/hub/admission"
-	"github.com/manifestwork/work/pkg/serviceaccount"
 )
 
 // manifestWorkKind is the kind this webhook reviews.
@@ -66,34 +64,39 @@ func (r *reviewer) decide(ctx context.Context, req *admissionv1.AdmissionRequest
 		}
 	}
 
-	errs := admission.Validate(work, admission.Options{ManifestLimit: r.manifestLimit})
-	executor, executorErrs := executorUser(work, r.nilExecutorValidating)
-	errs = append(errs, executorErrs...)
-	if len(errs) > 0 {
-		status := apierrors.NewInvalid(manifestWorkKind, work.Name, errs).ErrStatus
-		return &admissionv1.AdmissionResponse{Allowed: false, Result: &status}
+	if err := admission.Validate(work, admission.Options{ManifestLimit: r.manifestLimit}); err != nil {
+		return refuse(err)
 	}
-	if executor == "" {
+	executor, err := executorOf(work, r.nilExecutorValidating)
+	if err != nil {
+		return refuse(err)
+	}
+	if executor == nil {
 		return allow()
 	}
 	return r.authorize(ctx, req, work, executor)
 }
 
-// executorUser is the user name a work's executor stands for, or "" when the
-// work names none and NilExecutorValidating is off.
-func executorUser(work *workv1.ManifestWork, nilExecutorValidating bool) (string, field.ErrorList) {
+// defaultExecutor is the executor OCM checks a work without one as, when
+// NilExecutorValidating is on: the agent's own service account, with no
+// namespace.
+var defaultExecutor = workv1.ManifestWorkSubjectServiceAccount{Name: "klusterlet-work-sa"}
+
+// executorOf is the service account a work's executor stands for, or nil
+// when the work names none and NilExecutorValidating is off. An executor
+// without one is refused with OCM's message.
+func executorOf(work *workv1.ManifestWork, nilExecutorValidating bool) (*workv1.ManifestWorkSubjectServiceAccount, error) {
 	if work.Spec.Executor == nil {
 		if nilExecutorValidating {
-			return defaultExecutor, nil
+			return &defaultExecutor, nil
 		}
-		return "", nil
+		return nil, nil
 	}
 	sa := work.Spec.Executor.Subject.ServiceAccount
 	if sa == nil {
-		path := field.NewPath("spec", "executor", "subject", "serviceAccount")
-		return "", field.ErrorList{field.Required(path, "an executor of type ServiceAccount needs the namespace and name of that ServiceAccount")}
+		return nil, apierrors.NewBadRequest(admission.MessageNoServiceAccount)
 	}
-	return serviceaccount.User(sa.Namespace, sa.Name), nil
+	return sa, nil
 }
 
 // sameSpec reports whether two encodings of a ManifestWork have equal specs,
@@ -109,6 +112,15 @@ func sameSpec(oldRaw, newRaw []byte) (bool, error) {
 		return false, err
 	}
 	return reflect.DeepEqual(before.Spec, after.Spec), nil
+}
+
+// refuse answers with the status of an API error.
+func refuse(err error) *admissionv1.AdmissionResponse {
+	status := apierrors.NewInternalError(err).ErrStatus
+	if s, ok := err.(apierrors.APIStatus); ok {
+		status = s.Status()
+	}
+	return &admissionv1.AdmissionResponse{Allowed: false, Result: &status}
 }
 
 func allow() *admissionv1.AdmissionResponse { return &admissionv1.AdmissionResponse{Allowed: true} }

@@ -74,8 +74,8 @@ func request(t *testing.T, op admissionv1.Operation, obj, old *workv1.ManifestWo
 	return req
 }
 
-const executor1Denied = `user "alice" may not use executor system:serviceaccount:default:executor1 in namespace cluster1: ` +
-	`it needs verb "execute-as" on manifestworks.work.open-cluster-management.io with resourceNames ["system:serviceaccount:default:executor1"] (see docs/admission.md)`
+// The refusals are OCM's messages, word for word.
+const executor1Denied = "user alice cannot manipulate the Manifestwork with executor default/executor1 in namespace cluster1"
 
 func TestReview(t *testing.T) {
 	labelled := withExecutor(validWork(), "default", "executor1")
@@ -98,32 +98,33 @@ func TestReview(t *testing.T) {
 		wantMsg   string
 		wantSARs  int
 		wantSARAs string // the executor user of the one SAR
+		ocm       bool   // a refusal of OCM's: BadRequest, wantMsg whole
 	}{
 		{name: "create without executor", req: request(t, admissionv1.Create, validWork(), nil)},
 		{name: "create with permitted executor", req: request(t, admissionv1.Create, withExecutor(validWork(), "default", "executor1"), nil),
 			sars: fakeSARs{allowed: true}, wantSARs: 1, wantSARAs: "system:serviceaccount:default:executor1"},
 		{name: "create with forbidden executor", req: request(t, admissionv1.Create, withExecutor(validWork(), "default", "executor1"), nil),
-			wantCode: 403, wantMsg: executor1Denied, wantSARs: 1, wantSARAs: "system:serviceaccount:default:executor1"},
+			wantCode: 400, ocm: true, wantMsg: executor1Denied, wantSARs: 1, wantSARAs: "system:serviceaccount:default:executor1"},
 		{name: "hub cannot answer: fail closed", req: request(t, admissionv1.Create, withExecutor(validWork(), "default", "executor1"), nil),
-			sars: fakeSARs{err: errors.New("connection refused")}, wantCode: 500, wantSARs: 1, wantSARAs: "system:serviceaccount:default:executor1",
-			wantMsg: `cannot check whether user "alice" may use executor system:serviceaccount:default:executor1 in namespace cluster1, so the write is refused: SubjectAccessReview failed: connection refused`},
+			sars: fakeSARs{err: errors.New("connection refused")}, wantCode: 400, wantSARs: 1, wantSARAs: "system:serviceaccount:default:executor1",
+			ocm: true, wantMsg: "connection refused"},
 		{name: "no executor with NilExecutorValidating, forbidden", req: request(t, admissionv1.Create, validWork(), nil), nilGate: true,
-			wantCode: 403, wantSARs: 1, wantSARAs: "system:serviceaccount::klusterlet-work-sa",
-			wantMsg: `user "alice" may not leave spec.executor empty (NilExecutorValidating checks it as system:serviceaccount::klusterlet-work-sa) in namespace cluster1: it needs verb "execute-as" on manifestworks.work.open-cluster-management.io with resourceNames ["system:serviceaccount::klusterlet-work-sa"]`},
+			wantCode: 400, wantSARs: 1, wantSARAs: "system:serviceaccount::klusterlet-work-sa",
+			ocm: true, wantMsg: "user alice cannot manipulate the Manifestwork with executor /klusterlet-work-sa in namespace cluster1"},
 		{name: "no executor with NilExecutorValidating, permitted", req: request(t, admissionv1.Create, validWork(), nil), nilGate: true,
 			sars: fakeSARs{allowed: true}, wantSARs: 1, wantSARAs: "system:serviceaccount::klusterlet-work-sa"},
-		{name: "executor without serviceAccount", req: request(t, admissionv1.Create, noSA, nil), wantCode: 422,
-			wantMsg: `ManifestWork.work.open-cluster-management.io "w" is invalid: spec.executor.subject.serviceAccount: Required value: an executor of type ServiceAccount needs the namespace and name of that ServiceAccount`},
-		{name: "no manifests: invalid before any SAR", req: request(t, admissionv1.Create, withExecutor(fixture.NewWork("cluster1", "w").Build(), "default", "executor1"), nil),
-			wantCode: 422, wantMsg: `ManifestWork.work.open-cluster-management.io "w" is invalid: spec.workload.manifests: Required value: a ManifestWork needs at least one manifest under spec.workload.manifests`},
+		{name: "executor without serviceAccount", req: request(t, admissionv1.Create, noSA, nil), wantCode: 400,
+			ocm: true, wantMsg: "executor service account can not be nil"},
+		{name: "no manifests: refused before any SAR", req: request(t, admissionv1.Create, withExecutor(fixture.NewWork("cluster1", "w").Build(), "default", "executor1"), nil),
+			wantCode: 400, ocm: true, wantMsg: "manifests should not be empty"},
 		{name: "duplicate manifests", req: request(t, admissionv1.Create, fixture.NewWork("cluster1", "w").
 			WithManifest(fixture.ConfigMap("default", "a", nil), fixture.ConfigMap("default", "a", nil)).Build(), nil),
 			wantCode: 422, wantMsg: `spec.workload.manifests[1]: Duplicate value: ConfigMap "a" in namespace "default" is already in spec.workload.manifests[0]`},
-		{name: "over the manifest limit", req: request(t, admissionv1.Create, tooBig, nil), wantCode: 422,
-			wantMsg: `spec.workload.manifests: Too long: the manifests total 2100 bytes, over the limit of 1024 (--manifest-limit)`},
+		{name: "over the manifest limit", req: request(t, admissionv1.Create, tooBig, nil), wantCode: 400,
+			ocm: true, wantMsg: "the size of manifests is 2103 bytes which exceeds the 1024 limit"},
 		{name: "update of labels and finalizers only needs no execute-as", req: request(t, admissionv1.Update, labelled, withExecutor(validWork(), "default", "executor1"))},
 		{name: "update of spec is checked", req: request(t, admissionv1.Update, changed, withExecutor(validWork(), "default", "executor1")),
-			wantCode: 403, wantMsg: executor1Denied, wantSARs: 1, wantSARAs: "system:serviceaccount:default:executor1"},
+			wantCode: 400, ocm: true, wantMsg: executor1Denied, wantSARs: 1, wantSARAs: "system:serviceaccount:default:executor1"},
 		{name: "update of an invalid work that leaves spec alone", req: request(t, admissionv1.Update, fixture.NewWork("cluster1", "w").Build(), fixture.NewWork("cluster1", "w").Build())},
 		{name: "status subresource", req: func() *admissionv1.AdmissionRequest {
 			r := request(t, admissionv1.Update, changed, validWork())
@@ -165,7 +166,12 @@ func TestReview(t *testing.T) {
 				require.NotNil(t, resp.Result)
 				assert.Equal(t, metav1.StatusFailure, resp.Result.Status)
 				assert.Equal(t, tt.wantCode, resp.Result.Code)
-				assert.Contains(t, resp.Result.Message, tt.wantMsg)
+				if tt.ocm {
+					assert.Equal(t, tt.wantMsg, resp.Result.Message, "OCM's message, whole")
+					assert.Equal(t, metav1.StatusReasonBadRequest, resp.Result.Reason)
+				} else {
+					assert.Contains(t, resp.Result.Message, tt.wantMsg)
+				}
 			}
 			require.Len(t, sars.got, tt.wantSARs)
 			if tt.wantSARs == 1 {
@@ -189,12 +195,4 @@ func TestSameSpecIgnoresKeyOrder(t *testing.T) {
 	same, err = sameSpec([]byte(`{"spec":{"a":1}}`), []byte(`{"spec":{"a":2}}`))
 	require.NoError(t, err)
 	assert.False(t, same)
-}
-
-func TestForbiddenDetails(t *testing.T) {
-	r := &reviewer{sars: &fakeSARs{}}
-	resp := r.review(context.Background(), request(t, admissionv1.Create, withExecutor(validWork(), "default", "executor1"), nil))
-	require.False(t, resp.Allowed)
-	assert.Equal(t, metav1.StatusReasonForbidden, resp.Result.Reason)
-	assert.Equal(t, &metav1.StatusDetails{Group: "work.open-cluster-management.io", Kind: "manifestworks", Name: "w"}, resp.Result.Details)
 }

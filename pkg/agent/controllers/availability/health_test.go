@@ -140,6 +140,23 @@ func TestConditionRuleOverridesHealth(t *testing.T) {
 	assert.Equal(t, workv1.HealthyReasonProgressing, workHealthOf(t, stored).Reason)
 }
 
+// A WellKnownConditions rule of type Healthy gives no condition (no kind has
+// a built-in Healthy rule, as in OCM), so it overrides nothing: the built-in
+// rule judges the manifest and the work's Healthy is written.
+func TestWellKnownHealthyRuleKeepsBuiltInHealth(t *testing.T) {
+	work := newWork(nil, manifest(meta(0, deploy), applied, available))
+	work.Spec.ManifestConfigs = []workv1.ManifestConfigOption{fixture.WithConditionRules(
+		fixture.Config("apps", "deployments", "default", "web"),
+		workv1.ConditionRule{Type: workv1.WellKnownConditionsType, Condition: workv1.ManifestHealthy})}
+	f := newHarness(work, withStatus(cached(deploy), deploy, deploymentStatus(3, rolledOut)))
+
+	_, err := f.reconcile(t, work)
+	require.NoError(t, err)
+	stored := f.stored(t)
+	assert.Equal(t, workv1.HealthyReasonHealthy, healthOf(t, stored, 0).Reason)
+	assert.Equal(t, metav1.ConditionTrue, workHealthOf(t, stored).Status)
+}
+
 // An object applied a moment ago, not yet in the cache, is not judged: no
 // Healthy for it yet, nor for the work, so that the first verdict costs no
 // extra write.

@@ -191,7 +191,7 @@ func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
 	wantMessages := []string{
 		"manifest is not a JSON object",
 		"manifest has no kind",
-		"the managed cluster does not serve kind Widget in example.com/v1",
+		`the server doesn't have a resource type "Widget"`,
 		`ConfigMap "no-namespace" is namespaced but the manifest has no metadata.namespace`,
 		workv1.ManifestAppliedMessageComplete,
 	}
@@ -208,7 +208,9 @@ func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
 			assert.Equal(t, metav1.ConditionTrue, c.Status)
 		}
 	}
-	assert.Equal(t, "Widget", got.Status.ResourceStatus.Manifests[2].ResourceMeta.Kind, "what is known of a failing manifest is shown")
+	assert.Equal(t, workv1.ManifestResourceMeta{Ordinal: 2, Group: "example.com", Version: "v1", Kind: "Widget", Namespace: "team", Name: "w"},
+		got.Status.ResourceStatus.Manifests[2].ResourceMeta, "what is known of a failing manifest is shown, as by OCM")
+	assert.Equal(t, workv1.ManifestResourceMeta{Ordinal: 0}, got.Status.ResourceStatus.Manifests[0].ResourceMeta, "nothing is known of one that does not decode")
 	applied := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkApplied)
 	require.NotNil(t, applied)
 	assert.Equal(t, metav1.ConditionFalse, applied.Status)

@@ -49,7 +49,11 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 	status.ResourceStatus.Manifests = manifests
 	apimeta.SetStatusCondition(&status.Conditions, workInSync(manifests, work.Generation))
 	failed := countFailed(results)
-	apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, work.Generation))
+	if len(results) > 0 {
+		// As OCM's agent: a work without manifests gets no Applied
+		// condition, there being no manifest whose Applied it aggregates.
+		apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, work.Generation))
+	}
 	setOwnCondition(work, &status.Conditions, workProgressing(failed, work.Generation))
 	if allAvailable {
 		apimeta.SetStatusCondition(&status.Conditions, workAvailable(work.Generation))
@@ -83,17 +87,36 @@ func workAvailable(generation int64) metav1.Condition {
 	}
 }
 
-// carryOver returns the previous status of the same object: matched on the
-// resource identity, not the ordinal, so reordering manifests keeps it.
+// carryOver returns the previous status of the same object, matched as
+// OCM's agent matches it: the entry with the same resourceMeta, else the one
+// entry that differs only in its ordinal, so reordering manifests keeps it.
+// When several entries differ only in their ordinals (the same object listed
+// twice), or the manifest's meta is nothing but its ordinal (it did not
+// decode), only the exact entry matches.
 func carryOver(previous []workv1.ManifestCondition, meta workv1.ManifestResourceMeta) workv1.ManifestCondition {
-	for _, p := range previous {
-		id := p.ResourceMeta
-		id.Ordinal = meta.Ordinal
-		if id == meta {
+	var byObject *workv1.ManifestCondition
+	matches := 0
+	for i := range previous {
+		p := &previous[i]
+		if p.ResourceMeta == meta {
 			return *p.DeepCopy()
 		}
+		if sameObject(p.ResourceMeta, meta) {
+			byObject = p
+			matches++
+		}
+	}
+	if matches == 1 {
+		return *byObject.DeepCopy()
 	}
 	return workv1.ManifestCondition{Conditions: []metav1.Condition{}}
+}
+
+// sameObject tells whether two resourceMetas, not only ordinals, name the
+// same object.
+func sameObject(a, b workv1.ManifestResourceMeta) bool {
+	a.Ordinal, b.Ordinal = 0, 0
+	return a == b && a != workv1.ManifestResourceMeta{}
 }
 
 // manifestApplied is OCM's Applied condition of a manifest: whatever the

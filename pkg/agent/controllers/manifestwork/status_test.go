@@ -227,3 +227,76 @@ func TestUserRuleReplacesOwnProgressing(t *testing.T) {
 		})
 	}
 }
+
+// TestCarryOverMatchesAsOCM: a manifest keeps the status of the entry with
+// its resourceMeta, else of the one entry naming the same object at another
+// ordinal; an object listed twice, or a manifest that did not decode, only
+// keeps its exact entry.
+func TestCarryOverMatchesAsOCM(t *testing.T) {
+	cms := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	entry := func(ordinal int32, name, marker string) workv1.ManifestCondition {
+		mc := fixture.ManifestStatus(cms, "team", name, metav1.Condition{Type: "Marker", Reason: marker})
+		mc.ResourceMeta.Ordinal = ordinal
+		return mc
+	}
+	undecoded := func(ordinal int32, marker string) workv1.ManifestCondition {
+		return workv1.ManifestCondition{ResourceMeta: workv1.ManifestResourceMeta{Ordinal: ordinal},
+			Conditions: []metav1.Condition{{Type: "Marker", Reason: marker}}}
+	}
+	tests := []struct {
+		name     string
+		previous []workv1.ManifestCondition
+		meta     workv1.ManifestResourceMeta
+		want     string // the marker carried over; "" for none
+	}{
+		{"exact", []workv1.ManifestCondition{entry(0, "a", "a0"), entry(1, "b", "b1")}, entry(1, "b", "").ResourceMeta, "b1"},
+		{"moved", []workv1.ManifestCondition{entry(0, "a", "a0"), entry(1, "b", "b1")}, entry(0, "b", "").ResourceMeta, "b1"},
+		{"new object", []workv1.ManifestCondition{entry(0, "a", "a0")}, entry(1, "c", "").ResourceMeta, ""},
+		{"listed twice: the exact entry", []workv1.ManifestCondition{entry(0, "a", "a0"), entry(1, "a", "a1")}, entry(1, "a", "").ResourceMeta, "a1"},
+		{"listed twice, moved: none", []workv1.ManifestCondition{entry(0, "a", "a0"), entry(1, "a", "a1")}, entry(2, "a", "").ResourceMeta, ""},
+		{"undecoded: the exact entry", []workv1.ManifestCondition{undecoded(0, "u0"), undecoded(1, "u1")}, undecoded(1, "").ResourceMeta, "u1"},
+		{"undecoded, moved: none", []workv1.ManifestCondition{undecoded(0, "u0")}, undecoded(1, "").ResourceMeta, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := carryOver(tt.previous, tt.meta)
+			marker := ""
+			if c := apimeta.FindStatusCondition(got.Conditions, "Marker"); c != nil {
+				marker = c.Reason
+			}
+			assert.Equal(t, tt.want, marker)
+			assert.NotNil(t, got.Conditions)
+		})
+	}
+}
+
+// TestEmptyWorkHasNoApplied: as OCM's agent, a work without manifests gets
+// no Applied condition; one left from manifests it had stays as it was.
+func TestEmptyWorkHasNoApplied(t *testing.T) {
+	stale := metav1.Condition{Type: workv1.WorkApplied, Status: metav1.ConditionTrue,
+		Reason: workv1.WorkAppliedReasonComplete, Message: workv1.WorkAppliedMessageComplete, ObservedGeneration: 1}
+	tests := []struct {
+		name   string
+		before []metav1.Condition
+		want   *metav1.Condition
+	}{
+		{name: "never had manifests"},
+		{name: "had manifests", before: []metav1.Condition{stale}, want: &stale},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := fixture.NewWork(fixture.Cluster, "w").WithGeneration(2)
+			if len(tt.before) > 0 {
+				b = b.WithCondition(tt.before...)
+			}
+			status := buildStatus(b.Build(), nil)
+			got := apimeta.FindStatusCondition(status.Conditions, workv1.WorkApplied)
+			if tt.want == nil {
+				assert.Nil(t, got)
+				return
+			}
+			require.NotNil(t, got)
+			assert.Equal(t, tt.want.ObservedGeneration, got.ObservedGeneration, "left as it was")
+		})
+	}
+}
