@@ -199,7 +199,7 @@ func diffCases() []diffCase {
 			{name: "a user edits the data", spoke: cmPatch(userEditsCM)},
 		}},
 		{name: "ssa-field-manager", works: []string{manifests(cmA, cmConfig(
-			"updateStrategy: {type: ServerSideApply, serverSideApply: {force: true, fieldManager: df-other}}"))}},
+			"updateStrategy: {type: ServerSideApply, serverSideApply: {force: true, fieldManager: work-agent-other}}"))}},
 		{name: "ssa-conflict", before: []string{preexistingCM}, works: []string{manifests(cmA, cmConfig(strategy("ServerSideApply")))}},
 		{name: "ssa-force", before: []string{preexistingCM}, works: []string{manifests(cmA, cmConfig(
 			"updateStrategy: {type: ServerSideApply, serverSideApply: {force: true}}"))}},

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -217,9 +218,13 @@ func runDiffCase(t *testing.T, c *diffCase, sides [2]*diffSide, results *diffRes
 		for _, r := range runs {
 			do(r)
 		}
-		snaps, writes := settleBoth(t, runs, from, name)
+		snaps, writes, moving := settleBoth(t, runs, from, name)
 		framework.CommonOrder(snaps[0], snaps[1])
 		found := framework.CompareSnapshots(c.name, name, snaps[0], snaps[1])
+		if moving[0] != "" || moving[1] != "" {
+			found = append(found, framework.Difference{Case: c.name, Step: name, Path: "settled",
+				OCM: settledText(moving[0]), Ours: settledText(moving[1])})
+		}
 		for _, area := range []string{"managed", "hub"} {
 			o, u := writes[0][area], writes[1][area]
 			if len(u) > len(o) {
@@ -513,10 +518,23 @@ func (r *diffRun) concerns(path string) bool {
 	return false
 }
 
+// settledText says whether a side settled within diffSettleTimeout.
+func settledText(moving string) string {
+	if moving == "" {
+		return "settled"
+	}
+	return fmt.Sprintf("still changing after %s, last: %s", diffSettleTimeout, moving)
+}
+
+// hubHash is the hub's hash in an AppliedManifestWork's name.
+var hubHash = regexp.MustCompile(`[0-9a-f]{64}-`)
+
+// describeWrites counts writes by kind, shortened for the report.
 func describeWrites(writes []string) string {
 	counts := map[string]int{}
 	for _, w := range writes {
-		counts[w]++
+		w = strings.Replace(w, "/apis/work.open-cluster-management.io/v1/", "/", 1)
+		counts[hubHash.ReplaceAllString(w, "<hub>-")]++
 	}
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
@@ -526,17 +544,19 @@ func describeWrites(writes []string) string {
 }
 
 // settleBoth waits until neither cluster nor either agent's writes changed
-// for diffQuiet, and returns the last snapshots and the writes since from.
-func settleBoth(t *testing.T, runs [2]*diffRun, from time.Time, step string) ([2]framework.Snapshot, [2]map[string][]string) {
+// for diffQuiet, and returns the last snapshots, the writes since from and,
+// for a side that kept changing until diffSettleTimeout, what changed last
+// (else "").
+func settleBoth(t *testing.T, runs [2]*diffRun, from time.Time, step string) ([2]framework.Snapshot, [2]map[string][]string, [2]string) {
 	t.Helper()
 	var snaps [2]framework.Snapshot
 	var writes [2]map[string][]string
+	var moving [2]string
 	var last [2]string
-	stable := time.Now()
+	stable := [2]time.Time{time.Now(), time.Now()}
 	deadline := time.Now().Add(diffSettleTimeout)
 	for {
 		var errs []error
-		changed := false
 		for i, r := range runs {
 			s, err := r.snapshot(t.Context())
 			errs = append(errs, err)
@@ -544,18 +564,22 @@ func settleBoth(t *testing.T, runs [2]*diffRun, from time.Time, step string) ([2
 			errs = append(errs, err)
 			key := fmt.Sprint(s, len(w["managed"]), len(w["hub"]))
 			if key != last[i] {
-				changed = true
+				stable[i] = time.Now()
+				moving[i] = whatChanged(snaps[i], s, writes[i], w)
 			}
 			last[i], snaps[i], writes[i] = key, s, w
 		}
 		require.NoError(t, errors.Join(errs...), "%s: %s", runs[0].c.name, step)
-		if changed {
-			stable = time.Now()
-		} else if time.Since(stable) >= diffQuiet {
-			return snaps, writes
+		if time.Since(stable[0]) >= diffQuiet && time.Since(stable[1]) >= diffQuiet {
+			return snaps, writes, [2]string{}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: step %q did not settle within %s", runs[0].c.name, step, diffSettleTimeout)
+			for i := range moving {
+				if time.Since(stable[i]) >= diffQuiet {
+					moving[i] = ""
+				}
+			}
+			return snaps, writes, moving
 		}
 		select {
 		case <-t.Context().Done():
@@ -563,6 +587,21 @@ func settleBoth(t *testing.T, runs [2]*diffRun, from time.Time, step string) ([2
 		case <-time.After(diffPoll):
 		}
 	}
+}
+
+// whatChanged names the paths that changed between two snapshots of a side,
+// and the writes sent in between.
+func whatChanged(was, now framework.Snapshot, wroteBefore, wrote map[string][]string) string {
+	var parts []string
+	for _, d := range framework.CompareSnapshots("", "", was, now) {
+		parts = append(parts, fmt.Sprintf("%s: %s → %s", d.Path, d.OCM, d.Ours))
+	}
+	for _, area := range []string{"managed", "hub"} {
+		if n := len(wrote[area]) - len(wroteBefore[area]); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d more writes (%s)", n, describeWrites(wrote[area][len(wroteBefore[area]):])))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // specExampleCases are the ManifestWorks of the specification's examples

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -116,10 +117,20 @@ func (d Difference) String() string {
 // flattened: path → value.
 type Snapshot map[string]string
 
-// CompareSnapshots lists the paths whose values differ, sorted.
+// CompareSnapshots lists the paths whose values differ, sorted. What only
+// one side has is one difference, not one per field of it.
 func CompareSnapshots(caseName, step string, ocm, ours Snapshot) []Difference {
 	var out []Difference
+	var absent []string
 	for _, path := range slices.Sorted(maps.Keys(unionKeys(ocm, ours))) {
+		if slices.ContainsFunc(absent, func(p string) bool {
+			return strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[")
+		}) {
+			continue
+		}
+		if ocm[path] == Absent || ours[path] == Absent {
+			absent = append(absent, path)
+		}
 		o, ok := ocm[path]
 		if !ok {
 			o = Absent
@@ -173,7 +184,7 @@ func MatchDifferences(rows []DifferenceRow, ran map[string]bool, seen []Differen
 
 // OursOnlyConditions are the condition types our agent adds that OCM's
 // v1.0.0 has none of; a comparison leaves them out.
-var OursOnlyConditions = []string{"Healthy", "InSync", "Stalled"}
+var OursOnlyConditions = []string{"Healthy", "InSync", "Stalled", "ManifestConfigsValid", "Deleting"}
 
 // AddWorkStatus adds the status of a work a user reads, under prefix:
 // each condition of the work and of each manifest (type, status, reason,
@@ -279,6 +290,22 @@ func (s Snapshot) AddObject(prefix string, u *unstructured.Unstructured) {
 		if len(owners) > 0 {
 			meta["ownerReferences"] = strings.Join(owners, ",")
 		}
+		// Managed fields by manager and operation, not by position.
+		if fields := u.GetManagedFields(); len(fields) > 0 {
+			byManager := map[string]any{}
+			for _, f := range fields {
+				key := f.Manager + " " + string(f.Operation)
+				if f.Subresource != "" {
+					key += " " + f.Subresource
+				}
+				if f.FieldsV1 != nil {
+					byManager[key] = string(f.FieldsV1.Raw)
+				} else {
+					byManager[key] = ""
+				}
+			}
+			meta["managedFields"] = byManager
+		}
 		if _, ok := meta["deletionTimestamp"]; ok {
 			meta["deletionTimestamp"] = "set"
 		}
@@ -302,9 +329,14 @@ func flatten(s Snapshot, prefix string, v any) {
 		}
 	default:
 		raw, _ := json.Marshal(v)
-		s[prefix] = string(raw)
+		s[prefix] = generatedName.ReplaceAllString(string(raw), "$1*")
 	}
 }
+
+// generatedName matches the names the API server generates for what it
+// adds to an object, such as a pod's token volume.
+// UIDs (which labels of a Job carry too) are all alike.
+var generatedName = regexp.MustCompile(`(kube-api-access-)[a-z0-9]{5}|()[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
 // ObjectPath names an object in a snapshot.
 func ObjectPath(apiVersion, kind, namespace, name string) string {

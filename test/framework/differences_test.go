@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 func TestDifferenceRowExplains(t *testing.T) {
@@ -50,4 +51,23 @@ func TestSnapshotConditionsAndOrder(t *testing.T) {
 	CommonOrder(a, b)
 	assert.Equal(t, "Applied,Available", a["s.conditions.order"])
 	assert.Equal(t, "Available,Applied", b["s.conditions.order"])
+}
+
+func TestCompareSnapshotsReportsAnAbsentObjectOnce(t *testing.T) {
+	ocm, ours := Snapshot{}, Snapshot{}
+	ocm.AddObject("object[x]", nil)
+	u := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "x", "uid": "1"}, "data": map[string]any{"a": "1"}}}
+	ours.AddObject("object[x]", u)
+	assert.Equal(t, []Difference{{Case: "c", Step: "s", Path: "object[x]", OCM: Absent, Ours: "present"}},
+		CompareSnapshots("c", "s", ocm, ours))
+}
+
+func TestAddObjectLeavesOutWhatTheClusterGenerates(t *testing.T) {
+	s := Snapshot{}
+	s.AddObject("o", &unstructured.Unstructured{Object: map[string]any{
+		"metadata": map[string]any{"name": "x", "resourceVersion": "7", "labels": map[string]any{"controller-uid": "5337c5a0-1514-43dc-83b8-13b91c5daac0"}},
+		"spec":     map[string]any{"volumes": []any{map[string]any{"name": "kube-api-access-f546v"}}, "clusterIP": "10.0.0.1"},
+	}})
+	assert.Equal(t, Snapshot{"o": "present", "o.metadata.name": `"x"`, "o.metadata.labels.controller-uid": `"*"`,
+		"o.spec.volumes[0].name": `"kube-api-access-*"`}, s)
 }
