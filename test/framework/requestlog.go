@@ -223,6 +223,9 @@ type RequestTail struct {
 	offset int64
 	rest   string
 	seen   []TimedRequest
+	// last is the message of the last request line and its time.
+	last   string
+	lastAt time.Time
 }
 
 // NewRequestTail tails the request log at path; hosts maps a server
@@ -271,6 +274,14 @@ func (r *RequestTail) read(ref time.Time) error {
 			continue
 		}
 		at = at.AddDate(ref.Year(), 0, 0)
+		// A process that logs each response twice (two loggers on one
+		// client) writes the same message twice within microseconds: one
+		// request.
+		_, message, _ := strings.Cut(line, "] ")
+		if message == r.last && at.Sub(r.lastAt) < time.Millisecond {
+			continue
+		}
+		r.last, r.lastAt = message, at
 		key := verb + " " + u.Path
 		if k, ok := ClassifyRequest(verb, u, ""); ok {
 			key = k.String()
