@@ -14,7 +14,7 @@ HELM = $(shell hack/helm.sh)
 # OCM's work agent, for the take-over tests, likewise.
 OCM_AGENT = $(shell hack/ocm-agent.sh)
 
-.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm ocm-agent update-codegen clean webhook-certs image bench
+.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm ocm-agent update-codegen ocm-differences clean webhook-certs image bench
 
 all: build
 
@@ -46,12 +46,18 @@ test-e2e: testbed helm ocm-agent
 update-codegen:
 	hack/update-codegen.sh
 
+# docs/replace-ocm-work-agent.md's table of the differences from OCM's agent,
+# from docs/ocm-differences.yaml.
+ocm-differences:
+	$(GO) run ./hack/ocmdifferences
+
 verify:
 	@echo "gofmt"; test -z "$$(gofmt -l cmd pkg test | tee /dev/stderr)"
 	@echo "go vet"; $(GO) vet ./...
 	@echo "go mod verify"; $(GO) mod verify
 	@echo "vendor"; hack/verify-vendor.sh
 	@echo "generated code and CRDs"; hack/verify-codegen.sh
+	@echo "OCM differences"; $(GO) run ./hack/ocmdifferences -verify
 
 demo: build testbed
 	hack/demo.sh up

@@ -2,11 +2,14 @@ package framework
 
 import (
 	"bufio"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -202,4 +205,102 @@ func HostOf(server string) string {
 		return server
 	}
 	return u.Host
+}
+
+// TimedRequest is a LoggedRequest with the time of its log line.
+type TimedRequest struct {
+	LoggedRequest
+	At time.Time
+}
+
+// RequestTail reads a work process's request log (-v=6) as it grows, once
+// for every reader: for tests that ask, many times a second, what a process
+// sent since some moment.
+type RequestTail struct {
+	path   string
+	hosts  map[string]string
+	mu     sync.Mutex
+	offset int64
+	rest   string
+	seen   []TimedRequest
+	// last is the message of the last request line and its time.
+	last   string
+	lastAt time.Time
+}
+
+// NewRequestTail tails the request log at path; hosts maps a server
+// host:port to a cluster name, as for ScanRequestLog.
+func NewRequestTail(path string, hosts map[string]string) *RequestTail {
+	return &RequestTail{path: path, hosts: hosts}
+}
+
+// Since returns the requests logged from the time on, in the order of the
+// log, reading what the log gained since the last call.
+func (r *RequestTail) Since(from time.Time) ([]TimedRequest, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.read(from); err != nil {
+		return nil, err
+	}
+	i, _ := slices.BinarySearchFunc(r.seen, from, func(q TimedRequest, t time.Time) int { return q.At.Compare(t) })
+	return slices.Clone(r.seen[i:]), nil
+}
+
+func (r *RequestTail) read(ref time.Time) error {
+	f, err := os.Open(r.path)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.Close() }()
+	if _, err := f.Seek(r.offset, io.SeekStart); err != nil {
+		return err
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	r.offset += int64(len(data))
+	text := r.rest + string(data)
+	end := strings.LastIndexByte(text, '\n')
+	r.rest = text[end+1:]
+	for line := range strings.SplitSeq(text[:end+1], "\n") {
+		stamp, verb, rawURL, answered, ok := matchResponse(line)
+		if !ok {
+			continue
+		}
+		at, err := time.ParseInLocation("0102 15:04:05.000000", stamp, time.Local)
+		u, uerr := url.Parse(rawURL)
+		if err != nil || uerr != nil {
+			continue
+		}
+		at = at.AddDate(ref.Year(), 0, 0)
+		// A process that logs each response twice (two loggers on one
+		// client) writes the same message twice within microseconds: one
+		// request.
+		_, message, _ := strings.Cut(line, "] ")
+		if message == r.last && at.Sub(r.lastAt) < time.Millisecond {
+			continue
+		}
+		r.last, r.lastAt = message, at
+		key := verb + " " + u.Path
+		if k, ok := ClassifyRequest(verb, u, ""); ok {
+			key = k.String()
+		}
+		if !answered {
+			key = NoAnswer
+		}
+		cluster := r.hosts[u.Host]
+		if cluster == "" {
+			cluster = u.Host
+		}
+		// The log is in time order but for lines of goroutines racing
+		// within a few microseconds; keep the slice sorted anyway.
+		q := TimedRequest{LoggedRequest: LoggedRequest{Cluster: cluster, Key: key, Path: u.Path}, At: at}
+		i, _ := slices.BinarySearchFunc(r.seen, at, func(q TimedRequest, t time.Time) int { return q.At.Compare(t) })
+		for i < len(r.seen) && !r.seen[i].At.After(at) {
+			i++
+		}
+		r.seen = slices.Insert(r.seen, i, q)
+	}
+	return nil
 }

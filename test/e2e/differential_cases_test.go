@@ -1,0 +1,368 @@
+package e2e
+
+import "strings"
+
+// The cases of the differential test (differential_test.go), as data: the
+// works' specs in YAML, $NS the case's namespace on the managed cluster.
+
+// manifests is a work spec with the manifests given (a YAML list) and more
+// of the spec after them (YAML at the level of workload, or "").
+func manifests(list string, rest ...string) string {
+	var b strings.Builder
+	b.WriteString("workload:\n  manifests:\n")
+	for line := range strings.SplitSeq(strings.Trim(list, "\n"), "\n") {
+		b.WriteString("  " + line + "\n")
+	}
+	for _, r := range rest {
+		b.WriteString(strings.Trim(r, "\n") + "\n")
+	}
+	return b.String()
+}
+
+// version sets the $V of a manifest template.
+func version(template, v string) string { return strings.ReplaceAll(template, "$V", v) }
+
+// webhook is a webhook configuration of a kind (Validating or Mutating)
+// labelled v=$V. It matches a resource that does not exist, so that it never
+// stands in anyone's way.
+func webhook(kind, v string) string {
+	lower := strings.ToLower(kind)
+	return version(strings.NewReplacer("$KIND", kind, "$LOWER", lower).Replace(`
+- apiVersion: admissionregistration.k8s.io/v1
+  kind: $KINDWebhookConfiguration
+  metadata: {name: $NS-$LOWER, labels: {v: "$V"}}
+  webhooks:
+  - name: $LOWER.$NS.example.com
+    clientConfig: {service: {name: hook, namespace: $NS, path: /$LOWER}}
+    rules: [{apiGroups: [example.invalid], apiVersions: [v1], operations: [CREATE], resources: [nothings]}]
+    sideEffects: None
+    admissionReviewVersions: [v1]
+    failurePolicy: Ignore`), v)
+}
+
+// Manifest templates the cases share; $V is set by version.
+const (
+	cmV = `
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: cm, namespace: $NS}, data: {a: "$V"}}`
+	cmB = `
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: cm-b, namespace: $NS}, data: {b: "1"}}`
+	deploymentV = `
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: $NS, labels: {app: web}}
+  spec:
+    replicas: $V
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: main, image: "fake-image:$V"}]}`
+	service = `
+- apiVersion: v1
+  kind: Service
+  metadata: {name: web, namespace: $NS}
+  spec: {selector: {app: web}, ports: [{name: http, port: 80, targetPort: 8080}]}`
+	job = `
+- apiVersion: batch/v1
+  kind: Job
+  metadata: {name: once, namespace: $NS}
+  spec:
+    manualSelector: true
+    selector: {matchLabels: {job: once}}
+    template:
+      metadata: {labels: {job: once}}
+      spec: {restartPolicy: Never, containers: [{name: main, image: "fake-image:1"}]}`
+	serviceAccountV = `
+- {apiVersion: v1, kind: ServiceAccount, metadata: {name: sa, namespace: $NS, labels: {v: "$V"}}}`
+	podV = `
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: pod, namespace: $NS, labels: {v: "$V"}}
+  spec: {containers: [{name: main, image: "fake-image:$V"}]}`
+	namespaceV = `
+- {apiVersion: v1, kind: Namespace, metadata: {name: $NS-extra, labels: {v: "$V"}}}`
+	aggregatedRoleV = `
+- apiVersion: rbac.authorization.k8s.io/v1
+  kind: ClusterRole
+  metadata: {name: $NS-aggregate, labels: {v: "$V"}}
+  aggregationRule: {clusterRoleSelectors: [{matchLabels: {$NS/aggregate: "true"}}]}`
+	aggregatedPart = `
+- apiVersion: rbac.authorization.k8s.io/v1
+  kind: ClusterRole
+  metadata: {name: $NS-part, labels: {$NS/aggregate: "true"}}
+  rules: [{apiGroups: [""], resources: [configmaps], verbs: [get]}]`
+	secretV = `
+- {apiVersion: v1, kind: Secret, metadata: {name: s, namespace: $NS, labels: {v: "$V"}}, type: Opaque, stringData: {password: hunter2}}`
+	secretOtherType = `
+- {apiVersion: v1, kind: Secret, metadata: {name: s, namespace: $NS, labels: {v: "1"}}, type: example.com/other, stringData: {password: hunter2}}`
+	// A CRD of the case's own group, and an instance of it.
+	gadgetCRD = `
+- apiVersion: apiextensions.k8s.io/v1
+  kind: CustomResourceDefinition
+  metadata: {name: gadgets.$NS.example.com}
+  spec:
+    group: $NS.example.com
+    names: {plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList}
+    scope: Namespaced
+    versions:
+    - name: v1
+      served: true
+      storage: true
+      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+      subresources: {status: {}}`
+	gadget = `
+- {apiVersion: $NS.example.com/v1, kind: Gadget, metadata: {name: g, namespace: $NS}, spec: {size: 3}}`
+)
+
+// config is a manifestConfigs entry for one object, with more YAML (at the
+// level of resourceIdentifier) after it.
+func config(group, resource, namespace, name, rest string) string {
+	var b strings.Builder
+	b.WriteString("- resourceIdentifier: {group: \"" + group + "\", resource: " + resource +
+		", namespace: \"" + namespace + "\", name: \"" + name + "\"}\n")
+	for line := range strings.SplitSeq(strings.Trim(rest, "\n"), "\n") {
+		b.WriteString("  " + line + "\n")
+	}
+	return b.String()
+}
+
+// configs is the manifestConfigs field of a spec.
+func configs(entries ...string) string {
+	var b strings.Builder
+	b.WriteString("manifestConfigs:\n")
+	for _, e := range entries {
+		for line := range strings.SplitSeq(strings.Trim(e, "\n"), "\n") {
+			b.WriteString("  " + line + "\n")
+		}
+	}
+	return b.String()
+}
+
+func strategy(t string) string { return "updateStrategy: {type: " + t + "}" }
+
+const (
+	userEditsCM  = `{"data":{"a":"user"}}`
+	userLabelsCM = `{"metadata":{"labels":{"user":"x"}}}`
+)
+
+func diffCases() []diffCase {
+	cmA, cmA2 := version(cmV, "1"), version(cmV, "2")
+	deployment1, deployment2 := version(deploymentV, "1"), version(deploymentV, "2")
+	serviceAccount, serviceAccount2 := version(serviceAccountV, "1"), version(serviceAccountV, "2")
+	pod, pod2 := version(podV, "1"), version(podV, "2")
+	namespace, namespace2 := version(namespaceV, "1"), version(namespaceV, "2")
+	aggregatedRole, aggregatedRole2 := version(aggregatedRoleV, "1"), version(aggregatedRoleV, "2")
+	secretStringData, secretStringData2 := version(secretV, "1"), version(secretV, "2")
+	cmConfig := func(rest string) string { return configs(config("", "configmaps", "$NS", "cm", rest)) }
+	deployConfig := func(rest string) string { return configs(config("apps", "deployments", "$NS", "web", rest)) }
+	cmPatch := func(patch string) []spokePatch {
+		return []spokePatch{{apiVersion: "v1", kind: "ConfigMap", name: "cm", patch: patch}}
+	}
+	preexistingCM := `{apiVersion: v1, kind: ConfigMap, metadata: {name: cm, namespace: $NS, labels: {owner: user}}, data: {a: "0", kept: "yes"}}`
+	return []diffCase{
+		// Update, the default strategy.
+		{name: "update-configmap", works: []string{manifests(cmA)}, steps: []diffStep{
+			{name: "change the work", works: map[int]string{0: manifests(cmA2)}},
+			{name: "a user labels the object", spoke: cmPatch(userLabelsCM)},
+			{name: "a user edits the data", spoke: cmPatch(userEditsCM)},
+		}},
+		{name: "update-deployment", works: []string{manifests(deployment1)}, steps: []diffStep{
+			{name: "change the work", works: map[int]string{0: manifests(deployment2)}},
+		}},
+		{name: "update-service-job", works: []string{manifests(service + job)}},
+		{name: "update-existing", before: []string{preexistingCM}, works: []string{manifests(cmA)}},
+		{name: "add-manifest", works: []string{manifests(cmA)}, steps: []diffStep{
+			{name: "add a manifest", works: map[int]string{0: manifests(cmA + cmB)}},
+		}},
+		{name: "remove-manifest", works: []string{manifests(cmA + cmB)}, steps: []diffStep{
+			{name: "remove a manifest", works: map[int]string{0: manifests(cmA)}},
+		}},
+		{name: "invalid-manifests", works: []string{manifests(cmA + `
+- {apiVersion: example.invalid/v1, kind: Nothing, metadata: {name: x, namespace: $NS}}
+- {apiVersion: v1, kind: ConfigMap, metadata: {namespace: $NS}}`)}},
+		{name: "two-works-one-object", works: []string{manifests(cmA), manifests(cmA)}, steps: []diffStep{
+			{name: "delete one work", works: map[int]string{0: ""}},
+		}},
+		// CreateOnly.
+		{name: "createonly", works: []string{manifests(cmA, cmConfig(strategy("CreateOnly")))}, steps: []diffStep{
+			{name: "change the work", works: map[int]string{0: manifests(cmA2, cmConfig(strategy("CreateOnly")))}},
+			{name: "delete the work", works: map[int]string{0: ""}},
+		}},
+		{name: "createonly-existing", before: []string{preexistingCM}, works: []string{manifests(cmA, cmConfig(strategy("CreateOnly")))},
+			steps: []diffStep{{name: "delete the work", works: map[int]string{0: ""}}}},
+		// ServerSideApply.
+		{name: "ssa", works: []string{manifests(cmA+deployment1, configs(
+			config("", "configmaps", "$NS", "cm", strategy("ServerSideApply")),
+			config("apps", "deployments", "$NS", "web", strategy("ServerSideApply"))))}, steps: []diffStep{
+			{name: "change the work", works: map[int]string{0: manifests(cmA2+deployment2, configs(
+				config("", "configmaps", "$NS", "cm", strategy("ServerSideApply")),
+				config("apps", "deployments", "$NS", "web", strategy("ServerSideApply"))))}},
+			{name: "a user edits the data", spoke: cmPatch(userEditsCM)},
+		}},
+		{name: "ssa-field-manager", works: []string{manifests(cmA, cmConfig(
+			"updateStrategy: {type: ServerSideApply, serverSideApply: {force: true, fieldManager: work-agent-other}}"))}},
+		{name: "ssa-conflict", before: []string{preexistingCM}, works: []string{manifests(cmA, cmConfig(strategy("ServerSideApply")))}},
+		{name: "ssa-force", before: []string{preexistingCM}, works: []string{manifests(cmA, cmConfig(
+			"updateStrategy: {type: ServerSideApply, serverSideApply: {force: true}}"))}},
+		{name: "ssa-ignore-onspokechange", works: []string{manifests(cmA, cmConfig(
+			"updateStrategy: {type: ServerSideApply, serverSideApply: {ignoreFields: [{condition: OnSpokeChange, jsonPaths: [.data.a]}]}}"))},
+			steps: []diffStep{
+				{name: "a user edits the data", spoke: cmPatch(userEditsCM)},
+				{name: "change the work", works: map[int]string{0: manifests(cmA2, cmConfig(
+					"updateStrategy: {type: ServerSideApply, serverSideApply: {ignoreFields: [{condition: OnSpokeChange, jsonPaths: [.data.a]}]}}"))}},
+			}},
+		{name: "ssa-ignore-onspokepresent", works: []string{manifests(cmA, cmConfig(
+			"updateStrategy: {type: ServerSideApply, serverSideApply: {ignoreFields: [{condition: OnSpokePresent, jsonPaths: [.data]}]}}"))},
+			steps: []diffStep{
+				{name: "change the work", works: map[int]string{0: manifests(cmA2, cmConfig(
+					"updateStrategy: {type: ServerSideApply, serverSideApply: {ignoreFields: [{condition: OnSpokePresent, jsonPaths: [.data]}]}}"))}},
+			}},
+		{name: "ssa-ignore-wildcard", works: []string{manifests(deployment1, deployConfig(
+			"updateStrategy: {type: ServerSideApply, serverSideApply: {ignoreFields: [{condition: OnSpokePresent, jsonPaths: [\".spec.template.spec.containers[*].image\"]}]}}"))},
+			steps: []diffStep{{name: "change the work", works: map[int]string{0: manifests(deployment2, deployConfig(
+				"updateStrategy: {type: ServerSideApply, serverSideApply: {ignoreFields: [{condition: OnSpokePresent, jsonPaths: [\".spec.template.spec.containers[*].image\"]}]}}"))}}}},
+		{name: "ssa-ignore-filter", works: []string{manifests(deployment1, deployConfig(
+			"updateStrategy: {type: ServerSideApply, serverSideApply: {ignoreFields: [{condition: OnSpokePresent, jsonPaths: [\".spec.template.spec.containers[?(@.name==\\\"main\\\")].image\"]}]}}"))},
+			steps: []diffStep{{name: "change the work", works: map[int]string{0: manifests(deployment2, deployConfig(
+				"updateStrategy: {type: ServerSideApply, serverSideApply: {ignoreFields: [{condition: OnSpokePresent, jsonPaths: [\".spec.template.spec.containers[?(@.name==\\\"main\\\")].image\"]}]}}"))}}}},
+		// ReadOnly.
+		{name: "readonly-existing", before: []string{preexistingCM}, works: []string{manifests(cmA, cmConfig(strategy("ReadOnly")+`
+feedbackRules: [{type: JSONPaths, jsonPaths: [{name: a, path: .data.a}]}]`))}},
+		{name: "readonly-missing", works: []string{manifests(cmA, cmConfig(strategy("ReadOnly")+`
+feedbackRules: [{type: JSONPaths, jsonPaths: [{name: a, path: .data.a}]}]`))}},
+		// Delete options.
+		{name: "delete-foreground", works: []string{manifests(cmA+deployment1, "deleteOption: {propagationPolicy: Foreground}")},
+			steps: []diffStep{{name: "delete the work", works: map[int]string{0: ""}}}},
+		{name: "delete-orphan", works: []string{manifests(cmA+deployment1, "deleteOption: {propagationPolicy: Orphan}")},
+			steps: []diffStep{{name: "delete the work", works: map[int]string{0: ""}}}},
+		{name: "delete-selectively-orphan", works: []string{manifests(cmA+cmB, `
+deleteOption:
+  propagationPolicy: SelectivelyOrphan
+  selectivelyOrphans: {orphaningRules: [{resource: configmaps, namespace: $NS, name: cm}]}`)},
+			steps: []diffStep{{name: "delete the work", works: map[int]string{0: ""}}}},
+		{name: "orphan-remove-manifest", works: []string{manifests(cmA+cmB, "deleteOption: {propagationPolicy: Orphan}")},
+			steps: []diffStep{{name: "remove a manifest", works: map[int]string{0: manifests(cmA, "deleteOption: {propagationPolicy: Orphan}")}}}},
+		{name: "delete-namespace-and-contents", works: []string{manifests(namespace + `
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: inside, namespace: $NS-extra}, data: {a: "1"}}`)},
+			steps: []diffStep{{name: "delete the work", works: map[int]string{0: ""}}}},
+		// Feedback rules.
+		{name: "feedback-wellknown", works: []string{manifests(deployment1+job, configs(
+			config("apps", "deployments", "$NS", "web", "feedbackRules: [{type: WellKnownStatus}]"),
+			config("batch", "jobs", "$NS", "once", "feedbackRules: [{type: WellKnownStatus}]")))}},
+		{name: "feedback-wellknown-no-kind", works: []string{manifests(cmA, cmConfig("feedbackRules: [{type: WellKnownStatus}]"))}},
+		{name: "feedback-jsonpaths", works: []string{manifests(deployment1, deployConfig(`
+feedbackRules:
+- type: JSONPaths
+  jsonPaths:
+  - {name: replicas, path: .spec.replicas}
+  - {name: image, path: ".spec.template.spec.containers[0].image"}
+  - {name: paused, path: .spec.paused}
+  - {name: selector, path: .spec.selector}
+  - {name: missing, path: .status.nothing}
+  - {name: names, path: ".spec.template.spec.containers[*].name"}`))}},
+		{name: "feedback-mixed-rules", works: []string{manifests(deployment1, deployConfig(`
+feedbackRules:
+- {type: WellKnownStatus}
+- type: JSONPaths
+  jsonPaths: [{name: generation, path: .metadata.generation}]`))}},
+		// Wildcard and overlapping configs.
+		{name: "config-wildcard", works: []string{manifests(cmA+cmB, configs(config("", "configmaps", "*", "*",
+			"feedbackRules: [{type: JSONPaths, jsonPaths: [{name: uid, path: .metadata.name}]}]")))}},
+		{name: "config-overlap", works: []string{manifests(cmA, configs(
+			config("", "configmaps", "$NS", "cm", "feedbackRules: [{type: JSONPaths, jsonPaths: [{name: first, path: .data.a}]}]"),
+			config("", "configmaps", "$NS", "*", strategy("ServerSideApply")+`
+feedbackRules: [{type: JSONPaths, jsonPaths: [{name: second, path: .data.a}]}]`)))}},
+		// Condition rules.
+		{name: "condition-wellknown-job", works: []string{manifests(job, configs(config("batch", "jobs", "$NS", "once",
+			"conditionRules: [{type: WellKnownConditions, condition: Complete}]")))}},
+		{name: "condition-wellknown-no-kind", works: []string{manifests(cmA, cmConfig("conditionRules: [{type: WellKnownConditions, condition: Complete}]"))}},
+		{name: "condition-cel", works: []string{manifests(cmA, cmConfig(`
+conditionRules:
+- {type: CEL, condition: Ready, celExpressions: ["object.data.a == '1'"], message: the data is right}
+- {type: CEL, condition: Wrong, celExpressions: ["object.data.a == '2'"], messageExpression: "'a is ' + object.data.a"}`))},
+			steps: []diffStep{{name: "change the work", works: map[int]string{0: manifests(cmA2, cmConfig(`
+conditionRules:
+- {type: CEL, condition: Ready, celExpressions: ["object.data.a == '1'"], message: the data is right}
+- {type: CEL, condition: Wrong, celExpressions: ["object.data.a == '2'"], messageExpression: "'a is ' + object.data.a"}`))}}}},
+		{name: "condition-cel-optional", works: []string{manifests(cmA, cmConfig(`
+conditionRules:
+- {type: CEL, condition: Ready, celExpressions: ["object.?data.?missing.orValue('x') == 'x'"]}
+- {type: CEL, condition: Quantity, celExpressions: ["quantity('1Gi').isGreaterThan(quantity('1Mi'))"]}`))}},
+		{name: "condition-cel-error", works: []string{manifests(cmA, cmConfig(`
+conditionRules:
+- {type: CEL, condition: Broken, celExpressions: ["object.data.a +"]}
+- {type: CEL, condition: NotBool, celExpressions: ["object.data.a"]}`))}},
+		{name: "condition-user-progressing", works: []string{manifests(cmA, cmConfig(`
+conditionRules:
+- {type: CEL, condition: Progressing, celExpressions: ["false"], message: user rule}
+- {type: CEL, condition: Degraded, celExpressions: ["false"], message: user rule}`))}},
+		// Objects other controllers of the cluster write to as well.
+		{name: "webhook-cabundle", works: []string{manifests(webhook("Validating", "1") + webhook("Mutating", "1"))}, steps: []diffStep{
+			{name: "the cluster injects a caBundle", spoke: []spokePatch{
+				{apiVersion: "admissionregistration.k8s.io/v1", kind: "ValidatingWebhookConfiguration", name: "$NS-validating",
+					patch: `{"webhooks":[{"name":"validating.$NS.example.com","clientConfig":{"caBundle":"Y2E="}}]}`},
+				{apiVersion: "admissionregistration.k8s.io/v1", kind: "MutatingWebhookConfiguration", name: "$NS-mutating",
+					patch: `{"webhooks":[{"name":"mutating.$NS.example.com","clientConfig":{"caBundle":"Y2E="}}]}`},
+			}},
+			{name: "change the work", works: map[int]string{0: manifests(webhook("Validating", "2") + webhook("Mutating", "2"))}},
+		}},
+		{name: "serviceaccount-pull-secrets", works: []string{manifests(serviceAccount)}, steps: []diffStep{
+			{name: "the cluster adds secrets", spoke: []spokePatch{{apiVersion: "v1", kind: "ServiceAccount", name: "sa",
+				patch: `{"secrets":[{"name":"sa-token"}],"imagePullSecrets":[{"name":"sa-dockercfg"}]}`}}},
+			{name: "change the work", works: map[int]string{0: manifests(serviceAccount2)}},
+		}},
+		{name: "clusterrole-aggregation", works: []string{manifests(aggregatedRole + aggregatedPart)}, steps: []diffStep{
+			{name: "change the work", works: map[int]string{0: manifests(aggregatedRole2 + aggregatedPart)}},
+		}},
+		{name: "namespace-metadata", works: []string{manifests(namespace)}, steps: []diffStep{
+			{name: "change the work", works: map[int]string{0: manifests(namespace2)}},
+		}},
+		{name: "pod-metadata", works: []string{manifests(pod)}, steps: []diffStep{
+			{name: "change the work", works: map[int]string{0: manifests(pod2)}},
+		}},
+		{name: "serviceaccount-metadata", works: []string{manifests(serviceAccount)}, steps: []diffStep{
+			{name: "a user edits the object", spoke: []spokePatch{{apiVersion: "v1", kind: "ServiceAccount", name: "sa",
+				patch: `{"automountServiceAccountToken":false}`}}},
+			{name: "change the work", works: map[int]string{0: manifests(serviceAccount2)}},
+		}},
+		{name: "secret-stringdata", works: []string{manifests(secretStringData)}, steps: []diffStep{
+			{name: "change the work", works: map[int]string{0: manifests(secretStringData2)}},
+		}},
+		{name: "secret-type-change", works: []string{manifests(secretStringData)}, steps: []diffStep{
+			{name: "change the type", works: map[int]string{0: manifests(secretOtherType)}},
+		}},
+		// CRDs with their instances.
+		{name: "crd-and-instance", works: []string{manifests(gadgetCRD + gadget)}, steps: []diffStep{
+			{name: "delete the work", works: map[int]string{0: ""}},
+		}},
+		{name: "crd-instance-first", works: []string{manifests(gadget + gadgetCRD)}},
+		// Executors.
+		{name: "executor-allowed", before: []string{
+			`{apiVersion: v1, kind: ServiceAccount, metadata: {name: executor, namespace: $NS}}`,
+			`{apiVersion: rbac.authorization.k8s.io/v1, kind: RoleBinding, metadata: {name: executor-edit, namespace: $NS},
+			  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit},
+			  subjects: [{kind: ServiceAccount, name: executor, namespace: $NS}]}`,
+		}, works: []string{manifests(cmA, "executor: {subject: {type: ServiceAccount, serviceAccount: {namespace: $NS, name: executor}}}")}},
+		{name: "executor-denied", before: []string{`{apiVersion: v1, kind: ServiceAccount, metadata: {name: executor, namespace: $NS}}`},
+			works: []string{manifests(cmA+aggregatedPart, "executor: {subject: {type: ServiceAccount, serviceAccount: {namespace: $NS, name: executor}}}")}},
+	}
+}
+
+// klusterletUninstallCase simulates a Klusterlet uninstall over works that
+// orphan their objects, wholly or in part: every orphaned object stays.
+func klusterletUninstallCase() diffCase {
+	return diffCase{
+		name: "klusterlet-uninstall",
+		works: []string{
+			manifests(version(cmV, "1")+version(deploymentV, "1"), "deleteOption: {propagationPolicy: Orphan}"),
+			manifests(`
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: kept, namespace: $NS}, data: {a: "1"}}
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: dropped, namespace: $NS}, data: {a: "1"}}`, `
+deleteOption:
+  propagationPolicy: SelectivelyOrphan
+  selectivelyOrphans: {orphaningRules: [{resource: configmaps, namespace: $NS, name: kept}]}`),
+			manifests(cmB),
+		},
+		steps:  []diffStep{{name: "uninstall the Klusterlet", uninstall: true}},
+		remain: []string{"v1 ConfigMap cm", "apps/v1 Deployment web", "v1 ConfigMap kept"},
+	}
+}

@@ -1,0 +1,73 @@
+package framework
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+func TestDifferenceRowExplains(t *testing.T) {
+	d := func(c, path string) Difference { return Difference{Case: c, Path: path} }
+	tests := []struct {
+		name string
+		row  DifferenceRow
+		diff Difference
+		want bool
+	}{
+		{"prefix", DifferenceRow{Case: "a", Path: "object[v1 ConfigMap ns/cm]"}, d("a", "object[v1 ConfigMap ns/cm].metadata.labels.x"), true},
+		{"other case", DifferenceRow{Case: "a", Path: "object"}, d("b", "object[x]"), false},
+		{"other path", DifferenceRow{Case: "a", Path: "status"}, d("a", "object[x]"), false},
+		{"star", DifferenceRow{Case: "a", Path: "status.work[*].conditions[Progressing]"}, d("a", "status.work[1].conditions[Progressing]"), true},
+		{"star, other type", DifferenceRow{Case: "a", Path: "status.work[*].conditions[Progressing]"}, d("a", "status.work[1].conditions[Applied]"), false},
+		{"all cases", DifferenceRow{Case: "a", Path: "status", AllCases: true}, d("b", "status.work[0]"), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, tt.row.Explains(tt.diff)) })
+	}
+}
+
+func TestMatchDifferences(t *testing.T) {
+	rows := []DifferenceRow{
+		{Case: "a", Path: "status.work[*].conditions[Progressing]", AllCases: true},
+		{Case: "b", Path: "object[x]"},
+		{Case: "c", Path: "object[y]"},
+		{Case: "notrun", Path: "object"},
+	}
+	seen := []Difference{
+		{Case: "b", Path: "status.work[0].conditions[Progressing]"},
+		{Case: "b", Path: "object[x].data"},
+		{Case: "c", Path: "object[z]"},
+	}
+	unexplained, unused := MatchDifferences(rows, map[string]bool{"a": true, "b": true, "c": true}, seen)
+	assert.Equal(t, []Difference{{Case: "c", Path: "object[z]"}}, unexplained)
+	// The row of every case is unused until its own case shows it.
+	assert.Equal(t, []DifferenceRow{rows[0], rows[2]}, unused)
+}
+
+func TestSnapshotConditionsAndOrder(t *testing.T) {
+	a := Snapshot{"s.conditions.order": "Applied,Progressing,Available"}
+	b := Snapshot{"s.conditions.order": "Available,Applied"}
+	CommonOrder(a, b)
+	assert.Equal(t, "Applied,Available", a["s.conditions.order"])
+	assert.Equal(t, "Available,Applied", b["s.conditions.order"])
+}
+
+func TestCompareSnapshotsReportsAnAbsentObjectOnce(t *testing.T) {
+	ocm, ours := Snapshot{}, Snapshot{}
+	ocm.AddObject("object[x]", nil)
+	u := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "x", "uid": "1"}, "data": map[string]any{"a": "1"}}}
+	ours.AddObject("object[x]", u)
+	assert.Equal(t, []Difference{{Case: "c", Step: "s", Path: "object[x]", OCM: Absent, Ours: "present"}},
+		CompareSnapshots("c", "s", ocm, ours))
+}
+
+func TestAddObjectLeavesOutWhatTheClusterGenerates(t *testing.T) {
+	s := Snapshot{}
+	s.AddObject("o", &unstructured.Unstructured{Object: map[string]any{
+		"metadata": map[string]any{"name": "x", "resourceVersion": "7", "labels": map[string]any{"controller-uid": "5337c5a0-1514-43dc-83b8-13b91c5daac0"}},
+		"spec":     map[string]any{"volumes": []any{map[string]any{"name": "kube-api-access-f546v"}}, "clusterIP": "10.0.0.1"},
+	}})
+	assert.Equal(t, Snapshot{"o": "present", "o.metadata.name": `"x"`, "o.metadata.labels.controller-uid": `"*"`,
+		"o.spec.volumes[0].name": `"kube-api-access-*"`}, s)
+}
