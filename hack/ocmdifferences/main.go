@@ -99,14 +99,30 @@ func differentialCases() (map[string]bool, error) {
 	return out, nil
 }
 
+// render writes the deliberate differences, then the open ones (gaps still
+// to close) in a table of their own.
 func render(rows []framework.DifferenceRow) string {
 	var b strings.Builder
-	b.WriteString("\n| Behaviour | OCM v1.0.0 | Ours | Why | Case |\n|---|---|---|---|---|\n")
+	table(&b, "Why", rows, false)
+	b.WriteString("Not yet closed: these differences are not deliberate. The test holds each one in place, so\n" +
+		"that the row goes as soon as the difference does.\n")
+	table(&b, "What closing it takes", rows, true)
+	return b.String()
+}
+
+func table(b *strings.Builder, why string, rows []framework.DifferenceRow, open bool) {
+	fmt.Fprintf(b, "\n| Behaviour | OCM v1.0.0 | Ours | %s | Case |\n|---|---|---|---|---|\n", why)
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | `%s` (`%s`) |\n", cell(r.Behaviour), cell(r.OCM), cell(r.Ours), cell(r.Reason), r.Case, r.Path)
+		if r.Open != open {
+			continue
+		}
+		where := fmt.Sprintf("`%s` (`%s`)", r.Case, r.Path)
+		if r.AllCases {
+			where += ", every case"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", cell(r.Behaviour), cell(r.OCM), cell(r.Ours), cell(r.Reason), where)
 	}
 	b.WriteString("\n")
-	return b.String()
 }
 
 func cell(s string) string {
