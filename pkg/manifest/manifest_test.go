@@ -293,6 +293,29 @@ func TestStrategyForAndReadOnly(t *testing.T) {
 	assert.False(t, ReadOnly(work, workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns", Name: "applied"}))
 }
 
+// A manifest without a resource or a name has no object, whatever config
+// patterns match it.
+func TestConfigOf(t *testing.T) {
+	work := &workv1.ManifestWork{Spec: workv1.ManifestWorkSpec{ManifestConfigs: []workv1.ManifestConfigOption{{
+		ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "*", Name: "*"},
+		FeedbackRules:      []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}},
+	}}}}
+	tests := []struct {
+		name  string
+		meta  workv1.ManifestResourceMeta
+		found bool
+	}{
+		{name: "mapped and named", meta: workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns", Name: "a"}, found: true},
+		{name: "no name", meta: workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns"}},
+		{name: "not mapped", meta: workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.found, ConfigOf(work, tt.meta) != nil)
+		})
+	}
+}
+
 func TestOrphaned(t *testing.T) {
 	cm := workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "ns", Name: "cm"}
 	deploy := workv1.ResourceIdentifier{Group: "apps", Resource: "deployments", Namespace: "ns", Name: "web"}
