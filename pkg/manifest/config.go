@@ -123,9 +123,11 @@ func StrategyFor(work *workv1.ManifestWork, gvr schema.GroupVersionResource, nam
 }
 
 // ConfigOf is the configuration of a manifest from its resourceMeta, as
-// ConfigFor; nil for a manifest not mapped to a resource.
+// ConfigFor; nil for a manifest not mapped to a resource or without a name,
+// which has no object to read or judge (a config's name pattern "*" would
+// match the empty name).
 func ConfigOf(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) *workv1.ManifestConfigOption {
-	if meta.Resource == "" {
+	if meta.Resource == "" || meta.Name == "" {
 		return nil
 	}
 	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}

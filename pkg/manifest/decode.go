@@ -6,18 +6,20 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
-// Decode parses one manifest and checks what the agent needs to apply it:
-// apiVersion, kind and metadata.name. generateName is refused because the
-// agent could not find the object again on the next reconcile.
-func Decode(m workv1.Manifest) (*unstructured.Unstructured, error) {
+// Parse decodes one manifest into the object the agent applies: a JSON
+// object with a kind and an apiVersion. A manifest without a kind fails with
+// the message OCM's agent gives (its decoder's), raw JSON included. The name
+// is not checked here: the agent reports a manifest without one only once it
+// knows its resource, as OCM's agent does (NoNameError).
+func Parse(m workv1.Manifest) (*unstructured.Unstructured, error) {
 	raw := m.Raw
 	if len(raw) == 0 && m.Object != nil {
 		var err error
@@ -34,21 +36,37 @@ func Decode(m workv1.Manifest) (*unstructured.Unstructured, error) {
 		return nil, fmt.Errorf("manifest is not a JSON object: %v", err)
 	}
 	obj := &unstructured.Unstructured{Object: content}
-	var missing []string
-	if obj.GetAPIVersion() == "" {
-		missing = append(missing, "apiVersion")
-	}
-	if obj.GetKind() == "" {
-		missing = append(missing, "kind")
-	}
-	if obj.GetName() == "" {
-		missing = append(missing, "metadata.name")
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("manifest has no %s", strings.Join(missing, ", "))
-	}
-	if obj.GetGenerateName() != "" {
-		return nil, fmt.Errorf("manifest %s %q sets metadata.generateName, which is not supported: set metadata.name only", obj.GetKind(), obj.GetName())
+	switch {
+	case obj.GetKind() == "":
+		return nil, runtime.NewMissingKindErr(string(raw))
+	case obj.GetAPIVersion() == "":
+		return nil, fmt.Errorf("manifest has no apiVersion")
 	}
 	return obj, nil
+}
+
+// Decode is Parse that also requires what the agent needs to find the object
+// again on the next reconcile: metadata.name, and no generateName. The hub
+// refuses a work with a manifest that fails it.
+func Decode(m workv1.Manifest) (*unstructured.Unstructured, error) {
+	obj, err := Parse(m)
+	if err != nil {
+		return nil, err
+	}
+	if obj.GetName() == "" {
+		return nil, fmt.Errorf("manifest has no metadata.name")
+	}
+	if err := CheckGenerateName(obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// CheckGenerateName refuses a manifest with metadata.generateName: the
+// agent could not find the object it creates again.
+func CheckGenerateName(obj *unstructured.Unstructured) error {
+	if obj.GetGenerateName() != "" {
+		return fmt.Errorf("manifest %s %q sets metadata.generateName, which is not supported: set metadata.name only", obj.GetKind(), obj.GetName())
+	}
+	return nil
 }

@@ -26,7 +26,9 @@ func TestDecode(t *testing.T) {
 		{name: "invalid JSON", in: raw(`{"apiVersion":`), wantErr: "manifest is not a JSON object"},
 		{name: "not an object", in: raw(`[1,2]`), wantErr: "manifest is not a JSON object"},
 		{name: "no apiVersion", in: raw(`{"kind":"ConfigMap","metadata":{"name":"a"}}`), wantErr: "manifest has no apiVersion"},
-		{name: "no kind or name", in: raw(`{"apiVersion":"v1","metadata":{}}`), wantErr: "manifest has no kind, metadata.name"},
+		{name: "no kind or name", in: raw(`{"apiVersion":"v1","metadata":{}}`), wantErr: `Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{}}'`},
+		{name: "no kind or apiVersion", in: raw(`{"metadata":{"name":"a"}}`), wantErr: "Object 'Kind' is missing"},
+		{name: "no name", in: raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{}}`), wantErr: "manifest has no metadata.name"},
 		{name: "generateName", in: raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","generateName":"a-"}}`), wantErr: "generateName"},
 	}
 	for _, tt := range tests {
@@ -40,6 +42,59 @@ func TestDecode(t *testing.T) {
 			assert.Equal(t, "a", obj.GetName())
 			// Whole numbers stay integers, as the API server keeps them.
 			assert.Equal(t, "1", obj.Object["data"].(map[string]any)["n"])
+		})
+	}
+}
+
+// Parse leaves the name to the agent, which reports it once the manifest is
+// mapped, as OCM's agent does.
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       workv1.Manifest
+		wantErr  string
+		wantName string
+	}{
+		{name: "no name", in: raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"namespace":"ns"}}`)},
+		{name: "generateName", in: raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","generateName":"a-"}}`), wantName: "a"},
+		{name: "no kind", in: raw(`{"apiVersion":"v1","metadata":{"name":"a"}}`),
+			wantErr: `Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"a"}}'`},
+		{name: "no apiVersion", in: raw(`{"kind":"ConfigMap","metadata":{"name":"a"}}`), wantErr: "manifest has no apiVersion"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			obj, err := Parse(tt.in)
+			if tt.wantErr != "" {
+				require.EqualError(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantName, obj.GetName())
+		})
+	}
+}
+
+func TestNoNameError(t *testing.T) {
+	gvk := func(group, version, kind string) schema.GroupVersionKind {
+		return schema.GroupVersionKind{Group: group, Version: version, Kind: kind}
+	}
+	tests := []struct {
+		name     string
+		gvk      schema.GroupVersionKind
+		strategy workv1.UpdateStrategyType
+		want     string
+	}{
+		{name: "typed kind, Update", gvk: gvk("", "v1", "ConfigMap"), strategy: workv1.UpdateStrategyTypeUpdate, want: "resource name may not be empty"},
+		{name: "typed kind with a group", gvk: gvk("rbac.authorization.k8s.io", "v1", "RoleBinding"), strategy: workv1.UpdateStrategyTypeUpdate, want: "resource name may not be empty"},
+		{name: "typed kind at another version", gvk: gvk("admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy"), strategy: workv1.UpdateStrategyTypeUpdate, want: "name is required"},
+		{name: "other kind, Update", gvk: gvk("apps", "v1", "Deployment"), strategy: workv1.UpdateStrategyTypeUpdate, want: "name is required"},
+		{name: "typed kind, CreateOnly", gvk: gvk("", "v1", "ConfigMap"), strategy: workv1.UpdateStrategyTypeCreateOnly, want: "name is required"},
+		{name: "typed kind, ServerSideApply", gvk: gvk("", "v1", "Secret"), strategy: workv1.UpdateStrategyTypeServerSideApply, want: "name is required"},
+		{name: "custom resource", gvk: gvk("example.com", "v1", "Widget"), strategy: workv1.UpdateStrategyTypeUpdate, want: "name is required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.EqualError(t, NoNameError(tt.gvk, tt.strategy), tt.want)
 		})
 	}
 }
@@ -236,6 +291,29 @@ func TestStrategyForAndReadOnly(t *testing.T) {
 	assert.Equal(t, workv1.UpdateStrategyTypeUpdate, StrategyFor(work, configmaps, "ns", "applied"))
 	assert.True(t, ReadOnly(work, workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns", Name: "watched"}))
 	assert.False(t, ReadOnly(work, workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns", Name: "applied"}))
+}
+
+// A manifest without a resource or a name has no object, whatever config
+// patterns match it.
+func TestConfigOf(t *testing.T) {
+	work := &workv1.ManifestWork{Spec: workv1.ManifestWorkSpec{ManifestConfigs: []workv1.ManifestConfigOption{{
+		ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "*", Name: "*"},
+		FeedbackRules:      []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}},
+	}}}}
+	tests := []struct {
+		name  string
+		meta  workv1.ManifestResourceMeta
+		found bool
+	}{
+		{name: "mapped and named", meta: workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns", Name: "a"}, found: true},
+		{name: "no name", meta: workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "ns"}},
+		{name: "not mapped", meta: workv1.ManifestResourceMeta{Version: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.found, ConfigOf(work, tt.meta) != nil)
+		})
+	}
 }
 
 func TestOrphaned(t *testing.T) {

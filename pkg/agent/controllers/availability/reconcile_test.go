@@ -622,6 +622,8 @@ func TestManifestAvailableMessagesAsOCM(t *testing.T) {
 			want: metav1.Condition{Status: metav1.ConditionFalse, Reason: "ResourceNotAvailable", Message: "Resource is not available"}},
 		{name: "no resource, as when the manifest could not be decoded", meta: workv1.ManifestResourceMeta{},
 			want: metav1.Condition{Status: metav1.ConditionUnknown, Reason: "IncompletedResourceMeta", Message: "Resource meta is incompleted"}},
+		{name: "no name, as a manifest without metadata.name", meta: meta(0, object{gvr: cm.gvr, namespace: cm.namespace}), cache: cached(cm),
+			want: metav1.Condition{Status: metav1.ConditionUnknown, Reason: "IncompletedResourceMeta", Message: "Resource meta is incompleted"}},
 		{name: "read failure", meta: meta(0, cm), cache: &stubCache{err: boom},
 			want: metav1.Condition{Status: metav1.ConditionUnknown, Reason: "FetchingResourceFailed", Message: "Failed to fetch resource: boom"}},
 	}

@@ -39,7 +39,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	var ids []uint64
 	for i, m := range manifests {
 		st.results[i].meta.Ordinal = int32(i)
-		p, err := c.prepare(m, &st.results[i].meta)
+		p, err := c.prepare(st.work, m, &st.results[i].meta)
 		if err != nil {
 			st.results[i].err = err
 			continue
@@ -113,9 +113,12 @@ func (p *prepared) identifier() workv1.ResourceIdentifier {
 }
 
 // prepare decodes and maps one manifest, filling in what is known of its
-// resourceMeta even when it fails, so the user sees which manifest it is.
-func (c *Controller) prepare(m workv1.Manifest, meta *workv1.ManifestResourceMeta) (*prepared, error) {
-	obj, err := manifest.Decode(m)
+// resourceMeta even when it fails, so the user sees which manifest it is. A
+// manifest without a name fails once mapped, as OCM's agent's does when it
+// asks the API server for the object: its resourceMeta is complete but for
+// the name.
+func (c *Controller) prepare(work *workv1.ManifestWork, m workv1.Manifest, meta *workv1.ManifestResourceMeta) (*prepared, error) {
+	obj, err := manifest.Parse(m)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +127,15 @@ func (c *Controller) prepare(m workv1.Manifest, meta *workv1.ManifestResourceMet
 	meta.Name, meta.Namespace = obj.GetName(), obj.GetNamespace()
 	mapping, err := c.Mapper.Map(obj)
 	meta.Resource, meta.Namespace = mapping.Resource.Resource, obj.GetNamespace()
+	if mapping.Resource.Resource != "" && obj.GetName() == "" {
+		// Before the namespace check: OCM's agent's client refuses the
+		// request before the API server sees it.
+		return nil, manifest.NoNameError(gvk, manifest.StrategyFor(work, mapping.Resource, obj.GetNamespace(), ""))
+	}
 	if err != nil {
+		return nil, err
+	}
+	if err := manifest.CheckGenerateName(obj); err != nil {
 		return nil, err
 	}
 	return &prepared{obj: obj, gvr: mapping.Resource, id: applyrecords.ObjectID(mapping.Resource, obj.GetNamespace(), obj.GetName())}, nil

@@ -30,8 +30,8 @@ func TestApplyEventsOnTransitionsOnly(t *testing.T) {
 	e := newEnv(t, work)
 
 	require.Error(t, e.c.reconcile(ctx, work))
-	assert.Equal(t, []string{"Warning ManifestApplyFailed Manifest 1 (object without a name): Failed to apply manifest: " +
-		"manifest has no metadata.name"}, e.recorded())
+	assert.Equal(t, []string{"Warning ManifestApplyFailed Manifest 1 (ConfigMap without a name): Failed to apply manifest: " +
+		"resource name may not be empty"}, e.recorded())
 
 	skipped := patches(t, metrics.PatchSkipped)
 	require.Error(t, e.c.reconcile(ctx, e.work(t)), "the manifest still fails")

@@ -71,6 +71,8 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 	disco.Resources = []*metav1.APIResourceList{{GroupVersion: "v1", APIResources: []metav1.APIResource{
 		{Name: "configmaps", Kind: "ConfigMap", Namespaced: true},
 		{Name: "namespaces", Kind: "Namespace"},
+	}}, {GroupVersion: "apps/v1", APIResources: []metav1.APIResource{
+		{Name: "deployments", Kind: "Deployment", Namespaced: true},
 	}}}
 
 	works := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
@@ -190,7 +192,7 @@ func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
 	require.Len(t, got.Status.ResourceStatus.Manifests, 5)
 	wantMessages := []string{
 		"manifest is not a JSON object",
-		"manifest has no kind",
+		`Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"x"}}'`,
 		`the server doesn't have a resource type "Widget"`,
 		`ConfigMap "no-namespace" is namespaced but the manifest has no metadata.namespace`,
 		workv1.ManifestAppliedMessageComplete,
