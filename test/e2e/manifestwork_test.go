@@ -185,7 +185,7 @@ func TestBadManifestsAndRecovery(t *testing.T) {
 		1: `the server doesn't have a resource type "Widget"`,
 		2: `ConfigMap "no-namespace" is namespaced but the manifest has no metadata.namespace`,
 		3: workv1.ManifestAppliedReasonComplete,
-		4: "manifest has no metadata.name",
+		4: "resource name may not be empty",
 	}, "each manifest's Applied condition")
 	_, err := e.Cluster("cluster1").Kube.CoreV1().ConfigMaps(ns).Get(ctx, "good", metav1.GetOptions{})
 	require.NoError(t, err, "the good manifest is applied all the same")

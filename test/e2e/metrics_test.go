@@ -122,7 +122,7 @@ func TestMetricsAndEvents(t *testing.T) {
 
 	createWork(t, fixture.NewWork("cluster2", "unnamed").
 		WithRawManifest(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"namespace": "`+ns+`"}}`).Build())
-	ev := waitEvent(t, "cluster2", "unnamed", corev1.EventTypeWarning, manifestwork.EventManifestApplyFailed, "manifest has no metadata.name")
+	ev := waitEvent(t, "cluster2", "unnamed", corev1.EventTypeWarning, manifestwork.EventManifestApplyFailed, "resource name may not be empty")
 	require.Equal(t, "work-agent", ev.Source.Component)
 
 	require.NoError(t, e.Hub.Work.WorkV1().ManifestWorks("cluster2").Delete(t.Context(), "observed", metav1.DeleteOptions{}))

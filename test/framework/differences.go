@@ -199,7 +199,7 @@ var AgentFieldManagers = []string{"work-agent"}
 
 // OursOnlyConditions are the condition types our agent adds that OCM's
 // v1.0.0 has none of; a comparison leaves them out.
-var OursOnlyConditions = []string{"Healthy", "InSync", "Stalled", "ManifestConfigsValid", "Deleting"}
+var OursOnlyConditions = []string{"Healthy", "InSync", "Stalled", "Deleting"}
 
 // AddWorkStatus adds the status of a work a user reads, under prefix:
 // each condition of the work and of each manifest (type, status, reason,
