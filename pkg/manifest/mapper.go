@@ -13,20 +13,25 @@ import (
 	"k8s.io/client-go/restmapper"
 )
 
-// minRefresh bounds how often a miss may re-read discovery: a manifest of an
-// unknown kind is retried with backoff and must not hammer the API server.
+// minRefresh bounds how often a miss of one kind may re-read discovery: a
+// manifest of an unknown kind is retried with backoff and must not hammer the
+// API server.
 const minRefresh = time.Second
 
 // Mapper maps kinds to resources from the managed cluster's discovery, cached
 // in memory. A kind it does not know makes it re-read discovery (at most once
-// per minRefresh), so a CustomResourceDefinition applied by one manifest is
-// found for the custom resource of another without a restart.
+// per minRefresh for that kind), so a CustomResourceDefinition applied by one
+// manifest is found for the custom resource of another without a restart.
+// The bound is per kind: a kind that never comes (a typo in one work) must
+// not use up the re-reads that another work's retry needs to find its
+// CustomResourceDefinition established, which would send that retry into a
+// longer backoff for nothing.
 type Mapper struct {
 	mapper *restmapper.DeferredDiscoveryRESTMapper
 	now    func() time.Time
 
 	mu          sync.Mutex
-	lastRefresh time.Time
+	lastRefresh map[schema.GroupVersionKind]time.Time
 }
 
 // NewMapper returns a Mapper over the given discovery client.
@@ -67,7 +72,7 @@ func (m *Mapper) Map(obj *unstructured.Unstructured) (Mapping, error) {
 
 func (m *Mapper) mapping(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {
 	mapping, err := m.mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-	if err == nil || !meta.IsNoMatchError(err) || !m.mayRefresh() {
+	if err == nil || !meta.IsNoMatchError(err) || !m.mayRefresh(gvk) {
 		return mapping, describe(gvk, err)
 	}
 	m.mapper.Reset()
@@ -75,14 +80,26 @@ func (m *Mapper) mapping(gvk schema.GroupVersionKind) (*meta.RESTMapping, error)
 	return mapping, describe(gvk, err)
 }
 
-func (m *Mapper) mayRefresh() bool {
+// mayRefresh tells whether a miss of gvk may re-read discovery now, and if
+// so notes it. Entries older than minRefresh bound nothing and are dropped,
+// so the map holds only the kinds missed within the last second.
+func (m *Mapper) mayRefresh(gvk schema.GroupVersionKind) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if now := m.now(); now.Sub(m.lastRefresh) >= minRefresh {
-		m.lastRefresh = now
-		return true
+	now := m.now()
+	if now.Sub(m.lastRefresh[gvk]) < minRefresh {
+		return false
 	}
-	return false
+	if m.lastRefresh == nil {
+		m.lastRefresh = map[schema.GroupVersionKind]time.Time{}
+	}
+	for k, at := range m.lastRefresh {
+		if now.Sub(at) >= minRefresh {
+			delete(m.lastRefresh, k)
+		}
+	}
+	m.lastRefresh[gvk] = now
+	return true
 }
 
 // describe turns a miss into a message a work author understands.

@@ -68,3 +68,40 @@ func TestMapper(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "widgets", mapping.Resource.Resource)
 }
+
+// A kind that never comes does not use up the re-reads of discovery that
+// another kind's retry needs: the bound is per kind.
+func TestMapperRefreshBoundPerKind(t *testing.T) {
+	disco := &fakediscovery.FakeDiscovery{Fake: &clienttesting.Fake{}}
+	disco.Resources = []*metav1.APIResourceList{{GroupVersion: "v1",
+		APIResources: []metav1.APIResource{{Name: "configmaps", Kind: "ConfigMap", Namespaced: true}}}}
+	now := time.Unix(1000, 0)
+	m := NewMapper(disco)
+	m.now = func() time.Time { return now }
+
+	typo := object("example.com/v1", "Wigdet", "ns", "w")
+	gadget := object("example.com/v1", "Gadget", "ns", "g")
+	var unknown *UnknownKindError
+	_, err := m.Map(gadget)
+	require.ErrorAs(t, err, &unknown)
+
+	now = now.Add(minRefresh)
+	_, err = m.Map(typo) // re-reads discovery for its own kind
+	require.ErrorAs(t, err, &unknown)
+
+	// Gadget's CRD is established a moment later: its retry re-reads
+	// discovery although the typo's miss just did.
+	disco.Resources = append(disco.Resources, &metav1.APIResourceList{GroupVersion: "example.com/v1",
+		APIResources: []metav1.APIResource{{Name: "gadgets", Kind: "Gadget", Namespaced: true}}})
+	mapping, err := m.Map(gadget)
+	require.NoError(t, err)
+	assert.Equal(t, "gadgets", mapping.Resource.Resource)
+
+	_, err = m.Map(typo)
+	require.ErrorAs(t, err, &unknown)
+
+	now = now.Add(minRefresh)
+	_, err = m.Map(typo)
+	require.ErrorAs(t, err, &unknown)
+
+}
