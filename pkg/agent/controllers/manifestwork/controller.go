@@ -176,9 +176,13 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		klog.FromContext(ctx).V(4).Info("Waiting for the informer to catch up with our write", "manifestWork", klog.KObj(work))
 		return nil
 	}
-	if c.retryPending(key, work.Generation) {
+	if at, ok := c.retryPending(key, work.Generation); ok {
 		// Events in between, mostly our own status writes, do not bring the
 		// retry forward; a new generation of the work or an RBAC change does.
+		// The retry is armed again: the queue keeps only the earliest time
+		// of a key, so a later retry scheduled while an earlier one waited
+		// would otherwise be lost when the earlier one lands here.
+		syncCtx.Queue().AddAfter(key, at.Sub(c.now()))
 		return nil
 	}
 	logger := klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work))
@@ -201,15 +205,15 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	return err
 }
 
-// retryPending tells whether a retry of this generation is scheduled later
-// and RBAC has not changed since it was scheduled.
-func (c *Controller) retryPending(key string, generation int64) bool {
+// retryPending tells whether a retry of this generation is scheduled later,
+// and when, and RBAC has not changed since it was scheduled.
+func (c *Controller) retryPending(key string, generation int64) (time.Time, bool) {
 	v, ok := c.waiting.Load(key)
 	if !ok {
-		return false
+		return time.Time{}, false
 	}
 	r := v.(retry)
-	return r.generation == generation && r.epoch == c.Executors.Epoch() && c.now().Before(r.at)
+	return r.at, r.generation == generation && r.epoch == c.Executors.Epoch() && c.now().Before(r.at)
 }
 
 // retryFailed retries at once every work whose reconcile failed lately,

@@ -309,12 +309,17 @@ func TestSyncRetriesFailingManifestsWithBackoff(t *testing.T) {
 		assert.Equal(t, retryFirst<<(i-1), delay, "0.5s, 1s, 2s")
 
 		// An event before the retry is due, such as our own status write,
-		// does not bring the retry forward.
+		// does not bring the retry forward, and leaves it armed for when it
+		// is due (the queue may have merged it into an earlier one).
 		e.hub.ClearActions()
+		now = now.Add(delay / 2)
 		require.NoError(t, e.c.sync(context.Background(), syncCtx))
 		assert.Empty(t, ct.Writes(e.hub.Actions()))
 		assert.Equal(t, i, e.c.retries.NumRequeues(key))
-		now = now.Add(delay)
+		rearmed, ok := syncCtx.Q.Delay(key)
+		require.True(t, ok)
+		assert.Equal(t, delay-delay/2, rearmed, "the retry stays due at its time")
+		now = now.Add(delay - delay/2)
 	}
 
 	// A new generation of the work is tried at once.

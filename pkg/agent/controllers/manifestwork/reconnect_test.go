@@ -29,7 +29,8 @@ func TestRetryFailedOnReconnect(t *testing.T) {
 		e.c.retries.When(failing)
 	}
 	e.c.waiting.Store(failing, retry{at: time.Now().Add(time.Minute)})
-	require.True(t, e.c.retryPending(failing, 0))
+	_, pending := e.c.retryPending(failing, 0)
+	require.True(t, pending)
 	statusFailed := fixture.Cluster + "/status-failed" // an error went to the queue's backoff
 	for range 10 {
 		queue.AddRateLimited(statusFailed)
@@ -38,7 +39,8 @@ func TestRetryFailedOnReconnect(t *testing.T) {
 	e.c.retryFailed()
 
 	assert.Zero(t, e.c.retries.NumRequeues(failing))
-	assert.False(t, e.c.retryPending(failing, 0), "the scheduled retry no longer holds a sync back")
+	_, pending = e.c.retryPending(failing, 0)
+	assert.False(t, pending, "the scheduled retry no longer holds a sync back")
 	assert.Zero(t, queue.NumRequeues(statusFailed))
 	require.Equal(t, 2, queue.Len(), "both queued at once, the work that did not fail is not")
 	var got []string

@@ -296,5 +296,6 @@ func TestReconcileAllOnALastingOutage(t *testing.T) {
 	e.c.reconcileAll()
 
 	assert.ElementsMatch(t, []any{fixture.Cluster + "/w", fixture.Cluster + "/other"}, syncCtx.Q.Added)
-	assert.False(t, e.c.retryPending(fixture.Cluster+"/w", 0), "the scheduled retry does not hold it back")
+	_, pending := e.c.retryPending(fixture.Cluster+"/w", 0)
+	assert.False(t, pending, "the scheduled retry does not hold it back")
 }
