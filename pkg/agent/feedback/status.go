@@ -5,7 +5,6 @@ import (
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -44,8 +43,7 @@ func (e plainError) Error() string { return string(e) }
 
 // HasRules tells whether the work has feedback rules for the manifest.
 func HasRules(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
-	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
-	config := manifest.ConfigFor(work.Spec.ManifestConfigs, gvr, meta.Namespace, meta.Name)
+	config := manifest.ConfigOf(work, meta)
 	return config != nil && len(config.FeedbackRules) > 0
 }
 
