@@ -112,6 +112,8 @@ func TestWorkProcesses(t *testing.T) {
 	for _, cluster := range []string{"cluster1", "cluster2"} {
 		agents[cluster], err = e.StartAgent(cluster)
 		require.NoError(t, err)
+		// An agent left running would act beside the later tests' own.
+		t.Cleanup(func() { _, _ = agents[cluster].Stop(30 * time.Second) })
 	}
 
 	t.Run("kubectl get manifestwork shows the printer columns", func(t *testing.T) {
