@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -8,12 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
+	"github.com/manifestwork/work/test/framework"
 )
 
 const (
@@ -58,6 +62,20 @@ func TestForbiddenUntilAggregatedRoleArrives(t *testing.T) {
 			Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"},
 		}},
 	}).Build())
+	// Cleanups run last first: the Widget's work is gone before the work
+	// that grants the agent Widgets is deleted, or nothing could delete the
+	// Widget and the work would stay, being deleted, for the next tests.
+	t.Cleanup(func() {
+		works := e.Hub.Work.WorkV1().ManifestWorks("cluster2")
+		_ = works.Delete(context.Background(), "rbac-widget", metav1.DeleteOptions{})
+		framework.Eventually(t, convergeTimeout, func() error {
+			_, err := works.Get(context.Background(), "rbac-widget", metav1.GetOptions{})
+			if apierrors.IsNotFound(err) {
+				return nil
+			}
+			return fmt.Errorf("still there: %v", err)
+		}, "the agent of cluster2 deletes work rbac-widget while it may delete Widgets")
+	})
 	w := waitWorkCondition(t, "cluster2", "rbac-widget", workv1.WorkApplied, metav1.ConditionTrue)
 	assert.Equal(t, metav1.ConditionTrue, manifestCondition(w, 1, workv1.ManifestApplied).Status)
 	_, err = c2.Dynamic.Resource(widgets).Namespace(ns).Get(ctx, "w", metav1.GetOptions{})
