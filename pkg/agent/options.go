@@ -101,7 +101,7 @@ func (o *Options) addClusterFlags(fs *pflag.FlagSet) {
 
 func (o *Options) addTuningFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.StatusSyncInterval, "status-sync-interval", o.StatusSyncInterval,
-		"How often the status of applied resources is read back into the ManifestWorks.")
+		"How often the status of applied resources is read back into the ManifestWorks, and how often the status of a work whose resources are progressing is written.")
 	fs.DurationVar(&o.AppliedManifestWorkEvictionGracePeriod, "appliedmanifestwork-eviction-grace-period",
 		o.AppliedManifestWorkEvictionGracePeriod,
 		"How long an AppliedManifestWork whose ManifestWork is gone from the hub is kept before its resources are deleted.")

@@ -149,7 +149,7 @@ func (a *agent) wire() (w *wiring, err error) {
 
 	q := newQueues(recorder)
 	q.records = applyrecords.NewStore()
-	q.hub = workwriter.Hub{Client: c.hub, MaxStatusSize: a.MaxStatusSize, Events: recorder}
+	q.hub = workwriter.Hub{Client: c.hub, MaxStatusSize: a.MaxStatusSize, Events: recorder, Pacing: workwriter.NewPacing(a.StatusSyncInterval)}
 	hubHash := appliedname.HubHash(a.Hub.Host)
 	w.labelApplied = appliedlabel.Starting{
 		ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, Client: c.spoke,

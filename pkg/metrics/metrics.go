@@ -48,6 +48,9 @@ const (
 	PatchSent    = "sent"    // the patch was accepted
 	PatchSkipped = "skipped" // nothing had changed; no request was sent
 	PatchError   = "error"   // the request failed, e.g. with a conflict
+	// PatchDeferred: the status of a work in transition was held back, to
+	// be written at the end of the pacing interval (see workwriter.Pacing).
+	PatchDeferred = "deferred"
 )
 
 // Label values of the patch label of PatchesFailing.

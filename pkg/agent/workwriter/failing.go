@@ -15,7 +15,7 @@ import (
 // work have failed for stalled.Threshold, it records one Event and counts
 // the work as failing. A work that is gone fails nothing any more.
 func (w *Writer) failed(work *workv1.ManifestWork, patch string, err error) {
-	key := work.Namespace + "/" + work.Name
+	key := keyOf(work)
 	if apierrors.IsNotFound(err) {
 		w.clear(patch, key)
 		return

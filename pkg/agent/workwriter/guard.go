@@ -18,7 +18,7 @@ func (w *Writer) Outdated(work *workv1.ManifestWork) bool {
 	if w.replaced == nil {
 		return false
 	}
-	key := work.Namespace + "/" + work.Name
+	key := keyOf(work)
 	if v, ok := w.replaced.Load(key); ok && v.(map[string]bool)[work.ResourceVersion] {
 		return true
 	}
@@ -32,6 +32,7 @@ func (w *Writer) Forget(key string) {
 	if w.replaced != nil {
 		w.replaced.Delete(key)
 	}
+	w.pacing.forget(key)
 	for _, patch := range []string{metrics.PatchStatus, metrics.PatchFinalizer} {
 		w.clear(patch, key)
 	}
@@ -45,7 +46,7 @@ func (w *Writer) wrote(before, after *workv1.ManifestWork) {
 	if w.replaced == nil || after == nil || after.ResourceVersion == before.ResourceVersion {
 		return
 	}
-	key := before.Namespace + "/" + before.Name
+	key := keyOf(before)
 	rvs := map[string]bool{}
 	if v, ok := w.replaced.Load(key); ok {
 		for rv := range v.(map[string]bool) {

@@ -54,6 +54,8 @@ type Writer struct {
 	events  record.EventRecorder
 	failing stalled.Failures // by patch and work key
 	now     func() time.Time
+	// pacing, when set, holds back the status of a work in transition.
+	pacing *Pacing
 }
 
 // Reasons of the Warning Events recorded on a work whose writes keep
@@ -70,11 +72,22 @@ type Hub struct {
 	Client        workclient.Interface // ManifestWorks on the hub
 	MaxStatusSize int                  // --max-status-size; 0 or less means statussize.DefaultMaxSize
 	Events        record.EventRecorder // nil records no Event
+	// Pacing, shared by the writers NewPaced makes, holds back the status
+	// of works in transition; nil holds nothing back.
+	Pacing *Pacing
 }
 
 // New returns the writer of the named controller.
 func (h Hub) New(controller string) *Writer {
 	return New(controller, h.Client).WithMaxStatusSize(h.MaxStatusSize).WithEvents(h.Events)
+}
+
+// NewPaced returns the writer of the named controller, paced: the status
+// of a work in transition waits (see Pacing).
+func (h Hub) NewPaced(controller string) *Writer {
+	w := h.New(controller)
+	w.pacing = h.Pacing
+	return w
 }
 
 // NewGuarded returns the guarded writer of the named controller.
@@ -112,7 +125,9 @@ func (w *Writer) WithEvents(recorder record.EventRecorder) *Writer {
 
 // Status sends the new status, trimmed to fit, when it differs from the
 // work's. updated is the work as the hub now holds it, nil when nothing was
-// sent.
+// sent. A paced writer holds the status of a work in transition back: it
+// then returns a Deferred error, and the controller syncs the work again
+// once it has passed.
 func (w *Writer) Status(ctx context.Context, work *workv1.ManifestWork, status workv1.ManifestWorkStatus) (updated *workv1.ManifestWork, err error) {
 	count := func(result string) { metrics.StatusPatches.WithLabelValues(w.controller, result).Inc() }
 	status = statussize.Fit(status, meta.FindStatusCondition(work.Status.Conditions, statussize.ConditionType), work.Generation, w.maxSize)
@@ -120,6 +135,14 @@ func (w *Writer) Status(ctx context.Context, work *workv1.ManifestWork, status w
 		count(metrics.PatchSkipped)
 		w.succeeded(work, metrics.PatchStatus) // the hub holds what we would write
 		return nil, nil
+	}
+	key := keyOf(work)
+	inTransition := w.pacing != nil && InTransition(status)
+	if inTransition {
+		if wait := w.pacing.hold(key, w.now()); wait > 0 {
+			count(metrics.PatchDeferred)
+			return nil, &Deferred{After: wait}
+		}
 	}
 	patch, err := statusPatch(work, status)
 	if err != nil {
@@ -134,6 +157,7 @@ func (w *Writer) Status(ctx context.Context, work *workv1.ManifestWork, status w
 	count(metrics.PatchSent)
 	w.succeeded(work, metrics.PatchStatus)
 	w.wrote(work, updated)
+	w.pacing.written(key, inTransition, w.now())
 	return updated, nil
 }
 

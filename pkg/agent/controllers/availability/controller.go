@@ -97,7 +97,7 @@ func New(d Deps) factory.Controller {
 		Deps:     d,
 		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
 		rechecks: newRechecks(),
-		writer:   d.Hub.New(ControllerName),
+		writer:   d.Hub.NewPaced(ControllerName),
 		now:      time.Now,
 		health:   newHealthReport(d.Events, time.Now),
 	}
@@ -131,6 +131,10 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	ctx = klog.NewContext(ctx, logger)
 
 	result, err := c.reconcile(ctx, work)
+	if after, ok := workwriter.IsDeferred(err); ok {
+		syncCtx.Queue().AddAfter(key, after)
+		return nil
+	}
 	switch {
 	case queuekeys.RetryConflict(ctx, syncCtx, err):
 		return nil

@@ -68,7 +68,7 @@ func New(d Deps) (factory.Controller, *Watches) {
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		watches: newWatches(d.WatchClient, d.MaxWatches, func(key string) { d.SyncContext.Queue().Add(key) }),
-		writer:  d.Hub.New(ControllerName),
+		writer:  d.Hub.NewPaced(ControllerName),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
@@ -95,6 +95,10 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work)))
 	polled, err := c.reconcile(ctx, key, work)
+	if after, ok := workwriter.IsDeferred(err); ok {
+		syncCtx.Queue().AddAfter(key, after)
+		err = nil
+	}
 	if queuekeys.RetryConflict(ctx, syncCtx, err) {
 		return nil
 	}
