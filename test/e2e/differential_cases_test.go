@@ -111,6 +111,51 @@ const (
       subresources: {status: {}}`
 	gadget = `
 - {apiVersion: $NS.example.com/v1, kind: Gadget, metadata: {name: g, namespace: $NS}, spec: {size: 3}}`
+	// A CRD whose conversion webhook (a Service that does not exist) the
+	// cluster gives a caBundle; one version, so nothing is ever converted.
+	conversionCRDV = `
+- apiVersion: apiextensions.k8s.io/v1
+  kind: CustomResourceDefinition
+  metadata: {name: widgets.$NS.example.com, labels: {v: "$V"}}
+  spec:
+    group: $NS.example.com
+    names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+    scope: Namespaced
+    versions:
+    - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+    conversion:
+      strategy: Webhook
+      webhook:
+        conversionReviewVersions: [v1]
+        clientConfig: {service: {name: convert, namespace: $NS, path: /convert, port: 443}}`
+	// An APIService of a Service that does not exist: it is registered,
+	// and unavailable.
+	apiServiceV = `
+- apiVersion: apiregistration.k8s.io/v1
+  kind: APIService
+  metadata: {name: v1.$NS.example.com, labels: {v: "$V"}}
+  spec: {group: $NS.example.com, version: v1, groupPriorityMinimum: 1000, versionPriority: 15, service: {name: none, namespace: $NS, port: 443}}`
+	// A StorageClass that leaves reclaimPolicy and volumeBindingMode to
+	// the API server's defaults.
+	storageClass = `
+- {apiVersion: storage.k8s.io/v1, kind: StorageClass, metadata: {name: $NS-sc}, provisioner: example.com/none}`
+	// ConfigMaps that name an owner of their own, the ConfigMap owner
+	// the case makes before its work; the second is server-side applied.
+	ownedCMsV = `
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: owned
+    namespace: $NS
+    ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner, uid: "$UID(owner)"}]
+  data: {a: "$V"}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: owned-ssa
+    namespace: $NS
+    ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: owner, uid: "$UID(owner)"}]
+  data: {a: "$V"}`
 )
 
 // config is a manifestConfigs entry for one object, with more YAML (at the
@@ -138,6 +183,10 @@ func configs(entries ...string) string {
 }
 
 func strategy(t string) string { return "updateStrategy: {type: " + t + "}" }
+
+// injectedCA is a CA bundle the cluster injects (base64 of a PEM
+// certificate, as a CustomResourceDefinition's must be).
+const injectedCA = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJnakNDQVNtZ0F3SUJBZ0lVTkF1RktYeFJ5NnVvY0VpaVVFWkV5dnY2cm9Vd0NnWUlLb1pJemowRUF3SXcKRmpFVU1CSUdBMVVFQXd3TGFXNXFaV04wWldRdFkyRXdJQmNOTWpZeE1USTJNVFV5TkRFd1doZ1BNakV5TmpFeApNREl4TlRJME1UQmFNQll4RkRBU0JnTlZCQU1NQzJsdWFtVmpkR1ZrTFdOaE1Ga3dFd1lIS29aSXpqMENBUVlJCktvWkl6ajBEQVFjRFFnQUVSS3hsMitXUUFlUUROaGFxTnZpbDNmN3pEd2tTSUNjcWFsQXZ2TVVQMVhYT1RJVHQKb2g5WTZ6ektrdEFVSGk4d0tDN0thN0FCam0rVWFqU0xrTUxFdnFOVE1GRXdIUVlEVlIwT0JCWUVGS0JoWE9GYwpvYUZEekc4Z1g5WXdndjNvSVB4Q01COEdBMVVkSXdRWU1CYUFGS0JoWE9GY29hRkR6RzhnWDlZd2d2M29JUHhDCk1BOEdBMVVkRXdFQi93UUZNQU1CQWY4d0NnWUlLb1pJemowRUF3SURSd0F3UkFJZ0NmQWhuVzBrbCtEaDhCSjMKVEtKTnVrSEVJclhvZU5wNWZ5RFIrR1M5Q3FjQ0lEbzFFdWFvRmNHSnlnU0pDVHdnSlZ6NWVPbFNCcFdFZ3daegpVTHFEZnN4UQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg=="
 
 const (
 	userEditsCM  = `{"data":{"a":"user"}}`
@@ -335,6 +384,32 @@ conditionRules:
 			{name: "delete the work", works: map[int]string{0: ""}},
 		}},
 		{name: "crd-instance-first", works: []string{manifests(gadget + gadgetCRD)}},
+		{name: "crd-conversion-cabundle", works: []string{manifests(version(conversionCRDV, "1"))}, steps: []diffStep{
+			{name: "the cluster injects a caBundle", spoke: []spokePatch{{apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition",
+				name: "widgets.$NS.example.com", patch: `{"spec":{"conversion":{"webhook":{"clientConfig":{"caBundle":"` + injectedCA + `"}}}}}`}}},
+			{name: "change the work", works: map[int]string{0: manifests(version(conversionCRDV, "2"))}},
+		}},
+		{name: "apiservice-cabundle", works: []string{manifests(version(apiServiceV, "1"))}, steps: []diffStep{
+			{name: "the cluster injects a caBundle", spoke: []spokePatch{{apiVersion: "apiregistration.k8s.io/v1", kind: "APIService",
+				name: "v1.$NS.example.com", patch: `{"spec":{"caBundle":"` + injectedCA + `"}}`}}},
+			{name: "change the work", works: map[int]string{0: manifests(version(apiServiceV, "2"))}},
+			// An unavailable APIService holds up the discovery of the whole cluster.
+			{name: "delete the work", works: map[int]string{0: ""}},
+		}},
+		// OCM's agent recreates this StorageClass on every apply, from the
+		// create on; the work's deletion ends that.
+		{name: "storageclass-defaults", works: []string{manifests(storageClass)}, steps: []diffStep{
+			{name: "delete the work", works: map[int]string{0: ""}},
+		}},
+		// Manifests that are not as the API wants them.
+		{name: "manifest-owner-references", before: []string{`{apiVersion: v1, kind: ConfigMap, metadata: {name: owner, namespace: $NS}}`},
+			works: []string{manifests(version(ownedCMsV, "1"), configs(config("", "configmaps", "$NS", "owned-ssa", strategy("ServerSideApply"))))},
+			steps: []diffStep{{name: "change the work", works: map[int]string{0: manifests(version(ownedCMsV, "2"),
+				configs(config("", "configmaps", "$NS", "owned-ssa", strategy("ServerSideApply"))))}}}},
+		{name: "namespaced-without-namespace", works: []string{manifests(cmA + `
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: $NS-cm}, data: {a: "1"}}`)}},
+		{name: "ssa-ignore-invalid-path", works: []string{manifests(cmA, cmConfig(
+			"updateStrategy: {type: ServerSideApply, serverSideApply: {ignoreFields: [{condition: OnSpokePresent, jsonPaths: [\".data[.a\"]}]}}"))}},
 		// Executors.
 		{name: "executor-allowed", before: []string{
 			`{apiVersion: v1, kind: ServiceAccount, metadata: {name: executor, namespace: $NS}}`,
@@ -344,6 +419,16 @@ conditionRules:
 		}, works: []string{manifests(cmA, "executor: {subject: {type: ServiceAccount, serviceAccount: {namespace: $NS, name: executor}}}")}},
 		{name: "executor-denied", before: []string{`{apiVersion: v1, kind: ServiceAccount, metadata: {name: executor, namespace: $NS}}`},
 			works: []string{manifests(cmA+aggregatedPart, "executor: {subject: {type: ServiceAccount, serviceAccount: {namespace: $NS, name: executor}}}")}},
+		{name: "executor-readonly-get", before: []string{preexistingCM,
+			`{apiVersion: v1, kind: ServiceAccount, metadata: {name: executor, namespace: $NS}}`,
+			`{apiVersion: rbac.authorization.k8s.io/v1, kind: Role, metadata: {name: get-configmaps, namespace: $NS},
+			  rules: [{apiGroups: [""], resources: [configmaps], verbs: [get]}]}`,
+			`{apiVersion: rbac.authorization.k8s.io/v1, kind: RoleBinding, metadata: {name: executor-get, namespace: $NS},
+			  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: get-configmaps},
+			  subjects: [{kind: ServiceAccount, name: executor, namespace: $NS}]}`,
+		}, works: []string{manifests(cmA, cmConfig(strategy("ReadOnly")+`
+feedbackRules: [{type: JSONPaths, jsonPaths: [{name: a, path: .data.a}]}]`),
+			"executor: {subject: {type: ServiceAccount, serviceAccount: {namespace: $NS, name: executor}}}")}},
 	}
 }
 

@@ -64,8 +64,9 @@ const (
 )
 
 // diffCase is one case: the works (spec YAML, $NS the case's namespace on
-// the managed cluster), objects on the managed cluster before them, and the
-// steps after they settled.
+// the managed cluster, $UID(name) the UID of the object of before so
+// named on that cluster), objects on the managed cluster before them, and
+// the steps after they settled.
 type diffCase struct {
 	name   string
 	works  []string
@@ -116,6 +117,8 @@ type diffRun struct {
 	works []string
 	// objects are every object the case's manifests named so far.
 	objects map[string]objectRef
+	// uids are the UIDs of the objects of before, by name.
+	uids map[string]string
 }
 
 type objectRef struct{ apiVersion, kind, namespace, name string }
@@ -267,7 +270,7 @@ func (r *diffRun) checkRemain(t *testing.T) {
 }
 
 func newDiffRun(t *testing.T, c *diffCase, s *diffSide) *diffRun {
-	r := &diffRun{diffSide: s, c: c, ns: "df-" + c.name, objects: map[string]objectRef{}}
+	r := &diffRun{diffSide: s, c: c, ns: "df-" + c.name, objects: map[string]objectRef{}, uids: map[string]string{}}
 	for i := range c.works {
 		r.works = append(r.works, fmt.Sprintf("%s-%d", r.ns, i))
 	}
@@ -289,7 +292,12 @@ func newDiffRun(t *testing.T, c *diffCase, s *diffSide) *diffRun {
 	return r
 }
 
-func (r *diffRun) expand(text string) string { return strings.ReplaceAll(text, "$NS", r.ns) }
+func (r *diffRun) expand(text string) string {
+	for name, uid := range r.uids {
+		text = strings.ReplaceAll(text, "$UID("+name+")", uid)
+	}
+	return strings.ReplaceAll(text, "$NS", r.ns)
+}
 
 // create makes the objects of before, as a user, and the works.
 func (r *diffRun) create(t *testing.T) {
@@ -301,9 +309,10 @@ func (r *diffRun) create(t *testing.T) {
 		raw, err := u.MarshalJSON()
 		require.NoError(t, err)
 		force := true
-		_, err = r.client(gvr, u.GetNamespace()).Patch(t.Context(), u.GetName(), types.ApplyPatchType, raw,
+		made, err := r.client(gvr, u.GetNamespace()).Patch(t.Context(), u.GetName(), types.ApplyPatchType, raw,
 			metav1.PatchOptions{FieldManager: diffUser, Force: &force})
 		require.NoError(t, err, "%s: before %s", r.c.name, u.GetName())
+		r.uids[made.GetName()] = string(made.GetUID())
 	}
 	for i, spec := range r.c.works {
 		w := &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{Namespace: r.cluster.Name, Name: r.works[i]}}

@@ -96,6 +96,9 @@ var responseLine = regexp.MustCompile(`^[IWE](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) .*
 // with an empty status for a request that got no answer.
 var legacyResponseLine = regexp.MustCompile(`^[IWE](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) .*\] ([A-Z]+) (https?://\S+) (.*)in \d+ milliseconds$`)
 
+// loggedDuration is the duration at the end of a response line.
+var loggedDuration = regexp.MustCompile(` milliseconds=\d+$`)
+
 // matchResponse reads a request log line of either format: the klog time,
 // the verb, the URL and whether the server answered; ok is false for any
 // other line.
@@ -276,8 +279,10 @@ func (r *RequestTail) read(ref time.Time) error {
 		at = at.AddDate(ref.Year(), 0, 0)
 		// A process that logs each response twice (two loggers on one
 		// client) writes the same message twice within microseconds: one
-		// request.
+		// request. Each logger times the request itself, so the durations
+		// may differ by a millisecond.
 		_, message, _ := strings.Cut(line, "] ")
+		message = loggedDuration.ReplaceAllString(message, "")
 		if message == r.last && at.Sub(r.lastAt) < time.Millisecond {
 			continue
 		}

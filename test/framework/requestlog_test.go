@@ -120,10 +120,10 @@ func TestRequestTailCountsALineLoggedTwiceOnce(t *testing.T) {
 	line := func(stamp string, ms int) string {
 		return fmt.Sprintf(`I1126 %s   17248 round_trippers.go:632] "Response" verb="POST" url="https://127.0.0.1:1/api/v1/namespaces/ns/configmaps" status="201 Created" milliseconds=%d`+"\n", stamp, ms)
 	}
-	log := line("12:49:18.009536", 9) + line("12:49:18.009557", 9) + line("12:49:19.000000", 9)
+	log := line("12:49:18.009536", 9) + line("12:49:18.009557", 9) + line("12:49:19.000000", 5) + line("12:49:19.000139", 6)
 	require.NoError(t, os.WriteFile(path, []byte(log), 0o644))
 	tail := NewRequestTail(path, map[string]string{"127.0.0.1:1": "c"})
 	got, err := tail.Since(time.Date(2026, 1, 1, 0, 0, 0, 0, time.Local))
 	require.NoError(t, err)
-	assert.Len(t, got, 2, "the first request is logged twice, the second once")
+	assert.Len(t, got, 2, "each request is logged twice, the second with durations a millisecond apart")
 }
