@@ -16,7 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -140,8 +140,8 @@ func TestTakeOverFromOCMAgentAndHandBack(t *testing.T) {
 	tookOver := time.Now()
 	ours := startAgent(t, cluster, "-v=6", "--agent-id="+cluster)
 	ready := time.Since(tookOver)
-	adopted := waitRecordsPersisted(t, cluster, names)
-	t.Logf("our agent: ready %s after its start, every AppliedManifestWork adopted (records persisted) after %s",
+	adopted := waitAdopted(t, cluster, names)
+	t.Logf("our agent: ready %s after its start, every work adopted (reported on) after %s",
 		ready.Round(time.Millisecond), adopted.Round(time.Millisecond))
 	after := settled("our agent adopted the works")
 	assert.Empty(t, writesTo(t, ours, cluster, ns, tookOver), "our agent writes none of the objects it adopts")
@@ -341,20 +341,26 @@ func assertSameApplied(t *testing.T, was, now map[string]*workv1.AppliedManifest
 	}
 }
 
-// waitRecordsPersisted waits until each work's AppliedManifestWork carries
-// our agent's records: it has adopted them all. It returns how long that took
-// since the call.
-func waitRecordsPersisted(t *testing.T, cluster string, names []string) time.Duration {
+// waitAdopted waits until our agent has reported on every manifest of each
+// work (its own InSync condition, which OCM's agent does not write): it has
+// adopted them all. It returns how long that took since the call.
+func waitAdopted(t *testing.T, cluster string, names []string) time.Duration {
 	t.Helper()
 	began := time.Now()
 	framework.Eventually(t, convergeTimeout, func() error {
-		for name, amw := range appliedWorks(t, cluster, names) {
-			if amw.Annotations[applyrecords.Annotation] == "" {
-				return fmt.Errorf("no records on the AppliedManifestWork of %s yet", name)
+		for _, name := range names {
+			w, err := getWork(t.Context(), cluster, name)
+			if err != nil {
+				return err
+			}
+			for _, m := range w.Status.ResourceStatus.Manifests {
+				if apimeta.FindStatusCondition(m.Conditions, manifestwork.ConditionInSync) == nil {
+					return fmt.Errorf("work %s: no InSync on %s %s yet", name, m.ResourceMeta.Kind, m.ResourceMeta.Name)
+				}
 			}
 		}
 		return nil
-	}, "our agent's records on every AppliedManifestWork")
+	}, "our agent reported on every manifest")
 	return time.Since(began)
 }
 

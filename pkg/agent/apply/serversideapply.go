@@ -55,6 +55,14 @@ func applyOptionsOf(config *workv1.ManifestConfigOption) applyOptions {
 	return opts
 }
 
+// OwnWriter tells whether writer, an object's last field manager (see
+// objectwatch.LastWriter), is the agent writing for a manifest with config:
+// the agent's own field manager, or the one its server-side apply config
+// names.
+func OwnWriter(config *workv1.ManifestConfigOption, writer string) bool {
+	return writer != "" && (writer == DefaultFieldManager || writer == applyOptionsOf(config).fieldManager)
+}
+
 func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interface, req Request) (Result, error) {
 	ctx = withRequestLogger(ctx, req, workv1.UpdateStrategyTypeServerSideApply)
 	opts := applyOptionsOf(req.Config)

@@ -25,6 +25,27 @@ import (
 // of its work (see Encode).
 const Annotation = "work.manifestwork.io/applied-records"
 
+// Persisted tells whether the records of work are persisted in its
+// AppliedManifestWork. Those of most works are not: an agent that starts
+// rebuilds them from the work's status, which says what was applied, and
+// from the objects' last writers, which say that nobody changed them since
+// (see manifestwork.rebuildRecord). What cannot be rebuilt is the value the
+// work gave a field that an OnSpokeChange ignoreFields rule keeps: the
+// records of a work with such a rule are persisted.
+func Persisted(work *workv1.ManifestWork) bool {
+	for _, c := range work.Spec.ManifestConfigs {
+		if c.UpdateStrategy == nil || c.UpdateStrategy.ServerSideApply == nil {
+			continue
+		}
+		for _, f := range c.UpdateStrategy.ServerSideApply.IgnoreFields {
+			if f.Condition == workv1.IgnoreFieldsConditionOnSpokeChange {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Record is what the agent remembers of one manifest of a work.
 type Record struct {
 	// LastApplied is what the manifest's strategy needs to know of its last

@@ -12,25 +12,60 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// The cached copy of an object keeps its ContentVersion, in hexadecimal, in
-// its selfLink: the cache drops managedFields, from which it is computed.
-// API servers have not set selfLink since Kubernetes 1.20, and ignore it in
-// what they are sent; one that still does sets a path, which starts with a
-// slash and so is never read as a version. The field is already in every
-// cached object, so the version costs its 16 bytes and nothing else (an
-// annotation map of one entry cost about 350 bytes an object).
-func setCachedContentVersion(obj metav1.Object, version uint64) {
-	obj.SetSelfLink(strconv.FormatUint(version, 16))
+// The cached copy of an object keeps its ContentVersion, in hexadecimal,
+// and its LastWriter, after a space, in its selfLink: the cache drops
+// managedFields, from which both are computed. API servers have not set
+// selfLink since Kubernetes 1.20, and ignore it in what they are sent; one
+// that still does sets a path, which starts with a slash and so is never
+// read as a version. The field is already in every cached object, so the
+// version costs its 16 bytes and the writer's name its own (an annotation
+// map of one entry cost about 350 bytes an object).
+func setCachedContentVersion(obj metav1.Object, version uint64, lastWriter string) {
+	obj.SetSelfLink(strconv.FormatUint(version, 16) + " " + lastWriter)
 }
 
-// cachedContentVersion is the version setCachedContentVersion kept on obj.
-func cachedContentVersion(obj metav1.Object) (uint64, bool) {
+// cachedContentVersion is the version and last writer that
+// setCachedContentVersion kept on obj.
+func cachedContentVersion(obj metav1.Object) (uint64, string, bool) {
 	link := obj.GetSelfLink()
 	if link == "" || strings.HasPrefix(link, "/") {
-		return 0, false
+		return 0, "", false
 	}
-	v, err := strconv.ParseUint(link, 16, 64)
-	return v, err == nil
+	hex, writer, _ := strings.Cut(link, " ")
+	v, err := strconv.ParseUint(hex, 16, 64)
+	return v, writer, err == nil
+}
+
+// LastWriter is the field manager that last changed obj, status writes
+// aside: the manager of the managedFields entry with the latest time. It is
+// "" when that is not known: no managedFields, or entries of several
+// managers share the latest time (entries keep seconds only). An object
+// whose last writer is the agent's field manager has not been changed by
+// anybody else since the agent last wrote it.
+//
+// obj may be a full object or a cached copy from a Tracker.
+func LastWriter(obj metav1.Object) string {
+	if _, writer, ok := cachedContentVersion(obj); ok {
+		return writer
+	}
+	return computeLastWriter(obj)
+}
+
+func computeLastWriter(obj metav1.Object) string {
+	var writer string
+	var latest time.Time
+	for _, e := range obj.GetManagedFields() {
+		if e.Subresource == statusSubresource || e.Time == nil {
+			continue
+		}
+		switch t := e.Time.UTC(); {
+		case writer == "" || t.After(latest):
+			writer, latest = e.Manager, t
+		case t.Equal(latest) && e.Manager != writer:
+			return "" // two writers within the same second: either may be last
+		}
+	}
+	return writer
 }
 
 // statusSubresource is the subresource whose writes ContentVersion ignores.
@@ -55,7 +90,7 @@ const statusSubresource = "status"
 //
 // obj may be a full object or a cached copy from a Tracker.
 func ContentVersion(obj metav1.Object) uint64 {
-	if v, ok := cachedContentVersion(obj); ok {
+	if v, _, ok := cachedContentVersion(obj); ok {
 		return v
 	}
 	return computeContentVersion(obj)

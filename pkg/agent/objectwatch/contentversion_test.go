@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/manifestwork/work/pkg/agent/sharedstrings"
 )
 
 func TestContentVersion(t *testing.T) {
@@ -84,4 +86,35 @@ func TestContentVersion(t *testing.T) {
 		b.ResourceVersion = "11"
 		assert.NotEqual(t, ContentVersion(a), ContentVersion(b))
 	})
+}
+
+func TestLastWriter(t *testing.T) {
+	at := func(sec int) *metav1.Time { tm := metav1.NewTime(time.Unix(int64(1700000000+sec), 0)); return &tm }
+	entry := func(manager string, sec int, subresource string) metav1.ManagedFieldsEntry {
+		return metav1.ManagedFieldsEntry{Manager: manager, Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "v1",
+			Time: at(sec), Subresource: subresource}
+	}
+	tests := []struct {
+		name    string
+		entries []metav1.ManagedFieldsEntry
+		want    string
+	}{
+		{name: "none", want: ""},
+		{name: "one writer", entries: []metav1.ManagedFieldsEntry{entry("work-agent", 0, "")}, want: "work-agent"},
+		{name: "the latest writer", entries: []metav1.ManagedFieldsEntry{entry("kubectl-edit", 3, ""), entry("work-agent", 5, "")}, want: "work-agent"},
+		{name: "another writer after the agent", entries: []metav1.ManagedFieldsEntry{entry("work-agent", 5, ""), entry("kubectl-edit", 6, "")}, want: "kubectl-edit"},
+		{name: "status writes do not count", entries: []metav1.ManagedFieldsEntry{entry("work-agent", 5, ""), entry("kube-controller-manager", 9, "status")}, want: "work-agent"},
+		{name: "two writers in one second: unknown", entries: []metav1.ManagedFieldsEntry{entry("work-agent", 5, ""), entry("kubectl-edit", 5, "")}, want: ""},
+		{name: "one writer's two operations in one second", entries: []metav1.ManagedFieldsEntry{entry("work-agent", 5, ""), {Manager: "work-agent", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "v1", Time: at(5)}}, want: "work-agent"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := object("ns1", "cm1")
+			o.ManagedFields = tt.entries
+			assert.Equal(t, tt.want, LastWriter(o))
+			cached, err := stripMetadata(sharedstrings.New(4))(o.DeepCopy())
+			assert.NoError(t, err)
+			assert.Equal(t, tt.want, LastWriter(cached.(metav1.Object)), "the cached copy keeps it")
+		})
+	}
 }

@@ -47,7 +47,7 @@ func TestKeepFieldsTrimsToWhatRulesRead(t *testing.T) {
 	assert.Len(t, got.Object["status"].(map[string]any)["conditions"], 1)
 	assert.Empty(t, got.GetLabels())
 	assert.Empty(t, got.GetAnnotations())
-	_, kept := cachedContentVersion(got)
+	_, _, kept := cachedContentVersion(got)
 	assert.True(t, kept, "the content version is kept")
 	assert.Equal(t, "hub-work1", got.GetOwnerReferences()[0].Name)
 

@@ -303,11 +303,11 @@ func stripMetadata(strs *sharedstrings.Table) cache.TransformFunc {
 		if !ok {
 			return obj, nil
 		}
-		version := ContentVersion(m) // a copy stripped already keeps its version
+		version, writer := ContentVersion(m), LastWriter(m) // a copy stripped already keeps both
 		m.SetManagedFields(nil)
 		m.SetLabels(nil)
 		m.SetAnnotations(nil)
-		setCachedContentVersion(m, version)
+		setCachedContentVersion(m, version, writer)
 		shareStrings(strs, m)
 		if p, ok := obj.(*metav1.PartialObjectMetadata); ok {
 			strs.Intern(&p.APIVersion, &p.Kind)

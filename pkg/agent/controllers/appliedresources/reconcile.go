@@ -327,11 +327,13 @@ func (c *Controller) recorded(st *state) {
 	}
 }
 
-// persistRecords writes the work's apply records into the
-// AppliedManifestWork when they differ from what it holds, once the work's
-// status describes its current spec and every applied object was seen: then
-// the records are those of a finished pass, and one write covers them. A
-// work whose records this agent has not loaded yet keeps what is persisted.
+// persistRecords writes the apply records of a work whose records are
+// persisted (applyrecords.Persisted) into the AppliedManifestWork when they
+// differ from what it holds, once the work's status describes its current
+// spec and every applied object was seen: then the records are those of a
+// finished pass, and one write covers them. The records an earlier version
+// persisted for another work are removed, once. A work whose records this
+// agent has not loaded yet keeps what is persisted.
 func (c *Controller) persistRecords(ctx context.Context, st *state) error {
 	if c.Records == nil || st.missing || !statusCurrent(st.work) {
 		return nil
@@ -340,7 +342,10 @@ func (c *Controller) persistRecords(ctx context.Context, st *state) error {
 	if !c.Records.Known(key) {
 		return nil
 	}
-	want := c.Records.Encode(key)
+	want := "" // the records of most works are rebuilt, not persisted; an earlier version's go
+	if applyrecords.Persisted(st.work) {
+		want = c.Records.Encode(key)
+	}
 	if want == st.applied.Annotations[applyrecords.Annotation] {
 		return nil
 	}

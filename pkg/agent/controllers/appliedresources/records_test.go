@@ -34,19 +34,24 @@ func TestPersistRecords(t *testing.T) {
 	cases := []struct {
 		name      string
 		work      *workv1.ManifestWork
+		rebuilt   bool   // the work's records are not persisted (no OnSpokeChange rule)
 		persisted string // the annotation the AppliedManifestWork holds
 		known     bool   // the store has the work's records
 		wantWrite bool
+		want      string // the annotation then
 	}{
-		{name: "records that changed are written", known: true, persisted: stored(1), wantWrite: true},
-		{name: "first records are written", known: true, wantWrite: true},
+		{name: "records that changed are written", known: true, persisted: stored(1), wantWrite: true, want: stored(2)},
+		{name: "first records are written", known: true, wantWrite: true, want: stored(2)},
 		{name: "records as persisted are not written again", known: true, persisted: stored(2)},
 		{name: "records this agent has not loaded are kept", persisted: stored(1)},
 		{name: "not while the status is behind the spec", known: true, persisted: stored(1), work: func() *workv1.ManifestWork {
-			w := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+			w := withOnSpokeChange(webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)))
 			w.Generation = 3
 			return w
 		}()},
+		{name: "records that are rebuilt are not written", rebuilt: true, known: true},
+		{name: "records an earlier version persisted for a work whose records are rebuilt are removed", rebuilt: true,
+			known: true, persisted: stored(1), wantWrite: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,8 +65,12 @@ func TestPersistRecords(t *testing.T) {
 				e.c.Records.Put(key, id, applyrecords.Record{LastApplied: apply.LastApplied{Spec: 2}, Content: 7})
 			}
 			w := tc.work
-			if w == nil {
+			switch {
+			case w != nil:
+			case tc.rebuilt:
 				w = work
+			default:
+				w = withOnSpokeChange(work)
 			}
 
 			_, err := e.c.reconcile(context.Background(), w)
@@ -74,9 +83,21 @@ func TestPersistRecords(t *testing.T) {
 			assert.Equal(t, []string{annotationPatch}, e.spokeWrites())
 			got, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), fixture.AppliedName, metav1.GetOptions{})
 			require.NoError(t, err)
-			assert.Equal(t, stored(2), got.Annotations[applyrecords.Annotation])
+			assert.Equal(t, tc.want, got.Annotations[applyrecords.Annotation])
 		})
 	}
+}
+
+// withOnSpokeChange is the work with a server-side apply config that keeps
+// the managed cluster's value of a field: its records are persisted.
+func withOnSpokeChange(work *workv1.ManifestWork) *workv1.ManifestWork {
+	w := work.DeepCopy()
+	config := fixture.WithStrategy(fixture.Config("", "configmaps", "default", "cm"), workv1.UpdateStrategyTypeServerSideApply)
+	config.UpdateStrategy.ServerSideApply = &workv1.ServerSideApplyConfig{IgnoreFields: []workv1.IgnoreField{{
+		Condition: workv1.IgnoreFieldsConditionOnSpokeChange, JSONPaths: []string{".data.key"},
+	}}}
+	w.Spec.ManifestConfigs = append(w.Spec.ManifestConfigs, config)
+	return w
 }
 
 // A lister copy that our own write replaced is not acted on again: the
@@ -84,7 +105,7 @@ func TestPersistRecords(t *testing.T) {
 // every event that comes before the informer has caught up.
 func TestOwnWritesAreNotRepeatedFromAnOutdatedCopy(t *testing.T) {
 	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef)
-	work := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
+	work := withOnSpokeChange(webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true)))
 	key := work.Namespace + "/" + work.Name
 	applied := fixture.WebApplied() // lists nothing yet, holds no records
 	applied.ResourceVersion = "10"

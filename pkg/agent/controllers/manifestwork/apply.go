@@ -25,6 +25,9 @@ type prepared struct {
 	obj *unstructured.Unstructured
 	gvr schema.GroupVersionResource
 	id  uint64 // the object among the work's records
+	// appliedBefore: the work's status says the manifest was applied for
+	// the work's current generation.
+	appliedBefore bool
 }
 
 // applyManifests applies every manifest it can, in dependency order, and
@@ -51,7 +54,9 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	key := st.work.Namespace + "/" + st.work.Name
 	c.Objects.SetUses(key, uses)
 	c.Objects.SetReads(key, unowned(st.work, ready))
-	c.Records.Load(key, st.applied.Annotations[applyrecords.Annotation])
+	if applyrecords.Persisted(st.work) {
+		c.Records.Load(key, st.applied.Annotations[applyrecords.Annotation])
+	}
 
 	owner := appliedname.OwnerReference(st.applied)
 	recorded := c.Records.Retain(key, ids)
@@ -60,6 +65,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 			continue
 		}
 		compared := comparedBefore(st.work, st.results[i].meta)
+		ready[i].appliedBefore = appliedForGeneration(st.work, st.results[i].meta)
 		out, err := c.applyOne(ctx, st.work, key, ready[i], owner, compared)
 		st.results[i].exists, st.results[i].err, st.results[i].differences = out.exists, err, out.differences
 		st.results[i].missing = err == nil && !out.exists
@@ -78,6 +84,18 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 func comparedBefore(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
 	inSync := apimeta.FindStatusCondition(carryOver(work.Status.ResourceStatus.Manifests, meta).Conditions, ConditionInSync)
 	return inSync != nil && inSync.Reason != InSyncReasonNotWatched
+}
+
+// appliedForGeneration tells whether the work's status says that the
+// manifest was applied for the work's current generation: the status was
+// written for it (the work's Applied observed it) and the manifest's
+// Applied is True.
+func appliedForGeneration(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
+	cond := apimeta.FindStatusCondition(work.Status.Conditions, workv1.WorkApplied)
+	if cond == nil || cond.ObservedGeneration != work.Generation {
+		return false
+	}
+	return apimeta.IsStatusConditionTrue(carryOver(work.Status.ResourceStatus.Manifests, meta).Conditions, workv1.ManifestApplied)
 }
 
 // unowned lists the objects of the manifests that may be without the work's
@@ -199,6 +217,14 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	var content uint64 // of the cached copy
 	if inCache {
 		content = objectwatch.ContentVersion(cached)
+		if !remembered && compared && p.appliedBefore && apply.OwnWriter(config, objectwatch.LastWriter(cached)) {
+			// An agent that starts (after a restart, or taking the lease
+			// over) knows what was applied from the work's status, and that
+			// nobody changed the object since from its last writer.
+			if record, remembered, err = c.rebuildRecord(key, p, req, content); err != nil {
+				return applied{}, err
+			}
+		}
 		if remembered && compared && record.Spec == spec {
 			switch {
 			case record.Content == content && apply.OwnersSettled(req, cached.OwnerReferences):
@@ -245,6 +271,20 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 		klog.FromContext(ctx).V(2).Info("Applied", "resource", p.gvr.Resource, "object", klog.KObj(p.obj))
 	}
 	return out, nil
+}
+
+// rebuildRecord makes the record of a manifest that the work's status says
+// was applied for its current generation, to an object that nobody changed
+// since: what the current desired state gives, and the object's content
+// version as it is.
+func (c *Controller) rebuildRecord(key string, p *prepared, req apply.Request, content uint64) (applyrecords.Record, bool, error) {
+	last, err := apply.Remember(req)
+	if err != nil {
+		return applyrecords.Record{}, false, err
+	}
+	record := applyrecords.Record{LastApplied: last, Content: content}
+	c.Records.Put(key, p.id, record)
+	return record, true, nil
 }
 
 // forgetContent keeps what was last applied of a manifest that failed now,
