@@ -39,11 +39,11 @@ func TestOnObjectChange(t *testing.T) {
 		appliedName string
 		want        routed
 	}{{
-		name:        "an object of this hub's work requeues the work for apply, availability and, a moment later, records, and its AppliedManifestWork",
+		name:        "an object of this hub's work requeues the work for apply, availability (the feedback controller's for a work with rules) and, a moment later, records, and its AppliedManifestWork",
 		appliedName: fixture.AppliedName,
 		want: routed{
 			apply: []any{fixture.Cluster + "/web"}, available: []any{fixture.Cluster + "/web"}, record: []any{fixture.Cluster + "/web"},
-			done: []any{fixture.AppliedName},
+			feedback: []any{fixture.Cluster + "/web"}, done: []any{fixture.AppliedName},
 		},
 	}, {
 		name:        "an object of another hub's work only requeues its AppliedManifestWork, which may wait for it to go",

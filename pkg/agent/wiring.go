@@ -164,6 +164,9 @@ func (a *agent) wire() (w *wiring, err error) {
 		Dynamic: c.watch.dynamic, StatusFields: health.Fields,
 	})
 	w.monitors.OnReconnect(q.retryFailed(in.works.Lister().ManifestWorks(a.ClusterName), in.applied.Lister()))
+	q.availability = availability.NewAssessor(availability.AssessorDeps{
+		Objects: w.objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: q.events,
+	})
 	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)
 	w.controllers = a.controllers(c, in, q, w.objects, executors, hubHash)
 	executorCache, err := executorcache.New(executorcache.Deps{
@@ -177,7 +180,8 @@ func (a *agent) wire() (w *wiring, err error) {
 	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
 		ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
-		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Recorder: q.recorder, SyncContext: q.feedback,
+		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Availability: q.availability,
+		Recorder: q.recorder, SyncContext: q.feedback,
 	})
 	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
 	w.background = append(w.background, w.objects.Run, feedbackWatches.Run)
@@ -284,6 +288,9 @@ type queues struct {
 	finalize, feedback             factory.SyncContext
 	records                        *applyrecords.Store // what was last applied, shared by apply and record
 	hub                            workwriter.Hub      // the writes of ManifestWorks on the hub
+	// availability assesses the availability and health of works, for the
+	// availability controller and, for works with rules, the feedback one
+	availability *availability.Assessor
 }
 
 // recordsDelay is how long a work whose apply records changed waits before
@@ -313,7 +320,10 @@ func newQueues(eventRecorder record.EventRecorder) queues {
 // onObjectChange requeues, when an applied object changes or disappears, the
 // work that owns it (to repair drift and report availability at once, and to
 // record its UID and apply records a moment later) and its
-// AppliedManifestWork (a deletion may be waiting for that object).
+// AppliedManifestWork (a deletion may be waiting for that object). The
+// availability of a work with feedback or condition rules is reported by
+// the feedback controller, with its values, in one write: it is requeued
+// too (a work without rules costs it nothing).
 //
 // The records wait as the apply's own do (onRecorded): a drift is repaired
 // object by object, each repair is an event of its own, and a deleted object
@@ -325,6 +335,7 @@ func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName str
 		if key, ok := appliedname.WorkKey(clusterName, hubHash, appliedName); ok {
 			q.apply.Queue().Add(key)
 			q.available.Queue().Add(key)
+			q.feedback.Queue().Add(key)
 			q.onRecorded(key)
 		}
 		q.done.Queue().Add(appliedName)
@@ -377,8 +388,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			Reconnects: c.watch.monitors, Cluster: c.watch.spokeMonitor,
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
-			ClusterName: a.ClusterName, Hub: q.hub, Works: in.works,
-			Objects: objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: q.events,
+			ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Assessor: q.availability,
 			Recorder: q.recorder, SyncContext: q.available,
 		})},
 		{workers: 2, controller: appliedresources.New(appliedresources.Deps{

@@ -47,6 +47,20 @@ func HasRules(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool 
 	return config != nil && len(config.FeedbackRules) > 0
 }
 
+// WorkHasRules tells whether a manifest of the work's status has feedback or
+// condition rules. The status feedback controller then writes the whole
+// paced part of the work's status, its availability and health too, so that
+// a change of its objects costs one write; the availability controller
+// leaves such a work to it.
+func WorkHasRules(work *workv1.ManifestWork) bool {
+	for _, m := range work.Status.ResourceStatus.Manifests {
+		if c := manifest.ConfigOf(work, m.ResourceMeta); c != nil && (len(c.FeedbackRules) > 0 || len(c.ConditionRules) > 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // SetNoRules gives a manifest whose object exists and that has no feedback
 // rules the condition that says so, and no values (those of rules removed
 // since go).

@@ -9,6 +9,10 @@
 // work as soon as one of its objects is deleted. While a resource is missing
 // or unknown the work is checked again with backoff (1s up to 30s, from the
 // cache); otherwise only a five-minute safety net requeues it.
+//
+// The computation (Assessor) is shared with the status feedback controller,
+// which writes it for a work with feedback or condition rules, in the same
+// patch as its values: this controller leaves such a work to it.
 package availability
 
 import (
@@ -21,11 +25,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -71,12 +71,11 @@ type ObjectCache interface {
 type Deps struct {
 	ClusterName string
 
-	Hub         workwriter.Hub // the writes of ManifestWork status on the hub
-	Works       workinformers.ManifestWorkInformer
-	Objects     ObjectCache          // applied objects, cached
-	Metadata    metadata.Interface   // applied objects, when the cache cannot answer
-	Dynamic     dynamic.Interface    // applied objects' status, when the cache cannot answer
-	Events      record.EventRecorder // Events on the ManifestWork when a manifest turns Degraded or recovers; may be nil
+	Hub   workwriter.Hub // the writes of ManifestWork status on the hub
+	Works workinformers.ManifestWorkInformer
+	// Assessor computes the status this controller writes; the status
+	// feedback controller shares it (NewAssessor).
+	Assessor    *Assessor
 	Recorder    events.Recorder
 	SyncContext factory.SyncContext // its queue also receives the ObjectCache's change callbacks
 }
@@ -84,22 +83,16 @@ type Deps struct {
 // Controller sets the Available conditions of ManifestWorks.
 type Controller struct {
 	Deps
-	works    worklisters.ManifestWorkNamespaceLister
-	rechecks workqueue.TypedRateLimiter[string] // per-work backoff of the rechecks
-	writer   *workwriter.Writer
-	now      func() time.Time
-	health   *healthReport // Events and the gauge of manifests by health
+	works  worklisters.ManifestWorkNamespaceLister
+	writer *workwriter.Writer
 }
 
 // New returns the controller, ready to Run.
 func New(d Deps) factory.Controller {
 	c := &Controller{
-		Deps:     d,
-		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
-		rechecks: newRechecks(),
-		writer:   d.Hub.NewPaced(ControllerName),
-		now:      time.Now,
-		health:   newHealthReport(d.Events, time.Now),
+		Deps:   d,
+		works:  d.Works.Lister().ManifestWorks(d.ClusterName),
+		writer: d.Hub.NewPaced(ControllerName),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
@@ -119,8 +112,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
-		c.rechecks.Forget(key)
-		c.health.forget(key)
+		c.Assessor.Forget(key)
 		c.writer.Forget(key)
 		return nil
 	}
@@ -144,14 +136,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	if err != nil {
 		return err
 	}
-	switch result {
-	case settled:
-		c.rechecks.Forget(key)
-		syncCtx.Queue().AddAfter(key, wait.Jitter(resyncInterval, jitterFactor))
-	case unsettled:
-		syncCtx.Queue().AddAfter(key, c.rechecks.When(key))
-	default:
-		c.rechecks.Forget(key)
+	if result != finished {
+		syncCtx.Queue().AddAfter(key, c.Assessor.Recheck(key, result == unsettled))
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ import (
 // Available condition; nil keeps the condition the manifest has: a
 // condition rule of the work sets it, or the object was applied a moment ago
 // and the watch has not brought its status yet.
-func (c *Controller) judgeManifest(ctx context.Context, work *workv1.ManifestWork, mc *workv1.ManifestCondition,
+func (a *Assessor) judgeManifest(ctx context.Context, work *workv1.ManifestWork, mc *workv1.ManifestCondition,
 	availableCond metav1.Condition, justApplied bool) *metav1.Condition {
 	if justApplied || health.Overridden(work, mc.ResourceMeta) {
 		return nil
@@ -28,7 +28,7 @@ func (c *Controller) judgeManifest(ctx context.Context, work *workv1.ManifestWor
 	var verdict health.Verdict
 	switch availableCond.Status {
 	case metav1.ConditionTrue:
-		verdict = c.inspect(ctx, meta)
+		verdict = a.inspect(ctx, meta)
 	case metav1.ConditionFalse:
 		verdict = health.Missing(health.KindOf(meta), meta.Namespace, meta.Name)
 	default:
@@ -42,15 +42,15 @@ func (c *Controller) judgeManifest(ctx context.Context, work *workv1.ManifestWor
 // inspect judges an existing object from the watch cache, which keeps the
 // fields the rules read; it reads the object from the API only while that
 // cache cannot answer.
-func (c *Controller) inspect(ctx context.Context, meta workv1.ManifestResourceMeta) health.Verdict {
+func (a *Assessor) inspect(ctx context.Context, meta workv1.ManifestResourceMeta) health.Verdict {
 	gk := schema.GroupKind{Group: meta.Group, Kind: meta.Kind}
 	if meta.Kind == "" || !health.Judged(gk) {
 		return health.NoHealthCheck(health.KindOf(meta))
 	}
 	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
-	obj, synced, err := c.Objects.GetObject(gvr, meta.Namespace, meta.Name)
+	obj, synced, err := a.Objects.GetObject(gvr, meta.Namespace, meta.Name)
 	if err == nil && !synced {
-		obj, err = c.read(ctx, gvr, meta.Namespace, meta.Name)
+		obj, err = a.read(ctx, gvr, meta.Namespace, meta.Name)
 	}
 	switch {
 	case apierrors.IsNotFound(err) || (err == nil && obj == nil):
@@ -64,9 +64,9 @@ func (c *Controller) inspect(ctx context.Context, meta workv1.ManifestResourceMe
 }
 
 // read gets an object from the API.
-func (c *Controller) read(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error) {
-	if c.Dynamic == nil {
+func (a *Assessor) read(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, error) {
+	if a.Dynamic == nil {
 		return nil, fmt.Errorf("no cache of %s yet", gvr.GroupResource())
 	}
-	return c.Dynamic.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	return a.Dynamic.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
 }

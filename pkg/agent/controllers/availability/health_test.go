@@ -92,7 +92,7 @@ func TestHealthWithoutStatusCache(t *testing.T) {
 	f := newHarness(work, cached(deploy))
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
 		map[schema.GroupVersionResource]string{deployments: "DeploymentList"}, obj)
-	f.c.Dynamic = dyn
+	f.c.Assessor.Dynamic = dyn
 
 	_, err := f.reconcile(t, work)
 	require.NoError(t, err)
@@ -100,7 +100,7 @@ func TestHealthWithoutStatusCache(t *testing.T) {
 	assert.Len(t, dyn.Actions(), 1, "one read")
 
 	f = newHarness(work, cached(deploy))
-	f.c.Dynamic = dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
+	f.c.Assessor.Dynamic = dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
 		map[schema.GroupVersionResource]string{deployments: "DeploymentList"})
 	withStatus(f.cache, cm, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm"}}`) // a synced status cache that lacks the Deployment: gone meanwhile
 	_, err = f.reconcile(t, work)
@@ -119,7 +119,9 @@ func TestHealthWithoutStatusCache(t *testing.T) {
 }
 
 // A condition rule that sets Healthy replaces the built-in rule: its
-// condition is kept, and the work's Healthy aggregates it.
+// condition is kept, and the work's Healthy aggregates it. (A work with
+// rules is written by the status feedback controller, with this
+// assessment.)
 func TestConditionRuleOverridesHealth(t *testing.T) {
 	fromRule := cond(workv1.ManifestHealthy, metav1.ConditionFalse, workv1.ConditionRuleEvaluated, "widget count is 0")
 	work := newWork(nil, manifest(meta(0, deploy), applied, available, fromRule))
@@ -129,9 +131,7 @@ func TestConditionRuleOverridesHealth(t *testing.T) {
 	}}
 	f := newHarness(work, withStatus(cached(deploy), deploy, deploymentStatus(3, rolledOut)))
 
-	_, err := f.reconcile(t, work)
-	require.NoError(t, err)
-	stored := f.stored(t)
+	stored := f.assessed(t, work)
 	got := healthOf(t, stored, 0)
 	utc([]metav1.Condition{*got})
 	assert.Equal(t, fromRule.Message, got.Message, "the rule's condition is kept")
@@ -150,9 +150,7 @@ func TestWellKnownHealthyRuleKeepsBuiltInHealth(t *testing.T) {
 		workv1.ConditionRule{Type: workv1.WellKnownConditionsType, Condition: workv1.ManifestHealthy})}
 	f := newHarness(work, withStatus(cached(deploy), deploy, deploymentStatus(3, rolledOut)))
 
-	_, err := f.reconcile(t, work)
-	require.NoError(t, err)
-	stored := f.stored(t)
+	stored := f.assessed(t, work)
 	assert.Equal(t, workv1.HealthyReasonHealthy, healthOf(t, stored, 0).Reason)
 	assert.Equal(t, metav1.ConditionTrue, workHealthOf(t, stored).Status)
 }
@@ -181,7 +179,7 @@ func TestHealthEvents(t *testing.T) {
 	f := newHarness(work, cache)
 	recorder := record.NewFakeRecorder(10)
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	f.c.health = newHealthReport(recorder, func() time.Time { return now })
+	f.c.Assessor.health = newHealthReport(recorder, func() time.Time { return now })
 
 	step := func(progress string, available int64) {
 		t.Helper()
@@ -219,7 +217,7 @@ func TestHealthEvents(t *testing.T) {
 	assert.Equal(t, 0.0, gauge(workv1.HealthyReasonDegraded))
 	assert.Equal(t, 1.0, gauge(workv1.HealthyReasonHealthy))
 
-	f.c.health.forget(fixture.Cluster + "/" + workName)
+	f.c.Assessor.health.forget(fixture.Cluster + "/" + workName)
 	assert.Equal(t, 0.0, gauge(workv1.HealthyReasonHealthy), "a work that is gone leaves the gauge")
 	step(timedOut, 1)
 	assert.Len(t, events(), 1, "and its Events start over: within the interval of the last one, a change is recorded")

@@ -3,7 +3,6 @@ package availability
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -33,31 +32,25 @@ const (
 )
 
 // reconcile checks every manifest the work's status lists and patches the
-// Available conditions when they changed. Works being deleted belong to the
-// finalize controller and are left alone.
+// Available and Healthy conditions when they changed. Works being deleted
+// belong to the finalize controller, and works with feedback or condition
+// rules to the status feedback controller, which writes this part of their
+// status with its own: both are left alone.
 func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (outcome, error) {
 	if work.DeletionTimestamp != nil {
-		c.health.forget(work.Namespace + "/" + work.Name)
+		c.Assessor.Forget(work.Namespace + "/" + work.Name)
 		return finished, nil
 	}
-	if len(work.Status.ResourceStatus.Manifests) == 0 || applyBehind(work) {
-		// Nothing applied yet, or not this generation of the spec: the
-		// apply's status write requeues the work. A write now would be made
-		// on the status from before it, and conflict with it.
-		return settled, nil
+	if feedback.WorkHasRules(work) {
+		return finished, nil
 	}
-	conditions, justApplied := c.checkManifests(ctx, work)
-	pending := slices.Contains(justApplied, true)
-	healthy := make([]*metav1.Condition, len(conditions))
-	for i := range conditions {
-		healthy[i] = c.judgeManifest(ctx, work, &work.Status.ResourceStatus.Manifests[i], conditions[i], justApplied[i])
-	}
-	status := buildStatus(work, conditions, healthy)
+	status := *work.Status.DeepCopy()
+	pending := c.Assessor.Assess(ctx, work, &status)
 	if err := c.patchStatus(ctx, work, status); err != nil {
 		return finished, err
 	}
-	c.afterWrite(work, status)
-	if pending || summarize(conditions).available < len(conditions) {
+	c.Assessor.Written(work, status)
+	if pending {
 		return unsettled, nil
 	}
 	return settled, nil
@@ -66,16 +59,16 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 // checkManifests returns the Available condition of each manifest of the
 // work's status, in the same order. justApplied tells, per manifest, that
 // its object was just applied and the watch cache has not seen it yet.
-func (c *Controller) checkManifests(ctx context.Context, work *workv1.ManifestWork) (conditions []metav1.Condition, justApplied []bool) {
+func (a *Assessor) checkManifests(ctx context.Context, work *workv1.ManifestWork) (conditions []metav1.Condition, justApplied []bool) {
 	manifests := work.Status.ResourceStatus.Manifests
 	conditions = make([]metav1.Condition, len(manifests))
 	justApplied = make([]bool, len(manifests))
 	for i := range manifests {
-		if cond, ok := c.justApplied(&manifests[i]); ok {
+		if cond, ok := a.justApplied(&manifests[i]); ok {
 			conditions[i], justApplied[i] = cond, true
 			continue
 		}
-		conditions[i] = c.checkManifest(ctx, &manifests[i], work.Generation)
+		conditions[i] = a.checkManifest(ctx, &manifests[i], work.Generation)
 	}
 	return conditions, justApplied
 }
@@ -89,22 +82,22 @@ const justAppliedGrace = 5 * time.Second
 // has just written for an object that the watch cache has not seen yet;
 // the work is looked at again soon, when the cache will have caught up. An
 // object the cache saw deleted since is not "not seen yet".
-func (c *Controller) justApplied(mc *workv1.ManifestCondition) (metav1.Condition, bool) {
+func (a *Assessor) justApplied(mc *workv1.ManifestCondition) (metav1.Condition, bool) {
 	current := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestAvailable)
-	if current == nil || current.Status != metav1.ConditionTrue || c.now().Sub(current.LastTransitionTime.Time) > justAppliedGrace {
+	if current == nil || current.Status != metav1.ConditionTrue || a.now().Sub(current.LastTransitionTime.Time) > justAppliedGrace {
 		return metav1.Condition{}, false
 	}
 	meta := mc.ResourceMeta
 	gvr := schema.GroupVersionResource{Group: meta.Group, Version: meta.Version, Resource: meta.Resource}
-	obj, synced, err := c.Objects.Get(gvr, meta.Namespace, meta.Name)
-	if err != nil || !synced || obj != nil || c.Objects.DeletedSince(gvr, meta.Namespace, meta.Name, current.LastTransitionTime.Time) {
+	obj, synced, err := a.Objects.Get(gvr, meta.Namespace, meta.Name)
+	if err != nil || !synced || obj != nil || a.Objects.DeletedSince(gvr, meta.Namespace, meta.Name, current.LastTransitionTime.Time) {
 		return metav1.Condition{}, false
 	}
 	return *current, true
 }
 
 // checkManifest decides whether one manifest's object exists.
-func (c *Controller) checkManifest(ctx context.Context, mc *workv1.ManifestCondition, generation int64) metav1.Condition {
+func (a *Assessor) checkManifest(ctx context.Context, mc *workv1.ManifestCondition, generation int64) metav1.Condition {
 	meta := mc.ResourceMeta
 	cond := metav1.Condition{Type: workv1.ManifestAvailable, ObservedGeneration: generation}
 	if incomplete(meta) {
@@ -119,7 +112,7 @@ func (c *Controller) checkManifest(ctx context.Context, mc *workv1.ManifestCondi
 	// yet, so its absence is confirmed before it is reported.
 	current := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestAvailable)
 	confirmAbsence := current == nil || current.Status != metav1.ConditionFalse
-	found, err := c.exists(ctx, gvr, meta.Namespace, meta.Name, confirmAbsence)
+	found, err := a.exists(ctx, gvr, meta.Namespace, meta.Name, confirmAbsence)
 	switch {
 	case err != nil:
 		klog.FromContext(ctx).V(2).Info("Cannot read applied object", "resource", gvr.String(),
@@ -147,15 +140,15 @@ func incomplete(meta workv1.ManifestResourceMeta) bool {
 
 // exists answers from the cache when it can; otherwise, or when confirm is
 // set and the cache says the object is absent, it asks the API server.
-func (c *Controller) exists(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, confirm bool) (bool, error) {
-	obj, synced, err := c.Objects.Get(gvr, namespace, name)
+func (a *Assessor) exists(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string, confirm bool) (bool, error) {
+	obj, synced, err := a.Objects.Get(gvr, namespace, name)
 	if err != nil {
 		return false, err
 	}
 	if synced && (obj != nil || !confirm) {
 		return obj != nil, nil
 	}
-	_, err = c.Metadata.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+	_, err = a.Metadata.Resource(gvr).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return false, nil
 	}
@@ -211,13 +204,12 @@ func workAvailable(conditions []metav1.Condition, generation int64) metav1.Condi
 	return cond
 }
 
-// buildStatus is the work's status with the given manifest Available and
-// Healthy conditions (a nil Healthy keeps the manifest's) and their
-// aggregates; everything else is kept as it is. The work's Healthy waits
-// until every manifest has one. An available manifest without feedback
-// rules gets OCM's StatusFeedbackSynced condition that says so.
-func buildStatus(work *workv1.ManifestWork, conditions []metav1.Condition, healthy []*metav1.Condition) workv1.ManifestWorkStatus {
-	status := *work.Status.DeepCopy()
+// setStatus sets in status the given manifest Available and Healthy
+// conditions (a nil Healthy keeps the manifest's) and their aggregates;
+// everything else is kept as it is. The work's Healthy waits until every
+// manifest has one. An available manifest without feedback rules gets
+// OCM's StatusFeedbackSynced condition that says so.
+func setStatus(work *workv1.ManifestWork, status *workv1.ManifestWorkStatus, conditions []metav1.Condition, healthy []*metav1.Condition) {
 	for i := range status.ResourceStatus.Manifests {
 		apimeta.SetStatusCondition(&status.ResourceStatus.Manifests[i].Conditions, conditions[i])
 		if conditions[i].Status == metav1.ConditionTrue {
@@ -228,10 +220,9 @@ func buildStatus(work *workv1.ManifestWork, conditions []metav1.Condition, healt
 		}
 	}
 	apimeta.SetStatusCondition(&status.Conditions, workAvailable(conditions, work.Generation))
-	if cond, ok := health.WorkCondition(&status, work.Generation); ok {
+	if cond, ok := health.WorkCondition(status, work.Generation); ok {
 		apimeta.SetStatusCondition(&status.Conditions, cond)
 	}
-	return status
 }
 
 // patchStatus writes the status when it changed. The patch carries the

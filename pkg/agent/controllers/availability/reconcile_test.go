@@ -201,11 +201,9 @@ func newHarness(work *workv1.ManifestWork, cache *stubCache, liveObjects ...obje
 	spoke := metadatafake.NewSimpleMetadataClient(metadataScheme(), live(liveObjects...)...)
 	return &harness{
 		c: &Controller{
-			Deps:     Deps{ClusterName: fixture.Cluster, Hub: workwriter.Hub{Client: hub}, Objects: cache, Metadata: spoke},
-			rechecks: newRechecks(),
-			writer:   workwriter.New(ControllerName, hub),
-			now:      time.Now,
-			health:   newHealthReport(nil, time.Now),
+			Deps: Deps{ClusterName: fixture.Cluster, Hub: workwriter.Hub{Client: hub},
+				Assessor: NewAssessor(AssessorDeps{Objects: cache, Metadata: spoke})},
+			writer: workwriter.New(ControllerName, hub),
 		},
 		hub:   hub,
 		spoke: spoke,
@@ -220,6 +218,15 @@ func (f *harness) reconcile(t *testing.T, work *workv1.ManifestWork) (outcome, e
 }
 
 // patches returns the status patches sent to the hub.
+// assessed is the work with the status the assessor gives it, as the
+// status feedback controller writes it for a work with rules.
+func (f *harness) assessed(t *testing.T, work *workv1.ManifestWork) *workv1.ManifestWork {
+	t.Helper()
+	out := work.DeepCopy()
+	f.c.Assessor.Assess(t.Context(), work, &out.Status)
+	return out
+}
+
 func (f *harness) patches(t *testing.T) []map[string]any {
 	t.Helper()
 	var out []map[string]any
@@ -635,7 +642,7 @@ func TestManifestAvailableMessagesAsOCM(t *testing.T) {
 				cache = cached()
 			}
 			f := newHarness(work, cache)
-			got := f.c.checkManifest(context.Background(), &work.Status.ResourceStatus.Manifests[0], generation)
+			got := f.c.Assessor.checkManifest(context.Background(), &work.Status.ResourceStatus.Manifests[0], generation)
 			tt.want.Type, tt.want.ObservedGeneration = workv1.ManifestAvailable, generation
 			assert.Equal(t, tt.want, got)
 		})
@@ -763,7 +770,7 @@ func TestJustAppliedObjectTrustsTheApply(t *testing.T) {
 	appliedAt := available.LastTransitionTime.Time
 	work := newWork([]metav1.Condition{workApplied, progressing, workAvail}, manifest(meta(0, cm), applied, available))
 	f := newHarness(work, cached())
-	f.c.now = func() time.Time { return appliedAt.Add(time.Second) }
+	f.c.Assessor.now = func() time.Time { return appliedAt.Add(time.Second) }
 
 	result, err := f.reconcile(t, work)
 	require.NoError(t, err)
@@ -771,7 +778,7 @@ func TestJustAppliedObjectTrustsTheApply(t *testing.T) {
 	assert.Empty(t, f.patches(t))
 	assert.Zero(t, f.liveGets())
 
-	f.c.now = func() time.Time { return appliedAt.Add(justAppliedGrace + time.Second) }
+	f.c.Assessor.now = func() time.Time { return appliedAt.Add(justAppliedGrace + time.Second) }
 	_, err = f.reconcile(t, work)
 	require.NoError(t, err)
 	assert.Equal(t, 1, f.liveGets(), "after the grace, the absence is confirmed")
@@ -780,9 +787,50 @@ func TestJustAppliedObjectTrustsTheApply(t *testing.T) {
 	// Within the grace, an object the watch saw deleted is confirmed at once.
 	f = newHarness(work, cached())
 	f.cache.deleted = map[object]time.Time{cm: appliedAt.Add(time.Second)}
-	f.c.now = func() time.Time { return appliedAt.Add(2 * time.Second) }
+	f.c.Assessor.now = func() time.Time { return appliedAt.Add(2 * time.Second) }
 	_, err = f.reconcile(t, work)
 	require.NoError(t, err)
 	assert.Equal(t, 1, f.liveGets())
 	require.Len(t, f.patches(t), 1)
+}
+
+// A work with feedback or condition rules is the status feedback
+// controller's: it writes the availability part of the status with its own,
+// in one patch. The availability controller neither reads nor writes it,
+// nor schedules a recheck of it.
+func TestReconcileLeavesWorksWithRules(t *testing.T) {
+	feedbackRules := fixture.Config("", "configmaps", "default", "cm")
+	feedbackRules.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}
+	conditionRules := fixture.WithConditionRules(fixture.Config("", "configmaps", "default", "cm"),
+		workv1.ConditionRule{Type: workv1.CELConditionExpressionsType, Condition: "Ready", CelExpressions: []string{"true"}})
+	otherObject := fixture.Config("", "configmaps", "default", "other")
+	otherObject.FeedbackRules = feedbackRules.FeedbackRules
+	tests := map[string]struct {
+		config    workv1.ManifestConfigOption
+		wantWrite bool
+	}{
+		"feedback rules":                      {config: feedbackRules},
+		"condition rules":                     {config: conditionRules},
+		"rules of an object the work has not": {config: otherObject, wantWrite: true},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			work := newWork(nil, manifest(meta(0, cm), applied))
+			work.Spec.ManifestConfigs = []workv1.ManifestConfigOption{tt.config}
+			cache := cached(cm)
+			f := newHarness(work, cache)
+
+			result, err := f.reconcile(t, work)
+			require.NoError(t, err)
+
+			if tt.wantWrite {
+				assert.Len(t, f.patches(t), 1)
+				assert.Equal(t, settled, result)
+				return
+			}
+			assert.Empty(t, f.patches(t))
+			assert.Zero(t, cache.gets)
+			assert.Equal(t, finished, result, "no recheck: the status feedback controller does them")
+		})
+	}
 }

@@ -53,12 +53,6 @@ func newHealthReport(events record.EventRecorder, now func() time.Time) *healthR
 	return &healthReport{events: events, now: now, counts: map[string]map[healthLabels]float64{}, flaps: map[string]map[string]*flapState{}}
 }
 
-// afterWrite reports a status once it is on the hub (or was already).
-func (c *Controller) afterWrite(work *workv1.ManifestWork, status workv1.ManifestWorkStatus) {
-	c.health.recordTransitions(work, status)
-	c.health.count(work.Namespace+"/"+work.Name, status)
-}
-
 // recordTransitions records an Event for each manifest that turned Degraded
 // or recovered from the work's status to the new one.
 func (r *healthReport) recordTransitions(work *workv1.ManifestWork, status workv1.ManifestWorkStatus) {

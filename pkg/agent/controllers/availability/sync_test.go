@@ -68,7 +68,7 @@ func TestSyncSchedulesTheNextCheck(t *testing.T) {
 	// A deleted work is forgotten.
 	f.withLister(t)
 	require.NoError(t, f.c.sync(t.Context(), ct.NewSyncContext(key)))
-	assert.Zero(t, f.c.rechecks.NumRequeues(key))
+	assert.Zero(t, f.c.Assessor.rechecks.NumRequeues(key))
 }
 
 func TestSyncOfAWorkBeingDeleted(t *testing.T) {

@@ -1,6 +1,14 @@
 // Package statusfeedback reports, for the manifests that ask for it, values
 // read from the live objects (feedback rules) and conditions computed from
 // them (condition rules), polled every --status-sync-interval or watched.
+//
+// A work with such rules has its availability and health (the assessment of
+// package availability) written by this controller too, in the same patch:
+// when its objects settle (a Deployment ready, a Job complete), the new
+// values and the new Healthy cost one write, as in OCM's agent, where two
+// controllers each writing their part cost two. The availability controller
+// leaves such a work alone, and whatever wakes it for the work's objects
+// wakes this controller too.
 package statusfeedback
 
 import (
@@ -16,6 +24,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/conditionrules"
+	"github.com/manifestwork/work/pkg/agent/controllers/availability"
 	"github.com/manifestwork/work/pkg/agent/feedback"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/workwriter"
@@ -44,8 +53,13 @@ type Deps struct {
 	Rules       *conditionrules.Evaluator
 	Interval    time.Duration // --status-sync-interval
 	MaxWatches  int           // --max-feedback-watch
-	Recorder    events.Recorder
-	SyncContext factory.SyncContext
+	// Availability, shared with the availability controller, assesses the
+	// availability and health of a work with rules, which this controller
+	// then writes with its own part; nil writes this controller's part
+	// alone.
+	Availability *availability.Assessor
+	Recorder     events.Recorder
+	SyncContext  factory.SyncContext
 }
 
 // Controller collects feedback and evaluates condition rules.
@@ -88,13 +102,14 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	if apierrors.IsNotFound(err) {
 		c.watches.setUses(key, nil)
 		c.writer.Forget(key)
+		c.forgetAvailability(key)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work)))
-	polled, err := c.reconcile(ctx, key, work)
+	r, err := c.reconcile(ctx, key, work)
 	if after, ok := workwriter.IsDeferred(err); ok {
 		syncCtx.Queue().AddAfter(key, after)
 		err = nil
@@ -102,12 +117,26 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	if queuekeys.RetryConflict(ctx, syncCtx, err) {
 		return nil
 	}
-	if polled {
-		// The queue keeps one delayed entry per work, the earliest: however
-		// many syncs ask, a polled work has one poll scheduled.
+	// The queue keeps one delayed entry per work, the earliest: however
+	// many syncs ask, a work has one next sync scheduled.
+	if r.polled {
 		syncCtx.Queue().AddAfter(key, wait.Jitter(c.Interval, jitterFactor))
 	}
+	if r.assessed && err == nil {
+		// What the availability controller does for a work without rules:
+		// an unsettled object is looked at again soon, with backoff, the
+		// others by the safety net.
+		syncCtx.Queue().AddAfter(key, c.Availability.Recheck(key, r.unsettled))
+	}
 	return err
+}
+
+// forgetAvailability drops the availability assessment's state of a work
+// that is gone or being deleted.
+func (c *Controller) forgetAvailability(key string) {
+	if c.Availability != nil {
+		c.Availability.Forget(key)
+	}
 }
 
 // hasRules tells whether a manifestConfig asks this controller for anything.

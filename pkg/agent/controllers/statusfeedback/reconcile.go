@@ -36,13 +36,23 @@ func targetOf(m workv1.ManifestResourceMeta) target {
 	}
 }
 
+// result tells sync how to follow a reconcile up.
+type result struct {
+	polled bool // some manifest is polled: it is read again in an interval
+	// assessed: the work's availability was assessed here; unsettled: an
+	// object is missing, unknown or just applied (availability.Assessor).
+	assessed, unsettled bool
+}
+
 // reconcile refreshes the feedback values and rule conditions of every
 // manifest that has rules, and the work-level conditions aggregated from
-// them, in one status patch. polled tells whether some manifest is polled.
-func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.ManifestWork) (polled bool, err error) {
+// them, then the availability and health of the work (which aggregate
+// the Healthy of a rule), in one status patch.
+func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.ManifestWork) (r result, err error) {
 	if work.DeletionTimestamp != nil {
 		c.watches.setUses(key, nil)
-		return false, nil
+		c.forgetAvailability(key)
+		return result{}, nil
 	}
 	status := work.Status.DeepCopy()
 	configs := c.configured(work, status)
@@ -62,10 +72,10 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 	for _, cfg := range configs {
 		mc := &status.ResourceStatus.Manifests[cfg.index]
 		wasPolled := c.refresh(ctx, work.Generation, cfg, mc)
-		polled = polled || wasPolled
+		r.polled = r.polled || wasPolled
 		for _, r := range cfg.config.ConditionRules {
 			// A rule's Healthy overrides a manifest's built-in health; the
-			// availability controller aggregates it with the others.
+			// availability assessment aggregates it with the others.
 			if r.Condition != workv1.WorkHealthy {
 				ruleTypes[r.Condition] = true
 			}
@@ -76,8 +86,17 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 		apimeta.SetStatusCondition(&status.Conditions, cond)
 	}
 	conditionrules.Prune(work, status)
-	_, err = c.writer.Status(ctx, work, *status)
-	return polled, err
+	if c.Availability != nil && feedback.WorkHasRules(work) {
+		r.assessed = true
+		r.unsettled = c.Availability.Assess(ctx, work, status)
+	}
+	if _, err = c.writer.Status(ctx, work, *status); err != nil {
+		return r, err
+	}
+	if r.assessed {
+		c.Availability.Written(work, *status)
+	}
+	return r, nil
 }
 
 // configured pairs each manifest whose configuration (manifest.ConfigFor)

@@ -91,9 +91,9 @@ func TestReconcileReportsFeedbackOnceAndOnlyWhenChanged(t *testing.T) {
 	))
 	e := newEnv(t, work, 10, liveDeployment(1))
 
-	polled, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
+	r, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
 	require.NoError(t, err)
-	assert.True(t, polled)
+	assert.True(t, r.polled)
 	assert.Equal(t, []string{"patch manifestworks/status " + fixture.Cluster + "/w"}, ct.Writes(e.hub.Actions()))
 	got := e.work(t)
 	values := got.Status.ResourceStatus.Manifests[0].StatusFeedbacks.Values
@@ -185,9 +185,9 @@ func TestWildcardConfigWatches(t *testing.T) {
 		_, ok, _ := e.c.watches.get(web)
 		return ok
 	}, 5*time.Second, 10*time.Millisecond, "the watch of the matched Deployment syncs")
-	polled, err := e.c.reconcile(ctx, key, e.work(t))
+	r, err := e.c.reconcile(ctx, key, e.work(t))
 	require.NoError(t, err)
-	assert.False(t, polled, "read from the watch")
+	assert.False(t, r.polled, "read from the watch")
 	assert.Equal(t, 1, e.c.watches.Running())
 }
 
@@ -196,9 +196,9 @@ func TestReconcileFallsBackToPollingBeyondTheWatchLimit(t *testing.T) {
 	config.FeedbackScrapeType = workv1.FeedbackWatchType
 	work := appliedWork(config)
 	e := newEnv(t, work, 0, liveDeployment(2))
-	polled, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
+	r, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
 	require.NoError(t, err)
-	assert.True(t, polled, "no watch could be had")
+	assert.True(t, r.polled, "no watch could be had")
 	synced := apimeta.FindStatusCondition(e.work(t).Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestStatusFeedbackSynced)
 	require.NotNil(t, synced)
 	assert.Equal(t, metav1.ConditionTrue, synced.Status)
@@ -233,9 +233,9 @@ func TestConditionRulesCompleteAndStayComplete(t *testing.T) {
 	require.NoError(t, e.dyn.Resource(deployments).Namespace("team").Delete(context.Background(), "web", metav1.DeleteOptions{}))
 	e.hub.ClearActions()
 	e.dyn.ClearActions()
-	polled, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", got)
+	r, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", got)
 	require.NoError(t, err)
-	assert.False(t, polled)
+	assert.False(t, r.polled)
 	assert.Empty(t, e.dyn.Actions())
 	assert.Empty(t, ct.Writes(e.hub.Actions()))
 }
