@@ -302,6 +302,9 @@ func (s Snapshot) AddObject(prefix string, u *unstructured.Unstructured) {
 			owners = append(owners, o.Kind+"/"+o.Name)
 		}
 		delete(meta, "ownerReferences")
+		// In name order: two works sharing an object add their references
+		// in the order they happen to apply it.
+		slices.Sort(owners)
 		if len(owners) > 0 {
 			meta["ownerReferences"] = strings.Join(owners, ",")
 		}
