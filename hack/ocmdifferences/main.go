@@ -8,13 +8,13 @@
 package main
 
 import (
-	"slices"
 	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/manifestwork/work/test/framework"
