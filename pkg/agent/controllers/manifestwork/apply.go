@@ -217,14 +217,19 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	var content uint64 // of the cached copy
 	if inCache {
 		content = objectwatch.ContentVersion(cached)
-		if !remembered && compared && p.appliedBefore && apply.OwnWriter(config, objectwatch.LastWriter(cached)) {
-			// An agent that starts (after a restart, or taking the lease
-			// over) knows what was applied from the work's status, and that
-			// nobody changed the object since from its last writer.
-			if record, remembered, err = c.rebuildRecord(key, p, req, content); err != nil {
-				return applied{}, err
-			}
+	}
+	if !remembered && compared && p.appliedBefore {
+		// An agent that starts (after a restart, or taking the lease over)
+		// knows what was applied from the work's status, and that nobody
+		// changed the object since from its last writer: an object someone
+		// else wrote since is read, and a difference is drift.
+		unchanged := inCache && apply.OwnWriter(config, objectwatch.LastWriter(cached))
+		var rebuildErr error
+		if record, remembered, rebuildErr = c.rebuildRecord(key, p, req, content, unchanged); rebuildErr != nil {
+			return applied{}, rebuildErr
 		}
+	}
+	if inCache {
 		if remembered && compared && record.Spec == spec {
 			switch {
 			case record.Content == content && apply.OwnersSettled(req, cached.OwnerReferences):
@@ -274,15 +279,18 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 }
 
 // rebuildRecord makes the record of a manifest that the work's status says
-// was applied for its current generation, to an object that nobody changed
-// since: what the current desired state gives, and the object's content
-// version as it is.
-func (c *Controller) rebuildRecord(key string, p *prepared, req apply.Request, content uint64) (applyrecords.Record, bool, error) {
+// was applied for its current generation: what the current desired state
+// gives and, for an object that nobody changed since, its content version
+// as it is (0 otherwise: the object is read).
+func (c *Controller) rebuildRecord(key string, p *prepared, req apply.Request, content uint64, unchanged bool) (applyrecords.Record, bool, error) {
 	last, err := apply.Remember(req)
 	if err != nil {
 		return applyrecords.Record{}, false, err
 	}
-	record := applyrecords.Record{LastApplied: last, Content: content}
+	record := applyrecords.Record{LastApplied: last}
+	if unchanged {
+		record.Content = content
+	}
 	c.Records.Put(key, p.id, record)
 	return record, true, nil
 }
