@@ -133,6 +133,12 @@ func TestUnchangedObjectsCostNoRequestAlsoAfterARestart(t *testing.T) {
 	e.c.Records = applyrecords.NewStore()
 	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))
 	assert.Equal(t, []string{"get configmaps", "update configmaps"}, e.dynamicRequests(), "only the drifted object is read and repaired")
+	select {
+	case event := <-e.events.Events:
+		assert.Contains(t, event, EventDriftRepaired, "the repair is reported as drift")
+	default:
+		t.Error("no Event: the repair of drift made while the agent was down is not reported")
+	}
 	repaired, err := e.dynamic.Tracker().Get(configMaps, "team", "b")
 	require.NoError(t, err)
 	value, _, _ := unstructured.NestedString(repaired.(*unstructured.Unstructured).Object, "data", "k")
