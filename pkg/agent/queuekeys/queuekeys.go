@@ -16,6 +16,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 )
 
 // Work is the queue key function of ManifestWork events: the work's
@@ -89,4 +90,15 @@ func RetryConflict(ctx context.Context, syncCtx factory.SyncContext, err error) 
 	klog.FromContext(ctx).V(2).Info("Object changed meanwhile; looking again", "err", err)
 	syncCtx.Queue().AddAfter(syncCtx.QueueKey(), wait.Jitter(ConflictRetry, 0.5))
 	return true
+}
+
+// RetryLater is RetryConflict for a controller that writes through a paced
+// writer: a status write the writer held back (workwriter.Deferred) puts the
+// sync's key back for when it may be written, and is no failure either.
+func RetryLater(ctx context.Context, syncCtx factory.SyncContext, err error) bool {
+	if after, ok := workwriter.IsDeferred(err); ok {
+		syncCtx.Queue().AddAfter(syncCtx.QueueKey(), after)
+		return true
+	}
+	return RetryConflict(ctx, syncCtx, err)
 }

@@ -123,12 +123,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	ctx = klog.NewContext(ctx, logger)
 
 	result, err := c.reconcile(ctx, work)
-	if after, ok := workwriter.IsDeferred(err); ok {
-		syncCtx.Queue().AddAfter(key, after)
-		return nil
-	}
 	switch {
-	case queuekeys.RetryConflict(ctx, syncCtx, err):
+	case queuekeys.RetryLater(ctx, syncCtx, err):
 		return nil
 	case apierrors.IsNotFound(err):
 		return nil // deleted meanwhile; the cache will catch up

@@ -110,11 +110,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	ctx = klog.NewContext(ctx, klog.FromContext(ctx).WithValues("manifestWork", klog.KObj(work)))
 	r, err := c.reconcile(ctx, key, work)
-	if after, ok := workwriter.IsDeferred(err); ok {
-		syncCtx.Queue().AddAfter(key, after)
-		err = nil
-	}
-	if queuekeys.RetryConflict(ctx, syncCtx, err) {
+	if queuekeys.RetryLater(ctx, syncCtx, err) {
 		return nil
 	}
 	// The queue keeps one delayed entry per work, the earliest: however
