@@ -52,9 +52,10 @@ const (
 	// diffParallel cases run at once.
 	diffParallel = 16
 	// diffQuiet is how long both clusters must stay unchanged, with no
-	// write of either agent, to count as settled: longer than the agents'
-	// status sync period (10s).
-	diffQuiet = 13 * time.Second
+	// write of either agent, to count as settled: longer than the longest
+	// wait for a status sync after a change. OCM's agent requeues each work
+	// after its status sync interval (10s) with up to 90% jitter, so 19s.
+	diffQuiet = 20 * time.Second
 	// diffSettleTimeout bounds a step.
 	diffSettleTimeout = 3 * time.Minute
 	diffPoll          = 2 * time.Second
