@@ -21,7 +21,7 @@ const LeaseName = "work-agent"
 // gcPercent is the agent's GOGC unless the environment sets one. Its heap is
 // a steady set of caches plus the short-lived garbage of reconciles, so
 // collecting at +50% instead of Go's default +100% costs little CPU and
-// keeps the footprint a quarter smaller (docs/performance.md).
+// keeps the footprint a quarter smaller (docs/contributors/measurements.md).
 const gcPercent = 50
 
 // Run runs the agent until ctx is cancelled, then stops its informers,

@@ -101,7 +101,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 		o.addLeaseFlags(fs)
 	}
 	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
-		"Address serving /healthz and /readyz; 0 disables them.")
+		"Address serving /healthz, /readyz and /metrics over plain HTTP; 0 disables it.")
 	fs.BoolVar(&o.Profiling, "profiling", o.Profiling,
 		"Serve Go's profiles under /debug/pprof/ on the health probe address.")
 	if !p.WithoutSecurePort {

@@ -53,7 +53,7 @@ func TestFlags(t *testing.T) {
 		"disable-leader-election": "Run without the leader election lease. Only safe with a single replica.",
 		"leader-election-namespace": "Namespace, on the lease cluster, of the Lease work-test that elects the active replica. " +
 			"Defaults to the pod's namespace ($POD_NAMESPACE, else the service account's namespace), outside a pod to test-namespace.",
-		"health-probe-bind-address": "Address serving /healthz and /readyz; 0 disables them.",
+		"health-probe-bind-address": "Address serving /healthz, /readyz and /metrics over plain HTTP; 0 disables it.",
 		"profiling":                 "Serve Go's profiles under /debug/pprof/ on the health probe address.",
 	}
 	for name, want := range usage {

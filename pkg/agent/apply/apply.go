@@ -8,7 +8,7 @@
 // AppliedManifestWork, unless the work's deleteOption orphans it (then it
 // carries none, and loses one it has), and nothing else of the agent's:
 // what the agent needs to remember of an apply is returned to the caller
-// (LastApplied), which keeps it (docs/architecture.md, "Where the agent
+// (LastApplied), which keeps it (docs/contributors/architecture.md, "Where the agent
 // keeps its bookkeeping").
 package apply
 

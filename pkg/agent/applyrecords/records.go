@@ -8,7 +8,7 @@
 // took the lease over) finds them again. They are a cache of what the
 // objects themselves say: a record that is missing, or that does not match
 // the object, costs one read of the object, never a wrong decision. See
-// docs/architecture.md, "Where the agent keeps its bookkeeping".
+// docs/contributors/architecture.md, "Where the agent keeps its bookkeeping".
 package applyrecords
 
 import (
