@@ -1,6 +1,7 @@
 # The work binary (work agent, hub, manager, webhook-server) at /work on a
 # distroless base: static, non-root, nothing written outside /tmp.
-#   make image                      # IMAGE=quay.io/manifestwork/work:latest
+#   make image                      # IMAGE=quay.io/manifestwork/work:$(cat VERSION)
+#   docker build -t <image> .       # the version from the file VERSION
 #   docker build --build-arg VERSION=v0.1.0 -t <image> .
 # Dependencies come from vendor/: the build needs no network.
 #
@@ -13,19 +14,21 @@
 
 FROM golang:1.26 AS build
 WORKDIR /src
-# Only what ./cmd/work is built from, so that changes elsewhere (tests,
-# deploy/, docs) keep the build step cached.
-COPY go.mod go.sum ./
+# Only what ./cmd/work is built from, and the release version, so that
+# changes elsewhere (tests, deploy/, docs) keep the build step cached.
+COPY go.mod go.sum VERSION ./
 COPY vendor/ vendor/
 COPY pkg/ pkg/
 COPY cmd/ cmd/
-ARG VERSION=v0.0.0-dev
+# An empty VERSION means the file VERSION of the checkout.
+ARG VERSION=""
 ARG GIT_COMMIT=""
 ARG BUILD_DATE=""
 # Static and stripped: the final image has no libc and no shell.
-RUN CGO_ENABLED=0 go build -mod=vendor -trimpath \
+RUN version="${VERSION:-$(cat VERSION)}" && \
+    CGO_ENABLED=0 go build -mod=vendor -trimpath \
       -ldflags "-s -w \
-        -X github.com/manifestwork/work/pkg/version.gitVersion=${VERSION} \
+        -X github.com/manifestwork/work/pkg/version.gitVersion=${version} \
         -X github.com/manifestwork/work/pkg/version.gitCommit=${GIT_COMMIT} \
         -X github.com/manifestwork/work/pkg/version.buildDate=${BUILD_DATE}" \
       -o /out/work ./cmd/work

@@ -2,7 +2,10 @@
 SHELL := /usr/bin/env bash -o pipefail
 GO ?= go
 OUTPUT ?= _output
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.0.0-dev)
+# The release version, from the file VERSION: the binary's `work version`, the
+# image tag, and the charts' version and appVersion (cmd/work's tests check
+# that they agree).
+VERSION ?= $(shell cat VERSION)
 LDFLAGS := -X github.com/manifestwork/work/pkg/version.gitVersion=$(VERSION) \
 	-X github.com/manifestwork/work/pkg/version.gitCommit=$(shell git rev-parse HEAD 2>/dev/null) \
 	-X github.com/manifestwork/work/pkg/version.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -14,7 +17,7 @@ HELM = $(shell hack/helm.sh)
 # OCM's work agent, for the take-over tests, likewise.
 OCM_AGENT = $(shell hack/ocm-agent.sh)
 
-.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm ocm-agent update-codegen ocm-differences clean webhook-certs image bench
+.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm ocm-agent update-codegen ocm-differences clean webhook-certs image kind-load push bench
 
 all: build
 
@@ -74,12 +77,23 @@ test-demo: build testbed
 webhook-certs:
 	hack/webhook-certs.sh $(OUTPUT)/webhook $(WEBHOOK_URL)
 
-# The container image (Dockerfile); needs a Docker engine, so it is not part
-# of test. deploy/ refers to quay.io/manifestwork/work:latest.
-IMAGE ?= quay.io/manifestwork/work:latest
+# The container image (Dockerfile) and where it goes; these need Docker (and
+# kind, or a registry login), so they are not part of test. deploy/ and the
+# charts run quay.io/manifestwork/work:$(VERSION) unless pointed at another
+# image (docs/install-with-helm.md); IMAGE_REPO or IMAGE names it here.
+IMAGE_REPO ?= quay.io/manifestwork/work
+IMAGE ?= $(IMAGE_REPO):$(VERSION)
+# The kind clusters kind-load loads the image into (hack/kind-e2e.sh's).
+KIND_CLUSTERS ?= hub cluster1
 image:
 	docker build --build-arg VERSION=$(VERSION) --build-arg GIT_COMMIT=$$(git rev-parse HEAD 2>/dev/null) \
 		--build-arg BUILD_DATE=$$(date -u +%Y-%m-%dT%H:%M:%SZ) -t $(IMAGE) .
+
+kind-load:
+	for c in $(KIND_CLUSTERS); do kind load docker-image $(IMAGE) --name $$c; done
+
+push:
+	docker push $(IMAGE)
 
 clean:
 	rm -rf $(OUTPUT)

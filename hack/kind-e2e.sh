@@ -7,19 +7,22 @@
 # cluster1, and the tutorial's ManifestWork delivered until it is Applied and
 # Available. `down` deletes both clusters. Files go to _output/kind.
 #
-# Needs docker, kind and kubectl (1.24 or later) on PATH; IMAGE (with a tag)
-# overrides the image name. Not part of `make test`, which needs no Docker.
+# Needs docker, kind, make and kubectl (1.24 or later) on PATH. The image is
+# quay.io/manifestwork/work tagged with the file VERSION, as deploy/ names it;
+# IMAGE (with a tag) overrides it. Not part of `make test`, which needs no
+# Docker.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out="$root/_output/kind"
-image=${IMAGE:-quay.io/manifestwork/work:latest}
+image=${IMAGE:-quay.io/manifestwork/work:$(cat "$root/VERSION")}
 hub=(--context kind-hub)
 c1=(--context kind-cluster1)
 
 step() { printf '\n==> %s\n' "$*"; }
 
-# overlay DIR BASE: deploy/BASE with the image of this run.
+# overlay DIR BASE: deploy/BASE with the image of this run (the images: entry
+# an overlay uses to point the bases at another registry).
 overlay() {
 	mkdir -p "$out/$1"
 	cat >"$out/$1/kustomization.yaml" <<EOF
@@ -43,7 +46,7 @@ down() {
 }
 
 up() {
-	for tool in docker kind kubectl; do
+	for tool in docker kind make kubectl; do
 		command -v "$tool" >/dev/null || { echo "$tool is needed on PATH" >&2; exit 1; }
 	done
 	mkdir -p "$out"
@@ -54,8 +57,8 @@ up() {
 	done
 
 	step "Image $image, loaded into both clusters"
-	docker build -t "$image" "$root"
-	for c in hub cluster1; do kind load docker-image "$image" --name "$c"; done
+	make -C "$root" image IMAGE="$image"
+	make -C "$root" kind-load IMAGE="$image" KIND_CLUSTERS="hub cluster1"
 	overlay hub hub
 	overlay agent agent
 

@@ -30,14 +30,6 @@ func TestSubcommands(t *testing.T) {
 	assert.ElementsMatch(t, []string{"agent", "hub", "manager", "webhook-server", "version"}, names)
 }
 
-func TestVersion(t *testing.T) {
-	out, err := execute("version")
-	require.NoError(t, err)
-	assert.Contains(t, out, "gitVersion: v0.0.0-dev\n")
-	assert.Contains(t, out, "gitCommit:")
-	assert.Contains(t, out, "buildDate:")
-}
-
 func TestErrors(t *testing.T) {
 	tests := []struct {
 		args    []string

@@ -1,10 +1,17 @@
 // Package version reports the build identity of the work binary.
 //
-// The values are set at link time, for example:
+// A release build sets the values at link time, as `make build` and the
+// Dockerfile do from the file VERSION at the top of the checkout:
 //
-//	go build -ldflags "-X github.com/manifestwork/work/pkg/version.gitVersion=v0.1.0 \
+//	go build -ldflags "-X github.com/manifestwork/work/pkg/version.gitVersion=$(cat VERSION) \
 //	  -X github.com/manifestwork/work/pkg/version.gitCommit=$(git rev-parse HEAD) \
 //	  -X github.com/manifestwork/work/pkg/version.buildDate=$(date -u +%Y-%m-%dT%H:%M:%SZ)" ./cmd/work
+//
+// A value not set at link time comes from what the Go toolchain stamped into
+// the binary: the main module's version (a tag, or a pseudo-version of the
+// commit, for `go build` in a git checkout or `go install ...@version`) and
+// the VCS revision and commit time. DevVersion is left only when neither
+// says anything.
 package version
 
 import (
@@ -13,12 +20,18 @@ import (
 	"runtime/debug"
 )
 
-// Set by -ldflags -X; the defaults mark a development build.
+// DevVersion is the version of a binary that carries no version at all.
+const DevVersion = "v0.0.0-dev"
+
+// Set by -ldflags -X; empty when not.
 var (
-	gitVersion = "v0.0.0-dev"
+	gitVersion = ""
 	gitCommit  = ""
 	buildDate  = ""
 )
+
+// readBuildInfo is debug.ReadBuildInfo, replaced in tests.
+var readBuildInfo = debug.ReadBuildInfo
 
 // Info is the build identity of the running binary.
 type Info struct {
@@ -29,21 +42,16 @@ type Info struct {
 	Platform   string `json:"platform"`
 }
 
-// Get returns the build identity. When the commit was not set at link time it
-// falls back to the VCS revision the Go toolchain stamped into the binary, if any.
+// Get returns the build identity: the link-time values, else what the
+// toolchain stamped, else DevVersion and "unknown".
 func Get() Info {
+	stamped := stampedInfo()
 	info := Info{
-		GitVersion: gitVersion,
-		GitCommit:  gitCommit,
-		BuildDate:  buildDate,
+		GitVersion: first(gitVersion, stamped.version, DevVersion),
+		GitCommit:  first(gitCommit, stamped.revision, "unknown"),
+		BuildDate:  first(buildDate, stamped.time, "unknown"),
 		GoVersion:  runtime.Version(),
 		Platform:   runtime.GOOS + "/" + runtime.GOARCH,
-	}
-	if info.GitCommit == "" {
-		info.GitCommit = stampedRevision()
-	}
-	if info.BuildDate == "" {
-		info.BuildDate = "unknown"
 	}
 	return info
 }
@@ -59,25 +67,45 @@ func (i Info) Lines() string {
 		i.GitVersion, i.GitCommit, i.BuildDate, i.GoVersion, i.Platform)
 }
 
-func stampedRevision() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
+// stamp is what the Go toolchain recorded in the binary.
+type stamp struct {
+	version  string // the main module's version; "" for "(devel)"
+	revision string // vcs.revision, with "-dirty" for a modified checkout
+	time     string // vcs.time: when the revision was committed
+}
+
+func stampedInfo() stamp {
+	bi, ok := readBuildInfo()
+	if !ok || bi == nil {
+		return stamp{}
 	}
-	revision, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
+	var s stamp
+	if v := bi.Main.Version; v != "(devel)" {
+		s.version = v
+	}
+	dirty := false
+	for _, setting := range bi.Settings {
+		switch setting.Key {
 		case "vcs.revision":
-			revision = s.Value
+			s.revision = setting.Value
+		case "vcs.time":
+			s.time = setting.Value
 		case "vcs.modified":
-			dirty = s.Value == "true"
+			dirty = setting.Value == "true"
 		}
 	}
-	if revision == "" {
-		return "unknown"
+	if s.revision != "" && dirty {
+		s.revision += "-dirty"
 	}
-	if dirty {
-		revision += "-dirty"
+	return s
+}
+
+// first returns the first non-empty value.
+func first(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
 	}
-	return revision
+	return ""
 }

@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -10,6 +12,7 @@ import (
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/manifestwork/work/test/framework"
@@ -23,6 +26,7 @@ func TestDeployBasesApply(t *testing.T) {
 	e := setup(t)
 	for _, tc := range []struct{ cluster, base string }{
 		{framework.HubName, "hub"},
+		{framework.HubName, "hub-without-webhook"},
 		{framework.HubName, "cluster-namespace"},
 		{"cluster1", "agent"},
 	} {
@@ -43,6 +47,7 @@ func TestDeployPodsAreRestricted(t *testing.T) {
 	e := setup(t)
 	for _, tc := range []struct{ cluster, base, deployment string }{
 		{framework.HubName, "hub", "work-hub"},
+		{framework.HubName, "hub-without-webhook", "work-hub"},
 		{"cluster1", "agent", "work-agent"},
 	} {
 		t.Run(tc.base, func(t *testing.T) {
@@ -75,12 +80,81 @@ func TestDeployPodsAreRestricted(t *testing.T) {
 // renders it.
 func renderedDeployment(t *testing.T, cluster, base, name string) *appsv1.Deployment {
 	t.Helper()
-	out, err := env.Kubectl(cluster, "kustomize", framework.DeployBase(base))
-	require.NoError(t, err)
 	var d appsv1.Deployment
-	o := findObject(t, decodeObjects(t, out), "Deployment", name)
+	o := findObject(t, renderedBase(t, cluster, base), "Deployment", name)
 	require.NoError(t, runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, &d))
 	return &d
+}
+
+// renderedBase is deploy/<base> as kustomize renders it.
+func renderedBase(t *testing.T, cluster, base string) []*unstructured.Unstructured {
+	t.Helper()
+	out, err := env.Kubectl(cluster, "kustomize", framework.DeployBase(base))
+	require.NoError(t, err)
+	return decodeObjects(t, out)
+}
+
+// deploy/hub-without-webhook runs work hub with nothing of the webhook: its
+// pods mount no Secret (so none is missing on a fresh hub), pass no --tls-*
+// flag, expose no webhook port, and no Service points at them; deploy/hub
+// does all of these. kwok's fake nodes run a pod whatever its volumes, so
+// the hub is run here as a process from the rendered Deployment's own
+// arguments and environment, with no certificate anywhere: it becomes ready
+// and takes the lease that runs the controllers.
+func TestDeployHubWithoutWebhook(t *testing.T) {
+	e := setup(t)
+	hub := renderedDeployment(t, framework.HubName, "hub", "work-hub")
+	require.NotEmpty(t, secretVolumes(hub.Spec.Template.Spec), "deploy/hub mounts the webhook's Secret")
+
+	objs := renderedBase(t, framework.HubName, "hub-without-webhook")
+	for _, o := range objs {
+		assert.NotEqual(t, "Service", o.GetKind(), "Service %s", o.GetName())
+	}
+	d := renderedDeployment(t, framework.HubName, "hub-without-webhook", "work-hub")
+	pod := d.Spec.Template.Spec
+	require.Len(t, pod.Containers, 1)
+	container := pod.Containers[0]
+	assert.Equal(t, hub.Spec.Template.Spec.Containers[0].Image, container.Image, "the image of deploy/hub")
+	assert.Empty(t, secretVolumes(pod), "Secret volumes")
+	assert.Empty(t, container.VolumeMounts)
+	for _, arg := range container.Args {
+		assert.False(t, strings.HasPrefix(arg, "--tls-"), "argument %s", arg)
+	}
+	for _, port := range container.Ports {
+		assert.NotEqual(t, "webhook", port.Name)
+	}
+
+	const podName = "work-hub-without-webhook-0"
+	podEnv, args := podProcess(t, pod, podName, d.Namespace, nil)
+	require.Equal(t, []string{"hub"}, args)
+	p, err := e.StartWork("hub-without-webhook", podEnv, append(args, "--kubeconfig="+e.Hub.WorkKubeconfig)...)
+	require.NoError(t, err, "work hub from deploy/hub-without-webhook is ready")
+	t.Cleanup(func() { stopAgent(t, p) })
+	framework.Eventually(t, hubLeaseTimeout, func() error {
+		lease, err := e.Hub.Kube.CoordinationV1().Leases(d.Namespace).Get(t.Context(), "work-hub", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if h := lease.Spec.HolderIdentity; h == nil || *h != podName {
+			return fmt.Errorf("the lease is held by %v", h)
+		}
+		return nil
+	}, "the hub of deploy/hub-without-webhook leads")
+}
+
+// hubLeaseTimeout is longer than a lease left behind by a killed hub lasts
+// (the default lease duration, 137s), plus a retry period.
+const hubLeaseTimeout = 3 * time.Minute
+
+// secretVolumes are the names of the Secrets a pod mounts.
+func secretVolumes(pod corev1.PodSpec) []string {
+	var names []string
+	for _, v := range pod.Volumes {
+		if v.Secret != nil {
+			names = append(names, v.Secret.SecretName)
+		}
+	}
+	return names
 }
 
 // Every identity of deploy/ may do what its process needs (the rest of the

@@ -140,8 +140,10 @@ func TestHelmChartsLint(t *testing.T) {
 
 // The charts and the kustomize bases of deploy/ install the same objects:
 // rendered with the values that match the bases, every object of a base is
-// in its chart with the same content (RBAC rules, probes, security contexts,
-// args, ports, volumes), apart from the labels every chart object carries.
+// in its chart with the same content (image, RBAC rules, probes, security
+// contexts, args, ports, volumes), apart from the labels every chart object
+// carries. The hub chart with webhook.enabled=false matches
+// deploy/hub-without-webhook.
 // The charts' CRDs are those of manifests/, and the hub chart's webhook
 // configuration is the one hack/webhook-certs.sh writes. The bases' own
 // Namespace objects have no counterpart: helm installs into a namespace it
@@ -163,6 +165,12 @@ func TestHelmChartsMatchKustomizeBases(t *testing.T) {
 		},
 		// The generated serving certificate; the script's is made by hand.
 		chartOnly: []string{"Secret/" + hubNamespace + "/work-webhook-tls"},
+	}, {
+		name: "hub without webhook", chart: "work-hub", namespace: hubNamespace,
+		set: []string{"webhook.enabled=false"},
+		want: func(t *testing.T) []*unstructured.Unstructured {
+			return slices.Concat(kustomizeObjects(t, e, "hub-without-webhook"), crdObjects(t, framework.HubCRDDir()))
+		},
 	}, {
 		name: "agent", chart: "work-agent", namespace: agentNamespace,
 		set: []string{"clusterName=cluster1"},
