@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -388,10 +389,31 @@ func (r *docsRun) pointWebhookHere() {
 		cc.Service, cc.URL, cc.CABundle = nil, &url, ca
 		changed = true
 	}
-	if changed {
-		_, err = configs.Update(t.Context(), config, metav1.UpdateOptions{})
-		require.NoError(t, err)
+	if !changed {
+		return
 	}
+	// What kubectl apply recorded is changed alike, so that the page's
+	// next apply of its file turns the URL back into the Service (rather
+	// than adding the Service beside the URL).
+	if last, ok := config.Annotations[corev1.LastAppliedConfigAnnotation]; ok {
+		var applied map[string]any
+		require.NoError(t, json.Unmarshal([]byte(last), &applied))
+		webhooks, _ := applied["webhooks"].([]any)
+		for i, w := range webhooks {
+			cc, _ := w.(map[string]any)["clientConfig"].(map[string]any)
+			if cc == nil || i >= len(config.Webhooks) {
+				continue
+			}
+			delete(cc, "service")
+			cc["url"] = *config.Webhooks[i].ClientConfig.URL
+			cc["caBundle"] = config.Webhooks[i].ClientConfig.CABundle
+		}
+		data, err := json.Marshal(applied)
+		require.NoError(t, err)
+		config.Annotations[corev1.LastAppliedConfigAnnotation] = string(data)
+	}
+	_, err = configs.Update(t.Context(), config, metav1.UpdateOptions{})
+	require.NoError(t, err)
 }
 
 // requireNothingLeft checks what a page's last section, uninstall, leaves:
