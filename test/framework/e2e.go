@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -224,6 +225,33 @@ func (e *E2E) createCluster(name string, nodes int) (*Cluster, error) {
 		}
 	}
 	return newCluster(name, kwokName, kubeconfig)
+}
+
+// NewCluster creates a kwok cluster of t's own, as fresh as a user's (no
+// CRD, no namespace of ours), with nodes fake nodes Ready; it is deleted
+// when t ends.
+func (e *E2E) NewCluster(t testing.TB, name string, nodes int) *Cluster {
+	t.Helper()
+	c, err := e.createCluster(name, nodes)
+	if err != nil {
+		t.Fatalf("framework: cluster %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		if err := e.kwok.delete(context.Background(), c.KwokName, c.Kubeconfig); err != nil {
+			t.Errorf("framework: %v", err)
+			return
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		e.state.Clusters = slices.DeleteFunc(e.state.Clusters, func(s stateCluster) bool { return s.Name == c.KwokName })
+		if err := e.Run.saveState(e.state); err != nil {
+			t.Errorf("framework: %v", err)
+		}
+	})
+	if err := c.WaitNodesReady(e.ctx, 2*time.Minute, nodes); err != nil {
+		t.Fatalf("framework: cluster %s: %v", name, err)
+	}
+	return c
 }
 
 func (e *E2E) setupHub() error {

@@ -1,0 +1,447 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/manifestwork/work/test/framework"
+)
+
+// The install pages are run as a user runs them: every ```sh block, in the
+// order written, from a copy of the checkout, against two fresh kwok
+// clusters behind the contexts the pages name ("hub" and "cluster1"). A
+// block that fails turns the test red, naming the page and line.
+//
+// kwok's fake nodes run no container. What a pod would run, the test runs
+// as a local process: whenever a Deployment of ours has rolled out and
+// every Secret it mounts exists, `work` starts from the Deployment's own
+// arguments (see podProcess), and it stops when the Deployment goes. Two
+// things of the cluster are stood in for: the pod's in-cluster credential
+// (a token of its ServiceAccount, as --kubeconfig) and the network path
+// from the hub's API server to the webhook's Service (the configuration is
+// pointed at the local process, with a certificate for 127.0.0.1).
+//
+// A block preceded by `<!-- docs-test: skip, <reason> -->` is not run; the
+// reasons are what the test cannot do here (Docker, kind, a third cluster).
+
+// TestDocsInstallPage runs docs/install.md, from the CRDs to the uninstall.
+func TestDocsInstallPage(t *testing.T) {
+	runDocsPage(t, "docs/install.md")
+}
+
+// docBlock is a ```sh block of a page.
+type docBlock struct {
+	line int    // of the opening fence
+	text string // the commands
+	skip string // the reason it is not run, or ""
+}
+
+// docBlocks reads the ```sh blocks of a Markdown page.
+func docBlocks(t *testing.T, page string) []docBlock {
+	t.Helper()
+	f, err := os.Open(framework.RepoPath(page))
+	require.NoError(t, err)
+	defer f.Close()
+	var blocks []docBlock
+	var cur *docBlock
+	skip := ""
+	scanner := bufio.NewScanner(f)
+	for n := 1; scanner.Scan(); n++ {
+		line := scanner.Text()
+		switch {
+		case cur != nil && strings.TrimSpace(line) == "```":
+			blocks = append(blocks, *cur)
+			cur = nil
+		case cur != nil:
+			cur.text += line + "\n"
+		case strings.TrimSpace(line) == "```sh":
+			cur = &docBlock{line: n, skip: skip}
+			skip = ""
+		case strings.HasPrefix(line, "<!-- docs-test: skip"):
+			skip = strings.TrimSuffix(strings.TrimPrefix(line, "<!-- docs-test: skip, "), " -->")
+			require.NotEmpty(t, skip, "%s:%d: a skipped block says why", page, n)
+		case strings.TrimSpace(line) != "":
+			skip = ""
+		}
+	}
+	require.NoError(t, scanner.Err())
+	require.Nil(t, cur, "%s: a block is not closed", page)
+	require.NotEmpty(t, blocks, "%s has no ```sh block", page)
+	return blocks
+}
+
+// docsRun is a page's run: its clusters, its shell and the processes that
+// stand in for the pods of its Deployments.
+type docsRun struct {
+	t        *testing.T
+	e        *framework.E2E
+	page     string
+	dir      string // the copy of the checkout the commands run in
+	state    string // the shell variables carried from block to block
+	env      []string
+	clusters map[string]*framework.Cluster // by context name
+	pods     []*docsPod
+	webhook  *docsWebhook
+}
+
+// docsPod is a Deployment of ours whose pod the test runs as a process.
+type docsPod struct {
+	context, namespace, name string
+	process                  *framework.Process
+	generation               int64
+	secretsDir               string
+}
+
+// docsWebhook is the certificate the local hub serves the webhook with, and
+// the address it serves on.
+type docsWebhook struct {
+	dir, addr string
+}
+
+func runDocsPage(t *testing.T, page string) {
+	e := setup(t)
+	r := &docsRun{t: t, e: e, page: page, dir: t.TempDir(), clusters: map[string]*framework.Cluster{}}
+	r.clusters["hub"] = e.NewCluster(t, "docs-hub", 1)
+	r.clusters["cluster1"] = e.NewCluster(t, "docs-cluster1", 1)
+	r.pods = []*docsPod{
+		{context: "hub", namespace: hubNamespace, name: "work-hub"},
+		{context: "cluster1", namespace: agentNamespace, name: "work-agent"},
+	}
+	t.Cleanup(r.stopPods)
+	r.prepare()
+
+	ran := 0
+	for _, b := range docBlocks(t, page) {
+		if b.skip != "" {
+			t.Logf("%s:%d: not run: %s", page, b.line, b.skip)
+			continue
+		}
+		r.run(b)
+		ran++
+		r.followPods(b)
+		r.pointWebhookHere()
+	}
+	t.Logf("%s: %d blocks run", page, ran)
+	r.requireNothingLeft()
+}
+
+// prepare copies what the commands read from the checkout, writes a
+// kubeconfig with the pages' contexts, and the shell's environment.
+func (r *docsRun) prepare() {
+	t := r.t
+	for _, p := range []string{"manifests", "deploy", "hack/webhook-certs.sh", "VERSION"} {
+		from := framework.RepoPath(p)
+		info, err := os.Stat(from)
+		require.NoError(t, err)
+		to := filepath.Join(r.dir, p)
+		require.NoError(t, os.MkdirAll(filepath.Dir(to), 0o755))
+		if info.IsDir() {
+			require.NoError(t, os.CopyFS(to, os.DirFS(from)))
+			continue
+		}
+		data, err := os.ReadFile(from)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(to, data, info.Mode()))
+	}
+
+	merged := clientcmdapi.NewConfig()
+	for name, c := range r.clusters {
+		cfg, err := clientcmd.LoadFromFile(c.Kubeconfig)
+		require.NoError(t, err)
+		kctx := cfg.Contexts[cfg.CurrentContext]
+		merged.Clusters[name] = cfg.Clusters[kctx.Cluster]
+		merged.AuthInfos[name] = cfg.AuthInfos[kctx.AuthInfo]
+		merged.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
+	}
+	merged.CurrentContext = "hub"
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, clientcmd.WriteToFile(*merged, kubeconfig))
+
+	home := t.TempDir()
+	path := []string{r.e.Bin}
+	if helm := os.Getenv(framework.EnvHelm); helm != "" {
+		path = append(path, filepath.Dir(helm))
+	}
+	r.env = []string{
+		"PATH=" + strings.Join(append(path, os.Getenv("PATH")), string(os.PathListSeparator)),
+		"HOME=" + home,
+		"KUBECONFIG=" + kubeconfig,
+		"LANG=C",
+	}
+	r.state = filepath.Join(home, "state.sh")
+	require.NoError(t, os.WriteFile(r.state, nil, 0o600))
+}
+
+// run runs a block in bash (-euo pipefail) in the copy of the checkout,
+// with the variables earlier blocks set, and fails the test if it fails.
+func (r *docsRun) run(b docBlock) {
+	t := r.t
+	script := fmt.Sprintf(`set -euo pipefail
+set -a
+source %q
+%s
+export -p | grep -vE '^declare -x (PWD|OLDPWD|SHLVL|_)=' > %q.new
+mv %q.new %q
+`, r.state, b.text, r.state, r.state, r.state)
+	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", script)
+	cmd.Dir = r.dir
+	cmd.Env = r.env
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s:%d (%s):\n%s\n%s", r.page, b.line, time.Since(start).Round(time.Millisecond), b.text, out)
+	require.NoError(t, err, "%s:%d: the block fails as written", r.page, b.line)
+}
+
+// followPods does for each Deployment of ours what the cluster would do
+// for its pod: (re)start it when it has rolled out anew and its Secrets
+// exist, stop it when the Deployment is gone. A block that waits for a
+// rollout whose pod could not start (a Secret it mounts is missing) fails.
+func (r *docsRun) followPods(b docBlock) {
+	t := r.t
+	for _, p := range r.pods {
+		c := r.clusters[p.context]
+		d, err := c.Kube.AppsV1().Deployments(p.namespace).Get(t.Context(), p.name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			r.stopPod(p)
+			continue
+		}
+		require.NoError(t, err)
+		missing, secrets := r.podSecrets(c, d)
+		waited := strings.Contains(b.text, "rollout status deploy/"+p.name)
+		if len(missing) > 0 {
+			require.False(t, waited, "%s:%d: the pod of deploy/%s would not start: it mounts the missing Secrets %v",
+				r.page, b.line, p.name, missing)
+			continue
+		}
+		if p.process != nil && p.process.Running() && p.generation == d.Generation {
+			r.writeSecrets(p, secrets)
+			continue
+		}
+		if !deploymentRolledOut(d) {
+			require.False(t, waited, "%s:%d: deploy/%s has not rolled out", r.page, b.line, p.name)
+			continue
+		}
+		r.stopPod(p)
+		r.startPod(p, c, d, secrets)
+	}
+}
+
+// deploymentRolledOut is what `kubectl rollout status` waits for.
+func deploymentRolledOut(d *appsv1.Deployment) bool {
+	want := int32(1)
+	if d.Spec.Replicas != nil {
+		want = *d.Spec.Replicas
+	}
+	return d.Status.ObservedGeneration >= d.Generation && d.Status.UpdatedReplicas == want &&
+		d.Status.AvailableReplicas == want && d.Status.Replicas == want
+}
+
+// podSecrets reads the Secrets a Deployment's pod mounts, naming those
+// that do not exist.
+func (r *docsRun) podSecrets(c *framework.Cluster, d *appsv1.Deployment) (missing []string, secrets map[string]*corev1.Secret) {
+	secrets = map[string]*corev1.Secret{}
+	for _, v := range d.Spec.Template.Spec.Volumes {
+		if v.Secret == nil {
+			continue
+		}
+		s, err := c.Kube.CoreV1().Secrets(d.Namespace).Get(r.t.Context(), v.Secret.SecretName, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			missing = append(missing, v.Secret.SecretName)
+			continue
+		}
+		require.NoError(r.t, err)
+		secrets[v.Secret.SecretName] = s
+	}
+	return missing, secrets
+}
+
+// startPod starts the pod of a Deployment as a local process, from its
+// arguments, and waits until it is ready.
+func (r *docsRun) startPod(p *docsPod, c *framework.Cluster, d *appsv1.Deployment, secrets map[string]*corev1.Secret) {
+	t := r.t
+	p.secretsDir = t.TempDir()
+	r.writeSecrets(p, secrets)
+	files := map[string]map[string]string{}
+	for name, s := range secrets {
+		files[name] = map[string]string{}
+		for key := range s.Data {
+			files[name][key] = filepath.Join(p.secretsDir, name, key)
+		}
+	}
+	serving := false
+	if s, ok := secrets["work-webhook-tls"]; ok && p.name == "work-hub" {
+		// The API server reaches the local process, not the Service: the
+		// process serves a certificate for 127.0.0.1 instead.
+		require.Contains(t, s.Data, "tls.crt")
+		files["work-webhook-tls"] = map[string]string{
+			"tls.crt": filepath.Join(r.localWebhook().dir, "tls.crt"),
+			"tls.key": filepath.Join(r.localWebhook().dir, "tls.key"),
+		}
+		serving = true
+	}
+	env, args := podProcess(t, d.Spec.Template.Spec, p.name+"-docs-0", p.namespace, files)
+	sa := d.Spec.Template.Spec.ServiceAccountName
+	require.NotEmpty(t, sa, "deploy/%s names its ServiceAccount", p.name)
+	kubeconfig, err := r.e.TokenKubeconfig(c, p.namespace, sa, nil)
+	require.NoError(t, err)
+	kubeconfigFile := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, os.WriteFile(kubeconfigFile, kubeconfig, 0o600))
+	args = append(args, "--kubeconfig="+kubeconfigFile)
+	if serving {
+		args = append(args, "--webhook-bind-address="+r.webhook.addr)
+	}
+	p.process, err = r.e.StartWork("docs-"+p.name, env, args...)
+	require.NoError(t, err, "the pod of deploy/%s runs its arguments", p.name)
+	p.generation = d.Generation
+}
+
+// writeSecrets lays out the Secrets of a pod as the kubelet keeps them:
+// one folder per Secret, one file per key, replaced when the Secret
+// changes.
+func (r *docsRun) writeSecrets(p *docsPod, secrets map[string]*corev1.Secret) {
+	for name, s := range secrets {
+		dir := filepath.Join(p.secretsDir, name)
+		require.NoError(r.t, os.MkdirAll(dir, 0o700))
+		for key, value := range s.Data {
+			file := filepath.Join(dir, key)
+			if old, err := os.ReadFile(file); err == nil && string(old) == string(value) {
+				continue
+			}
+			tmp := file + ".new"
+			require.NoError(r.t, os.WriteFile(tmp, value, 0o600))
+			require.NoError(r.t, os.Rename(tmp, file))
+		}
+	}
+}
+
+func (r *docsRun) stopPod(p *docsPod) {
+	if p.process != nil && p.process.Running() {
+		_, err := p.process.Stop(30 * time.Second)
+		assert.NoError(r.t, err, "stop %s", p.process.Name)
+	}
+	p.process = nil
+}
+
+func (r *docsRun) stopPods() {
+	for _, p := range r.pods {
+		r.stopPod(p)
+	}
+}
+
+// localWebhook makes, once, a serving certificate for the address the
+// local hub serves its webhook on.
+func (r *docsRun) localWebhook() *docsWebhook {
+	if r.webhook != nil {
+		return r.webhook
+	}
+	port, err := framework.FreePort()
+	require.NoError(r.t, err)
+	w := &docsWebhook{dir: r.t.TempDir(), addr: "127.0.0.1:" + strconv.Itoa(port)}
+	out, err := exec.Command(framework.RepoPath("hack", "webhook-certs.sh"), w.dir,
+		"https://"+w.addr+framework.WebhookPath).CombinedOutput()
+	require.NoError(r.t, err, "%s", out)
+	r.webhook = w
+	return w
+}
+
+// pointWebhookHere sends the calls of the page's webhook configuration to
+// the local hub: the network path from the API server to the Service's
+// pods is what kwok does not have.
+func (r *docsRun) pointWebhookHere() {
+	t := r.t
+	configs := r.clusters["hub"].Kube.AdmissionregistrationV1().ValidatingWebhookConfigurations()
+	config, err := configs.Get(t.Context(), "manifestwork.work.open-cluster-management.io", metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return
+	}
+	require.NoError(t, err)
+	changed := false
+	for i := range config.Webhooks {
+		cc := &config.Webhooks[i].ClientConfig
+		if cc.Service == nil {
+			continue
+		}
+		require.Equal(t, "work-webhook", cc.Service.Name, "the configuration calls the hub's Service")
+		ca, err := os.ReadFile(filepath.Join(r.localWebhook().dir, "ca.crt"))
+		require.NoError(t, err)
+		url := "https://" + r.webhook.addr + framework.WebhookPath
+		cc.Service, cc.URL, cc.CABundle = nil, &url, ca
+		changed = true
+	}
+	if !changed {
+		return
+	}
+	// What kubectl apply recorded is changed alike, so that the page's
+	// next apply of its file turns the URL back into the Service (rather
+	// than adding the Service beside the URL).
+	if last, ok := config.Annotations[corev1.LastAppliedConfigAnnotation]; ok {
+		var applied map[string]any
+		require.NoError(t, json.Unmarshal([]byte(last), &applied))
+		webhooks, _ := applied["webhooks"].([]any)
+		for i, w := range webhooks {
+			cc, _ := w.(map[string]any)["clientConfig"].(map[string]any)
+			if cc == nil || i >= len(config.Webhooks) {
+				continue
+			}
+			delete(cc, "service")
+			cc["url"] = *config.Webhooks[i].ClientConfig.URL
+			cc["caBundle"] = config.Webhooks[i].ClientConfig.CABundle
+		}
+		data, err := json.Marshal(applied)
+		require.NoError(t, err)
+		config.Annotations[corev1.LastAppliedConfigAnnotation] = string(data)
+	}
+	_, err = configs.Update(t.Context(), config, metav1.UpdateOptions{})
+	require.NoError(t, err)
+}
+
+// requireNothingLeft checks what a page's last section, uninstall, leaves:
+// none of our CRDs, namespaces or cluster-scoped RBAC on either cluster.
+func (r *docsRun) requireNothingLeft() {
+	t := r.t
+	var left []error
+	for name, c := range r.clusters {
+		crds, err := c.APIExtensions.ApiextensionsV1().CustomResourceDefinitions().List(t.Context(), metav1.ListOptions{})
+		require.NoError(t, err)
+		for _, crd := range crds.Items {
+			if crd.Spec.Group == "work.open-cluster-management.io" {
+				left = append(left, fmt.Errorf("%s: CRD %s", name, crd.Name))
+			}
+		}
+		for _, ns := range []string{hubNamespace, agentNamespace, "cluster1"} {
+			_, err := c.Kube.CoreV1().Namespaces().Get(t.Context(), ns, metav1.GetOptions{})
+			if err == nil {
+				left = append(left, fmt.Errorf("%s: namespace %s", name, ns))
+			}
+		}
+		roles, err := c.Kube.RbacV1().ClusterRoles().List(t.Context(), metav1.ListOptions{})
+		require.NoError(t, err)
+		for _, role := range roles.Items {
+			if strings.Contains(role.Name, "work-hub") || strings.Contains(role.Name, "work-agent") {
+				left = append(left, fmt.Errorf("%s: ClusterRole %s", name, role.Name))
+			}
+		}
+	}
+	require.NoError(t, errors.Join(left...), "%s: uninstall leaves these behind", r.page)
+}
