@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -149,4 +152,96 @@ func kubectlOn(t *testing.T, c *framework.Cluster, args ...string) string {
 	t.Logf("kubectl %s (%s):\n%s", strings.Join(args, " "), time.Since(began).Round(time.Millisecond), out)
 	require.NoError(t, err, "kubectl %s", strings.Join(args, " "))
 	return string(out)
+}
+
+// ocmWorkWebhookConfig is the ValidatingWebhookConfiguration of OCM's work
+// webhook.
+const ocmWorkWebhookConfig = "manifestworkvalidators.admission.work.open-cluster-management.io"
+
+// OCM's operator, started on a fresh hub with a ClusterManager as a user has
+// it (the work controller turned on by its gate ManifestWorkReplicaSet),
+// renders the work webhook's and the work controller's Deployments; the hub
+// page's switch, a patch of the ClusterManager's image followed by `kubectl
+// rollout status` of both, rolls them to our image and completes on kwok,
+// with OCM's arguments kept.
+func TestOCMClusterManagerOperatorRendersWorkHub(t *testing.T) {
+	e := setup(t)
+	operator := framework.OCMOperatorBinary(t)
+	hub := e.NewCluster(t, "ocmop-hub", 1)
+	const ocmImage = "quay.io/open-cluster-management/work:v1.0.0"
+	m := e.StartClusterManagerOperator(t, operator, hub, framework.ClusterManagerOptions{
+		WorkImage: ocmImage, WorkFeatureGates: []string{"ManifestWorkReplicaSet"},
+	})
+	names := []string{framework.ClusterManagerWorkWebhook, framework.ClusterManagerWorkController}
+	rendered := map[string]*appsv1.Deployment{}
+	for _, name := range names {
+		d, err := m.Deployment(t.Context(), name)
+		require.NoError(t, err)
+		rendered[name] = d
+		c := workAgentContainer(t, d)
+		assert.Equal(t, ocmImage, c.Image, name)
+		assert.Empty(t, c.Command, name)
+	}
+	webhook := workAgentContainer(t, rendered[framework.ClusterManagerWorkWebhook])
+	assert.Equal(t, []string{"/work", "webhook-server", "port=9443", "--feature-gates=ManifestWorkReplicaSet=true"}, webhook.Args,
+		"the release passes the port without dashes")
+	assert.Equal(t, map[string]string{"webhook-secret": "Secret work-webhook-serving-cert"},
+		volumeSources(rendered[framework.ClusterManagerWorkWebhook]))
+	assert.Equal(t, map[string]string{"webhook-secret": "/tmp/k8s-webhook-server/serving-certs"}, volumeMounts(webhook))
+	assert.Empty(t, webhook.Env)
+	controller := workAgentContainer(t, rendered[framework.ClusterManagerWorkController])
+	assert.Equal(t, []string{"/work", "manager"}, controller.Args, "the gate is not passed on")
+	assert.Equal(t, map[string]string{"tmpdir": "emptyDir"}, volumeSources(rendered[framework.ClusterManagerWorkController]))
+	assert.Equal(t, map[string]string{"tmpdir": "/tmp"}, volumeMounts(controller))
+	require.Len(t, controller.Env, 1)
+	assert.Equal(t, "POD_NAME", controller.Env[0].Name)
+	framework.Eventually(t, time.Minute, func() error {
+		s, err := hub.Kube.CoreV1().Secrets(framework.ClusterManagerNamespace).Get(t.Context(), "work-webhook-serving-cert", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if len(s.Data["tls.crt"]) == 0 || len(s.Data["tls.key"]) == 0 {
+			return fmt.Errorf("keys %v", maps.Keys(s.Data))
+		}
+		return nil
+	}, "the operator issues the webhook's serving certificate")
+	// Once the Deployments are ready, the operator registers the webhook
+	// with the hub's API server: through the Service, which kwok's API
+	// server cannot reach, and failing closed.
+	framework.Eventually(t, time.Minute, func() error {
+		_, err := hub.Kube.AdmissionregistrationV1().ValidatingWebhookConfigurations().Get(t.Context(), ocmWorkWebhookConfig, metav1.GetOptions{})
+		return err
+	}, "the operator registers the work webhook")
+	config, err := hub.Kube.AdmissionregistrationV1().ValidatingWebhookConfigurations().Get(t.Context(), ocmWorkWebhookConfig, metav1.GetOptions{})
+	require.NoError(t, err)
+	require.Len(t, config.Webhooks, 1)
+	wh := config.Webhooks[0]
+	require.NotNil(t, wh.ClientConfig.Service)
+	assert.Equal(t, framework.ClusterManagerNamespace+"/"+framework.ClusterManagerWorkWebhook, wh.ClientConfig.Service.Namespace+"/"+wh.ClientConfig.Service.Name)
+	assert.Equal(t, framework.OCMWebhookPath, *wh.ClientConfig.Service.Path)
+	assert.Equal(t, admissionregistrationv1.Fail, *wh.FailurePolicy)
+
+	for _, name := range names {
+		kubectlOn(t, hub, "-n", framework.ClusterManagerNamespace, "rollout", "status", "deploy/"+name, "--timeout=2m")
+	}
+
+	const ourImage = "quay.io/manifestwork/work:v0.1.0"
+	kubectlOn(t, hub, "patch", "clustermanager", "cluster-manager", "--type", "merge",
+		"-p", `{"spec":{"workImagePullSpec":"`+ourImage+`"}}`)
+	for _, name := range names {
+		kubectlOn(t, hub, "-n", framework.ClusterManagerNamespace, "wait", "deploy/"+name,
+			"--for=jsonpath={.spec.template.spec.containers[0].image}="+ourImage, "--timeout=1m")
+		kubectlOn(t, hub, "-n", framework.ClusterManagerNamespace, "rollout", "status", "deploy/"+name, "--timeout=2m")
+	}
+	for _, name := range names {
+		d, err := m.Deployment(t.Context(), name)
+		require.NoError(t, err)
+		c := workAgentContainer(t, d)
+		assert.Equal(t, ourImage, c.Image, name)
+		assert.Equal(t, workAgentContainer(t, rendered[name]).Args, c.Args, "%s: the arguments stay OCM's", name)
+		assert.Equal(t, volumeSources(rendered[name]), volumeSources(d), name)
+		assert.Equal(t, d.Generation, d.Status.ObservedGeneration, name)
+		assert.Equal(t, *d.Spec.Replicas, d.Status.UpdatedReplicas, name)
+		assert.Equal(t, *d.Spec.Replicas, d.Status.AvailableReplicas, name)
+	}
 }

@@ -28,9 +28,9 @@ import (
 const (
 	// KlusterletName is the name of the Klusterlet (cluster-scoped).
 	KlusterletName = "klusterlet"
-	// KlusterletOperatorNamespace is where OCM's operator runs; it copies
-	// the image pull Secret from there.
-	KlusterletOperatorNamespace = "open-cluster-management"
+	// OCMOperatorNamespace is where OCM's operators run; they copy the
+	// image pull Secret from there.
+	OCMOperatorNamespace = "open-cluster-management"
 	// KlusterletAgentNamespace holds the agents' Deployments and Secrets.
 	KlusterletAgentNamespace = "open-cluster-management-agent"
 	// KlusterletWorkAgent is the work agent's Deployment.
@@ -117,14 +117,8 @@ func (e *E2E) StartKlusterletOperator(t testing.TB, binary string, hub, managed 
 		opts.ClusterName = "cluster1"
 	}
 	ctx := t.Context()
-	crds, err := managed.InstallCRDs(ocmCRDDir(binary, "klusterlet"))
-	if err != nil {
-		t.Fatalf("framework: Klusterlet CRD on %s: %v", managed.Name, err)
-	}
-	if err := managed.WaitCRDsEstablished(ctx, time.Minute, crds...); err != nil {
-		t.Fatal(err)
-	}
-	if err := managed.EnsureNamespaces(ctx, KlusterletOperatorNamespace, KlusterletAgentNamespace); err != nil {
+	installOCMCRD(t, binary, "klusterlet", managed)
+	if err := managed.EnsureNamespaces(ctx, OCMOperatorNamespace, KlusterletAgentNamespace); err != nil {
 		t.Fatal(err)
 	}
 	hubKubeconfig, err := e.OCMAgentHubKubeconfig(hub, opts.ClusterName)
@@ -162,14 +156,39 @@ func (e *E2E) StartKlusterletOperator(t testing.TB, binary string, hub, managed 
 		t.Fatalf("framework: Klusterlet on %s: %v", managed.Name, err)
 	}
 
-	p := e.newProcess("klusterlet-operator-"+managed.Name, nil, []string{
-		"klusterlet",
-		"--kubeconfig=" + managed.Kubeconfig,
-		"--namespace=" + KlusterletOperatorNamespace,
+	k.Operator = e.startOCMOperator(t, binary, "klusterlet", managed)
+	if err := k.waitWorkAgent(ctx, 2*time.Minute); err != nil {
+		t.Fatalf("%v\n%s", err, k.Operator.Tail(40))
+	}
+	return k
+}
+
+// installOCMCRD installs the CRD of OCM's release of one kind
+// ("klusterlet", "cluster-manager") on c.
+func installOCMCRD(t testing.TB, binary, kind string, c *Cluster) {
+	t.Helper()
+	crds, err := c.InstallCRDs(ocmCRDDir(binary, kind))
+	if err != nil {
+		t.Fatalf("framework: %s CRD on %s: %v", kind, c.Name, err)
+	}
+	if err := c.WaitCRDsEstablished(t.Context(), time.Minute, crds...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startOCMOperator runs `registration-operator <command>` (klusterlet or
+// hub) against c with its admin kubeconfig, in OCM's operator namespace,
+// without leader election, and waits for its HTTPS /healthz on a free port
+// (--listen). It is stopped when t ends.
+func (e *E2E) startOCMOperator(t testing.TB, binary, command string, c *Cluster) *Process {
+	t.Helper()
+	p := e.newProcess(command+"-operator-"+c.Name, nil, []string{
+		command,
+		"--kubeconfig=" + c.Kubeconfig,
+		"--namespace=" + OCMOperatorNamespace,
 		"--disable-leader-election",
 	})
 	p.binary, p.httpsOnly = binary, true
-	k.Operator = p
 	t.Cleanup(func() {
 		if p.Running() {
 			if _, err := p.Stop(30 * time.Second); err != nil {
@@ -183,10 +202,7 @@ func (e *E2E) StartKlusterletOperator(t testing.TB, binary string, hub, managed 
 	if err := p.WaitReady(e.Options.ReadyTimeout); err != nil {
 		t.Fatal(err)
 	}
-	if err := k.waitWorkAgent(ctx, 2*time.Minute); err != nil {
-		t.Fatalf("%v\n%s", err, p.Tail(40))
-	}
-	return k
+	return p
 }
 
 // waitWorkAgent waits until Deployment klusterlet-work-agent exists with at
@@ -222,17 +238,25 @@ func (k *Klusterlet) WorkAgent(ctx context.Context) (*appsv1.Deployment, error) 
 // Conditions describes the Klusterlet's status conditions, one
 // "Type=Status (Reason: Message)" each, for messages.
 func (k *Klusterlet) Conditions(ctx context.Context) string {
-	u, err := k.Managed.Dynamic.Resource(KlusterletGVR).Get(ctx, KlusterletName, metav1.GetOptions{})
+	return ocmConditions(ctx, k.Managed, KlusterletGVR, KlusterletName)
+}
+
+// Condition returns the status and reason of a condition of the Klusterlet,
+// empty when it has none of that type.
+func (k *Klusterlet) Condition(ctx context.Context, condType string) (status, reason string, err error) {
+	return ocmCondition(ctx, k.Managed, KlusterletGVR, KlusterletName, condType)
+}
+
+func ocmConditions(ctx context.Context, c *Cluster, gvr schema.GroupVersionResource, name string) string {
+	u, err := c.Dynamic.Resource(gvr).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return err.Error()
 	}
 	return describeConditions(u)
 }
 
-// Condition returns the status and reason of a condition of the Klusterlet,
-// empty when it has none of that type.
-func (k *Klusterlet) Condition(ctx context.Context, condType string) (status, reason string, err error) {
-	u, err := k.Managed.Dynamic.Resource(KlusterletGVR).Get(ctx, KlusterletName, metav1.GetOptions{})
+func ocmCondition(ctx context.Context, c *Cluster, gvr schema.GroupVersionResource, name, condType string) (status, reason string, err error) {
+	u, err := c.Dynamic.Resource(gvr).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return "", "", err
 	}
@@ -265,6 +289,112 @@ func describeConditions(u *unstructured.Unstructured) string {
 		}
 	}
 	return fmt.Sprint(out)
+}
+
+// The names a Default-mode ClusterManager gives its objects.
+const (
+	// ClusterManagerName is the name of the ClusterManager (cluster-scoped).
+	ClusterManagerName = "cluster-manager"
+	// ClusterManagerNamespace holds the hub's Deployments.
+	ClusterManagerNamespace = "open-cluster-management-hub"
+	// ClusterManagerWorkWebhook is the Deployment of `work webhook-server`.
+	ClusterManagerWorkWebhook = ClusterManagerName + "-work-webhook"
+	// ClusterManagerWorkController is the Deployment of `work manager`;
+	// OCM's release renders it only with the feature gate
+	// ManifestWorkReplicaSet.
+	ClusterManagerWorkController = ClusterManagerName + "-work-controller"
+)
+
+// ClusterManagerGVR is the resource of OCM's ClusterManager.
+var ClusterManagerGVR = schema.GroupVersionResource{Group: "operator.open-cluster-management.io", Version: "v1", Resource: "clustermanagers"}
+
+// ClusterManagerOptions says what StartClusterManagerOperator sets up.
+type ClusterManagerOptions struct {
+	// WorkImage is the ClusterManager's spec.workImagePullSpec.
+	WorkImage string
+	// WorkFeatureGates are the gates of spec.workConfiguration.featureGates
+	// turned on (ManifestWorkReplicaSet: the work controller).
+	WorkFeatureGates []string
+}
+
+// ClusterManager is OCM's operator running for a ClusterManager on a hub.
+type ClusterManager struct {
+	// Operator is the operator's process; it is stopped when the test ends.
+	Operator *Process
+	// Hub is the cluster the ClusterManager is on.
+	Hub *Cluster
+}
+
+// StartClusterManagerOperator sets up what a user of OCM has on a hub and
+// starts OCM's operator (binary, see OCMOperatorBinary) for it: the
+// ClusterManager CRD of the release, namespace open-cluster-management,
+// ClusterManager "cluster-manager" (Default mode, opts.WorkImage, the
+// release's images for the rest, opts.WorkFeatureGates), and
+// `registration-operator hub` with the hub's admin kubeconfig, without leader
+// election, its HTTPS /healthz on a free port. It returns once the operator
+// has rendered Deployment cluster-manager-work-webhook, and
+// cluster-manager-work-controller when the gates make it render one. The
+// operator stops when t ends.
+func (e *E2E) StartClusterManagerOperator(t testing.TB, binary string, hub *Cluster, opts ClusterManagerOptions) *ClusterManager {
+	t.Helper()
+	ctx := t.Context()
+	installOCMCRD(t, binary, "cluster-manager", hub)
+	if err := hub.EnsureNamespaces(ctx, OCMOperatorNamespace); err != nil {
+		t.Fatal(err)
+	}
+	spec := map[string]any{
+		"deployOption":              map[string]any{"mode": "Default"},
+		"registrationImagePullSpec": OCMRegistrationImage,
+		"workImagePullSpec":         opts.WorkImage,
+		"placementImagePullSpec":    "quay.io/open-cluster-management/placement:v1.0.0",
+		"addOnManagerImagePullSpec": "quay.io/open-cluster-management/addon-manager:v1.0.0",
+	}
+	deployments := []string{ClusterManagerWorkWebhook}
+	if len(opts.WorkFeatureGates) > 0 {
+		var gates []any
+		for _, g := range opts.WorkFeatureGates {
+			gates = append(gates, map[string]any{"feature": g, "mode": "Enable"})
+			if g == "ManifestWorkReplicaSet" {
+				deployments = append(deployments, ClusterManagerWorkController)
+			}
+		}
+		spec["workConfiguration"] = map[string]any{"featureGates": gates}
+	}
+	cm := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "operator.open-cluster-management.io/v1",
+		"kind":       "ClusterManager",
+		"metadata":   map[string]any{"name": ClusterManagerName},
+		"spec":       spec,
+	}}
+	if _, err := hub.Dynamic.Resource(ClusterManagerGVR).Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("framework: ClusterManager on %s: %v", hub.Name, err)
+	}
+	m := &ClusterManager{Hub: hub, Operator: e.startOCMOperator(t, binary, "hub", hub)}
+	for _, name := range deployments {
+		err := poll(ctx, 2*time.Minute, func(ctx context.Context) (bool, error) {
+			_, err := m.Deployment(ctx, name)
+			if apierrors.IsNotFound(err) {
+				return false, nil
+			}
+			return err == nil, err
+		})
+		if err != nil {
+			t.Fatalf("framework: OCM's operator on %s renders no %s/%s (ClusterManager conditions %s): %v\n%s",
+				hub.Name, ClusterManagerNamespace, name, m.Conditions(ctx), err, m.Operator.Tail(40))
+		}
+	}
+	return m
+}
+
+// Deployment returns a Deployment of the hub's namespace the operator
+// rendered.
+func (m *ClusterManager) Deployment(ctx context.Context, name string) (*appsv1.Deployment, error) {
+	return m.Hub.Kube.AppsV1().Deployments(ClusterManagerNamespace).Get(ctx, name, metav1.GetOptions{})
+}
+
+// Conditions describes the ClusterManager's status conditions.
+func (m *ClusterManager) Conditions(ctx context.Context) string {
+	return ocmConditions(ctx, m.Hub, ClusterManagerGVR, ClusterManagerName)
 }
 
 // OCMAgentServiceAccount is, on the hub, the ServiceAccount in a managed
