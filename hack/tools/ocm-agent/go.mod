@@ -1,12 +1,16 @@
 // Module pinning OCM's work agent (open-cluster-management.io/ocm, cmd/work)
-// for the take-over tests (hack/ocm-agent.sh builds it). It is a module of its
+// for the take-over tests, and OCM's operator (cmd/registration-operator)
+// that renders it from a Klusterlet (hack/ocm-agent.sh builds both). It is a module of its
 // own so that moving the pin never touches hack/tools/go.sum, the key of the
 // test-bed cache.
 module github.com/manifestwork/work/hack/tools/ocm-agent
 
 go 1.26.0
 
-tool open-cluster-management.io/ocm/cmd/work
+tool (
+	open-cluster-management.io/ocm/cmd/registration-operator
+	open-cluster-management.io/ocm/cmd/work
+)
 
 require (
 	cel.dev/expr v0.19.1 // indirect

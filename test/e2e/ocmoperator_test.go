@@ -1,0 +1,247 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/manifestwork/work/test/framework"
+)
+
+// OCM's operator, started on a fresh managed cluster with a Klusterlet as a
+// user has it, renders the work agent's Deployment from the Klusterlet; the
+// replacement page's switch, a patch of the Klusterlet's image followed by
+// `kubectl rollout status`, rolls that Deployment to our image and
+// completes on kwok. The Deployment keeps every argument, volume and
+// variable OCM renders: only the image changes.
+func TestOCMKlusterletOperatorRendersWorkAgent(t *testing.T) {
+	e := setup(t)
+	operator := framework.OCMOperatorBinary(t)
+	hub := e.NewCluster(t, "ocmop-hub", 0)
+	managed := e.NewCluster(t, "ocmop-cluster1", 1)
+	const ocmImage = "quay.io/open-cluster-management/work:v1.0.0"
+	k := e.StartKlusterletOperator(t, operator, hub, managed, framework.KlusterletOptions{WorkImage: ocmImage})
+
+	status, reason, err := k.Condition(t.Context(), "HubConnectionDegraded")
+	require.NoError(t, err)
+	assert.Equal(t, "False", status, "the operator finds the hub credential working: %s", k.Conditions(t.Context()))
+	assert.Equal(t, "HubConnectionFunctional", reason)
+
+	klusterlet, err := managed.Dynamic.Resource(framework.KlusterletGVR).Get(t.Context(), framework.KlusterletName, metav1.GetOptions{})
+	require.NoError(t, err)
+	d, err := k.WorkAgent(t.Context())
+	require.NoError(t, err)
+	rendered := workAgentContainer(t, d)
+	assert.Equal(t, ocmImage, rendered.Image)
+	assert.Equal(t, []string{
+		"/work", "agent",
+		"--spoke-cluster-name=cluster1",
+		"--workload-source-driver=kube",
+		"--workload-source-config=/spoke/hub-kubeconfig/kubeconfig",
+		"--agent-id=" + string(klusterlet.GetUID()),
+		"--terminate-on-files=/spoke/hub-kubeconfig/kubeconfig",
+		"--status-sync-interval=60s",
+	}, rendered.Args, "the arguments of a Default-mode Klusterlet with one replica")
+	assert.Empty(t, rendered.Command)
+	assert.Equal(t, "klusterlet-work-sa", d.Spec.Template.Spec.ServiceAccountName)
+	assert.Equal(t, map[string]string{
+		"hub-kubeconfig-secret": "Secret " + framework.KlusterletHubSecret,
+		"tmpdir":                "emptyDir",
+	}, volumeSources(d), "volumes")
+	assert.Equal(t, map[string]string{
+		"hub-kubeconfig-secret": "/spoke/hub-kubeconfig",
+		"tmpdir":                "/tmp",
+	}, volumeMounts(rendered), "mounts")
+	require.Len(t, rendered.Env, 1)
+	assert.Equal(t, "POD_NAME", rendered.Env[0].Name)
+	require.NotNil(t, rendered.Env[0].ValueFrom)
+	require.NotNil(t, rendered.Env[0].ValueFrom.FieldRef)
+	assert.Equal(t, "metadata.name", rendered.Env[0].ValueFrom.FieldRef.FieldPath)
+	kubectlOn(t, managed, "-n", framework.KlusterletAgentNamespace, "rollout", "status", "deploy/"+framework.KlusterletWorkAgent, "--timeout=2m")
+
+	// docs/replace-ocm-work-agent.md, "Switch". The operator rewrites the
+	// Deployment a moment after the patch: `rollout status` run at once may
+	// still see the previous Deployment, rolled out, and succeed at once. So
+	// the switch waits for the image first.
+	const ourImage = "quay.io/manifestwork/work:v0.1.0"
+	kubectlOn(t, managed, "patch", "klusterlet", "klusterlet", "--type", "merge",
+		"-p", `{"spec":{"workImagePullSpec":"`+ourImage+`"}}`)
+	kubectlOn(t, managed, "-n", framework.KlusterletAgentNamespace, "wait", "deploy/"+framework.KlusterletWorkAgent,
+		"--for=jsonpath={.spec.template.spec.containers[0].image}="+ourImage, "--timeout=1m")
+	kubectlOn(t, managed, "-n", framework.KlusterletAgentNamespace, "rollout", "status", "deploy/"+framework.KlusterletWorkAgent, "--timeout=2m")
+
+	switched, err := k.WorkAgent(t.Context())
+	require.NoError(t, err)
+	ours := workAgentContainer(t, switched)
+	assert.Equal(t, ourImage, ours.Image, "the Klusterlet rolled its Deployment to our image")
+	assert.Greater(t, switched.Generation, d.Generation)
+	assert.Equal(t, switched.Generation, switched.Status.ObservedGeneration, "rolled out")
+	assert.Equal(t, int32(1), switched.Status.UpdatedReplicas)
+	assert.Equal(t, int32(1), switched.Status.AvailableReplicas)
+	assert.Equal(t, rendered.Args, ours.Args, "the arguments stay OCM's")
+	assert.Equal(t, rendered.Env, ours.Env)
+	assert.Equal(t, volumeSources(d), volumeSources(switched))
+	pods, err := managed.Kube.CoreV1().Pods(framework.KlusterletAgentNamespace).List(t.Context(), metav1.ListOptions{
+		LabelSelector: "app=klusterlet-manifestwork-agent",
+	})
+	require.NoError(t, err)
+	var images []string
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp == nil {
+			images = append(images, p.Spec.Containers[0].Image)
+		}
+	}
+	assert.Equal(t, []string{ourImage}, images, "one pod, of our image")
+}
+
+// workAgentContainer is the one container of the work agent's Deployment.
+func workAgentContainer(t *testing.T, d *appsv1.Deployment) corev1.Container {
+	t.Helper()
+	require.Len(t, d.Spec.Template.Spec.Containers, 1)
+	return d.Spec.Template.Spec.Containers[0]
+}
+
+// volumeSources names the source of each volume of a Deployment's pod:
+// "Secret <name>", "emptyDir" or "other".
+func volumeSources(d *appsv1.Deployment) map[string]string {
+	out := map[string]string{}
+	for _, v := range d.Spec.Template.Spec.Volumes {
+		switch {
+		case v.Secret != nil:
+			out[v.Name] = "Secret " + v.Secret.SecretName
+		case v.EmptyDir != nil:
+			out[v.Name] = "emptyDir"
+		default:
+			out[v.Name] = "other"
+		}
+	}
+	return out
+}
+
+// volumeMounts maps each volume a container mounts to its path.
+func volumeMounts(c corev1.Container) map[string]string {
+	out := map[string]string{}
+	for _, m := range c.VolumeMounts {
+		out[m.Name] = m.MountPath
+	}
+	return out
+}
+
+// kubectlOn runs the test bed's kubectl against a cluster of the test's own,
+// as a user would, and fails t if it fails.
+func kubectlOn(t *testing.T, c *framework.Cluster, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(env.Bin, "kubectl"), args...)
+	cmd.Env = []string{"KUBECONFIG=" + c.Kubeconfig, "HOME=" + t.TempDir()}
+	began := time.Now()
+	out, err := cmd.CombinedOutput()
+	t.Logf("kubectl %s (%s):\n%s", strings.Join(args, " "), time.Since(began).Round(time.Millisecond), out)
+	require.NoError(t, err, "kubectl %s", strings.Join(args, " "))
+	return string(out)
+}
+
+// ocmWorkWebhookConfig is the ValidatingWebhookConfiguration of OCM's work
+// webhook.
+const ocmWorkWebhookConfig = "manifestworkvalidators.admission.work.open-cluster-management.io"
+
+// OCM's operator, started on a fresh hub with a ClusterManager as a user has
+// it (the work controller turned on by its gate ManifestWorkReplicaSet),
+// renders the work webhook's and the work controller's Deployments; the hub
+// page's switch, a patch of the ClusterManager's image followed by `kubectl
+// rollout status` of both, rolls them to our image and completes on kwok,
+// with OCM's arguments kept.
+func TestOCMClusterManagerOperatorRendersWorkHub(t *testing.T) {
+	e := setup(t)
+	operator := framework.OCMOperatorBinary(t)
+	hub := e.NewCluster(t, "ocmop-hub", 1)
+	const ocmImage = "quay.io/open-cluster-management/work:v1.0.0"
+	m := e.StartClusterManagerOperator(t, operator, hub, framework.ClusterManagerOptions{
+		WorkImage: ocmImage, WorkFeatureGates: []string{"ManifestWorkReplicaSet"},
+	})
+	names := []string{framework.ClusterManagerWorkWebhook, framework.ClusterManagerWorkController}
+	rendered := map[string]*appsv1.Deployment{}
+	for _, name := range names {
+		d, err := m.Deployment(t.Context(), name)
+		require.NoError(t, err)
+		rendered[name] = d
+		c := workAgentContainer(t, d)
+		assert.Equal(t, ocmImage, c.Image, name)
+		assert.Empty(t, c.Command, name)
+	}
+	webhook := workAgentContainer(t, rendered[framework.ClusterManagerWorkWebhook])
+	assert.Equal(t, []string{"/work", "webhook-server", "port=9443", "--feature-gates=ManifestWorkReplicaSet=true"}, webhook.Args,
+		"the release passes the port without dashes")
+	assert.Equal(t, map[string]string{"webhook-secret": "Secret work-webhook-serving-cert"},
+		volumeSources(rendered[framework.ClusterManagerWorkWebhook]))
+	assert.Equal(t, map[string]string{"webhook-secret": "/tmp/k8s-webhook-server/serving-certs"}, volumeMounts(webhook))
+	assert.Empty(t, webhook.Env)
+	controller := workAgentContainer(t, rendered[framework.ClusterManagerWorkController])
+	assert.Equal(t, []string{"/work", "manager"}, controller.Args, "the gate is not passed on")
+	assert.Equal(t, map[string]string{"tmpdir": "emptyDir"}, volumeSources(rendered[framework.ClusterManagerWorkController]))
+	assert.Equal(t, map[string]string{"tmpdir": "/tmp"}, volumeMounts(controller))
+	require.Len(t, controller.Env, 1)
+	assert.Equal(t, "POD_NAME", controller.Env[0].Name)
+	framework.Eventually(t, time.Minute, func() error {
+		s, err := hub.Kube.CoreV1().Secrets(framework.ClusterManagerNamespace).Get(t.Context(), "work-webhook-serving-cert", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if len(s.Data["tls.crt"]) == 0 || len(s.Data["tls.key"]) == 0 {
+			return fmt.Errorf("keys %v", maps.Keys(s.Data))
+		}
+		return nil
+	}, "the operator issues the webhook's serving certificate")
+	// Once the Deployments are ready, the operator registers the webhook
+	// with the hub's API server: through the Service, which kwok's API
+	// server cannot reach, and failing closed.
+	framework.Eventually(t, time.Minute, func() error {
+		_, err := hub.Kube.AdmissionregistrationV1().ValidatingWebhookConfigurations().Get(t.Context(), ocmWorkWebhookConfig, metav1.GetOptions{})
+		return err
+	}, "the operator registers the work webhook")
+	config, err := hub.Kube.AdmissionregistrationV1().ValidatingWebhookConfigurations().Get(t.Context(), ocmWorkWebhookConfig, metav1.GetOptions{})
+	require.NoError(t, err)
+	require.Len(t, config.Webhooks, 1)
+	wh := config.Webhooks[0]
+	require.NotNil(t, wh.ClientConfig.Service)
+	assert.Equal(t, framework.ClusterManagerNamespace+"/"+framework.ClusterManagerWorkWebhook, wh.ClientConfig.Service.Namespace+"/"+wh.ClientConfig.Service.Name)
+	assert.Equal(t, framework.OCMWebhookPath, *wh.ClientConfig.Service.Path)
+	assert.Equal(t, admissionregistrationv1.Fail, *wh.FailurePolicy)
+
+	for _, name := range names {
+		kubectlOn(t, hub, "-n", framework.ClusterManagerNamespace, "rollout", "status", "deploy/"+name, "--timeout=2m")
+	}
+
+	const ourImage = "quay.io/manifestwork/work:v0.1.0"
+	kubectlOn(t, hub, "patch", "clustermanager", "cluster-manager", "--type", "merge",
+		"-p", `{"spec":{"workImagePullSpec":"`+ourImage+`"}}`)
+	for _, name := range names {
+		kubectlOn(t, hub, "-n", framework.ClusterManagerNamespace, "wait", "deploy/"+name,
+			"--for=jsonpath={.spec.template.spec.containers[0].image}="+ourImage, "--timeout=1m")
+		kubectlOn(t, hub, "-n", framework.ClusterManagerNamespace, "rollout", "status", "deploy/"+name, "--timeout=2m")
+	}
+	for _, name := range names {
+		d, err := m.Deployment(t.Context(), name)
+		require.NoError(t, err)
+		c := workAgentContainer(t, d)
+		assert.Equal(t, ourImage, c.Image, name)
+		assert.Equal(t, workAgentContainer(t, rendered[name]).Args, c.Args, "%s: the arguments stay OCM's", name)
+		assert.Equal(t, volumeSources(rendered[name]), volumeSources(d), name)
+		assert.Equal(t, d.Generation, d.Status.ObservedGeneration, name)
+		assert.Equal(t, *d.Spec.Replicas, d.Status.UpdatedReplicas, name)
+		assert.Equal(t, *d.Spec.Replicas, d.Status.AvailableReplicas, name)
+	}
+}
