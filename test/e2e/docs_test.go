@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,6 +24,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
 )
 
@@ -45,7 +48,17 @@ import (
 
 // TestDocsInstallPage runs docs/install.md, from the CRDs to the uninstall.
 func TestDocsInstallPage(t *testing.T) {
-	runDocsPage(t, "docs/install.md")
+	r := runDocsPage(t, "docs/install.md", ourPods, nil)
+	r.requireNothingLeft(hubNamespace, agentNamespace, "cluster1")
+}
+
+// TestDocsInstallWithHelmPage runs docs/install-with-helm.md: both
+// releases, a work delivered, upgrades, uninstalls, and the agent of the
+// kustomize base adopted by a release, which runs at the end.
+func TestDocsInstallWithHelmPage(t *testing.T) {
+	r := runDocsPage(t, "docs/install-with-helm.md", ourPods, nil)
+	// The namespaces were the user's, not the releases'.
+	r.requireNothingLeft()
 }
 
 // docBlock is a ```sh block of a page.
@@ -109,6 +122,8 @@ type docsPod struct {
 	process                  *framework.Process
 	generation               int64
 	secretsDir               string
+	images                   []string // each start's, in order
+	skipped                  bool     // the current start is OCM's hub program, not run
 }
 
 // docsWebhook is the certificate the local hub serves the webhook with, and
@@ -117,17 +132,28 @@ type docsWebhook struct {
 	dir, addr string
 }
 
-func runDocsPage(t *testing.T, page string) {
+// ourPods are the Deployments of deploy/ and of the charts.
+var ourPods = []*docsPod{
+	{context: "hub", namespace: hubNamespace, name: "work-hub"},
+	{context: "cluster1", namespace: agentNamespace, name: "work-agent"},
+}
+
+// runDocsPage runs the blocks of a page on fresh clusters, following the
+// pods of the Deployments given; before, if not nil, sets the clusters up
+// as the page expects to find them.
+func runDocsPage(t *testing.T, page string, pods []*docsPod, before func(*docsRun)) *docsRun {
 	e := setup(t)
 	r := &docsRun{t: t, e: e, page: page, dir: t.TempDir(), clusters: map[string]*framework.Cluster{}}
 	r.clusters["hub"] = e.NewCluster(t, "docs-hub", 1)
 	r.clusters["cluster1"] = e.NewCluster(t, "docs-cluster1", 1)
-	r.pods = []*docsPod{
-		{context: "hub", namespace: hubNamespace, name: "work-hub"},
-		{context: "cluster1", namespace: agentNamespace, name: "work-agent"},
+	for _, p := range pods {
+		r.pods = append(r.pods, &docsPod{context: p.context, namespace: p.namespace, name: p.name})
 	}
 	t.Cleanup(r.stopPods)
 	r.prepare()
+	if before != nil {
+		before(r)
+	}
 
 	ran := 0
 	for _, b := range docBlocks(t, page) {
@@ -141,7 +167,7 @@ func runDocsPage(t *testing.T, page string) {
 		r.pointWebhookHere()
 	}
 	t.Logf("%s: %d blocks run", page, ran)
-	r.requireNothingLeft()
+	return r
 }
 
 // prepare copies what the commands read from the checkout, writes a
@@ -177,10 +203,9 @@ func (r *docsRun) prepare() {
 	require.NoError(t, clientcmd.WriteToFile(*merged, kubeconfig))
 
 	home := t.TempDir()
-	path := []string{r.e.Bin}
-	if helm := os.Getenv(framework.EnvHelm); helm != "" {
-		path = append(path, filepath.Dir(helm))
-	}
+	helm, err := framework.HelmBinary()
+	require.NoError(t, err)
+	path := []string{r.e.Bin, filepath.Dir(helm)}
 	r.env = []string{
 		"PATH=" + strings.Join(append(path, os.Getenv("PATH")), string(os.PathListSeparator)),
 		"HOME=" + home,
@@ -228,13 +253,14 @@ func (r *docsRun) followPods(b docBlock) {
 		}
 		require.NoError(t, err)
 		missing, secrets := r.podSecrets(c, d)
-		waited := strings.Contains(b.text, "rollout status deploy/"+p.name)
+		waited := strings.Contains(b.text, "rollout status deploy/"+p.name) ||
+			strings.Contains(b.text, "rollout status deployment/"+p.name)
 		if len(missing) > 0 {
 			require.False(t, waited, "%s:%d: the pod of deploy/%s would not start: it mounts the missing Secrets %v",
 				r.page, b.line, p.name, missing)
 			continue
 		}
-		if p.process != nil && p.process.Running() && p.generation == d.Generation {
+		if (p.skipped || p.process != nil && p.process.Running()) && p.generation == d.Generation {
 			r.writeSecrets(p, secrets)
 			continue
 		}
@@ -244,6 +270,9 @@ func (r *docsRun) followPods(b docBlock) {
 		}
 		r.stopPod(p)
 		r.startPod(p, c, d, secrets)
+		if p.name == framework.ClusterManagerWorkWebhook {
+			r.pointWebhookHere()
+		}
 	}
 }
 
@@ -311,10 +340,55 @@ func (r *docsRun) startPod(p *docsPod, c *framework.Cluster, d *appsv1.Deploymen
 	if serving {
 		args = append(args, "--webhook-bind-address="+r.webhook.addr)
 	}
-	p.process, err = r.e.StartWork("docs-"+p.name, env, args...)
+	// OCM's operators name the binary in the arguments, with no command.
+	if len(args) > 0 && args[0] == "/work" {
+		args = args[1:]
+	}
+	image := d.Spec.Template.Spec.Containers[0].Image
+	if len(args) > 0 && args[0] == "webhook-server" {
+		// The serving certificate is read from a folder no argument names
+		// (OCM's default), and the port is the cluster's: both are the
+		// local webhook's here.
+		args = slices.DeleteFunc(args, func(a string) bool {
+			return strings.HasPrefix(a, "port=") || strings.HasPrefix(a, "--port=")
+		})
+		_, port, _ := strings.Cut(r.localWebhook().addr, ":")
+		args = append(args, "--port="+port, "--certdir="+r.webhook.dir)
+	}
+	if strings.HasPrefix(image, ocmWorkImage+":") && len(args) > 0 && args[0] != "agent" {
+		// OCM's hub programs are not run here; OCM's agent is.
+		t.Logf("deploy/%s runs OCM's %q: not run by the test", p.name, args[0])
+		p.generation = d.Generation
+		p.images = append(p.images, image)
+		p.process = nil
+		p.skipped = true
+		return
+	}
+	p.skipped = false
+	switch {
+	// The pod's namespace, which a pod reads from its ServiceAccount's
+	// files, is given as each program takes it outside a pod.
+	case strings.HasPrefix(image, ourImage+":"):
+		if !slices.ContainsFunc(env, func(v string) bool { return strings.HasPrefix(v, "POD_NAMESPACE=") }) {
+			env = append(env, "POD_NAMESPACE="+p.namespace)
+		}
+		p.process, err = r.e.StartWork("docs-"+p.name, env, args...)
+	case strings.HasPrefix(image, ocmWorkImage+":"):
+		args = append(args, "--namespace="+p.namespace)
+		p.process, err = r.e.StartOCMWork("docs-ocm-"+p.name, framework.OCMAgentBinary(t), env, args...)
+	default:
+		t.Fatalf("deploy/%s runs the image %q, neither ours nor OCM's", p.name, image)
+	}
 	require.NoError(t, err, "the pod of deploy/%s runs its arguments", p.name)
 	p.generation = d.Generation
+	p.images = append(p.images, image)
 }
+
+// The images the pods run: ours, and OCM's work image.
+const (
+	ourImage     = "quay.io/manifestwork/work"
+	ocmWorkImage = "quay.io/open-cluster-management/work"
+)
 
 // writeSecrets lays out the Secrets of a pod as the kubelet keeps them:
 // one folder per Secret, one file per key, replaced when the Secret
@@ -336,6 +410,7 @@ func (r *docsRun) writeSecrets(p *docsPod, secrets map[string]*corev1.Secret) {
 }
 
 func (r *docsRun) stopPod(p *docsPod) {
+	p.skipped = false
 	if p.process != nil && p.process.Running() {
 		_, err := p.process.Stop(30 * time.Second)
 		assert.NoError(r.t, err, "stop %s", p.process.Name)
@@ -365,13 +440,26 @@ func (r *docsRun) localWebhook() *docsWebhook {
 	return w
 }
 
-// pointWebhookHere sends the calls of the page's webhook configuration to
-// the local hub: the network path from the API server to the Service's
+// docsWebhookConfigs are the webhook configurations the pages make: ours
+// (hack/webhook-certs.sh), and the one OCM's ClusterManager registers.
+var docsWebhookConfigs = []struct{ name, service, path string }{
+	{"manifestwork.work.open-cluster-management.io", "work-webhook", framework.WebhookPath},
+	{"manifestworkvalidators.admission.work.open-cluster-management.io", "cluster-manager-work-webhook", framework.OCMWebhookPath},
+}
+
+// pointWebhookHere sends the calls of the pages' webhook configurations to
+// the local webhook: the network path from the API server to the Service's
 // pods is what kwok does not have.
 func (r *docsRun) pointWebhookHere() {
+	for _, c := range docsWebhookConfigs {
+		r.pointConfigHere(c.name, c.service, c.path)
+	}
+}
+
+func (r *docsRun) pointConfigHere(name, service, path string) {
 	t := r.t
 	configs := r.clusters["hub"].Kube.AdmissionregistrationV1().ValidatingWebhookConfigurations()
-	config, err := configs.Get(t.Context(), "manifestwork.work.open-cluster-management.io", metav1.GetOptions{})
+	config, err := configs.Get(t.Context(), name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return
 	}
@@ -382,10 +470,10 @@ func (r *docsRun) pointWebhookHere() {
 		if cc.Service == nil {
 			continue
 		}
-		require.Equal(t, "work-webhook", cc.Service.Name, "the configuration calls the hub's Service")
+		require.Equal(t, service, cc.Service.Name, "%s calls the hub's Service", name)
 		ca, err := os.ReadFile(filepath.Join(r.localWebhook().dir, "ca.crt"))
 		require.NoError(t, err)
-		url := "https://" + r.webhook.addr + framework.WebhookPath
+		url := "https://" + r.webhook.addr + path
 		cc.Service, cc.URL, cc.CABundle = nil, &url, ca
 		changed = true
 	}
@@ -417,8 +505,9 @@ func (r *docsRun) pointWebhookHere() {
 }
 
 // requireNothingLeft checks what a page's last section, uninstall, leaves:
-// none of our CRDs, namespaces or cluster-scoped RBAC on either cluster.
-func (r *docsRun) requireNothingLeft() {
+// none of our CRDs, Deployments, cluster-scoped RBAC or of the namespaces
+// given, on either cluster, and no pod of ours running.
+func (r *docsRun) requireNothingLeft(namespaces ...string) {
 	t := r.t
 	var left []error
 	for name, c := range r.clusters {
@@ -429,10 +518,17 @@ func (r *docsRun) requireNothingLeft() {
 				left = append(left, fmt.Errorf("%s: CRD %s", name, crd.Name))
 			}
 		}
-		for _, ns := range []string{hubNamespace, agentNamespace, "cluster1"} {
+		for _, ns := range namespaces {
 			_, err := c.Kube.CoreV1().Namespaces().Get(t.Context(), ns, metav1.GetOptions{})
 			if err == nil {
 				left = append(left, fmt.Errorf("%s: namespace %s", name, ns))
+			}
+		}
+		deployments, err := c.Kube.AppsV1().Deployments("").List(t.Context(), metav1.ListOptions{})
+		require.NoError(t, err)
+		for _, d := range deployments.Items {
+			if strings.HasPrefix(d.Name, "work-") {
+				left = append(left, fmt.Errorf("%s: Deployment %s/%s", name, d.Namespace, d.Name))
 			}
 		}
 		roles, err := c.Kube.RbacV1().ClusterRoles().List(t.Context(), metav1.ListOptions{})
@@ -443,5 +539,91 @@ func (r *docsRun) requireNothingLeft() {
 			}
 		}
 	}
+	for _, p := range r.pods {
+		if p.process != nil && p.process.Running() {
+			left = append(left, fmt.Errorf("the pod of deploy/%s runs", p.name))
+		}
+	}
 	require.NoError(t, errors.Join(left...), "%s: uninstall leaves these behind", r.page)
+}
+
+// TestDocsReplaceOCMWorkAgentPage runs docs/replace-ocm-work-agent.md where
+// a user of OCM runs it: OCM's own operator reconciles a Klusterlet whose
+// work agent, OCM's image, applied a work. The page's switch makes the
+// operator render our image, whose pod runs our agent from the arguments
+// the operator renders; the roll back makes it OCM's again. Through both,
+// the work stays available and its object is the same one.
+func TestDocsReplaceOCMWorkAgentPage(t *testing.T) {
+	operator := framework.OCMOperatorBinary(t)
+	pods := []*docsPod{{context: "cluster1", namespace: framework.KlusterletAgentNamespace, name: framework.KlusterletWorkAgent}}
+	var before *corev1.ConfigMap
+	r := runDocsPage(t, "docs/replace-ocm-work-agent.md", pods, func(r *docsRun) {
+		hub, managed := r.clusters["hub"], r.clusters["cluster1"]
+		crds, err := hub.InstallCRDs(framework.HubCRDDir())
+		require.NoError(t, err)
+		require.NoError(t, hub.WaitCRDsEstablished(t.Context(), time.Minute, crds...))
+		r.e.StartKlusterletOperator(t, operator, hub, managed, framework.KlusterletOptions{WorkImage: ocmWorkImage + ":v1.0.0"})
+		framework.Eventually(t, convergeTimeout, func() error {
+			r.followPods(docBlock{})
+			if r.pods[0].process == nil {
+				return errors.New("the Klusterlet's work agent has not rolled out")
+			}
+			return nil
+		}, "OCM's work agent runs")
+
+		work := fixture.NewWork("cluster1", "docs-ocm").
+			WithManifest(fixture.ConfigMap("default", "docs-ocm", map[string]string{"a": "1"})).Build()
+		_, err = hub.Work.WorkV1().ManifestWorks("cluster1").Create(t.Context(), work, metav1.CreateOptions{})
+		require.NoError(t, err)
+		framework.Eventually(t, convergeTimeout, func() error {
+			w, err := hub.Work.WorkV1().ManifestWorks("cluster1").Get(t.Context(), work.Name, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			if c := framework.ConditionOf(w, workv1.WorkAvailable); c == nil || c.Status != metav1.ConditionTrue {
+				return fmt.Errorf("not available: %v", w.Status.Conditions)
+			}
+			return nil
+		}, "OCM's agent applies the work")
+		before, err = managed.Kube.CoreV1().ConfigMaps("default").Get(t.Context(), "docs-ocm", metav1.GetOptions{})
+		require.NoError(t, err)
+	})
+
+	version, err := os.ReadFile(framework.RepoPath("VERSION"))
+	require.NoError(t, err)
+	ours := ourImage + ":" + strings.TrimSpace(string(version))
+	assert.Equal(t, []string{ocmWorkImage + ":v1.0.0", ours, ocmWorkImage + ":v1.0.0"}, r.pods[0].images,
+		"the pod ran OCM's agent, ours after the switch, OCM's after the roll back")
+	after, err := r.clusters["cluster1"].Kube.CoreV1().ConfigMaps("default").Get(t.Context(), "docs-ocm", metav1.GetOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, before.UID, after.UID, "the work's object is the one OCM's agent created")
+	assert.Equal(t, before.Data, after.Data)
+}
+
+// TestDocsReplaceOCMWorkHubPage runs docs/replace-ocm-work-hub.md on a hub
+// where OCM's own operator runs a ClusterManager: the switch makes it
+// render our image, whose webhook, run from the arguments the operator
+// renders, refuses what OCM's refuses; the roll back makes it OCM's again.
+// The test runs OCM's agent, not OCM's hub programs: before the switch and
+// after the roll back, the webhook's pod is not run.
+func TestDocsReplaceOCMWorkHubPage(t *testing.T) {
+	operator := framework.OCMOperatorBinary(t)
+	pods := []*docsPod{{context: "hub", namespace: framework.ClusterManagerNamespace, name: framework.ClusterManagerWorkWebhook}}
+	r := runDocsPage(t, "docs/replace-ocm-work-hub.md", pods, func(r *docsRun) {
+		hub := r.clusters["hub"]
+		require.NoError(t, hub.EnsureNamespaces(t.Context(), "cluster1"))
+		r.e.StartClusterManagerOperator(t, operator, hub, framework.ClusterManagerOptions{WorkImage: ocmWorkImage + ":v1.0.0"})
+		framework.Eventually(t, convergeTimeout, func() error {
+			r.followPods(docBlock{})
+			if !r.pods[0].skipped {
+				return errors.New("the ClusterManager's work webhook has not rolled out")
+			}
+			return nil
+		}, "OCM's work webhook rolled out")
+	})
+	version, err := os.ReadFile(framework.RepoPath("VERSION"))
+	require.NoError(t, err)
+	ours := ourImage + ":" + strings.TrimSpace(string(version))
+	assert.Equal(t, []string{ocmWorkImage + ":v1.0.0", ours, ocmWorkImage + ":v1.0.0"}, r.pods[0].images,
+		"the webhook's pod ran OCM's image, ours after the switch, OCM's after the roll back")
 }

@@ -440,7 +440,8 @@ func TestHelmAgentRunsFromItsRenderedDeployment(t *testing.T) {
 
 // podProcess turns a pod's only container into the environment and
 // arguments of a local process: each Secret volume becomes a folder holding
-// the files given for it, in which the container's mount path is rewritten,
+// the files given for it, each emptyDir an empty folder, in which the
+// container's mount path is rewritten,
 // and the pod's name and namespace come from podName and podNamespace.
 func podProcess(t *testing.T, pod corev1.PodSpec, podName, podNamespace string, secrets map[string]map[string]string) (env, args []string) {
 	t.Helper()
@@ -454,7 +455,11 @@ func podProcess(t *testing.T, pod corev1.PodSpec, podName, podNamespace string, 
 	mounts := map[string]string{}
 	for _, m := range container.VolumeMounts {
 		v := volumes[m.Name]
-		require.NotNil(t, v.Secret, "volume %s is not a Secret", m.Name)
+		if v.EmptyDir != nil {
+			mounts[m.MountPath] = t.TempDir()
+			continue
+		}
+		require.NotNil(t, v.Secret, "volume %s is neither a Secret nor an emptyDir", m.Name)
 		files, ok := secrets[v.Secret.SecretName]
 		require.True(t, ok, "no files for the Secret %s", v.Secret.SecretName)
 		dir := t.TempDir()
@@ -463,9 +468,15 @@ func podProcess(t *testing.T, pod corev1.PodSpec, podName, podNamespace string, 
 		}
 		mounts[m.MountPath] = dir
 	}
+	// Longest mount path first, and one rewrite per argument: a folder
+	// made for /spoke/hub-kubeconfig lies under /tmp, a mount path too.
+	paths := slices.SortedFunc(maps.Keys(mounts), func(a, b string) int { return len(b) - len(a) })
 	for _, arg := range container.Args {
-		for path, dir := range mounts {
-			arg = strings.ReplaceAll(arg, path+"/", dir+"/")
+		for _, path := range paths {
+			if strings.Contains(arg, path+"/") {
+				arg = strings.ReplaceAll(arg, path+"/", mounts[path]+"/")
+				break
+			}
 		}
 		args = append(args, arg)
 	}

@@ -58,7 +58,14 @@ func (e *E2E) StartOCMAgent(binary, cluster string, extraArgs ...string) (*Proce
 		"--kubeconfig=" + c.Kubeconfig,
 		"--namespace=" + AgentLeaseNamespace,
 	}, extraArgs...)
-	p := e.newProcess("ocm-agent-"+cluster, nil, args)
+	return e.StartOCMWork("ocm-agent-"+cluster, binary, nil, args...)
+}
+
+// StartOCMWork starts a command of OCM's `work` binary with env and args as
+// given, its HTTPS /healthz on a free port (--listen), and waits until it
+// answers. The process is returned also on error, so its log can be read.
+func (e *E2E) StartOCMWork(name, binary string, env []string, args ...string) (*Process, error) {
+	p := e.newProcess(name, env, args)
 	p.binary, p.httpsOnly = binary, true
 	if err := p.Start(); err != nil {
 		return p, err
