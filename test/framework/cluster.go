@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
@@ -67,7 +68,17 @@ type Cluster struct {
 }
 
 func newCluster(name, kwokName, kubeconfig string) (*Cluster, error) {
-	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	// The certificates are read once, into the configuration: clients of a
+	// cluster a test deleted would otherwise log, every few seconds until
+	// the run ends, that their certificate files are gone.
+	raw, err := clientcmd.LoadFromFile(kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	if err := clientcmdapi.FlattenConfig(raw); err != nil {
+		return nil, err
+	}
+	config, err := clientcmd.NewDefaultClientConfig(*raw, nil).ClientConfig()
 	if err != nil {
 		return nil, err
 	}
