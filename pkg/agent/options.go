@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/manifestwork/work/pkg/agent/statussize"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/startup"
 )
@@ -61,7 +61,7 @@ func NewOptions() *Options {
 		AppliedManifestWorkEvictionGracePeriod: 60 * time.Minute,
 		MaxFeedbackWatch:                       50,
 		MaxJSONRawLength:                       1024,
-		MaxStatusSize:                          statussize.DefaultMaxSize,
+		MaxStatusSize:                          workwriter.DefaultMaxSize,
 		WorkloadAgentWorkers:                   10,
 		HubKubeAPIQPS:                          50,
 		HubKubeAPIBurst:                        100,

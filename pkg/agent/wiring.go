@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
-	"github.com/openshift/library-go/pkg/operator/events"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -20,12 +19,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
-	"k8s.io/utils/clock"
 
-	"github.com/manifestwork/work/pkg/agent/appliedlabel"
-	"github.com/manifestwork/work/pkg/agent/appliedname"
-	"github.com/manifestwork/work/pkg/agent/applyrecords"
-	"github.com/manifestwork/work/pkg/agent/conditionrules"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/controllers/appliedresources"
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
 	"github.com/manifestwork/work/pkg/agent/controllers/eviction"
@@ -34,9 +30,10 @@ import (
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/statusfeedback"
 	"github.com/manifestwork/work/pkg/agent/executor"
-	"github.com/manifestwork/work/pkg/agent/health"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
+	"github.com/manifestwork/work/pkg/agent/status/health"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
@@ -52,7 +49,7 @@ type wiring struct {
 	// cluster's AppliedManifestWorks, RBAC of the managed cluster.
 	factories    []informerFactory
 	synced       []cache.InformerSynced
-	labelApplied appliedlabel.Starting // labels the records without it, before the controllers start
+	labelApplied appliedwork.Starting // labels the records without it, before the controllers start
 	objects      *objectwatch.Tracker
 	appliedTypes func() []objectwatch.Use // types and namespaces the AppliedManifestWorks record
 	monitors     outage.Monitors          // run them before the informers
@@ -135,7 +132,7 @@ func (a *agent) wire() (w *wiring, err error) {
 		externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(compact.transform))
 	spokeInformers := externalversions.NewSharedInformerFactoryWithOptions(c.watch.spoke, informerResync,
 		externalversions.WithTransform(compact.transform),
-		externalversions.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = appliedname.Selector(a.ClusterName) }))
+		externalversions.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = appliedwork.Selector(a.ClusterName) }))
 	kubeInformers := kubeinformers.NewSharedInformerFactory(c.watch.kube, informerResync) // RBAC
 	w = &wiring{
 		events: broadcaster, monitors: c.watch.monitors,
@@ -148,10 +145,10 @@ func (a *agent) wire() (w *wiring, err error) {
 	w.synced = []cache.InformerSynced{in.works.Informer().HasSynced, in.applied.Informer().HasSynced}
 
 	q := newQueues(recorder)
-	q.records = applyrecords.NewStore()
+	q.records = records.NewStore()
 	q.hub = workwriter.Hub{Client: c.hub, MaxStatusSize: a.MaxStatusSize, Events: recorder, Pacing: workwriter.NewPacing(a.StatusSyncInterval)}
-	hubHash := appliedname.HubHash(a.Hub.Host)
-	w.labelApplied = appliedlabel.Starting{
+	hubHash := appliedwork.HubHash(a.Hub.Host)
+	w.labelApplied = appliedwork.Starting{
 		ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, Client: c.spoke,
 		Works: in.works.Lister().ManifestWorks(a.ClusterName), Labelled: in.applied.Lister(),
 	}
@@ -196,7 +193,7 @@ func (a *agent) wire() (w *wiring, err error) {
 // labelling failed, or the record appeared later) has it labelled when the
 // work is applied (the apply finds it when it creates it).
 func (w *wiring) labelAppliedWorks(ctx context.Context) {
-	if err := appliedlabel.LabelAll(ctx, w.labelApplied, appliedTypesTimeout); err != nil && ctx.Err() == nil {
+	if err := appliedwork.LabelAll(ctx, w.labelApplied, appliedTypesTimeout); err != nil && ctx.Err() == nil {
 		klog.FromContext(ctx).Info("Not every AppliedManifestWork could be labelled in time; starting anyway", "err", err)
 	}
 }
@@ -277,103 +274,6 @@ func newEventRecorder(hub kubernetes.Interface) (record.EventBroadcaster, record
 	broadcaster := record.NewBroadcaster()
 	broadcaster.StartRecordingToSink(&corev1client.EventSinkImpl{Interface: hub.CoreV1().Events("")})
 	return broadcaster, broadcaster.NewRecorder(workscheme.Scheme, corev1.EventSource{Component: eventComponent})
-}
-
-// queues are the queues that changes of applied objects feed, and the
-// recorders and writers the controllers share.
-type queues struct {
-	recorder                       events.Recorder      // library-go's, only logs
-	events                         record.EventRecorder // Kubernetes Events on the hub
-	apply, available, record, done factory.SyncContext
-	finalize, feedback             factory.SyncContext
-	records                        *applyrecords.Store // what was last applied, shared by apply and record
-	hub                            workwriter.Hub      // the writes of ManifestWorks on the hub
-	// availability assesses the availability and health of works, for the
-	// availability controller and, for works with rules, the feedback one
-	availability *availability.Assessor
-}
-
-// recordsDelay is how long a work whose apply records changed waits before
-// they are persisted, so that the changes of one burst (a drift repaired
-// object by object) cost one write.
-const recordsDelay = time.Second
-
-// onRecorded has the records of a work persisted a moment later.
-func (q queues) onRecorded(key string) {
-	q.record.Queue().AddAfter(key, recordsDelay)
-}
-
-func newQueues(eventRecorder record.EventRecorder) queues {
-	recorder := events.NewLoggingEventRecorder(eventComponent, clock.RealClock{})
-	return queues{
-		recorder:  recorder,
-		events:    eventRecorder,
-		apply:     factory.NewSyncContext(manifestwork.ControllerName, recorder),
-		available: factory.NewSyncContext(availability.ControllerName, recorder),
-		record:    factory.NewSyncContext(appliedresources.ControllerName, recorder),
-		done:      factory.NewSyncContext(finalize.AppliedControllerName, recorder),
-		finalize:  factory.NewSyncContext(finalize.ControllerName, recorder),
-		feedback:  factory.NewSyncContext(statusfeedback.ControllerName, recorder),
-	}
-}
-
-// onObjectChange requeues, when an applied object changes or disappears, the
-// work that owns it (to repair drift and report availability at once, and to
-// record its UID and apply records a moment later) and its
-// AppliedManifestWork (a deletion may be waiting for that object). The
-// availability of a work with feedback or condition rules is reported by
-// the feedback controller, with its values, in one write: it is requeued
-// too (a work without rules costs it nothing).
-//
-// The records wait as the apply's own do (onRecorded): a drift is repaired
-// object by object, each repair is an event of its own, and a deleted object
-// is only recorded once the apply has put it back. Recording at each event
-// would write the AppliedManifestWork several times during the burst, next
-// to the repairs, instead of once after it.
-func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName string) {
-	return func(appliedName string) {
-		if key, ok := appliedname.WorkKey(clusterName, hubHash, appliedName); ok {
-			q.apply.Queue().Add(key)
-			q.available.Queue().Add(key)
-			q.feedback.Queue().Add(key)
-			q.onRecorded(key)
-		}
-		q.done.Queue().Add(appliedName)
-	}
-}
-
-// onWatchFailure requeues a work when the watch of a type it uses starts
-// failing or works again, for its Stalled and InSync conditions. Users of
-// the watches that are not works (the agent's start) are left out.
-func (q queues) onWatchFailure(clusterName string) func(user string) {
-	return func(user string) {
-		if namespace, _, err := cache.SplitMetaNamespaceKey(user); err == nil && namespace == clusterName {
-			q.apply.Queue().Add(user)
-		}
-	}
-}
-
-// onExecutorChange requeues, when RBAC changed for an executor (or for all,
-// executor.AllExecutors), every work it executes: to apply what was denied,
-// prune and finish deletions that waited for a grant.
-func (q queues) onExecutorChange(works worklisters.ManifestWorkNamespaceLister, hubHash string) func(context.Context, string) {
-	return func(ctx context.Context, user string) {
-		all, err := works.List(labels.Everything())
-		if err != nil {
-			klog.FromContext(ctx).Error(err, "Cannot list works to retry after an RBAC change")
-			return
-		}
-		for _, work := range all {
-			executes, err := executor.User(work.Spec.Executor)
-			if err != nil || executes == "" || (user != executor.AllExecutors && user != executes) {
-				continue
-			}
-			key := work.Namespace + "/" + work.Name
-			q.apply.Queue().Add(key)
-			q.record.Queue().Add(key)
-			q.done.Queue().Add(appliedname.Name(hubHash, work.Name))
-		}
-	}
 }
 
 // controllers are the agent's controllers, each with its workers.

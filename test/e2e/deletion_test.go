@@ -15,7 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -315,6 +315,6 @@ func waitAppliedCount(t *testing.T, work string, n int) *workv1.AppliedManifestW
 }
 
 func appliedWorkOf(ctx context.Context, work string) (*workv1.AppliedManifestWork, error) {
-	name := appliedname.Name(appliedname.HubHash(env.Hub.Config.Host), work)
+	name := appliedwork.Name(appliedwork.HubHash(env.Hub.Config.Host), work)
 	return env.Cluster("cluster1").Work.WorkV1().AppliedManifestWorks().Get(ctx, name, metav1.GetOptions{})
 }

@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -29,7 +29,7 @@ func TestOrphanedAppliedWorksAreEvicted(t *testing.T) {
 	e := setup(t)
 	ctx := t.Context()
 	spoke := e.Cluster("cluster1").Work.WorkV1().AppliedManifestWorks()
-	hubHash := appliedname.HubHash(e.Hub.Config.Host)
+	hubHash := appliedwork.HubHash(e.Hub.Config.Host)
 	ns := "e2e-eviction"
 
 	// This test needs an agent with a short grace period, alone on cluster1.
@@ -64,12 +64,12 @@ func TestOrphanedAppliedWorksAreEvicted(t *testing.T) {
 
 	// Both orphans are marked; the returning work is back within the grace
 	// period and its mark is removed.
-	evicted := waitEvictionStart(t, appliedname.Name(hubHash, "evicted"))
-	waitEvictionStart(t, appliedname.Name(hubHash, "returns"))
+	evicted := waitEvictionStart(t, appliedwork.Name(hubHash, "evicted"))
+	waitEvictionStart(t, appliedwork.Name(hubHash, "returns"))
 	createWork(t, fixture.NewWork("cluster1", "returns").
 		WithManifest(fixture.Namespace(ns), fixture.ConfigMap(ns, "returns", nil)).Build())
 	framework.Eventually(t, convergeTimeout, func() error {
-		a, err := spoke.Get(ctx, appliedname.Name(hubHash, "returns"), metav1.GetOptions{})
+		a, err := spoke.Get(ctx, appliedwork.Name(hubHash, "returns"), metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
@@ -101,7 +101,7 @@ func TestOrphanedAppliedWorksAreEvicted(t *testing.T) {
 
 	// The work that came back is applied again and keeps its AppliedManifestWork.
 	waitWorkCondition(t, "cluster1", "returns", workv1.WorkApplied, metav1.ConditionTrue)
-	kept, err := spoke.Get(ctx, appliedname.Name(hubHash, "returns"), metav1.GetOptions{})
+	kept, err := spoke.Get(ctx, appliedwork.Name(hubHash, "returns"), metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.Nil(t, kept.DeletionTimestamp)
 	assert.Nil(t, kept.Status.EvictionStartTime)
@@ -133,7 +133,7 @@ func createApplied(t *testing.T, hubHash, agentID, workName string) *workv1.Appl
 	t.Helper()
 	client := env.Cluster("cluster1").Work.WorkV1().AppliedManifestWorks()
 	created, err := client.Create(t.Context(), &workv1.AppliedManifestWork{
-		ObjectMeta: metav1.ObjectMeta{Name: appliedname.Name(hubHash, workName)},
+		ObjectMeta: metav1.ObjectMeta{Name: appliedwork.Name(hubHash, workName)},
 		Spec:       workv1.AppliedManifestWorkSpec{HubHash: hubHash, AgentID: agentID, ManifestWorkName: workName},
 	}, metav1.CreateOptions{})
 	require.NoError(t, err)

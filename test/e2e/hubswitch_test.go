@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -44,8 +44,8 @@ func TestHubSwitchAdoptsResources(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = second.Stop(convergeTimeout) })
 
-	oldName := appliedname.Name(appliedname.HubHash(e.Hub.Config.Host), "switch")
-	newName := appliedname.Name(appliedname.HubHash(otherURL.host), "switch")
+	oldName := appliedwork.Name(appliedwork.HubHash(e.Hub.Config.Host), "switch")
+	newName := appliedwork.Name(appliedwork.HubHash(otherURL.host), "switch")
 	applied := e.Cluster("cluster2").Work.WorkV1().AppliedManifestWorks()
 	waitGone(t, "the old AppliedManifestWork", func(ctx2 context.Context) error {
 		_, err := applied.Get(ctx2, oldName, metav1.GetOptions{})

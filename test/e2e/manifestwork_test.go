@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -43,7 +43,7 @@ func TestTutorialCreateAndUpdate(t *testing.T) {
 
 	// The AppliedManifestWork is named after the hub and the work, and owns
 	// what was applied.
-	appliedName := appliedname.Name(appliedname.HubHash(e.Hub.Config.Host), "tutorial")
+	appliedName := appliedwork.Name(appliedwork.HubHash(e.Hub.Config.Host), "tutorial")
 	applied, err := e.Cluster("cluster1").Work.WorkV1().AppliedManifestWorks().Get(ctx, appliedName, metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "tutorial", applied.Spec.ManifestWorkName)

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/apply/records"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -56,7 +56,7 @@ func TestOnSpokeChangeKeepsTheManagedClustersValue(t *testing.T) {
 	persisted := func() string {
 		amw, err := appliedWorkOf(ctx, "onspokechange")
 		require.NoError(t, err)
-		return amw.Annotations[applyrecords.Annotation]
+		return amw.Annotations[records.Annotation]
 	}
 
 	// An autoscaler on the managed cluster sets replicas.

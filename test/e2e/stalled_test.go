@@ -18,8 +18,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
-	"github.com/manifestwork/work/pkg/agent/stalled"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/stalled"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"

@@ -12,7 +12,7 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/manifestwork/work/pkg/agent/statussize"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 )
@@ -43,9 +43,9 @@ func TestStatusTrimmedToFit(t *testing.T) {
 	createWork(t, fixture.NewWork("cluster2", "statussize").
 		WithManifest(fixture.Namespace(ns), big(strings.Repeat("x", 900))).WithConfig(config).Build())
 
-	w := waitWorkCondition(t, "cluster2", "statussize", statussize.ConditionType, metav1.ConditionTrue)
-	trimmed := apimeta.FindStatusCondition(w.Status.Conditions, statussize.ConditionType)
-	assert.Equal(t, statussize.ReasonTooLarge, trimmed.Reason)
+	w := waitWorkCondition(t, "cluster2", "statussize", workwriter.TrimmedConditionType, metav1.ConditionTrue)
+	trimmed := apimeta.FindStatusCondition(w.Status.Conditions, workwriter.TrimmedConditionType)
+	assert.Equal(t, workwriter.ReasonTooLarge, trimmed.Reason)
 	assert.Contains(t, trimmed.Message, "JsonRaw feedback values and 0 other feedback values removed")
 	status, err := json.Marshal(w.Status)
 	require.NoError(t, err)
@@ -69,7 +69,7 @@ func TestStatusTrimmedToFit(t *testing.T) {
 	updateWork(t, "cluster2", "statussize", func(w *workv1.ManifestWork) {
 		w.Spec.Workload.Manifests[1] = manifestOf(t, big("small"))
 	})
-	w = waitWorkCondition(t, "cluster2", "statussize", statussize.ConditionType, metav1.ConditionFalse)
+	w = waitWorkCondition(t, "cluster2", "statussize", workwriter.TrimmedConditionType, metav1.ConditionFalse)
 	waitWork(t, convergeTimeout, "cluster2", "statussize", func(w *workv1.ManifestWork) error {
 		for i := range 12 {
 			v := feedbackValue(w, 1, fmt.Sprintf("data%d", i))

@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -32,7 +32,7 @@ func TestAgentLabelsTheRecordsItAnswersFor(t *testing.T) {
 	require.NoError(t, s.EnsureNamespaces(ctx, ns))
 	hub, err := clientcmd.BuildConfigFromFlags("", s.KubeconfigPath) // as the agent reads it
 	require.NoError(t, err)
-	hubHash := appliedname.HubHash(hub.Host)
+	hubHash := appliedwork.HubHash(hub.Host)
 	works := s.Work.WorkV1().ManifestWorks(fixture.Cluster)
 	records := s.Work.WorkV1().AppliedManifestWorks()
 
@@ -64,7 +64,7 @@ func TestAgentLabelsTheRecordsItAnswersFor(t *testing.T) {
 	record, err := records.Get(ctx, inherited.Name, metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, inherited.UID, record.UID, "the same record, not a new one")
-	assert.Equal(t, fixture.Cluster, record.Labels[appliedname.ClusterLabel])
+	assert.Equal(t, fixture.Cluster, record.Labels[appliedwork.ClusterLabel])
 	cm, err := s.Kube.CoreV1().ConfigMaps(ns).Get(ctx, "inherited", metav1.GetOptions{})
 	require.NoError(t, err)
 	require.Len(t, cm.OwnerReferences, 1)
@@ -75,7 +75,7 @@ func TestAgentLabelsTheRecordsItAnswersFor(t *testing.T) {
 	other, err := records.Get(ctx, theirs.Name, metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, theirs.ResourceVersion, other.ResourceVersion, "another agent's record is left as it was")
-	assert.NotContains(t, other.Labels, appliedname.ClusterLabel)
+	assert.NotContains(t, other.Labels, appliedwork.ClusterLabel)
 
 	// A record that appears while the agent runs (OCM's agent still
 	// running during a hand-over) is labelled when its work is applied.
@@ -95,7 +95,7 @@ func TestAgentLabelsTheRecordsItAnswersFor(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if record.Labels[appliedname.ClusterLabel] != fixture.Cluster || len(record.Status.AppliedResources) != 1 {
+		if record.Labels[appliedwork.ClusterLabel] != fixture.Cluster || len(record.Status.AppliedResources) != 1 {
 			return fmt.Errorf("labels %v, applied resources %v", record.Labels, record.Status.AppliedResources)
 		}
 		return nil

@@ -17,7 +17,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/manifestwork/work/pkg/agent"
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -100,7 +100,7 @@ func TestKlusterletUninstallLeavesOrphanedObjects(t *testing.T) {
 					c.Status != metav1.ConditionTrue || c.ObservedGeneration != w.Generation {
 					return fmt.Errorf("work %s is not Applied at generation %d: %v", name, w.Generation, w.Status.Conditions)
 				}
-				applied, err := s.Work.WorkV1().AppliedManifestWorks().Get(ctx, appliedname.Name(hubHash, name), metav1.GetOptions{})
+				applied, err := s.Work.WorkV1().AppliedManifestWorks().Get(ctx, appliedwork.Name(hubHash, name), metav1.GetOptions{})
 				if err != nil {
 					return err
 				}
@@ -149,7 +149,7 @@ func TestKlusterletUninstallLeavesOrphanedObjects(t *testing.T) {
 	// their finalizers, and their CRD is deleted, and every one of them with it.
 	stopAgent()
 	for _, name := range names {
-		_, err := s.Work.WorkV1().AppliedManifestWorks().Patch(ctx, appliedname.Name(hubHash, name), types.MergePatchType,
+		_, err := s.Work.WorkV1().AppliedManifestWorks().Patch(ctx, appliedwork.Name(hubHash, name), types.MergePatchType,
 			[]byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{})
 		require.NoError(t, err)
 	}
@@ -180,7 +180,7 @@ func hubHashOf(t *testing.T, s *framework.APIServer) string {
 	t.Helper()
 	hub, err := clientcmd.BuildConfigFromFlags("", s.KubeconfigPath) // as the agent reads it
 	require.NoError(t, err)
-	return appliedname.HubHash(hub.Host)
+	return appliedwork.HubHash(hub.Host)
 }
 
 // appliedRefs are the references of a ConfigMap to AppliedManifestWorks; an
@@ -208,7 +208,7 @@ func TestEvictionLeavesOrphanedObjects(t *testing.T) {
 	ns := "integration-evict"
 	require.NoError(t, s.EnsureNamespaces(ctx, ns))
 	works := s.Work.WorkV1().ManifestWorks(fixture.Cluster)
-	applied := appliedname.Name(hubHashOf(t, s), "evicted")
+	applied := appliedwork.Name(hubHashOf(t, s), "evicted")
 	stopAgent := runAgent(t, s)
 	_, err := works.Create(ctx, fixture.NewWork(fixture.Cluster, "evicted").
 		WithDeleteOption(fixture.OrphanOnly(workv1.OrphaningRule{Resource: "configmaps", Namespace: ns, Name: "evict-kept"})).

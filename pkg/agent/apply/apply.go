@@ -22,7 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -67,7 +67,7 @@ type Result struct {
 	// manifest after the apply: what the strategy does not repair
 	// (CreateOnly once created, ReadOnly, ignoreFields, a write the server
 	// refused). Nil when nothing could be compared (no live object).
-	Differences *objectdiff.Report
+	Differences *diff.Report
 	// Repaired is set when the strategy wrote back an object that the work
 	// had not changed since it last applied it: drift, what the object held
 	// instead and who changed it.

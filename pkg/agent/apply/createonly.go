@@ -9,7 +9,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -26,7 +26,7 @@ func (createOnlyStrategy) Apply(ctx context.Context, client dynamic.Interface, r
 	case err != nil:
 		return Result{}, err
 	case created:
-		return Result{Object: live, Written: true, Differences: &objectdiff.Report{}}, nil
+		return Result{Object: live, Written: true, Differences: &diff.Report{}}, nil
 	case ownersSettledBy(workv1.UpdateStrategyTypeCreateOnly, req, live.GetOwnerReferences()):
 		// Never repaired, but reported.
 		return Result{Object: live, Differences: compare(req.Desired, live)}, nil

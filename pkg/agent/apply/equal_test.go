@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
 )
 
 func TestUpToDate(t *testing.T) {
@@ -69,7 +69,7 @@ func TestUpToDate(t *testing.T) {
 			if tt.desired != nil {
 				tt.desired(desired)
 			}
-			assert.Equal(t, tt.want, objectdiff.Equal(desired, live(tt.live)))
+			assert.Equal(t, tt.want, diff.Equal(desired, live(tt.live)))
 		})
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -292,13 +292,13 @@ func needsRecreate(desired, live *unstructured.Unstructured) string {
 
 // fieldEqual compares one top-level field of desired and live, as a whole
 // when exact (an empty value and none are the same: the server omits empty
-// fields), else as objectdiff does.
+// fields), else as package diff does.
 func fieldEqual(desired, live *unstructured.Unstructured, field string, exact bool) bool {
 	want, got := desired.Object[field], live.Object[field]
 	if exact {
 		return isEmpty(want) && isEmpty(got) || reflect.DeepEqual(want, got)
 	}
-	return objectdiff.Equal(
+	return diff.Equal(
 		&unstructured.Unstructured{Object: map[string]any{field: want}},
 		&unstructured.Unstructured{Object: map[string]any{field: got}})
 }

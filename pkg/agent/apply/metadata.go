@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -26,7 +26,7 @@ var legacyAnnotations = []string{workv1.ObjectHashAnnotation, workv1.ConfigSpecH
 
 // forCreate is the object to create: the manifest, owned by the
 // AppliedManifestWork unless the work orphans it. What the manifest's
-// metadata asks to remove (objectdiff.RemovedKey) is left out, as there is
+// metadata asks to remove (diff.RemovedKey) is left out, as there is
 // nothing to remove it from.
 func forCreate(req Request) *unstructured.Unstructured {
 	obj := withoutServerSetMetadata(req.Desired)
@@ -40,7 +40,7 @@ func forCreate(req Request) *unstructured.Unstructured {
 // resourceVersion, and live's metadata kept. Labels, annotations and owner
 // references that other actors put on the object stay, so the agent does not
 // fight them over fields the work never mentioned; the manifest's values win
-// where both set a key, and the manifest's removals (objectdiff.RemovedKey)
+// where both set a key, and the manifest's removals (diff.RemovedKey)
 // take keys and references away. Our owner reference is added, or removed
 // when the work orphans the object. req.Desired is forUpdateOf's, which
 // already holds live's finalizers.
@@ -71,14 +71,14 @@ func withoutServerSetMetadata(obj *unstructured.Unstructured) *unstructured.Unst
 }
 
 // mergeStringMaps returns base overlaid with over, without the keys that
-// over removes (objectdiff.RemovedKey) and without over's removal keys
+// over removes (diff.RemovedKey) and without over's removal keys
 // themselves; nil when nothing is left, so that no empty map is written.
 func mergeStringMaps(base, over map[string]string) map[string]string {
 	out := make(map[string]string, len(base)+len(over))
 	maps.Copy(out, base)
 	var removed []string
 	for k, v := range over {
-		if key, removes := objectdiff.RemovedKey(k); removes {
+		if key, removes := diff.RemovedKey(k); removes {
 			removed = append(removed, key)
 		} else {
 			out[k] = v
@@ -96,14 +96,14 @@ func mergeStringMaps(base, over map[string]string) map[string]string {
 // unionOwners appends to base the references it does not already hold, in
 // order. Two works that share an object thus each add their own reference
 // without removing the other's. A reference of more that asks for a removal
-// (objectdiff.RemovesOwner) takes away the references to the same object
+// (diff.RemovesOwner) takes away the references to the same object
 // instead.
 func unionOwners(base []metav1.OwnerReference, more ...metav1.OwnerReference) []metav1.OwnerReference {
 	out := append([]metav1.OwnerReference(nil), base...)
 	for _, ref := range more {
 		switch {
-		case objectdiff.RemovesOwner(ref):
-			out = slices.DeleteFunc(out, func(o metav1.OwnerReference) bool { return objectdiff.SameOwnerObject(o, ref) })
+		case diff.RemovesOwner(ref):
+			out = slices.DeleteFunc(out, func(o metav1.OwnerReference) bool { return diff.SameOwnerObject(o, ref) })
 		case !hasOwner(out, ref):
 			out = append(out, ref)
 		}
@@ -112,5 +112,5 @@ func unionOwners(base []metav1.OwnerReference, more ...metav1.OwnerReference) []
 }
 
 func hasOwner(refs []metav1.OwnerReference, owner metav1.OwnerReference) bool {
-	return objectdiff.HasOwner(refs, owner)
+	return diff.HasOwner(refs, owner)
 }

@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -83,7 +83,7 @@ func (req Request) refersToOwner(ref metav1.OwnerReference) bool {
 	if hasOwner([]metav1.OwnerReference{ref}, req.Owner) {
 		return true
 	}
-	return objectdiff.SameOwnerObject(ref, req.Owner)
+	return diff.SameOwnerObject(ref, req.Owner)
 }
 
 // settleOwner gives obj the owner reference to the AppliedManifestWork, or

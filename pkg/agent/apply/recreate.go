@@ -11,7 +11,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -24,9 +24,9 @@ import (
 // a Conflict, which sends the caller back to reading it. A live object held
 // by finalizers outlives the delete; the create then fails with a message
 // that says so, and a later sync tries again.
-func recreate(ctx context.Context, rc dynamic.ResourceInterface, req Request, live, obj *unstructured.Unstructured, diff *objectdiff.Report, field string) (Result, error) {
+func recreate(ctx context.Context, rc dynamic.ResourceInterface, req Request, live, obj *unstructured.Unstructured, differences *diff.Report, field string) (Result, error) {
 	logger := klog.FromContext(ctx)
-	keep := Result{Object: live, Differences: diff}
+	keep := Result{Object: live, Differences: differences}
 	preconditions := metav1.Preconditions{}
 	if uid := live.GetUID(); uid != "" {
 		preconditions.UID = &uid
@@ -48,7 +48,7 @@ func recreate(ctx context.Context, rc dynamic.ResourceInterface, req Request, li
 	obj.SetUID(types.UID(""))
 	created, err := rc.Create(ctx, obj, metav1.CreateOptions{FieldManager: DefaultFieldManager})
 	if apierrors.IsAlreadyExists(err) {
-		return Result{Differences: diff}, &Error{
+		return Result{Differences: differences}, &Error{
 			Reason: workv1.ManifestAppliedReasonFailed,
 			Message: fmt.Sprintf("%s %q cannot change %s in place; it was deleted to be created anew and is still being deleted (finalizers %v)",
 				live.GetKind(), live.GetName(), field, live.GetFinalizers()),
@@ -56,8 +56,8 @@ func recreate(ctx context.Context, rc dynamic.ResourceInterface, req Request, li
 		}
 	}
 	if err != nil {
-		return Result{Differences: diff}, failed(err)
+		return Result{Differences: differences}, failed(err)
 	}
 	logger.V(2).Info("Created object anew", "field", field, "uid", created.GetUID())
-	return Result{Object: created, Written: true, Differences: &objectdiff.Report{}, Repaired: repaired(req, diff, live, DefaultFieldManager)}, nil
+	return Result{Object: created, Written: true, Differences: &diff.Report{}, Repaired: repaired(req, differences, live, DefaultFieldManager)}, nil
 }

@@ -10,7 +10,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -84,13 +84,13 @@ func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interfa
 	// name one of them.
 	body := withoutServerSetMetadata(req.Desired)
 	rc := resourceClient(client, req)
-	var before *objectdiff.Report
+	var before *diff.Report
 	if live != nil {
 		keepLiveValues(ctx, body, live, rules, req)
 		before = compare(body, live)
-		// A removal (objectdiff.RemovedKey) is sent as it is, as OCM's agent
+		// A removal (diff.RemovedKey) is sent as it is, as OCM's agent
 		// sends it, and the API server refuses it: it is never in sync.
-		if !workChanged(req) && before.InSync() && !objectdiff.AsksRemovals(body) {
+		if !workChanged(req) && before.InSync() && !diff.AsksRemovals(body) {
 			klog.FromContext(ctx).V(4).Info("Object is up to date")
 			res, err := settleOwner(ctx, rc, req, live, false)
 			res.Differences = unrepaired(req, rules, res.Object)
@@ -116,12 +116,12 @@ func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interfa
 
 // unrepaired is where obj, just applied, differs from the manifest: only in
 // fields that ignoreFields keep at their live values.
-func unrepaired(req Request, rules []ignoreRule, obj *unstructured.Unstructured) *objectdiff.Report {
+func unrepaired(req Request, rules []ignoreRule, obj *unstructured.Unstructured) *diff.Report {
 	switch {
 	case obj == nil:
 		return nil
 	case len(rules) == 0:
-		return &objectdiff.Report{}
+		return &diff.Report{}
 	}
 	return compare(req.Desired, obj)
 }

@@ -9,7 +9,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -35,7 +35,7 @@ func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req R
 		return Result{}, err
 	}
 	if created {
-		return Result{Object: live, Written: true, Differences: &objectdiff.Report{}}, nil
+		return Result{Object: live, Written: true, Differences: &diff.Report{}}, nil
 	}
 	for attempt := 1; ; attempt++ {
 		result, err := updateIfChanged(ctx, rc, req, live)
@@ -71,28 +71,28 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 	if err != nil {
 		return Result{Object: live, Differences: compare(req.Desired, live)}, err
 	}
-	diff := diffOf(desired, live)
-	if !(workChanged(req) && bodyWritten(desired)) && ownersWanted(req, live.GetOwnerReferences()) && diff.InSync() {
+	differences := diffOf(desired, live)
+	if !(workChanged(req) && bodyWritten(desired)) && ownersWanted(req, live.GetOwnerReferences()) && differences.InSync() {
 		klog.FromContext(ctx).V(4).Info("Object is up to date")
-		return Result{Object: live, Differences: diff}, nil
+		return Result{Object: live, Differences: differences}, nil
 	}
-	if req.Orphaned && !(workChanged(req) && bodyWritten(desired)) && diff.InSync() {
+	if req.Orphaned && !(workChanged(req) && bodyWritten(desired)) && differences.InSync() {
 		// Orphaned since it was applied: it only loses our owner reference,
 		// with a patch of its own, and nothing else changes.
 		res, err := settleOwner(ctx, rc, req, live, false)
-		res.Differences = diff
+		res.Differences = differences
 		return res, err
 	}
 	obj := forUpdate(req.withDesired(desired), live)
 	if field := needsRecreate(desired, live); field != "" {
-		return recreate(ctx, rc, req, live, obj, diff, field)
+		return recreate(ctx, rc, req, live, obj, differences, field)
 	}
 	updated, err := rc.Update(ctx, obj, metav1.UpdateOptions{FieldManager: DefaultFieldManager})
 	if err != nil {
 		// An immutable field rejected with 422 Invalid lands here too; the
 		// server's message names the field, so it reaches the user unchanged.
-		return Result{Object: live, Differences: diff}, failed(err)
+		return Result{Object: live, Differences: differences}, failed(err)
 	}
 	klog.FromContext(ctx).V(2).Info("Updated object", "resourceVersion", updated.GetResourceVersion())
-	return Result{Object: updated, Written: true, Differences: &objectdiff.Report{}, Repaired: repaired(req, diff, live, DefaultFieldManager)}, nil
+	return Result{Object: updated, Written: true, Differences: &diff.Report{}, Repaired: repaired(req, differences, live, DefaultFieldManager)}, nil
 }

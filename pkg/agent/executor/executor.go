@@ -16,7 +16,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/manifestwork/work/pkg/agent/apply"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/serviceaccount"
 )
@@ -29,22 +28,16 @@ func User(e *workv1.ManifestWorkExecutor) (string, error) {
 		return "", nil
 	}
 	if e.Subject.Type != workv1.ExecutorSubjectTypeServiceAccount {
-		return "", &apply.Error{
-			Reason:  workv1.ManifestAppliedReasonFailed,
-			Message: fmt.Sprintf("only support %s type for the executor", workv1.ExecutorSubjectTypeServiceAccount),
-		}
+		return "", fmt.Errorf("only support %s type for the executor", workv1.ExecutorSubjectTypeServiceAccount)
 	}
 	sa := e.Subject.ServiceAccount
 	if sa == nil {
-		return "", &apply.Error{Reason: workv1.ManifestAppliedReasonFailed, Message: "the executor service account is nil"}
+		return "", errors.New("the executor service account is nil")
 	}
 	if sa.Namespace == "" || sa.Name == "" {
 		// The API refuses such a work; one that got through anyway is not
 		// reviewed as a user without namespace or name.
-		return "", &apply.Error{
-			Reason:  workv1.ManifestAppliedReasonFailed,
-			Message: "executor of type ServiceAccount needs spec.executor.subject.serviceAccount with namespace and name",
-		}
+		return "", errors.New("executor of type ServiceAccount needs spec.executor.subject.serviceAccount with namespace and name")
 	}
 	return serviceaccount.User(sa.Namespace, sa.Name), nil
 }
@@ -69,15 +62,10 @@ func (a Access) on() string {
 	return fmt.Sprintf("%s %q in namespace %q", resource, a.Name, a.Namespace)
 }
 
-// deniedError reports the accesses an executor lacks; it is an *apply.Error
-// so that it becomes a condition as it is.
+// deniedError reports the accesses an executor lacks.
 func deniedError(user string, denied []Access) error {
-	return &apply.Error{
-		Reason: workv1.ManifestAppliedReasonFailed,
-		Message: fmt.Sprintf("executor %s is not allowed to %s on the managed cluster; "+
-			"grant it with RBAC there and the agent retries at once", user, describeAccesses(denied)),
-		Err: ErrDenied,
-	}
+	return &denial{message: fmt.Sprintf("executor %s is not allowed to %s on the managed cluster; "+
+		"grant it with RBAC there and the agent retries at once", user, describeAccesses(denied))}
 }
 
 // describeAccesses lists accesses per object, in order, as
@@ -118,12 +106,16 @@ func applyDeniedError(gvr schema.GroupVersionResource, namespace, name string, d
 	if !slices.ContainsFunc(denied, func(a Access) bool { return !escalations[a.Verb] }) {
 		message += ", error: permission escalation"
 	}
-	return &apply.Error{
-		Reason:  workv1.ManifestAppliedReasonFailed,
-		Message: message + ", will try again in " + RetryWithin.String(),
-		Err:     ErrDenied,
-	}
+	return &denial{message: message + ", will try again in " + RetryWithin.String()}
 }
 
 // ErrDenied is wrapped by every error that says the executor lacks a permission.
 var ErrDenied = errors.New("executor not allowed")
+
+// denial is an error that says the executor lacks a permission. Its message
+// is all the manifest's Applied condition shows; it wraps ErrDenied.
+type denial struct{ message string }
+
+func (d *denial) Error() string { return d.message }
+
+func (d *denial) Unwrap() error { return ErrDenied }

@@ -15,8 +15,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 )
 
 // Work is the queue key function of ManifestWork events: the work's
@@ -42,7 +42,7 @@ func WorkOfApplied(logger klog.Logger, clusterName, hubHash string) func(runtime
 			logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
 			return nil
 		}
-		key, ok := appliedname.WorkKey(clusterName, hubHash, accessor.GetName())
+		key, ok := appliedwork.WorkKey(clusterName, hubHash, accessor.GetName())
 		if !ok {
 			return nil
 		}
@@ -60,7 +60,7 @@ func AppliedOfWork(logger klog.Logger, hubHash string) func(runtime.Object) []st
 			logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
 			return nil
 		}
-		return []string{appliedname.Name(hubHash, accessor.GetName())}
+		return []string{appliedwork.Name(hubHash, accessor.GetName())}
 	}
 }
 

@@ -7,18 +7,18 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 func TestQueueKeys(t *testing.T) {
-	hash := appliedname.HubHash("https://hub:6443")
+	hash := appliedwork.HubHash("https://hub:6443")
 	work := &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{Namespace: "cluster1", Name: "web"}}
 	assert.Equal(t, []string{"cluster1/web"}, Work(klog.Background())(work))
 
 	ofApplied := WorkOfApplied(klog.Background(), "cluster1", hash)
-	assert.Equal(t, []string{"cluster1/web"}, ofApplied(&workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: appliedname.Name(hash, "web")}}))
+	assert.Equal(t, []string{"cluster1/web"}, ofApplied(&workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: appliedwork.Name(hash, "web")}}))
 	assert.Empty(t, ofApplied(&workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: "otherhub-web"}}), "another hub's")
 
-	assert.Equal(t, []string{appliedname.Name(hash, "web")}, AppliedOfWork(klog.Background(), hash)(work))
+	assert.Equal(t, []string{appliedwork.Name(hash, "web")}, AppliedOfWork(klog.Background(), hash)(work))
 }

@@ -22,11 +22,10 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
-	"github.com/manifestwork/work/pkg/agent/appliedname"
-	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
-	"github.com/manifestwork/work/pkg/agent/stalled"
+	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -51,12 +50,12 @@ type Deps struct {
 	Works        workinformers.ManifestWorkInformer // on the hub, in ClusterName
 	SpokeClient  workclient.Interface               // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
-	Metadata     metadata.Interface         // applied objects on the managed cluster
-	Objects      appliedcleanup.ObjectCache // watch cache of applied objects
-	Executors    appliedcleanup.Executors   // checks a work's executor before pruning
+	Metadata     metadata.Interface      // applied objects on the managed cluster
+	Objects      appliedwork.ObjectCache // watch cache of applied objects
+	Executors    appliedwork.Executors   // checks a work's executor before pruning
 	// Records, if set, are persisted in the AppliedManifestWork's
-	// applyrecords.Annotation once the work's status is current.
-	Records  *applyrecords.Store
+	// records.Annotation once the work's status is current.
+	Records  *records.Store
 	Recorder events.Recorder
 	// Events, when set, receives a Warning Event on a work whose dropped
 	// resources have not been pruned for a while (EventPruneFailed).
@@ -71,7 +70,7 @@ type Controller struct {
 	Deps
 	works   worklisters.ManifestWorkNamespaceLister
 	applied worklisters.AppliedManifestWorkLister
-	cleaner *appliedcleanup.Cleaner
+	cleaner *appliedwork.Cleaner
 	logger  klog.Logger // for the queue key functions, which have no context
 	// pruneFailures is since when pruning fails, by work key.
 	pruneFailures stalled.Failures
@@ -100,7 +99,7 @@ func newController(d Deps) *Controller {
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied: d.AppliedWorks.Lister(),
-		cleaner: &appliedcleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
+		cleaner: &appliedwork.Cleaner{Client: d.Metadata, Objects: d.Objects},
 		logger:  klog.Background().WithName(ControllerName),
 		now:     time.Now,
 	}
@@ -115,7 +114,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
-		c.forget(appliedname.Name(c.HubHash, name))
+		c.forget(appliedwork.Name(c.HubHash, name))
 		c.pruneFailures.Succeeded(syncCtx.QueueKey())
 		return nil
 	}

@@ -19,10 +19,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
-	"github.com/manifestwork/work/pkg/agent/appliedname"
-	"github.com/manifestwork/work/pkg/agent/applyrecords"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/apply/records"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
 )
@@ -98,7 +97,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 // yet (the manifestwork controller creates it, and its event requeues the
 // work) or it is being deleted.
 func (c *Controller) appliedWork(work *workv1.ManifestWork) (*workv1.AppliedManifestWork, error) {
-	applied, err := c.applied.Get(appliedname.Name(c.HubHash, work.Name))
+	applied, err := c.applied.Get(appliedwork.Name(c.HubHash, work.Name))
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}
@@ -148,7 +147,7 @@ func (c *Controller) knownResources(_ context.Context, st *state) error {
 // status whose object exists, with the UID of the live object, whatever its
 // update strategy (ReadOnly too) and whether it is applied right now. Being
 // listed never makes an object ours: pruning and finalizing only ever delete
-// or release an object that carries our owner reference (appliedcleanup).
+// or release an object that carries our owner reference (appliedwork.Cleaner).
 // An applied object that is not found, and one that cannot be looked up,
 // keeps its previous record, so that neither looks like a removal.
 func (c *Controller) recordApplied(ctx context.Context, st *state) error {
@@ -176,7 +175,7 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 		st.inWork[id] = true
 		prev, recorded := previous[id]
 		entry := workv1.AppliedManifestResourceMeta{ResourceIdentifier: id, Version: meta.Version}
-		live, err := c.lookup(ctx, appliedcleanup.GVR(entry), meta.Namespace, meta.Name)
+		live, err := c.lookup(ctx, appliedwork.GVR(entry), meta.Namespace, meta.Name)
 		switch {
 		case err != nil:
 			st.errs = append(st.errs, err)
@@ -187,7 +186,7 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 			// Not in the watch cache: created a moment ago and not seen yet,
 			// or deleted behind our back (the manifestwork controller puts it
 			// back). A look a little later records it.
-			klog.FromContext(ctx).V(2).Info("Applied object not seen; recording it later", "resource", appliedcleanup.Describe(entry))
+			klog.FromContext(ctx).V(2).Info("Applied object not seen; recording it later", "resource", appliedwork.Describe(entry))
 			st.missing = true
 			if recorded {
 				st.resources = append(st.resources, prev)
@@ -260,16 +259,16 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 		st.resources = append(st.resources, dropped...)
 		return nil
 	}
-	guard := appliedcleanup.GuardFor(c.Executors, st.work)
+	guard := appliedwork.GuardFor(c.Executors, st.work)
 	for _, r := range dropped {
 		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, pruneAction(st.work, r), guard)
 		if err != nil {
-			err = fmt.Errorf("pruning %s: %w", appliedcleanup.Describe(r), err)
+			err = fmt.Errorf("pruning %s: %w", appliedwork.Describe(r), err)
 			st.errs, st.unpruned = append(st.errs, err), append(st.unpruned, err)
 			st.resources = append(st.resources, r)
 			continue
 		}
-		logger.Info("Pruned a resource dropped from the work", "resource", appliedcleanup.Describe(r), "outcome", outcome.String())
+		logger.Info("Pruned a resource dropped from the work", "resource", appliedwork.Describe(r), "outcome", outcome.String())
 	}
 	return nil
 }
@@ -279,11 +278,11 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 // if it still has one (the apply removes it; an object applied before the
 // work came to orphan it may keep it until then). Anything else is deleted,
 // when it still carries our owner reference.
-func pruneAction(work *workv1.ManifestWork, r workv1.AppliedManifestResourceMeta) appliedcleanup.Action {
+func pruneAction(work *workv1.ManifestWork, r workv1.AppliedManifestResourceMeta) appliedwork.Action {
 	if manifest.Orphaned(work.Spec.DeleteOption, r.ResourceIdentifier) {
-		return appliedcleanup.Orphan
+		return appliedwork.Orphan
 	}
-	return appliedcleanup.Delete
+	return appliedwork.Delete
 }
 
 // updateStatus writes status.appliedResources when it changed, as a merge
@@ -328,7 +327,7 @@ func (c *Controller) recorded(st *state) {
 }
 
 // persistRecords writes the apply records of a work whose records are
-// persisted (applyrecords.Persisted) into the AppliedManifestWork when they
+// persisted (records.Persisted) into the AppliedManifestWork when they
 // differ from what it holds, once the work's status describes its current
 // spec and every applied object was seen: then the records are those of a
 // finished pass, and one write covers them. The records an earlier version
@@ -343,17 +342,17 @@ func (c *Controller) persistRecords(ctx context.Context, st *state) error {
 		return nil
 	}
 	want := "" // the records of most works are rebuilt, not persisted; an earlier version's go
-	if applyrecords.Persisted(st.work) {
+	if records.Persisted(st.work) {
 		want = c.Records.Encode(key)
 	}
-	if want == st.applied.Annotations[applyrecords.Annotation] {
+	if want == st.applied.Annotations[records.Annotation] {
 		return nil
 	}
 	var value any // null removes the annotation
 	if want != "" {
 		value = want
 	}
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{applyrecords.Annotation: value}}})
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{records.Annotation: value}}})
 	if err != nil {
 		return err
 	}

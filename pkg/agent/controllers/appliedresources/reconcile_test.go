@@ -19,7 +19,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -67,14 +67,14 @@ func newEnv(t *testing.T, applied *workv1.AppliedManifestWork, objectCache ct.Ca
 		require.NoError(t, indexer.Add(applied.DeepCopy()))
 	}
 	md := ct.NewClient(t, objects...)
-	var objectsCache appliedcleanup.ObjectCache
+	var objectsCache appliedwork.ObjectCache
 	if objectCache != nil {
 		objectsCache = objectCache
 	}
 	c := &Controller{
 		Deps:    Deps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, SpokeClient: spoke, Metadata: md, Objects: objectsCache},
 		applied: worklisters.NewAppliedManifestWorkLister(indexer),
-		cleaner: &appliedcleanup.Cleaner{Client: md, Objects: objectsCache},
+		cleaner: &appliedwork.Cleaner{Client: md, Objects: objectsCache},
 		now:     time.Now,
 	}
 	return &env{c: c, spoke: spoke, metadata: md, appliedIndexer: indexer}

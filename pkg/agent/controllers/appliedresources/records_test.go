@@ -12,7 +12,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
-	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/apply/records"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/test/fixture"
@@ -23,10 +23,10 @@ func TestPersistRecords(t *testing.T) {
 	cmObj := ct.Object(ct.ConfigMaps, "default", "cm", "uid-cm", fixture.OurRef)
 	work := webWork(manifestStatus(ct.ConfigMaps, "default", "cm", true))
 	key := work.Namespace + "/" + work.Name
-	id := applyrecords.ObjectID(ct.ConfigMaps, "default", "cm")
+	id := records.ObjectID(ct.ConfigMaps, "default", "cm")
 	stored := func(spec uint64) string {
-		s := applyrecords.NewStore()
-		s.Put(key, id, applyrecords.Record{LastApplied: apply.LastApplied{Spec: spec}, Content: 7})
+		s := records.NewStore()
+		s.Put(key, id, records.Record{LastApplied: apply.LastApplied{Spec: spec}, Content: 7})
 		return s.Encode(key)
 	}
 	annotationPatch := "patch appliedmanifestworks " + fixture.AppliedName
@@ -57,12 +57,12 @@ func TestPersistRecords(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			applied := fixture.WebApplied(cm)
 			if tc.persisted != "" {
-				applied.Annotations = map[string]string{applyrecords.Annotation: tc.persisted}
+				applied.Annotations = map[string]string{records.Annotation: tc.persisted}
 			}
 			e := newEnv(t, applied, ct.Cache{}.Put(ct.ConfigMaps, cmObj), cmObj)
-			e.c.Records = applyrecords.NewStore()
+			e.c.Records = records.NewStore()
 			if tc.known {
-				e.c.Records.Put(key, id, applyrecords.Record{LastApplied: apply.LastApplied{Spec: 2}, Content: 7})
+				e.c.Records.Put(key, id, records.Record{LastApplied: apply.LastApplied{Spec: 2}, Content: 7})
 			}
 			w := tc.work
 			switch {
@@ -83,7 +83,7 @@ func TestPersistRecords(t *testing.T) {
 			assert.Equal(t, []string{annotationPatch}, e.spokeWrites())
 			got, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), fixture.AppliedName, metav1.GetOptions{})
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, got.Annotations[applyrecords.Annotation])
+			assert.Equal(t, tc.want, got.Annotations[records.Annotation])
 		})
 	}
 }
@@ -119,8 +119,8 @@ func TestOwnWritesAreNotRepeatedFromAnOutdatedCopy(t *testing.T) {
 		out.ResourceVersion = strconv.Itoa(version)
 		return true, out, nil
 	})
-	e.c.Records = applyrecords.NewStore()
-	e.c.Records.Put(key, applyrecords.ObjectID(ct.ConfigMaps, "default", "cm"), applyrecords.Record{LastApplied: apply.LastApplied{Spec: 2}, Content: 7})
+	e.c.Records = records.NewStore()
+	e.c.Records.Put(key, records.ObjectID(ct.ConfigMaps, "default", "cm"), records.Record{LastApplied: apply.LastApplied{Spec: 2}, Content: 7})
 
 	_, err := e.c.reconcile(context.Background(), work)
 	require.NoError(t, err)
@@ -153,7 +153,7 @@ func TestUnrecordedObjectsAreRecordedOrPruned(t *testing.T) {
 	key := work.Namespace + "/" + work.Name
 
 	e := newEnv(t, fixture.WebApplied(cm), nil, cmObj, staleObj)
-	e.c.Records = applyrecords.NewStore()
+	e.c.Records = records.NewStore()
 	e.c.Records.NoteApplied(key, stale) // applied for a generation whose status was never written
 	e.c.Records.NoteApplied(key, cm)
 

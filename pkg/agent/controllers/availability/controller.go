@@ -2,7 +2,7 @@
 // exist on the managed cluster, and whether they are healthy: the Available
 // and Healthy conditions of each manifest and of the whole work, in at most
 // one status patch per reconcile. Health is judged by the rules of
-// pkg/agent/health from the watch cache, which keeps the fields they read.
+// pkg/agent/status/health from the watch cache, which keeps the fields they read.
 //
 // Existence is read from the agent's watch cache of applied objects, so an
 // idle agent sends no request for it; the cache's change callback requeues a
@@ -30,7 +30,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"

@@ -11,9 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/feedback"
-	"github.com/manifestwork/work/pkg/agent/health"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/feedback"
+	"github.com/manifestwork/work/pkg/agent/status/health"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 

@@ -15,7 +15,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workfake "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -29,8 +29,8 @@ const (
 )
 
 var (
-	ourHub   = appliedname.HubHash("https://hub.example:6443")
-	otherHub = appliedname.HubHash("https://old-hub.example:6443")
+	ourHub   = appliedwork.HubHash("https://hub.example:6443")
+	otherHub = appliedwork.HubHash("https://old-hub.example:6443")
 	// now is whole seconds: evictionStartTime is stored with second precision.
 	now = time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
 )
@@ -283,7 +283,7 @@ func TestReconcileConflict(t *testing.T) {
 func TestQueueKeys(t *testing.T) {
 	f := newHarness(t, appliedWork(ourHub, agentID, nil))
 
-	assert.Equal(t, []string{appliedname.Name(ourHub, workName)}, f.c.appliedWorkKey(appliedWork(ourHub, agentID, nil)))
-	assert.Equal(t, []string{appliedname.Name(otherHub, workName)}, f.c.appliedWorkKey(appliedWork(otherHub, agentID, nil)))
+	assert.Equal(t, []string{appliedwork.Name(ourHub, workName)}, f.c.appliedWorkKey(appliedWork(ourHub, agentID, nil)))
+	assert.Equal(t, []string{appliedwork.Name(otherHub, workName)}, f.c.appliedWorkKey(appliedWork(otherHub, agentID, nil)))
 	assert.Empty(t, f.c.appliedWorkKey(appliedWork(ourHub, "agent-b", nil)), "other agents' are not queued")
 }

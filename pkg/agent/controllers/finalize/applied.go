@@ -19,12 +19,11 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/executor"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
-	"github.com/manifestwork/work/pkg/agent/stalled"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/stalled"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -47,11 +46,11 @@ type AppliedDeps struct {
 	Works        workinformers.ManifestWorkInformer
 	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
-	Metadata     metadata.Interface         // applied objects on the managed cluster
-	Objects      appliedcleanup.ObjectCache // watch cache of applied objects
-	Executors    appliedcleanup.Executors   // checks a work's executor before each delete
-	Recorder     events.Recorder            // library-go's, for the controller factory
-	Events       record.EventRecorder       // Kubernetes Events on the works, on the hub
+	Metadata     metadata.Interface      // applied objects on the managed cluster
+	Objects      appliedwork.ObjectCache // watch cache of applied objects
+	Executors    appliedwork.Executors   // checks a work's executor before each delete
+	Recorder     events.Recorder         // library-go's, for the controller factory
+	Events       record.EventRecorder    // Kubernetes Events on the works, on the hub
 	// SyncContext, when set, is the controller's queue; share it with the
 	// object cache's change callback (the wiring adds AppliedManifestWork names to it). Nil makes a new one.
 	SyncContext factory.SyncContext
@@ -62,7 +61,7 @@ type AppliedController struct {
 	AppliedDeps
 	works   worklisters.ManifestWorkNamespaceLister
 	applied worklisters.AppliedManifestWorkLister
-	cleaner *appliedcleanup.Cleaner
+	cleaner *appliedwork.Cleaner
 	writer  *workwriter.Writer // of the work's Deleting condition
 	logger  klog.Logger        // for the queue key functions, which have no context
 	// failures is since when the cleanup of each AppliedManifestWork fails.
@@ -91,7 +90,7 @@ func newAppliedController(d AppliedDeps) *AppliedController {
 		AppliedDeps: d,
 		works:       d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:     d.AppliedWorks.Lister(),
-		cleaner:     &appliedcleanup.Cleaner{Client: d.Metadata, Objects: d.Objects},
+		cleaner:     &appliedwork.Cleaner{Client: d.Metadata, Objects: d.Objects},
 		writer:      d.Hub.New(AppliedControllerName),
 		logger:      klog.Background().WithName(AppliedControllerName),
 		now:         time.Now,
@@ -174,7 +173,7 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 }
 
 // ours tells whether this agent finalizes an AppliedManifestWork (see
-// appliedname.Responsible). A record of the same hub with another agent ID
+// appliedwork.Responsible). A record of the same hub with another agent ID
 // and a work elsewhere is another agent's on this cluster: that agent knows
 // its work's deleteOption, which this one cannot see. Objects an old
 // record of another hub shares with the current hub's record only lose its
@@ -182,7 +181,7 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 // deleting them; so do those that the current hub's work of the same name
 // applies and orphans (orphanedByAdopter).
 func (c *AppliedController) ours(applied *workv1.AppliedManifestWork) bool {
-	return appliedname.Responsible(applied, c.HubHash, c.AgentID, func(name string) bool {
+	return appliedwork.Responsible(applied, c.HubHash, c.AgentID, func(name string) bool {
 		_, err := c.works.Get(name)
 		return err == nil
 	})
@@ -191,7 +190,7 @@ func (c *AppliedController) ours(applied *workv1.AppliedManifestWork) bool {
 // workOf is the ManifestWork of an AppliedManifestWork, or nil when it is
 // gone from the hub or the record belongs to another hub.
 func (c *AppliedController) workOf(applied *workv1.AppliedManifestWork) (*workv1.ManifestWork, error) {
-	if _, sameHub := appliedname.WorkName(c.HubHash, applied.Name); !sameHub {
+	if _, sameHub := appliedwork.WorkName(c.HubHash, applied.Name); !sameHub {
 		return nil, nil
 	}
 	work, err := c.works.Get(workName(applied))
@@ -207,7 +206,7 @@ func (c *AppliedController) workOf(applied *workv1.AppliedManifestWork) (*workv1
 // adopterOf is, for a record of another hub, the work of the same name on
 // the current hub, or nil when there is none (or the record is this hub's).
 func (c *AppliedController) adopterOf(applied *workv1.AppliedManifestWork) (*workv1.ManifestWork, error) {
-	if _, sameHub := appliedname.WorkName(c.HubHash, applied.Name); sameHub {
+	if _, sameHub := appliedwork.WorkName(c.HubHash, applied.Name); sameHub {
 		return nil, nil
 	}
 	work, err := c.works.Get(workName(applied))
@@ -222,7 +221,7 @@ func workName(applied *workv1.AppliedManifestWork) string {
 	if applied.Spec.ManifestWorkName != "" {
 		return applied.Spec.ManifestWorkName
 	}
-	name, _ := appliedname.WorkName(applied.Spec.HubHash, applied.Name)
+	name, _ := appliedwork.WorkName(applied.Spec.HubHash, applied.Name)
 	return name
 }
 
@@ -233,29 +232,29 @@ func workName(applied *workv1.AppliedManifestWork) string {
 // object still owned only by it.
 func (c *AppliedController) cleanResources(ctx context.Context, st *appliedState) error {
 	option := deleteOptionOf(st.work)
-	guard := appliedcleanup.GuardFor(c.Executors, st.work)
+	guard := appliedwork.GuardFor(c.Executors, st.work)
 	for _, r := range c.resources(st) {
 		action := actionFor(option, r)
 		if orphanedByAdopter(st.adopter, r) {
-			action = appliedcleanup.Orphan
+			action = appliedwork.Orphan
 		}
 		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, action, guard)
 		if errors.Is(err, executor.ErrDenied) {
-			st.pending = append(st.pending, appliedcleanup.Describe(r))
+			st.pending = append(st.pending, appliedwork.Describe(r))
 			st.denied = append(st.denied, err)
 			continue
 		}
 		if err != nil {
-			st.pending = append(st.pending, appliedcleanup.Describe(r))
+			st.pending = append(st.pending, appliedwork.Describe(r))
 			st.failed = append(st.failed, err) // it names the object
 			continue
 		}
 		switch outcome {
-		case appliedcleanup.Deleting:
+		case appliedwork.Deleting:
 			st.requested = true
-			st.pending = append(st.pending, appliedcleanup.Describe(r))
-		case appliedcleanup.Terminating:
-			st.pending = append(st.pending, appliedcleanup.Describe(r))
+			st.pending = append(st.pending, appliedwork.Describe(r))
+		case appliedwork.Terminating:
+			st.pending = append(st.pending, appliedwork.Describe(r))
 		}
 	}
 	return nil
@@ -303,11 +302,11 @@ func deleteOptionOf(work *workv1.ManifestWork) workv1.DeleteOption {
 // decision as at apply (manifest.Orphaned), which already kept our owner
 // reference off an orphaned object; releasing it here covers one applied
 // before the work came to orphan it.
-func actionFor(option workv1.DeleteOption, r workv1.AppliedManifestResourceMeta) appliedcleanup.Action {
+func actionFor(option workv1.DeleteOption, r workv1.AppliedManifestResourceMeta) appliedwork.Action {
 	if manifest.Orphaned(&option, r.ResourceIdentifier) {
-		return appliedcleanup.Orphan
+		return appliedwork.Orphan
 	}
-	return appliedcleanup.Delete
+	return appliedwork.Delete
 }
 
 // orphanedByAdopter tells whether the work that took over the objects of a

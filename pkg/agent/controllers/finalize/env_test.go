@@ -13,9 +13,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/manifestwork/work/pkg/agent/appliedcleanup"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/executor/executortest"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -97,7 +97,7 @@ func newEnv(t *testing.T, f given) *env {
 		require.NoError(t, spoke.Tracker().Add(f.inAPIOnly.DeepCopy()))
 	}
 	md := ct.NewClient(t, f.objects...)
-	var objects appliedcleanup.ObjectCache
+	var objects appliedwork.ObjectCache
 	if f.cached != nil {
 		objects = f.cached
 	}
@@ -117,7 +117,7 @@ func newEnv(t *testing.T, f given) *env {
 			AppliedDeps: AppliedDeps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1", Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Metadata: md, Objects: objects,
 				Executors: rbac.Authorizer(false), Events: events},
 			works: worksLister, applied: appliedLister,
-			cleaner: &appliedcleanup.Cleaner{Client: md, Objects: objects},
+			cleaner: &appliedwork.Cleaner{Client: md, Objects: objects},
 			writer:  workwriter.New(AppliedControllerName, hub),
 			now:     time.Now,
 		},

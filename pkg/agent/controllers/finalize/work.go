@@ -33,11 +33,10 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedlabel"
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
-	"github.com/manifestwork/work/pkg/agent/stalled"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/stalled"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -162,7 +161,7 @@ func (c *WorkController) markDeleting(ctx context.Context, st *workState) error 
 	if apimeta.IsStatusConditionTrue(st.work.Status.Conditions, workv1.WorkDeleting) {
 		return nil
 	}
-	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted", appliedname.Name(c.HubHash, st.work.Name))
+	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted", appliedwork.Name(c.HubHash, st.work.Name))
 	updated, written, err := setDeleting(ctx, c.writer, st.work, deletingCondition(st.work, msg))
 	if err != nil {
 		return err
@@ -187,7 +186,7 @@ func (c *WorkController) deleteAppliedWork(ctx context.Context, st *workState) e
 	if apierrors.IsConflict(err) || !c.failures.Failed(key, c.now()).Persisting {
 		return err // a conflict is retried at once
 	}
-	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted; %v", appliedname.Name(c.HubHash, st.work.Name), err)
+	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted; %v", appliedwork.Name(c.HubHash, st.work.Name), err)
 	if _, _, werr := setDeleting(ctx, c.writer, st.work, deletingCondition(st.work, msg)); werr != nil {
 		return errors.Join(err, werr)
 	}
@@ -199,13 +198,13 @@ func (c *WorkController) deleteAppliedWork(ctx context.Context, st *workState) e
 // not have seen an AppliedManifestWork created a moment ago, so the API
 // confirms that there is none before the work goes.
 func (c *WorkController) requestAppliedDeletion(ctx context.Context, st *workState) error {
-	name := appliedname.Name(c.HubHash, st.work.Name)
+	name := appliedwork.Name(c.HubHash, st.work.Name)
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
 		// One written without the cluster label (by OCM's agent, or an agent
 		// from before the label) is labelled, so that it reaches the applied
 		// controller, which finalizes what its cache brings.
-		applied, err = appliedlabel.Get(ctx, c.SpokeClient, name, c.ClusterName)
+		applied, err = appliedwork.Get(ctx, c.SpokeClient, name, c.ClusterName)
 	}
 	if apierrors.IsNotFound(err) {
 		return nil

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/test/fixture"
@@ -180,6 +180,6 @@ func TestWorkReleasedIsNotFinalizedTwice(t *testing.T) {
 
 // labelled gives an AppliedManifestWork this cluster's label.
 func labelled(a *workv1.AppliedManifestWork) *workv1.AppliedManifestWork {
-	a.Labels = map[string]string{appliedname.ClusterLabel: fixture.Cluster}
+	a.Labels = map[string]string{appliedwork.ClusterLabel: fixture.Cluster}
 	return a
 }

@@ -10,10 +10,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply"
-	"github.com/manifestwork/work/pkg/agent/applyrecords"
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
+	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
@@ -54,11 +54,11 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	key := st.work.Namespace + "/" + st.work.Name
 	c.Objects.SetUses(key, uses)
 	c.Objects.SetReads(key, unowned(st.work, ready))
-	if applyrecords.Persisted(st.work) {
-		c.Records.Load(key, st.applied.Annotations[applyrecords.Annotation])
+	if records.Persisted(st.work) {
+		c.Records.Load(key, st.applied.Annotations[records.Annotation])
 	}
 
-	owner := appliedname.OwnerReference(st.applied)
+	owner := appliedwork.OwnerReference(st.applied)
 	recorded := c.Records.Retain(key, ids)
 	for _, i := range manifest.Order(kinds) {
 		if ready[i] == nil || completed(st.work, st.results[i].meta) {
@@ -156,7 +156,7 @@ func (c *Controller) prepare(work *workv1.ManifestWork, m workv1.Manifest, meta 
 	if err := manifest.CheckGenerateName(obj); err != nil {
 		return nil, err
 	}
-	return &prepared{obj: obj, gvr: mapping.Resource, id: applyrecords.ObjectID(mapping.Resource, obj.GetNamespace(), obj.GetName())}, nil
+	return &prepared{obj: obj, gvr: mapping.Resource, id: records.ObjectID(mapping.Resource, obj.GetNamespace(), obj.GetName())}, nil
 }
 
 // applyOne applies a manifest and counts the outcome by its update strategy.
@@ -183,14 +183,14 @@ type applied struct {
 	recorded bool // the manifest's record changed
 	// differences is where the live object differs from the manifest; nil
 	// when it was not compared.
-	differences *objectdiff.Report
+	differences *diff.Report
 }
 
 // applyWith applies a manifest with the strategy of its config, unless its
 // record shows the object, as the watch cache has it, exactly as this agent
 // last left it for the same desired state: then nobody changed it since, and
 // it costs no request. The record stays valid across restarts (see
-// applyrecords), and status writes of the object's controllers do not move
+// package records), and status writes of the object's controllers do not move
 // the version it is compared on (objectwatch.ContentVersion). Its last
 // comparison with the manifest, in the work's status, then still holds; a
 // status without one (written by an earlier version) has the object read
@@ -270,7 +270,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 		if err != nil {
 			return applied{}, err
 		}
-		out.recorded = c.Records.Put(key, p.id, applyrecords.Record{LastApplied: last, Content: objectwatch.ContentVersion(res.Object)})
+		out.recorded = c.Records.Put(key, p.id, records.Record{LastApplied: last, Content: objectwatch.ContentVersion(res.Object)})
 	}
 	if res.Written {
 		klog.FromContext(ctx).V(2).Info("Applied", "resource", p.gvr.Resource, "object", klog.KObj(p.obj))
@@ -282,12 +282,12 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 // was applied for its current generation: what the current desired state
 // gives and, for an object that nobody changed since, its content version
 // as it is (0 otherwise: the object is read).
-func (c *Controller) rebuildRecord(key string, p *prepared, req apply.Request, content uint64, unchanged bool) (applyrecords.Record, bool, error) {
+func (c *Controller) rebuildRecord(key string, p *prepared, req apply.Request, content uint64, unchanged bool) (records.Record, bool, error) {
 	last, err := apply.Remember(req)
 	if err != nil {
-		return applyrecords.Record{}, false, err
+		return records.Record{}, false, err
 	}
-	record := applyrecords.Record{LastApplied: last}
+	record := records.Record{LastApplied: last}
 	if unchanged {
 		record.Content = content
 	}
@@ -297,7 +297,7 @@ func (c *Controller) rebuildRecord(key string, p *prepared, req apply.Request, c
 
 // forgetContent keeps what was last applied of a manifest that failed now,
 // but not the object's version: it is looked at again on the next try.
-func (c *Controller) forgetContent(key string, id uint64, record applyrecords.Record, remembered bool) bool {
+func (c *Controller) forgetContent(key string, id uint64, record records.Record, remembered bool) bool {
 	if !remembered {
 		return false
 	}

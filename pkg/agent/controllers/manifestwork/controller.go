@@ -22,11 +22,11 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
-	"github.com/manifestwork/work/pkg/agent/stalled"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/stalled"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -75,7 +75,7 @@ type Deps struct {
 	Dynamic      dynamic.Interface // applied objects on the managed cluster
 	Mapper       *manifest.Mapper
 	Objects      ObjectCache
-	Records      *applyrecords.Store // what was last applied of each manifest
+	Records      *records.Store // what was last applied of each manifest
 	// OnRecorded, if set, is told the key of a work whose records changed,
 	// so that they are persisted.
 	OnRecorded  func(workKey string)

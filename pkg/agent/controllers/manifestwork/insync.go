@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -28,7 +28,7 @@ const maxInSyncMessage = 2048
 
 // manifestInSync is the InSync condition of a manifest whose live object
 // was compared with it; diff is what differs.
-func manifestInSync(diff *objectdiff.Report, generation int64) metav1.Condition {
+func manifestInSync(diff *diff.Report, generation int64) metav1.Condition {
 	if diff.InSync() {
 		return metav1.Condition{
 			Type: ConditionInSync, Status: metav1.ConditionTrue, ObservedGeneration: generation,

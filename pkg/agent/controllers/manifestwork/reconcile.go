@@ -10,10 +10,9 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/manifestwork/work/pkg/agent/appliedlabel"
-	"github.com/manifestwork/work/pkg/agent/appliedname"
-	"github.com/manifestwork/work/pkg/agent/objectdiff"
-	"github.com/manifestwork/work/pkg/agent/stalled"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/apply/diff"
+	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -45,7 +44,7 @@ type manifestResult struct {
 	missing bool
 	// differences is where the live object differs from the manifest, nil
 	// when it was not compared in this pass.
-	differences *objectdiff.Report
+	differences *diff.Report
 	// notWatched is why the agent has not been able to watch objects of the
 	// manifest's type for a while; nil while it watches them.
 	notWatched error
@@ -117,7 +116,7 @@ func (c *Controller) ensureAppliedWork(ctx context.Context, st *state) error {
 
 // appliedWork is the work's AppliedManifestWork, created if need be.
 func (c *Controller) appliedWork(ctx context.Context, workName string) (*workv1.AppliedManifestWork, error) {
-	name := appliedname.Name(c.HubHash, workName)
+	name := appliedwork.Name(c.HubHash, workName)
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
 		applied, err = c.createAppliedWork(ctx, name, workName)
@@ -135,7 +134,7 @@ func (c *Controller) createAppliedWork(ctx context.Context, name, workName strin
 	applied := &workv1.AppliedManifestWork{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Finalizers: []string{workv1.AppliedManifestWorkFinalizer},
-			Labels: map[string]string{appliedname.ClusterLabel: c.ClusterName},
+			Labels: map[string]string{appliedwork.ClusterLabel: c.ClusterName},
 		},
 		Spec: workv1.AppliedManifestWorkSpec{HubHash: c.HubHash, AgentID: c.AgentID, ManifestWorkName: workName},
 	}
@@ -145,7 +144,7 @@ func (c *Controller) createAppliedWork(ctx context.Context, name, workName strin
 		// Created a moment ago, and not in our cache yet; or written without
 		// the cluster label (by OCM's agent, or a version of this agent from
 		// before the label): the work's record all the same.
-		return appliedlabel.Get(ctx, c.SpokeClient, name, c.ClusterName)
+		return appliedwork.Get(ctx, c.SpokeClient, name, c.ClusterName)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot create AppliedManifestWork %s: %w", name, err)

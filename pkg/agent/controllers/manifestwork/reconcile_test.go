@@ -19,11 +19,11 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
-	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -86,7 +86,7 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 			Deps: Deps{
 				ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1",
 				Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Dynamic: dyn,
-				Mapper: manifest.NewMapper(disco), Objects: noCache{}, Records: applyrecords.NewStore(), Executors: rbac.Authorizer(false),
+				Mapper: manifest.NewMapper(disco), Objects: noCache{}, Records: records.NewStore(), Executors: rbac.Authorizer(false),
 				Events: events,
 			},
 			works:   worklisters.NewManifestWorkLister(works).ManifestWorks(fixture.Cluster),
@@ -115,10 +115,10 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 
 	assert.Equal(t, []string{"patch manifestworks " + fixture.Cluster + "/w", "patch manifestworks/status " + fixture.Cluster + "/w"}, ct.Writes(e.hub.Actions()),
 		"one finalizer patch, then one status patch")
-	assert.Equal(t, []string{"create appliedmanifestworks " + appliedname.Name(fixture.HubHash, "w")}, ct.Writes(e.spoke.Actions()))
-	record, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedname.Name(fixture.HubHash, "w"), metav1.GetOptions{})
+	assert.Equal(t, []string{"create appliedmanifestworks " + appliedwork.Name(fixture.HubHash, "w")}, ct.Writes(e.spoke.Actions()))
+	record, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedwork.Name(fixture.HubHash, "w"), metav1.GetOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, map[string]string{appliedname.ClusterLabel: fixture.Cluster}, record.Labels,
+	assert.Equal(t, map[string]string{appliedwork.ClusterLabel: fixture.Cluster}, record.Labels,
 		"the agent's informer, which selects its cluster's records, sees it")
 	created := ct.Writes(e.dynamic.Actions())
 	assert.Equal(t, []string{"create namespaces team", "create configmaps team/settings"}, created, "namespaces before what lives in them")
@@ -144,14 +144,14 @@ func TestReconcileAppliesAndReportsOnce(t *testing.T) {
 	cm, err := e.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("team").Get(context.Background(), "settings", metav1.GetOptions{})
 	require.NoError(t, err)
 	require.Len(t, cm.GetOwnerReferences(), 1)
-	assert.Equal(t, appliedname.Name(fixture.HubHash, "w"), cm.GetOwnerReferences()[0].Name)
+	assert.Equal(t, appliedwork.Name(fixture.HubHash, "w"), cm.GetOwnerReferences()[0].Name)
 
 	// The same work again, as the informer now shows it: nothing changes, so
 	// nothing is written anywhere.
 	e.hub.ClearActions()
 	e.spoke.ClearActions()
 	e.dynamic.ClearActions()
-	amw, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedname.Name(fixture.HubHash, "w"), metav1.GetOptions{})
+	amw, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), appliedwork.Name(fixture.HubHash, "w"), metav1.GetOptions{})
 	require.NoError(t, err)
 	require.NoError(t, e.applied.Add(amw))
 	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))
@@ -230,14 +230,14 @@ func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
 // labelled for another cluster records that cluster's work of the same name:
 // nothing is applied into it.
 func TestReconcileFindsTheRecordOutsideItsCache(t *testing.T) {
-	name := appliedname.Name(fixture.HubHash, "w")
+	name := appliedwork.Name(fixture.HubHash, "w")
 	tests := map[string]struct {
 		labels    map[string]string
 		wantLabel bool // the record is labelled, and the work applied into it
 	}{
 		"written without the label":    {labels: nil, wantLabel: true},
-		"labelled for this cluster":    {labels: map[string]string{appliedname.ClusterLabel: fixture.Cluster}},
-		"labelled for another cluster": {labels: map[string]string{appliedname.ClusterLabel: "cluster2"}},
+		"labelled for this cluster":    {labels: map[string]string{appliedwork.ClusterLabel: fixture.Cluster}},
+		"labelled for another cluster": {labels: map[string]string{appliedwork.ClusterLabel: "cluster2"}},
 	}
 	for desc, tt := range tests {
 		t.Run(desc, func(t *testing.T) {
@@ -252,7 +252,7 @@ func TestReconcileFindsTheRecordOutsideItsCache(t *testing.T) {
 			stored, getErr := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), name, metav1.GetOptions{})
 			require.NoError(t, getErr)
 			assert.Equal(t, types.UID("inherited"), stored.UID, "no second record")
-			if tt.labels[appliedname.ClusterLabel] == "cluster2" {
+			if tt.labels[appliedwork.ClusterLabel] == "cluster2" {
 				require.Error(t, err)
 				assert.Empty(t, ct.Writes(e.dynamic.Actions()), "nothing applied into another cluster's record")
 				assert.Equal(t, tt.labels, stored.Labels, "its label stays")
@@ -264,7 +264,7 @@ func TestReconcileFindsTheRecordOutsideItsCache(t *testing.T) {
 				wantWrites = append(wantWrites, "patch appliedmanifestworks "+name)
 			}
 			assert.Equal(t, wantWrites, ct.Writes(e.spoke.Actions()))
-			assert.Equal(t, fixture.Cluster, stored.Labels[appliedname.ClusterLabel])
+			assert.Equal(t, fixture.Cluster, stored.Labels[appliedwork.ClusterLabel])
 			cm, getErr := e.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("team").
 				Get(context.Background(), "settings", metav1.GetOptions{})
 			require.NoError(t, getErr)

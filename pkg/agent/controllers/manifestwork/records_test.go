@@ -14,8 +14,8 @@ import (
 	fakedynamic "k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/manifestwork/work/pkg/agent/appliedname"
-	"github.com/manifestwork/work/pkg/agent/applyrecords"
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
@@ -87,10 +87,10 @@ func (e *env) dynamicRequests() []string {
 // AppliedManifestWork, as the appliedresources controller does.
 func (e *env) persistRecords(t *testing.T, work *workv1.ManifestWork) {
 	t.Helper()
-	name := appliedname.Name(fixture.HubHash, work.Name)
+	name := appliedwork.Name(fixture.HubHash, work.Name)
 	applied, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), name, metav1.GetOptions{})
 	require.NoError(t, err)
-	applied.Annotations = map[string]string{applyrecords.Annotation: e.c.Records.Encode(fixture.Cluster + "/" + work.Name)}
+	applied.Annotations = map[string]string{records.Annotation: e.c.Records.Encode(fixture.Cluster + "/" + work.Name)}
 	require.NoError(t, e.applied.Update(applied))
 }
 
@@ -114,7 +114,7 @@ func TestUnchangedObjectsCostNoRequestAlsoAfterARestart(t *testing.T) {
 	// A restarted agent: nothing in memory, nothing persisted; the work's
 	// status says what was applied, and the objects' last writer that
 	// nobody changed them since.
-	e.c.Records = applyrecords.NewStore()
+	e.c.Records = records.NewStore()
 	recorded = nil
 	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))
 	assert.Empty(t, e.dynamicRequests(), "after a restart, unchanged objects cost no request")
@@ -130,7 +130,7 @@ func TestUnchangedObjectsCostNoRequestAlsoAfterARestart(t *testing.T) {
 	edited.SetManagedFields(append(edited.GetManagedFields(), metav1.ManagedFieldsEntry{Manager: "kubectl-edit",
 		Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "v1", Time: &later}))
 	require.NoError(t, e.dynamic.Tracker().Update(configMaps, edited, "team"))
-	e.c.Records = applyrecords.NewStore()
+	e.c.Records = records.NewStore()
 	require.NoError(t, e.c.reconcile(context.Background(), e.work(t)))
 	assert.Equal(t, []string{"get configmaps", "update configmaps"}, e.dynamicRequests(), "only the drifted object is read and repaired")
 	select {
@@ -162,7 +162,7 @@ func TestAChangedWorkIsAppliedAndADroppedManifestForgotten(t *testing.T) {
 	require.NoError(t, e.c.reconcile(context.Background(), changed))
 	assert.Equal(t, []string{"get configmaps", "update configmaps"}, e.dynamicRequests())
 
-	decoded, err := applyrecords.Decode(e.c.Records.Encode(fixture.Cluster + "/w"))
+	decoded, err := records.Decode(e.c.Records.Encode(fixture.Cluster + "/w"))
 	require.NoError(t, err)
 	assert.Len(t, decoded, 1, "the record of the dropped manifest is gone")
 }
@@ -199,7 +199,7 @@ func TestRestartReadsWhatItCannotRebuild(t *testing.T) {
 			e.dynamicRequests()
 
 			now := change(e)
-			e.c.Records = applyrecords.NewStore()
+			e.c.Records = records.NewStore()
 			require.NoError(t, e.c.reconcile(context.Background(), now))
 			assert.Contains(t, e.dynamicRequests(), "get configmaps", "read once")
 		})

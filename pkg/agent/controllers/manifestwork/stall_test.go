@@ -17,7 +17,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
-	"github.com/manifestwork/work/pkg/agent/stalled"
+	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/test/fixture"

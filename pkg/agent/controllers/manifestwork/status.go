@@ -7,10 +7,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/manifestwork/work/pkg/agent/conditionrules"
-	"github.com/manifestwork/work/pkg/agent/feedback"
-	"github.com/manifestwork/work/pkg/agent/health"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
+	"github.com/manifestwork/work/pkg/agent/status/feedback"
+	"github.com/manifestwork/work/pkg/agent/status/health"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 

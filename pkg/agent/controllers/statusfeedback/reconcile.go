@@ -11,8 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/manifestwork/work/pkg/agent/conditionrules"
-	"github.com/manifestwork/work/pkg/agent/feedback"
+	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
+	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
 	"github.com/manifestwork/work/pkg/metrics"

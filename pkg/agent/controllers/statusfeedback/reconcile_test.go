@@ -15,9 +15,9 @@ import (
 	fakedynamic "k8s.io/client-go/dynamic/fake"
 	k8stesting "k8s.io/client-go/testing"
 
-	"github.com/manifestwork/work/pkg/agent/conditionrules"
-	"github.com/manifestwork/work/pkg/agent/feedback"
-	"github.com/manifestwork/work/pkg/agent/workwriter"
+	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
+	"github.com/manifestwork/work/pkg/agent/status/feedback"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	ct "github.com/manifestwork/work/pkg/controllertest"

@@ -1,0 +1,153 @@
+package agent
+
+import (
+	"context"
+	"time"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/apply/records"
+	"github.com/manifestwork/work/pkg/agent/controllers/appliedresources"
+	"github.com/manifestwork/work/pkg/agent/controllers/availability"
+	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
+	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/statusfeedback"
+	"github.com/manifestwork/work/pkg/agent/executor"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+)
+
+// queues are the queues that changes of applied objects feed, and the
+// recorders and writers the controllers share.
+type queues struct {
+	recorder                       events.Recorder      // library-go's, only logs
+	events                         record.EventRecorder // Kubernetes Events on the hub
+	apply, available, record, done factory.SyncContext
+	finalize, feedback             factory.SyncContext
+	records                        *records.Store // what was last applied, shared by apply and record
+	hub                            workwriter.Hub // the writes of ManifestWorks on the hub
+	// availability assesses the availability and health of works, for the
+	// availability controller and, for works with rules, the feedback one
+	availability *availability.Assessor
+}
+
+// recordsDelay is how long a work whose apply records changed waits before
+// they are persisted, so that the changes of one burst (a drift repaired
+// object by object) cost one write.
+const recordsDelay = time.Second
+
+// onRecorded has the records of a work persisted a moment later.
+func (q queues) onRecorded(key string) {
+	q.record.Queue().AddAfter(key, recordsDelay)
+}
+
+func newQueues(eventRecorder record.EventRecorder) queues {
+	recorder := events.NewLoggingEventRecorder(eventComponent, clock.RealClock{})
+	return queues{
+		recorder:  recorder,
+		events:    eventRecorder,
+		apply:     factory.NewSyncContext(manifestwork.ControllerName, recorder),
+		available: factory.NewSyncContext(availability.ControllerName, recorder),
+		record:    factory.NewSyncContext(appliedresources.ControllerName, recorder),
+		done:      factory.NewSyncContext(finalize.AppliedControllerName, recorder),
+		finalize:  factory.NewSyncContext(finalize.ControllerName, recorder),
+		feedback:  factory.NewSyncContext(statusfeedback.ControllerName, recorder),
+	}
+}
+
+// onObjectChange requeues, when an applied object changes or disappears, the
+// work that owns it (to repair drift and report availability at once, and to
+// record its UID and apply records a moment later) and its
+// AppliedManifestWork (a deletion may be waiting for that object). The
+// availability of a work with feedback or condition rules is reported by
+// the feedback controller, with its values, in one write: it is requeued
+// too (a work without rules costs it nothing).
+//
+// The records wait as the apply's own do (onRecorded): a drift is repaired
+// object by object, each repair is an event of its own, and a deleted object
+// is only recorded once the apply has put it back. Recording at each event
+// would write the AppliedManifestWork several times during the burst, next
+// to the repairs, instead of once after it.
+func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName string) {
+	return func(appliedName string) {
+		if key, ok := appliedwork.WorkKey(clusterName, hubHash, appliedName); ok {
+			q.apply.Queue().Add(key)
+			q.available.Queue().Add(key)
+			q.feedback.Queue().Add(key)
+			q.onRecorded(key)
+		}
+		q.done.Queue().Add(appliedName)
+	}
+}
+
+// onWatchFailure requeues a work when the watch of a type it uses starts
+// failing or works again, for its Stalled and InSync conditions. Users of
+// the watches that are not works (the agent's start) are left out.
+func (q queues) onWatchFailure(clusterName string) func(user string) {
+	return func(user string) {
+		if namespace, _, err := cache.SplitMetaNamespaceKey(user); err == nil && namespace == clusterName {
+			q.apply.Queue().Add(user)
+		}
+	}
+}
+
+// onExecutorChange requeues, when RBAC changed for an executor (or for all,
+// executor.AllExecutors), every work it executes: to apply what was denied,
+// prune and finish deletions that waited for a grant.
+func (q queues) onExecutorChange(works worklisters.ManifestWorkNamespaceLister, hubHash string) func(context.Context, string) {
+	return func(ctx context.Context, user string) {
+		all, err := works.List(labels.Everything())
+		if err != nil {
+			klog.FromContext(ctx).Error(err, "Cannot list works to retry after an RBAC change")
+			return
+		}
+		for _, work := range all {
+			executes, err := executor.User(work.Spec.Executor)
+			if err != nil || executes == "" || (user != executor.AllExecutors && user != executes) {
+				continue
+			}
+			key := work.Namespace + "/" + work.Name
+			q.apply.Queue().Add(key)
+			q.record.Queue().Add(key)
+			q.done.Queue().Add(appliedwork.Name(hubHash, work.Name))
+		}
+	}
+}
+
+// retryFailed returns what retries at once, when a cluster answers again
+// after an outage, every work or AppliedManifestWork whose reconcile failed
+// lately in the queues the controllers share: the backoff that the outage
+// built up says nothing about the clusters any more. (The ManifestWork
+// controller does the same with its own per-work backoff.)
+func (q queues) retryFailed(works worklisters.ManifestWorkNamespaceLister, applied worklisters.AppliedManifestWorkLister) func() {
+	byWork := []factory.SyncContext{q.available, q.record, q.finalize, q.feedback}
+	return func() {
+		all, _ := works.List(labels.Everything()) // a lister does not fail
+		for _, work := range all {
+			key := work.Namespace + "/" + work.Name
+			for _, s := range byWork {
+				retryNow(s.Queue(), key)
+			}
+		}
+		appliedWorks, _ := applied.List(labels.Everything())
+		for _, a := range appliedWorks {
+			retryNow(q.done.Queue(), a.Name)
+		}
+	}
+}
+
+// retryNow queues key at once if it is backing off after failures.
+func retryNow(queue workqueue.RateLimitingInterface, key string) {
+	if queue.NumRequeues(key) > 0 {
+		queue.Forget(key)
+		queue.Add(key)
+	}
+}
