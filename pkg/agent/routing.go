@@ -93,7 +93,7 @@ func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName str
 // the watches that are not works (the agent's start) are left out.
 func (q queues) onWatchFailure(clusterName string) func(user string) {
 	return func(user string) {
-		if namespace, _, err := cache.SplitMetaNamespaceKey(user); err == nil && namespace == clusterName {
+		if ref, err := cache.ParseObjectName(user); err == nil && ref.Namespace == clusterName {
 			q.apply.Queue().Add(user)
 		}
 	}
@@ -114,7 +114,7 @@ func (q queues) onExecutorChange(works worklisters.ManifestWorkNamespaceLister, 
 			if err != nil || executes == "" || (user != executor.AllExecutors && user != executes) {
 				continue
 			}
-			key := work.Namespace + "/" + work.Name
+			key := cache.MetaObjectToName(work).String()
 			q.apply.Queue().Add(key)
 			q.record.Queue().Add(key)
 			q.done.Queue().Add(appliedwork.Name(hubHash, work.Name))
@@ -132,7 +132,7 @@ func (q queues) retryFailed(works worklisters.ManifestWorkNamespaceLister, appli
 	return func() {
 		all, _ := works.List(labels.Everything()) // a lister does not fail
 		for _, work := range all {
-			key := work.Namespace + "/" + work.Name
+			key := cache.MetaObjectToName(work).String()
 			for _, s := range byWork {
 				retryNow(s.Queue(), key)
 			}

@@ -158,7 +158,8 @@ func New(d Deps) factory.Controller {
 // errors go back to the queue's rate limiter.
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
 	key := syncCtx.QueueKey()
-	_, name, err := cache.SplitMetaNamespaceKey(key)
+	ref, err := cache.ParseObjectName(key)
+	name := ref.Name
 	if err != nil {
 		return nil // not a key of ours; retrying cannot help
 	}
@@ -223,7 +224,7 @@ func (c *Controller) retryFailed() {
 	works, _ := c.works.List(labels.Everything()) // a lister does not fail
 	queue := c.SyncContext.Queue()
 	for _, work := range works {
-		key := work.Namespace + "/" + work.Name
+		key := cache.MetaObjectToName(work).String()
 		if c.retries.NumRequeues(key) == 0 && queue.NumRequeues(key) == 0 {
 			continue
 		}
@@ -236,7 +237,7 @@ func (c *Controller) retryFailed() {
 
 // forget drops what the controller remembers about a deleted work.
 func (c *Controller) forget(name string) {
-	key := c.ClusterName + "/" + name
+	key := cache.NewObjectName(c.ClusterName, name).String()
 	c.Objects.SetUses(key, nil)
 	c.Objects.SetReads(key, nil)
 	c.Records.Forget(key)
