@@ -224,15 +224,19 @@ func (c *Controller) retryFailed() {
 	works, _ := c.works.List(labels.Everything()) // a lister does not fail
 	queue := c.SyncContext.Queue()
 	for _, work := range works {
-		key := cache.MetaObjectToName(work).String()
-		if c.retries.NumRequeues(key) == 0 && queue.NumRequeues(key) == 0 {
-			continue
-		}
-		c.retries.Forget(key)
-		c.waiting.Delete(key)
-		queue.Forget(key)
-		queue.Add(key)
+		queuekeys.RetryNow(queue, cache.MetaObjectToName(work).String(), backoff{c})
 	}
+}
+
+// backoff is the controller's own per-work backoff, with the retry it has
+// scheduled, as queuekeys.RetryNow sees it.
+type backoff struct{ c *Controller }
+
+func (b backoff) NumRequeues(key string) int { return b.c.retries.NumRequeues(key) }
+
+func (b backoff) Forget(key string) {
+	b.c.retries.Forget(key)
+	b.c.waiting.Delete(key)
 }
 
 // forget drops what the controller remembers about a deleted work.
