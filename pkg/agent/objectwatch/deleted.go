@@ -94,6 +94,6 @@ func (d *deletedUIDs) has(uid types.UID) bool {
 func (d *deletedUIDs) hasName(namespace, name string, since time.Time) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	at, ok := d.names[namespace+"/"+name]
+	at, ok := d.names[cache.NewObjectName(namespace, name).String()]
 	return ok && !at.Before(since)
 }

@@ -323,7 +323,7 @@ func (c *Controller) updateStatus(ctx context.Context, st *state) error {
 // started from are now listed in the AppliedManifestWork, or pruned.
 func (c *Controller) recorded(st *state) {
 	if c.Records != nil && len(st.unrecorded) > 0 && len(st.errs) == 0 {
-		c.Records.Recorded(st.work.Namespace+"/"+st.work.Name, st.unrecorded)
+		c.Records.Recorded(cache.MetaObjectToName(st.work).String(), st.unrecorded)
 	}
 }
 
