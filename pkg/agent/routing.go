@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/statusfeedback"
 	"github.com/manifestwork/work/pkg/agent/executor"
+	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 )
@@ -93,7 +93,7 @@ func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName str
 // the watches that are not works (the agent's start) are left out.
 func (q queues) onWatchFailure(clusterName string) func(user string) {
 	return func(user string) {
-		if namespace, _, err := cache.SplitMetaNamespaceKey(user); err == nil && namespace == clusterName {
+		if ref, err := cache.ParseObjectName(user); err == nil && ref.Namespace == clusterName {
 			q.apply.Queue().Add(user)
 		}
 	}
@@ -114,7 +114,7 @@ func (q queues) onExecutorChange(works worklisters.ManifestWorkNamespaceLister, 
 			if err != nil || executes == "" || (user != executor.AllExecutors && user != executes) {
 				continue
 			}
-			key := work.Namespace + "/" + work.Name
+			key := cache.MetaObjectToName(work).String()
 			q.apply.Queue().Add(key)
 			q.record.Queue().Add(key)
 			q.done.Queue().Add(appliedwork.Name(hubHash, work.Name))
@@ -126,28 +126,21 @@ func (q queues) onExecutorChange(works worklisters.ManifestWorkNamespaceLister, 
 // after an outage, every work or AppliedManifestWork whose reconcile failed
 // lately in the queues the controllers share: the backoff that the outage
 // built up says nothing about the clusters any more. (The ManifestWork
-// controller does the same with its own per-work backoff.)
+// controller does the same, through queuekeys.RetryNow too, with its own
+// per-work backoff.)
 func (q queues) retryFailed(works worklisters.ManifestWorkNamespaceLister, applied worklisters.AppliedManifestWorkLister) func() {
 	byWork := []factory.SyncContext{q.available, q.record, q.finalize, q.feedback}
 	return func() {
 		all, _ := works.List(labels.Everything()) // a lister does not fail
 		for _, work := range all {
-			key := work.Namespace + "/" + work.Name
+			key := cache.MetaObjectToName(work).String()
 			for _, s := range byWork {
-				retryNow(s.Queue(), key)
+				queuekeys.RetryNow(s.Queue(), key)
 			}
 		}
 		appliedWorks, _ := applied.List(labels.Everything())
 		for _, a := range appliedWorks {
-			retryNow(q.done.Queue(), a.Name)
+			queuekeys.RetryNow(q.done.Queue(), a.Name)
 		}
-	}
-}
-
-// retryNow queues key at once if it is backing off after failures.
-func retryNow(queue workqueue.RateLimitingInterface, key string) {
-	if queue.NumRequeues(key) > 0 {
-		queue.Forget(key)
-		queue.Add(key)
 	}
 }

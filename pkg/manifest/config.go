@@ -141,8 +141,17 @@ func ReadOnly(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool 
 
 // StrategyOf is the update strategy of a manifest; Update when none is set.
 func StrategyOf(config *workv1.ManifestConfigOption) workv1.UpdateStrategyType {
-	if config == nil || config.UpdateStrategy == nil || config.UpdateStrategy.Type == "" {
+	if config == nil || config.UpdateStrategy == nil {
+		return DefaultStrategy("")
+	}
+	return DefaultStrategy(config.UpdateStrategy.Type)
+}
+
+// DefaultStrategy is the strategy type t stands for: Update, the API's
+// default, when t is empty; t otherwise, known or not.
+func DefaultStrategy(t workv1.UpdateStrategyType) workv1.UpdateStrategyType {
+	if t == "" {
 		return workv1.UpdateStrategyTypeUpdate
 	}
-	return config.UpdateStrategy.Type
+	return t
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
@@ -49,7 +50,7 @@ func WorkKey(clusterName, hubHash, appliedName string) (key string, ok bool) {
 	if !ok {
 		return "", false
 	}
-	return clusterName + "/" + name, true
+	return cache.NewObjectName(clusterName, name).String(), true
 }
 
 // ClusterLabel names, on an AppliedManifestWork, the cluster whose work it

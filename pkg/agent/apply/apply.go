@@ -24,6 +24,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 )
 
 // Request is one manifest to apply.
@@ -91,9 +92,7 @@ var strategies = map[workv1.UpdateStrategyType]Strategy{
 // For returns the strategy of a type; the empty type is Update, the API
 // default. An unknown type is an *Error with ManifestAppliedReasonFailed.
 func For(t workv1.UpdateStrategyType) (Strategy, error) {
-	if t == "" {
-		t = workv1.UpdateStrategyTypeUpdate
-	}
+	t = manifest.DefaultStrategy(t)
 	s, ok := strategies[t]
 	if !ok {
 		return nil, &Error{
@@ -107,14 +106,7 @@ func For(t workv1.UpdateStrategyType) (Strategy, error) {
 // ForConfig returns the strategy a manifestConfig selects; a nil config or
 // one without updateStrategy selects Update.
 func ForConfig(config *workv1.ManifestConfigOption) (Strategy, error) {
-	return For(strategyType(config))
-}
-
-func strategyType(config *workv1.ManifestConfigOption) workv1.UpdateStrategyType {
-	if config == nil || config.UpdateStrategy == nil {
-		return ""
-	}
-	return config.UpdateStrategy.Type
+	return For(manifest.StrategyOf(config))
 }
 
 // Error is a failure the caller reports as the manifest's Applied condition.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 )
 
 // ownerUpkeep is what each strategy does to the owner reference of an object
@@ -35,11 +36,7 @@ var ownerUpkeep = map[workv1.UpdateStrategyType]struct{ adds, removes bool }{
 // since its last apply still needs one, as after the work's deleteOption
 // changed.
 func OwnersSettled(req Request, refs []metav1.OwnerReference) bool {
-	t := strategyType(req.Config)
-	if t == "" {
-		t = workv1.UpdateStrategyTypeUpdate
-	}
-	return ownersSettledBy(t, req, refs)
+	return ownersSettledBy(manifest.StrategyOf(req.Config), req, refs)
 }
 
 // ownersSettledBy is OwnersSettled for the strategy t.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
 )
 
 const (
@@ -53,7 +54,7 @@ func (d *deletedUIDs) add(uid types.UID, namespace, name string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	now := d.now()
-	key := namespace + "/" + name
+	key := cache.NewObjectName(namespace, name).String()
 	d.seen[uid] = now
 	d.names[key] = now
 	d.order = append(d.order, deletion{uid: uid, name: key, at: now})
@@ -93,6 +94,6 @@ func (d *deletedUIDs) has(uid types.UID) bool {
 func (d *deletedUIDs) hasName(namespace, name string, since time.Time) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	at, ok := d.names[namespace+"/"+name]
+	at, ok := d.names[cache.NewObjectName(namespace, name).String()]
 	return ok && !at.Before(since)
 }

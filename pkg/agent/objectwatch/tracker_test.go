@@ -195,6 +195,9 @@ func TestDeletedUIDsExpire(t *testing.T) {
 	assert.False(t, d.has("b"))
 	assert.True(t, d.hasName("ns", "x", now))
 	assert.False(t, d.hasName("ns", "x", now.Add(time.Second)), "not deleted since")
+	d.add("z", "", "cluster-scoped")
+	assert.True(t, d.hasName("", "cluster-scoped", now), "a cluster-scoped object is found by the name it was added with")
+	assert.False(t, d.hasName("ns", "cluster-scoped", now), "a namespaced object of that name was not deleted")
 	// 50,000 objects deleted at QPS 50 take 17 minutes: the first is
 	// asked about again once the last is deleted.
 	now = now.Add(20 * time.Minute)

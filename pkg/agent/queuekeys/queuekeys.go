@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
@@ -101,4 +102,31 @@ func RetryLater(ctx context.Context, syncCtx factory.SyncContext, err error) boo
 		return true
 	}
 	return RetryConflict(ctx, syncCtx, err)
+}
+
+// Backoff is a per-key failure count that a controller keeps beside its
+// queue's own, such as a rate limiter of its own.
+type Backoff interface {
+	NumRequeues(key string) int
+	Forget(key string)
+}
+
+// RetryNow queues key at once if the queue or one of the extra backoffs is
+// backing it off after failures, and forgets those failures first: after an
+// outage, the backoff that the failures built up says nothing about the
+// clusters any more. It tells whether it queued the key.
+func RetryNow(queue workqueue.RateLimitingInterface, key string, extra ...Backoff) bool {
+	failing := queue.NumRequeues(key) > 0
+	for _, b := range extra {
+		failing = failing || b.NumRequeues(key) > 0
+	}
+	if !failing {
+		return false
+	}
+	for _, b := range extra {
+		b.Forget(key)
+	}
+	queue.Forget(key)
+	queue.Add(key)
+	return true
 }

@@ -108,8 +108,9 @@ func newController(d Deps) *Controller {
 // sync looks the work up and reconciles it; a work that is gone needs nothing
 // here: its AppliedManifestWork is finalized elsewhere.
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
-	namespace, name, err := cache.SplitMetaNamespaceKey(syncCtx.QueueKey())
-	if err != nil || namespace != c.ClusterName {
+	ref, err := cache.ParseObjectName(syncCtx.QueueKey())
+	name := ref.Name
+	if err != nil || ref.Namespace != c.ClusterName {
 		return nil // not a key of ours; retrying cannot help
 	}
 	work, err := c.works.Get(name)

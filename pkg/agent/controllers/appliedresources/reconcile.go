@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
@@ -123,7 +124,7 @@ func (c *Controller) knownResources(_ context.Context, st *state) error {
 	if c.Records == nil || !statusCurrent(st.work) {
 		return nil
 	}
-	st.unrecorded = c.Records.Unrecorded(st.work.Namespace + "/" + st.work.Name)
+	st.unrecorded = c.Records.Unrecorded(cache.MetaObjectToName(st.work).String())
 	if len(st.unrecorded) == 0 {
 		return nil
 	}
@@ -322,7 +323,7 @@ func (c *Controller) updateStatus(ctx context.Context, st *state) error {
 // started from are now listed in the AppliedManifestWork, or pruned.
 func (c *Controller) recorded(st *state) {
 	if c.Records != nil && len(st.unrecorded) > 0 && len(st.errs) == 0 {
-		c.Records.Recorded(st.work.Namespace+"/"+st.work.Name, st.unrecorded)
+		c.Records.Recorded(cache.MetaObjectToName(st.work).String(), st.unrecorded)
 	}
 }
 
@@ -337,7 +338,7 @@ func (c *Controller) persistRecords(ctx context.Context, st *state) error {
 	if c.Records == nil || st.missing || !statusCurrent(st.work) {
 		return nil
 	}
-	key := st.work.Namespace + "/" + st.work.Name
+	key := cache.MetaObjectToName(st.work).String()
 	if !c.Records.Known(key) {
 		return nil
 	}
@@ -432,7 +433,7 @@ const EventPruneFailed = "PruneFailed"
 // reportPruning records one Event on a work whose dropped resources have
 // failed to be pruned for a while, not one per retry.
 func (c *Controller) reportPruning(st *state) {
-	key := st.work.Namespace + "/" + st.work.Name
+	key := cache.MetaObjectToName(st.work).String()
 	if len(st.unpruned) == 0 {
 		c.pruneFailures.Succeeded(key)
 		return

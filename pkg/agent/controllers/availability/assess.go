@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 
@@ -75,7 +76,7 @@ func (a *Assessor) Assess(ctx context.Context, work *workv1.ManifestWork, status
 // gauge of manifests by health.
 func (a *Assessor) Written(work *workv1.ManifestWork, status workv1.ManifestWorkStatus) {
 	a.health.recordTransitions(work, status)
-	a.health.count(work.Namespace+"/"+work.Name, status)
+	a.health.count(cache.MetaObjectToName(work).String(), status)
 }
 
 // Recheck returns when the work of key is to be assessed again: soon, with

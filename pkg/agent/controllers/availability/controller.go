@@ -106,7 +106,8 @@ func New(d Deps) factory.Controller {
 // means the work is simply checked again.
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
 	key := syncCtx.QueueKey()
-	_, name, err := cache.SplitMetaNamespaceKey(key)
+	ref, err := cache.ParseObjectName(key)
+	name := ref.Name
 	if err != nil {
 		return nil // not a key of ours; retrying cannot help
 	}

@@ -9,6 +9,7 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
@@ -38,7 +39,7 @@ const (
 // status with its own: both are left alone.
 func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (outcome, error) {
 	if work.DeletionTimestamp != nil {
-		c.Assessor.Forget(work.Namespace + "/" + work.Name)
+		c.Assessor.Forget(cache.MetaObjectToName(work).String())
 		return finished, nil
 	}
 	if feedback.WorkHasRules(work) {

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/manifestwork/work/pkg/agent/status/health"
@@ -71,7 +72,7 @@ func (r *healthReport) recordTransitions(work *workv1.ManifestWork, status workv
 			continue
 		}
 		ref := health.RefOf(m.ResourceMeta)
-		changes, ok := r.mayRecord(work.Namespace+"/"+work.Name, ref)
+		changes, ok := r.mayRecord(cache.MetaObjectToName(work).String(), ref)
 		if !ok {
 			continue
 		}

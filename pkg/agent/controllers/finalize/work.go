@@ -105,8 +105,9 @@ func newWorkController(d WorkDeps) *WorkController {
 // sync looks the work up and reconciles it; a work that is gone needs nothing.
 func (c *WorkController) sync(ctx context.Context, syncCtx factory.SyncContext) error {
 	key := syncCtx.QueueKey()
-	namespace, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil || namespace != c.ClusterName {
+	ref, err := cache.ParseObjectName(key)
+	name := ref.Name
+	if err != nil || ref.Namespace != c.ClusterName {
 		return nil // not a key of ours; retrying cannot help
 	}
 	work, err := c.works.Get(name)
@@ -177,7 +178,7 @@ func (c *WorkController) markDeleting(ctx context.Context, st *workState) error 
 // it is gone. A failure that lasts (see package stalled) is named in the
 // work's Deleting condition: the deletion waits for it.
 func (c *WorkController) deleteAppliedWork(ctx context.Context, st *workState) error {
-	key := st.work.Namespace + "/" + st.work.Name
+	key := cache.MetaObjectToName(st.work).String()
 	err := c.requestAppliedDeletion(ctx, st)
 	if err == nil {
 		c.failures.Succeeded(key)

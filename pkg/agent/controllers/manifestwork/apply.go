@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
@@ -51,7 +52,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		uses = append(uses, objectwatch.Use{Resource: p.gvr, Namespace: p.obj.GetNamespace()})
 		ids = append(ids, p.id)
 	}
-	key := st.work.Namespace + "/" + st.work.Name
+	key := cache.MetaObjectToName(st.work).String()
 	c.Objects.SetUses(key, uses)
 	c.Objects.SetReads(key, unowned(st.work, ready))
 	if records.Persisted(st.work) {

@@ -158,7 +158,8 @@ func New(d Deps) factory.Controller {
 // errors go back to the queue's rate limiter.
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
 	key := syncCtx.QueueKey()
-	_, name, err := cache.SplitMetaNamespaceKey(key)
+	ref, err := cache.ParseObjectName(key)
+	name := ref.Name
 	if err != nil {
 		return nil // not a key of ours; retrying cannot help
 	}
@@ -223,20 +224,24 @@ func (c *Controller) retryFailed() {
 	works, _ := c.works.List(labels.Everything()) // a lister does not fail
 	queue := c.SyncContext.Queue()
 	for _, work := range works {
-		key := work.Namespace + "/" + work.Name
-		if c.retries.NumRequeues(key) == 0 && queue.NumRequeues(key) == 0 {
-			continue
-		}
-		c.retries.Forget(key)
-		c.waiting.Delete(key)
-		queue.Forget(key)
-		queue.Add(key)
+		queuekeys.RetryNow(queue, cache.MetaObjectToName(work).String(), backoff{c})
 	}
+}
+
+// backoff is the controller's own per-work backoff, with the retry it has
+// scheduled, as queuekeys.RetryNow sees it.
+type backoff struct{ c *Controller }
+
+func (b backoff) NumRequeues(key string) int { return b.c.retries.NumRequeues(key) }
+
+func (b backoff) Forget(key string) {
+	b.c.retries.Forget(key)
+	b.c.waiting.Delete(key)
 }
 
 // forget drops what the controller remembers about a deleted work.
 func (c *Controller) forget(name string) {
-	key := c.ClusterName + "/" + name
+	key := cache.NewObjectName(c.ClusterName, name).String()
 	c.Objects.SetUses(key, nil)
 	c.Objects.SetReads(key, nil)
 	c.Records.Forget(key)

@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply/diff"
@@ -102,7 +103,7 @@ func (c *Controller) ensureFinalizer(ctx context.Context, st *state) error {
 // and owns, what the work applies. Without it nothing can be applied: the
 // pass halts, and the work is Stalled once that lasts.
 func (c *Controller) ensureAppliedWork(ctx context.Context, st *state) error {
-	key := st.work.Namespace + "/" + st.work.Name
+	key := cache.MetaObjectToName(st.work).String()
 	applied, err := c.appliedWork(ctx, st.work.Name)
 	if err != nil {
 		v := c.appliedFailures.Failed(key, c.now())

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
@@ -62,7 +63,7 @@ func (c *Controller) checkCluster(_ context.Context, st *state) error {
 func (c *Controller) reconcileAll() {
 	works, _ := c.works.List(labels.Everything()) // a lister does not fail
 	for _, work := range works {
-		key := work.Namespace + "/" + work.Name
+		key := cache.MetaObjectToName(work).String()
 		c.waiting.Delete(key)
 		c.SyncContext.Queue().Add(key)
 	}

@@ -94,7 +94,8 @@ func New(d Deps) (factory.Controller, *Watches) {
 // sync looks the work up, reconciles it and schedules its next poll.
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
 	key := syncCtx.QueueKey()
-	_, name, err := cache.SplitMetaNamespaceKey(key)
+	ref, err := cache.ParseObjectName(key)
+	name := ref.Name
 	if err != nil {
 		return nil
 	}

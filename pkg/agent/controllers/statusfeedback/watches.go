@@ -160,11 +160,7 @@ func (w *Watches) get(t target) (obj *unstructured.Unstructured, ok, watching bo
 	if !r.informer.HasSynced() {
 		return nil, false, true
 	}
-	key := t.name
-	if t.namespace != "" {
-		key = t.namespace + "/" + t.name
-	}
-	item, exists, err := r.informer.GetStore().GetByKey(key)
+	item, exists, err := r.informer.GetStore().GetByKey(cache.NewObjectName(t.namespace, t.name).String())
 	if err != nil || !exists {
 		return nil, err == nil, true
 	}

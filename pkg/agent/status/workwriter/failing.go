@@ -5,6 +5,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -37,7 +38,7 @@ func (w *Writer) failed(work *workv1.ManifestWork, patch string, err error) {
 
 // succeeded records that the work holds what the controller wrote.
 func (w *Writer) succeeded(work *workv1.ManifestWork, patch string) {
-	w.clear(patch, work.Namespace+"/"+work.Name)
+	w.clear(patch, cache.MetaObjectToName(work).String())
 }
 
 // clear forgets the failures of a patch of the work with key.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/tools/cache"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
@@ -112,5 +113,5 @@ func (p *Pacing) forget(key string) {
 // keyOf is the work's queue key, by which the writer keeps what it holds
 // per work.
 func keyOf(work *workv1.ManifestWork) string {
-	return work.Namespace + "/" + work.Name
+	return cache.MetaObjectToName(work).String()
 }
