@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -187,6 +188,16 @@ func TestAdmissionPolicy(t *testing.T) {
 	require.NoError(t, err)
 	works := userClient.WorkV1().ManifestWorks(policyNamespace)
 
+	// The API server's authorizer learns of the new binding from its
+	// informers: until then the user is forbidden, not refused by the
+	// policy.
+	framework.Eventually(t, time.Minute, func() error {
+		_, err := works.Create(ctx, policyWork("empty"), metav1.CreateOptions{})
+		if apierrors.IsForbidden(err) && strings.Contains(err.Error(), "cannot create resource") {
+			return err
+		}
+		return nil
+	}, "the user may write works")
 	_, err = works.Create(ctx, policyWork("empty"), metav1.CreateOptions{})
 	require.NoError(t, refused(err, emptyMessage))
 
