@@ -161,6 +161,10 @@ func runDocsPage(t *testing.T, page string, pods []*docsPod, before func(*docsRu
 			t.Logf("%s:%d: not run: %s", page, b.line, b.skip)
 			continue
 		}
+		// OCM's operator writes its configuration back to its Service when
+		// it reconciles, also between blocks: it is pointed here again
+		// before each block as well as after.
+		r.pointWebhookHere()
 		r.run(b)
 		ran++
 		r.followPods(b)
@@ -270,9 +274,6 @@ func (r *docsRun) followPods(b docBlock) {
 		}
 		r.stopPod(p)
 		r.startPod(p, c, d, secrets)
-		if p.name == framework.ClusterManagerWorkWebhook {
-			r.pointWebhookHere()
-		}
 	}
 }
 
@@ -464,6 +465,10 @@ func (r *docsRun) pointConfigHere(name, service, path string) {
 		return
 	}
 	require.NoError(t, err)
+	local := r.localWebhook()
+	ca, err := os.ReadFile(filepath.Join(local.dir, "ca.crt"))
+	require.NoError(t, err)
+	url := "https://" + local.addr + path
 	changed := false
 	for i := range config.Webhooks {
 		cc := &config.Webhooks[i].ClientConfig
@@ -471,9 +476,6 @@ func (r *docsRun) pointConfigHere(name, service, path string) {
 			continue
 		}
 		require.Equal(t, service, cc.Service.Name, "%s calls the hub's Service", name)
-		ca, err := os.ReadFile(filepath.Join(r.localWebhook().dir, "ca.crt"))
-		require.NoError(t, err)
-		url := "https://" + r.webhook.addr + path
 		cc.Service, cc.URL, cc.CABundle = nil, &url, ca
 		changed = true
 	}
@@ -620,6 +622,13 @@ func TestDocsReplaceOCMWorkHubPage(t *testing.T) {
 			}
 			return nil
 		}, "OCM's work webhook rolled out")
+		// A user's hub has the operator's webhook configuration already:
+		// the operator registers it once the webhook has rolled out.
+		configs := hub.Kube.AdmissionregistrationV1().ValidatingWebhookConfigurations()
+		framework.Eventually(t, convergeTimeout, func() error {
+			_, err := configs.Get(t.Context(), docsWebhookConfigs[1].name, metav1.GetOptions{})
+			return err
+		}, "the operator registers its webhook configuration")
 	})
 	version, err := os.ReadFile(framework.RepoPath("VERSION"))
 	require.NoError(t, err)
