@@ -80,7 +80,7 @@ func (a *agent) run(ctx context.Context) error {
 	for _, c := range w.controllers {
 		wg.Go(func() { c.controller.Run(ctx, c.workers) })
 	}
-	klog.FromContext(ctx).Info("Ready", "cluster", a.ClusterName, "hub", a.Hub.Host, "agentID", a.AgentID)
+	klog.FromContext(ctx).Info("Ready", "cluster", a.ClusterName, "hub", w.hubAddress, "agentID", a.AgentID)
 	a.Ready.Set(true)
 
 	<-ctx.Done()

@@ -13,33 +13,26 @@ import (
 	"github.com/manifestwork/work/pkg/kubeconn/outage"
 )
 
-// watchClients are the clients the informers list and watch with. Their
-// requests wait through an outage of their cluster and go the moment it
-// answers again, instead of failing into client-go's backoff (package
-// outage); the controllers' own clients fail at once, as their errors
-// belong on the works.
+// watchClients are the clients the informers of the managed cluster list
+// and watch with. Their requests wait through an outage of the cluster and
+// go the moment it answers again, instead of failing into client-go's
+// backoff (package outage); the controllers' own clients fail at once, as
+// their errors belong on the works. The hub's are its connection's
+// (hubConnection.WatchClient).
 type watchClients struct {
-	monitors     outage.Monitors // hub, managed cluster
-	spokeMonitor *outage.Monitor // the managed cluster's
-	hub, spoke   versioned.Interface
-	kube         kubernetes.Interface // RBAC of the managed cluster
-	metadata     metadata.Interface   // applied objects
-	dynamic      dynamic.Interface    // watched feedback
+	monitor  *outage.Monitor // the managed cluster's
+	spoke    versioned.Interface
+	kube     kubernetes.Interface // RBAC of the managed cluster
+	metadata metadata.Interface   // applied objects
+	dynamic  dynamic.Interface    // watched feedback
 }
 
-func newWatchClients(hub, spoke *rest.Config) (*watchClients, error) {
-	hubMonitor, hubHTTP, err := monitored("hub", hub)
+func newWatchClients(spoke *rest.Config) (*watchClients, error) {
+	monitor, spokeHTTP, err := monitored("managed cluster", spoke)
 	if err != nil {
 		return nil, err
 	}
-	spokeMonitor, spokeHTTP, err := monitored("managed cluster", spoke)
-	if err != nil {
-		return nil, err
-	}
-	w := &watchClients{monitors: outage.Monitors{hubMonitor, spokeMonitor}, spokeMonitor: spokeMonitor}
-	if w.hub, err = versioned.NewForConfigAndClient(hub, hubHTTP); err != nil {
-		return nil, fmt.Errorf("hub client: %w", err)
-	}
+	w := &watchClients{monitor: monitor}
 	if w.spoke, err = versioned.NewForConfigAndClient(spoke, spokeHTTP); err != nil {
 		return nil, fmt.Errorf("managed cluster client: %w", err)
 	}

@@ -14,7 +14,6 @@ import (
 	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
@@ -56,6 +55,7 @@ type wiring struct {
 	controllers  []runnable
 	background   []func(context.Context) // run beside the controllers
 	events       record.EventBroadcaster // writes the controllers' Events to the hub; shut it down
+	hubAddress   string                  // for the logs
 }
 
 type informerFactory interface {
@@ -70,23 +70,22 @@ type runnable struct {
 
 // clients are the API clients of the hub and the managed cluster.
 type clients struct {
-	hub, spoke versioned.Interface
-	hubKube    kubernetes.Interface // the hub: Events on ManifestWorks
-	kube       kubernetes.Interface // the managed cluster
-	dynamic    dynamic.Interface
-	metadata   metadata.Interface
-	discovery  discovery.DiscoveryInterface
-	watch      *watchClients // the informers'
+	hub       hubConnection
+	spoke     versioned.Interface
+	kube      kubernetes.Interface // the managed cluster
+	dynamic   dynamic.Interface
+	metadata  metadata.Interface
+	discovery discovery.DiscoveryInterface
+	watch     *watchClients // the managed cluster's informers'
+	// monitors tell when the hub or the managed cluster answers again
+	monitors outage.Monitors
 }
 
 func (a *agent) clients() (*clients, error) {
 	var c clients
 	var err error
-	if c.hub, err = versioned.NewForConfig(a.Hub); err != nil {
-		return nil, fmt.Errorf("hub client: %w", err)
-	}
-	if c.hubKube, err = kubernetes.NewForConfig(a.Hub); err != nil {
-		return nil, fmt.Errorf("hub client: %w", err)
+	if c.hub, err = dialHub(a.agentDeps); err != nil {
+		return nil, err
 	}
 	if c.spoke, err = versioned.NewForConfig(a.Spoke); err != nil {
 		return nil, fmt.Errorf("managed cluster client: %w", err)
@@ -103,9 +102,10 @@ func (a *agent) clients() (*clients, error) {
 	if c.discovery, err = discovery.NewDiscoveryClientForConfig(a.Spoke); err != nil {
 		return nil, fmt.Errorf("managed cluster client: %w", err)
 	}
-	if c.watch, err = newWatchClients(a.Hub, a.Spoke); err != nil {
+	if c.watch, err = newWatchClients(a.Spoke); err != nil {
 		return nil, err
 	}
+	c.monitors = outage.Monitors{c.hub.Monitor(), c.watch.monitor}
 	return &c, nil
 }
 
@@ -121,21 +121,21 @@ func (a *agent) wire() (w *wiring, err error) {
 	if err != nil {
 		return nil, err
 	}
-	broadcaster, recorder := newEventRecorder(c.hubKube)
+	broadcaster, recorder := newEventRecorder(c.hub.EventSink())
 	defer func() {
 		if err != nil {
 			broadcaster.Shutdown()
 		}
 	}()
 	compact := newCacheCompactor()
-	hubInformers := externalversions.NewSharedInformerFactoryWithOptions(c.watch.hub, informerResync,
+	hubInformers := externalversions.NewSharedInformerFactoryWithOptions(c.hub.WatchClient(), informerResync,
 		externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(compact.transform))
 	spokeInformers := externalversions.NewSharedInformerFactoryWithOptions(c.watch.spoke, informerResync,
 		externalversions.WithTransform(compact.transform),
 		externalversions.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = appliedwork.Selector(a.ClusterName) }))
 	kubeInformers := kubeinformers.NewSharedInformerFactory(c.watch.kube, informerResync) // RBAC
 	w = &wiring{
-		events: broadcaster, monitors: c.watch.monitors,
+		events: broadcaster, monitors: c.monitors, hubAddress: c.hub.Address(),
 		factories: []informerFactory{hubInformers, spokeInformers, kubeInformers},
 	}
 	in := informers{
@@ -146,8 +146,8 @@ func (a *agent) wire() (w *wiring, err error) {
 
 	q := newQueues(recorder)
 	q.records = records.NewStore()
-	q.hub = workwriter.Hub{Client: c.hub, MaxStatusSize: a.MaxStatusSize, Events: recorder, Pacing: workwriter.NewPacing(a.StatusSyncInterval)}
-	hubHash := appliedwork.HubHash(a.Hub.Host)
+	q.hub = workwriter.Hub{Client: c.hub.Client(), MaxStatusSize: a.MaxStatusSize, Events: recorder, Pacing: workwriter.NewPacing(a.StatusSyncInterval)}
+	hubHash := appliedwork.HubHash(c.hub.Address())
 	w.labelApplied = appliedwork.Starting{
 		ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, Client: c.spoke,
 		Works: in.works.Lister().ManifestWorks(a.ClusterName), Labelled: in.applied.Lister(),
@@ -268,11 +268,11 @@ type informers struct {
 const eventComponent = "work-agent"
 
 // newEventRecorder returns a recorder of Kubernetes Events on ManifestWorks,
-// which the broadcaster writes to the hub, in each work's namespace, until it
-// is shut down.
-func newEventRecorder(hub kubernetes.Interface) (record.EventBroadcaster, record.EventRecorder) {
+// which the broadcaster writes to the hub's sink, in each work's namespace,
+// until it is shut down.
+func newEventRecorder(sink record.EventSink) (record.EventBroadcaster, record.EventRecorder) {
 	broadcaster := record.NewBroadcaster()
-	broadcaster.StartRecordingToSink(&corev1client.EventSinkImpl{Interface: hub.CoreV1().Events("")})
+	broadcaster.StartRecordingToSink(sink)
 	return broadcaster, broadcaster.NewRecorder(workscheme.Scheme, corev1.EventSource{Component: eventComponent})
 }
 
@@ -285,7 +285,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
 			Records: q.records, OnRecorded: q.onRecorded,
 			Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
-			Reconnects: c.watch.monitors, Cluster: c.watch.spokeMonitor,
+			Reconnects: c.monitors, Cluster: c.watch.monitor,
 		})},
 		{workers: 2, controller: availability.New(availability.Deps{
 			ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Assessor: q.availability,

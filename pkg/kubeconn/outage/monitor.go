@@ -458,8 +458,16 @@ func discard(resp *http.Response) {
 	_ = resp.Body.Close()
 }
 
-// Monitors are the Monitors of the clusters a process talks to.
-type Monitors []*Monitor
+// Connection is what a process needs of the connection to a cluster or a
+// message broker: it runs, and tells when it works again after an outage.
+// A Monitor is one.
+type Connection interface {
+	Run(ctx context.Context)
+	OnReconnect(f func())
+}
+
+// Monitors are the connections a process talks through.
+type Monitors []Connection
 
 // Run runs every Monitor until ctx is done.
 func (ms Monitors) Run(ctx context.Context) {

@@ -1,0 +1,79 @@
+package agent
+
+import (
+	"fmt"
+
+	"k8s.io/client-go/kubernetes"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/record"
+
+	"github.com/manifestwork/work/pkg/client/clientset/versioned"
+	"github.com/manifestwork/work/pkg/kubeconn/outage"
+)
+
+// hubConnection is the agent's way to the hub it takes works from: where the
+// works of its cluster namespace are listed, watched and written, where the
+// Events on them go, and the address its AppliedManifestWorks know the hub
+// by. The hub's kube-apiserver (kubeHub, --workload-source-driver=kube) is
+// one implementation; a driver that delivers works as messages would be
+// another, chosen in dialHub, and nothing past this interface changes.
+type hubConnection interface {
+	// WatchClient lists and watches the works for the informers; its
+	// requests wait through an outage of the hub.
+	WatchClient() versioned.Interface
+	// Client writes the works' status and finalizers; it fails at once, as
+	// its errors belong on the works.
+	Client() versioned.Interface
+	// EventSink takes the Events on works.
+	EventSink() record.EventSink
+	// Address names the hub in logs and, hashed, in the names of the
+	// AppliedManifestWorks (appliedwork.HubHash).
+	Address() string
+	// Monitor tells when the hub answers again after an outage; it runs
+	// before the informers start.
+	Monitor() outage.Connection
+}
+
+// dialHub returns the connection to the hub named by the agent's options.
+// It only builds clients: the hub was probed once at startup (connect).
+func dialHub(d agentDeps) (hubConnection, error) {
+	return newKubeHub(d.Hub)
+}
+
+// kubeHub is the hub's kube-apiserver.
+type kubeHub struct {
+	address       string
+	watch, client versioned.Interface
+	kube          kubernetes.Interface // Events
+	monitor       *outage.Monitor
+}
+
+func newKubeHub(cfg *rest.Config) (*kubeHub, error) {
+	h := &kubeHub{address: cfg.Host}
+	var err error
+	if h.client, err = versioned.NewForConfig(cfg); err != nil {
+		return nil, fmt.Errorf("hub client: %w", err)
+	}
+	if h.kube, err = kubernetes.NewForConfig(cfg); err != nil {
+		return nil, fmt.Errorf("hub client: %w", err)
+	}
+	monitor, httpClient, err := monitored("hub", cfg)
+	if err != nil {
+		return nil, err
+	}
+	h.monitor = monitor
+	if h.watch, err = versioned.NewForConfigAndClient(cfg, httpClient); err != nil {
+		return nil, fmt.Errorf("hub client: %w", err)
+	}
+	return h, nil
+}
+
+func (h *kubeHub) WatchClient() versioned.Interface { return h.watch }
+func (h *kubeHub) Client() versioned.Interface      { return h.client }
+func (h *kubeHub) Address() string                  { return h.address }
+func (h *kubeHub) Monitor() outage.Connection       { return h.monitor }
+
+func (h *kubeHub) EventSink() record.EventSink {
+	return &corev1client.EventSinkImpl{Interface: h.kube.CoreV1().Events("")}
+}
