@@ -21,6 +21,43 @@ func HubHash(hubURL string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// Agent is who an agent is to its AppliedManifestWorks: the cluster whose
+// works it applies, the hub it takes them from (HubHash) and its agent ID.
+// Every controller of the agent knows it; it names the records and tells
+// which ones the agent answers for.
+type Agent struct {
+	ClusterName string
+	HubHash     string
+	AgentID     string
+}
+
+// AppliedName is the name of the AppliedManifestWork of the agent's work.
+func (a Agent) AppliedName(workName string) string { return Name(a.HubHash, workName) }
+
+// WorkName is the work an AppliedManifestWork of the agent's hub records;
+// ok is false for another hub's.
+func (a Agent) WorkName(appliedName string) (string, bool) { return WorkName(a.HubHash, appliedName) }
+
+// WorkKey is the queue key of the work an AppliedManifestWork of the
+// agent's hub records; ok is false for another hub's.
+func (a Agent) WorkKey(appliedName string) (string, bool) {
+	return WorkKey(a.ClusterName, a.HubHash, appliedName)
+}
+
+// WorkRef is the work of the agent's cluster of that name.
+func (a Agent) WorkRef(workName string) cache.ObjectName {
+	return cache.NewObjectName(a.ClusterName, workName)
+}
+
+// Selector selects the AppliedManifestWorks of the agent's cluster.
+func (a Agent) Selector() string { return Selector(a.ClusterName) }
+
+// Responsible tells whether the agent answers for an AppliedManifestWork
+// (see the function Responsible).
+func (a Agent) Responsible(applied *workv1.AppliedManifestWork, workExists func(name string) bool) bool {
+	return Responsible(applied, a.HubHash, a.AgentID, workExists)
+}
+
 // Name is the name of the AppliedManifestWork of a ManifestWork.
 func Name(hubHash, workName string) string {
 	return hubHash + "-" + workName

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 func TestNames(t *testing.T) {
@@ -31,4 +34,40 @@ func TestWorkKey(t *testing.T) {
 	assert.Equal(t, "cluster1/web", key)
 	_, ok = WorkKey("cluster1", hash, "otherhub-web")
 	assert.False(t, ok)
+}
+
+func TestAgent(t *testing.T) {
+	hash := HubHash("https://hub:6443")
+	a := Agent{ClusterName: "cluster1", HubHash: hash, AgentID: "agent-1"}
+	other := Agent{ClusterName: "cluster1", HubHash: HubHash("https://other:6443"), AgentID: "agent-2"}
+	tests := []struct {
+		name       string
+		applied    string
+		agentID    string
+		wantKey    string
+		wantOK     bool
+		workExists bool
+		responds   bool
+	}{
+		{name: "its own record", applied: a.AppliedName("web"), agentID: "agent-1", wantKey: "cluster1/web", wantOK: true, responds: true},
+		{name: "a record of its hub without an agent ID", applied: a.AppliedName("web"), wantKey: "cluster1/web", wantOK: true, responds: true},
+		{name: "another agent's record of its hub, whose work is elsewhere", applied: a.AppliedName("web"), agentID: "agent-2", wantKey: "cluster1/web", wantOK: true},
+		{name: "another agent's record of its hub, whose work is here", applied: a.AppliedName("web"), agentID: "agent-2", wantKey: "cluster1/web", wantOK: true, workExists: true, responds: true},
+		{name: "another hub's record", applied: other.AppliedName("web"), agentID: "agent-2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key, ok := a.WorkKey(tt.applied)
+			assert.Equal(t, tt.wantOK, ok)
+			assert.Equal(t, tt.wantKey, key)
+			if ok {
+				name, _ := a.WorkName(tt.applied)
+				assert.Equal(t, key, a.WorkRef(name).String())
+			}
+			applied := &workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: tt.applied}}
+			applied.Spec.AgentID = tt.agentID
+			assert.Equal(t, tt.responds, a.Responsible(applied, func(string) bool { return tt.workExists }))
+		})
+	}
+	assert.Equal(t, Selector("cluster1"), a.Selector())
 }
