@@ -278,6 +278,7 @@ func newEventRecorder(sink record.EventSink) (record.EventBroadcaster, record.Ev
 
 // controllers are the agent's controllers, each with its workers.
 func (a *agent) controllers(c *clients, in informers, q queues, objects *objectwatch.Tracker, executors *executor.Authorizer, hubHash string) []runnable {
+	agent := appliedwork.Agent{ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID}
 	return []runnable{
 		{workers: a.Workers, controller: manifestwork.New(manifestwork.Deps{
 			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
@@ -298,18 +299,18 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			Recorder: q.recorder, Events: q.events, SyncContext: q.record,
 		})},
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
-			ClusterName: a.ClusterName, HubHash: hubHash,
-			Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Agent: agent,
+			Hub:   q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.finalize,
 		})},
 		{workers: 2, controller: finalize.NewAppliedController(finalize.AppliedDeps{
-			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
-			Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Agent: agent,
+			Hub:   q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Metadata: c.metadata, Objects: objects, Executors: executors,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.done,
 		})},
 		{workers: 1, controller: eviction.New(eviction.Deps{
-			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, GracePeriod: a.EvictionGracePeriod,
+			Agent: agent, GracePeriod: a.EvictionGracePeriod,
 			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied, Recorder: q.recorder,
 		})},
 	}

@@ -21,6 +21,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -34,9 +35,7 @@ const ControllerName = "UnManagedAppliedManifestWorkController"
 
 // Deps are the controller's collaborators.
 type Deps struct {
-	ClusterName string
-	HubHash     string
-	AgentID     string
+	appliedwork.Agent // the cluster, hub and agent ID the records name
 	// GracePeriod is how long an AppliedManifestWork stays after its work is
 	// gone (--appliedmanifestwork-eviction-grace-period).
 	GracePeriod time.Duration

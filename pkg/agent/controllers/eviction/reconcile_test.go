@@ -80,7 +80,7 @@ func newHarness(t *testing.T, applied *workv1.AppliedManifestWork, works ...*wor
 		spoke: spoke,
 		c: &Controller{
 			Deps: Deps{
-				ClusterName: fixture.Cluster, HubHash: ourHub, AgentID: agentID, GracePeriod: grace,
+				Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: ourHub, AgentID: agentID}, GracePeriod: grace,
 				SpokeClient: spoke, Clock: &fakeClock{now: now},
 			},
 			works:   worklisters.NewManifestWorkLister(workIndexer).ManifestWorks(fixture.Cluster),

@@ -38,9 +38,7 @@ const AppliedControllerName = "AppliedManifestWorkFinalizeController"
 
 // AppliedDeps are the AppliedManifestWork finalize controller's collaborators.
 type AppliedDeps struct {
-	ClusterName string
-	HubHash     string
-	AgentID     string
+	appliedwork.Agent // the cluster, hub and agent ID the records name
 
 	Hub          workwriter.Hub // the writes of ManifestWorks on the hub, for their Deleting condition
 	Works        workinformers.ManifestWorkInformer
@@ -181,7 +179,7 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 // deleting them; so do those that the current hub's work of the same name
 // applies and orphans (orphanedByAdopter).
 func (c *AppliedController) ours(applied *workv1.AppliedManifestWork) bool {
-	return appliedwork.Responsible(applied, c.HubHash, c.AgentID, func(name string) bool {
+	return c.Responsible(applied, func(name string) bool {
 		_, err := c.works.Get(name)
 		return err == nil
 	})
@@ -190,7 +188,7 @@ func (c *AppliedController) ours(applied *workv1.AppliedManifestWork) bool {
 // workOf is the ManifestWork of an AppliedManifestWork, or nil when it is
 // gone from the hub or the record belongs to another hub.
 func (c *AppliedController) workOf(applied *workv1.AppliedManifestWork) (*workv1.ManifestWork, error) {
-	if _, sameHub := appliedwork.WorkName(c.HubHash, applied.Name); !sameHub {
+	if _, sameHub := c.WorkName(applied.Name); !sameHub {
 		return nil, nil
 	}
 	work, err := c.works.Get(workName(applied))
@@ -206,7 +204,7 @@ func (c *AppliedController) workOf(applied *workv1.AppliedManifestWork) (*workv1
 // adopterOf is, for a record of another hub, the work of the same name on
 // the current hub, or nil when there is none (or the record is this hub's).
 func (c *AppliedController) adopterOf(applied *workv1.AppliedManifestWork) (*workv1.ManifestWork, error) {
-	if _, sameHub := appliedwork.WorkName(c.HubHash, applied.Name); sameHub {
+	if _, sameHub := c.WorkName(applied.Name); sameHub {
 		return nil, nil
 	}
 	work, err := c.works.Get(workName(applied))

@@ -108,13 +108,13 @@ func newEnv(t *testing.T, f given) *env {
 	return &env{
 		rbac: rbac, events: events,
 		work: &WorkController{
-			WorkDeps: WorkDeps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Events: events},
+			WorkDeps: WorkDeps{Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash}, Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Events: events},
 			works:    worksLister, applied: appliedLister,
 			writer: workwriter.NewGuarded(ControllerName, hub),
 			now:    time.Now,
 		},
 		applied: &AppliedController{
-			AppliedDeps: AppliedDeps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1", Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Metadata: md, Objects: objects,
+			AppliedDeps: AppliedDeps{Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1"}, Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Metadata: md, Objects: objects,
 				Executors: rbac.Authorizer(false), Events: events},
 			works: worksLister, applied: appliedLister,
 			cleaner: &appliedwork.Cleaner{Client: md, Objects: objects},

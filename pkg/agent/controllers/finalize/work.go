@@ -50,8 +50,7 @@ const ControllerName = "ManifestWorkFinalizeController"
 
 // WorkDeps are the ManifestWork finalize controller's collaborators.
 type WorkDeps struct {
-	ClusterName string
-	HubHash     string
+	appliedwork.Agent // the cluster, hub and agent ID the records name
 
 	Hub          workwriter.Hub // the writes of ManifestWorks on the hub
 	Works        workinformers.ManifestWorkInformer
@@ -162,7 +161,7 @@ func (c *WorkController) markDeleting(ctx context.Context, st *workState) error 
 	if apimeta.IsStatusConditionTrue(st.work.Status.Conditions, workv1.WorkDeleting) {
 		return nil
 	}
-	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted", appliedwork.Name(c.HubHash, st.work.Name))
+	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted", c.AppliedName(st.work.Name))
 	updated, written, err := setDeleting(ctx, c.writer, st.work, deletingCondition(st.work, msg))
 	if err != nil {
 		return err
@@ -187,7 +186,7 @@ func (c *WorkController) deleteAppliedWork(ctx context.Context, st *workState) e
 	if apierrors.IsConflict(err) || !c.failures.Failed(key, c.now()).Persisting {
 		return err // a conflict is retried at once
 	}
-	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted; %v", appliedwork.Name(c.HubHash, st.work.Name), err)
+	msg := fmt.Sprintf("waiting for AppliedManifestWork %s to be deleted; %v", c.AppliedName(st.work.Name), err)
 	if _, _, werr := setDeleting(ctx, c.writer, st.work, deletingCondition(st.work, msg)); werr != nil {
 		return errors.Join(err, werr)
 	}
@@ -199,7 +198,7 @@ func (c *WorkController) deleteAppliedWork(ctx context.Context, st *workState) e
 // not have seen an AppliedManifestWork created a moment ago, so the API
 // confirms that there is none before the work goes.
 func (c *WorkController) requestAppliedDeletion(ctx context.Context, st *workState) error {
-	name := appliedwork.Name(c.HubHash, st.work.Name)
+	name := c.AppliedName(st.work.Name)
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
 		// One written without the cluster label (by OCM's agent, or an agent
