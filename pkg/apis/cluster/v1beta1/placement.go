@@ -17,7 +17,7 @@ import (
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Succeeded",type=string,JSONPath=`.status.conditions[?(@.type=="PlacementSatisfied")].status`
 // +kubebuilder:printcolumn:name="Reason",type=string,JSONPath=`.status.conditions[?(@.type=="PlacementSatisfied")].reason`
-// +kubebuilder:printcolumn:name="Selected clusters",type=integer,JSONPath=`.status.numberOfSelectedClusters`
+// +kubebuilder:printcolumn:name="SelectedClusters",type=integer,JSONPath=`.status.numberOfSelectedClusters`
 type Placement struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

@@ -20,7 +20,7 @@ import (
 // +kubebuilder:printcolumn:name="Clusters",type=integer,JSONPath=`.status.summary.total`
 // +kubebuilder:printcolumn:name="Available",type=integer,JSONPath=`.status.summary.available`
 // +kubebuilder:printcolumn:name="Degraded",type=integer,JSONPath=`.status.summary.degraded`
-// +kubebuilder:printcolumn:name="Rolled out",type=string,JSONPath=`.status.conditions[?(@.type=="PlacementRolledOut")].status`
+// +kubebuilder:printcolumn:name="RolledOut",type=string,JSONPath=`.status.conditions[?(@.type=="PlacementRolledOut")].status`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type ManifestWorkReplicaSet struct {
 	metav1.TypeMeta   `json:",inline"`
