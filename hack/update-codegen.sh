@@ -27,9 +27,21 @@ bin=$("$root/hack/testbed.sh")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$bin/controller-gen" crd:crdVersions=v1 paths=./pkg/apis/... output:crd:dir="$out"
-mkdir -p manifests/hub manifests/managed
+mkdir -p manifests/hub manifests/managed manifests/hub-replicaset manifests/placement
 mv "$out/work.open-cluster-management.io_manifestworks.yaml" manifests/hub/
 mv "$out/work.open-cluster-management.io_appliedmanifestworks.yaml" manifests/managed/
+# ManifestWorkReplicaSet has a folder of its own until its controller serves it;
+# manifests/hub is what the hub's install and its chart apply.
+mv "$out/work.open-cluster-management.io_manifestworkreplicasets.yaml" manifests/hub-replicaset/
+# Placement and PlacementDecision, for hubs without OCM only: where OCM runs,
+# its ClusterManager owns these CRDs.
+mv "$out/cluster.open-cluster-management.io_placements.yaml" manifests/placement/
+mv "$out/cluster.open-cluster-management.io_placementdecisions.yaml" manifests/placement/
+leftover=$(ls "$out")
+if [[ -n "$leftover" ]]; then
+  echo "controller-gen made CRDs that have no folder in manifests/: $leftover" >&2
+  exit 1
+fi
 # The charts render the CRDs from copies inside them (a chart cannot read files
 # outside its folder).
 for chart in work-hub:hub work-agent:managed; do

@@ -6,9 +6,13 @@
 package applyconfiguration
 
 import (
+	v1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
 	v1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	v1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	clusterv1beta1 "github.com/manifestwork/work/pkg/client/applyconfiguration/cluster/v1beta1"
 	internal "github.com/manifestwork/work/pkg/client/applyconfiguration/internal"
 	workv1 "github.com/manifestwork/work/pkg/client/applyconfiguration/work/v1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/client/applyconfiguration/work/v1alpha1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
@@ -18,7 +22,53 @@ import (
 // apply configuration type exists for the given GroupVersionKind.
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
-	// Group=work.open-cluster-management.io, Version=v1
+	// Group=cluster.open-cluster-management.io, Version=v1beta1
+	case v1beta1.SchemeGroupVersion.WithKind("AddOnScore"):
+		return &clusterv1beta1.AddOnScoreApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ClusterCelSelector"):
+		return &clusterv1beta1.ClusterCelSelectorApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ClusterClaimSelector"):
+		return &clusterv1beta1.ClusterClaimSelectorApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ClusterDecision"):
+		return &clusterv1beta1.ClusterDecisionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ClusterPredicate"):
+		return &clusterv1beta1.ClusterPredicateApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ClusterSelector"):
+		return &clusterv1beta1.ClusterSelectorApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("DecisionGroup"):
+		return &clusterv1beta1.DecisionGroupApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("DecisionGroupStatus"):
+		return &clusterv1beta1.DecisionGroupStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("DecisionStrategy"):
+		return &clusterv1beta1.DecisionStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("GroupClusterSelector"):
+		return &clusterv1beta1.GroupClusterSelectorApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("GroupStrategy"):
+		return &clusterv1beta1.GroupStrategyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("Placement"):
+		return &clusterv1beta1.PlacementApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PlacementDecision"):
+		return &clusterv1beta1.PlacementDecisionApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PlacementDecisionStatus"):
+		return &clusterv1beta1.PlacementDecisionStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PlacementSpec"):
+		return &clusterv1beta1.PlacementSpecApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PlacementStatus"):
+		return &clusterv1beta1.PlacementStatusApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PrioritizerConfig"):
+		return &clusterv1beta1.PrioritizerConfigApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("PrioritizerPolicy"):
+		return &clusterv1beta1.PrioritizerPolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("ScoreCoordinate"):
+		return &clusterv1beta1.ScoreCoordinateApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SpreadConstraintsTerm"):
+		return &clusterv1beta1.SpreadConstraintsTermApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("SpreadPolicy"):
+		return &clusterv1beta1.SpreadPolicyApplyConfiguration{}
+	case v1beta1.SchemeGroupVersion.WithKind("Toleration"):
+		return &clusterv1beta1.TolerationApplyConfiguration{}
+
+		// Group=work.open-cluster-management.io, Version=v1
 	case v1.SchemeGroupVersion.WithKind("AppliedManifestResourceMeta"):
 		return &workv1.AppliedManifestResourceMetaApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("AppliedManifestWork"):
@@ -77,6 +127,34 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &workv1.StatusFeedbackResultApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("UpdateStrategy"):
 		return &workv1.UpdateStrategyApplyConfiguration{}
+
+		// Group=work.open-cluster-management.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithKind("LocalPlacementReference"):
+		return &workv1alpha1.LocalPlacementReferenceApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("MandatoryDecisionGroup"):
+		return &workv1alpha1.MandatoryDecisionGroupApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("MandatoryDecisionGroups"):
+		return &workv1alpha1.MandatoryDecisionGroupsApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSet"):
+		return &workv1alpha1.ManifestWorkReplicaSetApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSetSpec"):
+		return &workv1alpha1.ManifestWorkReplicaSetSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSetStatus"):
+		return &workv1alpha1.ManifestWorkReplicaSetStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSetSummary"):
+		return &workv1alpha1.ManifestWorkReplicaSetSummaryApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PlacementSummary"):
+		return &workv1alpha1.PlacementSummaryApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("RolloutAll"):
+		return &workv1alpha1.RolloutAllApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("RolloutConfig"):
+		return &workv1alpha1.RolloutConfigApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("RolloutProgressive"):
+		return &workv1alpha1.RolloutProgressiveApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("RolloutProgressivePerGroup"):
+		return &workv1alpha1.RolloutProgressivePerGroupApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("RolloutStrategy"):
+		return &workv1alpha1.RolloutStrategyApplyConfiguration{}
 
 	}
 	return nil

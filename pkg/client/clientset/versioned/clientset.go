@@ -9,7 +9,9 @@ import (
 	fmt "fmt"
 	http "net/http"
 
+	clusterv1beta1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/cluster/v1beta1"
 	workv1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1alpha1"
 	discovery "k8s.io/client-go/discovery"
 	rest "k8s.io/client-go/rest"
 	flowcontrol "k8s.io/client-go/util/flowcontrol"
@@ -17,18 +19,32 @@ import (
 
 type Interface interface {
 	Discovery() discovery.DiscoveryInterface
+	ClusterV1beta1() clusterv1beta1.ClusterV1beta1Interface
 	WorkV1() workv1.WorkV1Interface
+	WorkV1alpha1() workv1alpha1.WorkV1alpha1Interface
 }
 
 // Clientset contains the clients for groups.
 type Clientset struct {
 	*discovery.DiscoveryClient
-	workV1 *workv1.WorkV1Client
+	clusterV1beta1 *clusterv1beta1.ClusterV1beta1Client
+	workV1         *workv1.WorkV1Client
+	workV1alpha1   *workv1alpha1.WorkV1alpha1Client
+}
+
+// ClusterV1beta1 retrieves the ClusterV1beta1Client
+func (c *Clientset) ClusterV1beta1() clusterv1beta1.ClusterV1beta1Interface {
+	return c.clusterV1beta1
 }
 
 // WorkV1 retrieves the WorkV1Client
 func (c *Clientset) WorkV1() workv1.WorkV1Interface {
 	return c.workV1
+}
+
+// WorkV1alpha1 retrieves the WorkV1alpha1Client
+func (c *Clientset) WorkV1alpha1() workv1alpha1.WorkV1alpha1Interface {
+	return c.workV1alpha1
 }
 
 // Discovery retrieves the DiscoveryClient
@@ -75,7 +91,15 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 
 	var cs Clientset
 	var err error
+	cs.clusterV1beta1, err = clusterv1beta1.NewForConfigAndClient(&configShallowCopy, httpClient)
+	if err != nil {
+		return nil, err
+	}
 	cs.workV1, err = workv1.NewForConfigAndClient(&configShallowCopy, httpClient)
+	if err != nil {
+		return nil, err
+	}
+	cs.workV1alpha1, err = workv1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +124,9 @@ func NewForConfigOrDie(c *rest.Config) *Clientset {
 // New creates a new Clientset for the given RESTClient.
 func New(c rest.Interface) *Clientset {
 	var cs Clientset
+	cs.clusterV1beta1 = clusterv1beta1.New(c)
 	cs.workV1 = workv1.New(c)
+	cs.workV1alpha1 = workv1alpha1.New(c)
 
 	cs.DiscoveryClient = discovery.NewDiscoveryClient(c)
 	return &cs

@@ -11,6 +11,7 @@ import (
 	time "time"
 
 	versioned "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	cluster "github.com/manifestwork/work/pkg/client/informers/externalversions/cluster"
 	internalinterfaces "github.com/manifestwork/work/pkg/client/informers/externalversions/internalinterfaces"
 	work "github.com/manifestwork/work/pkg/client/informers/externalversions/work"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -242,7 +243,12 @@ type SharedInformerFactory interface {
 	// client.
 	InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer
 
+	Cluster() cluster.Interface
 	Work() work.Interface
+}
+
+func (f *sharedInformerFactory) Cluster() cluster.Interface {
+	return cluster.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Work() work.Interface {

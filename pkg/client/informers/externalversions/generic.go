@@ -8,7 +8,9 @@ package externalversions
 import (
 	fmt "fmt"
 
+	v1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
 	v1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	v1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
@@ -39,11 +41,21 @@ func (f *genericInformer) Lister() cache.GenericLister {
 // TODO extend this to unknown resources with a client pool
 func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource) (GenericInformer, error) {
 	switch resource {
-	// Group=work.open-cluster-management.io, Version=v1
+	// Group=cluster.open-cluster-management.io, Version=v1beta1
+	case v1beta1.SchemeGroupVersion.WithResource("placements"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Cluster().V1beta1().Placements().Informer()}, nil
+	case v1beta1.SchemeGroupVersion.WithResource("placementdecisions"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Cluster().V1beta1().PlacementDecisions().Informer()}, nil
+
+		// Group=work.open-cluster-management.io, Version=v1
 	case v1.SchemeGroupVersion.WithResource("appliedmanifestworks"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Work().V1().AppliedManifestWorks().Informer()}, nil
 	case v1.SchemeGroupVersion.WithResource("manifestworks"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Work().V1().ManifestWorks().Informer()}, nil
+
+		// Group=work.open-cluster-management.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithResource("manifestworkreplicasets"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Work().V1alpha1().ManifestWorkReplicaSets().Informer()}, nil
 
 	}
 

@@ -8,8 +8,12 @@ package fake
 import (
 	applyconfiguration "github.com/manifestwork/work/pkg/client/applyconfiguration"
 	clientset "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	clusterv1beta1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/cluster/v1beta1"
+	fakeclusterv1beta1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/cluster/v1beta1/fake"
 	workv1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1"
 	fakeworkv1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1/fake"
+	workv1alpha1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1alpha1"
+	fakeworkv1alpha1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1alpha1/fake"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -123,7 +127,17 @@ var (
 	_ testing.FakeClient  = &Clientset{}
 )
 
+// ClusterV1beta1 retrieves the ClusterV1beta1Client
+func (c *Clientset) ClusterV1beta1() clusterv1beta1.ClusterV1beta1Interface {
+	return &fakeclusterv1beta1.FakeClusterV1beta1{Fake: &c.Fake}
+}
+
 // WorkV1 retrieves the WorkV1Client
 func (c *Clientset) WorkV1() workv1.WorkV1Interface {
 	return &fakeworkv1.FakeWorkV1{Fake: &c.Fake}
+}
+
+// WorkV1alpha1 retrieves the WorkV1alpha1Client
+func (c *Clientset) WorkV1alpha1() workv1alpha1.WorkV1alpha1Interface {
+	return &fakeworkv1alpha1.FakeWorkV1alpha1{Fake: &c.Fake}
 }

@@ -8,12 +8,15 @@ package work
 import (
 	internalinterfaces "github.com/manifestwork/work/pkg/client/informers/externalversions/internalinterfaces"
 	v1 "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+	v1alpha1 "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1alpha1"
 )
 
 // Interface provides access to each of this group's versions.
 type Interface interface {
 	// V1 provides access to shared informers for resources in V1.
 	V1() v1.Interface
+	// V1alpha1 provides access to shared informers for resources in V1alpha1.
+	V1alpha1() v1alpha1.Interface
 }
 
 type group struct {
@@ -30,4 +33,9 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 // V1 returns a new v1.Interface.
 func (g *group) V1() v1.Interface {
 	return v1.New(g.factory, g.namespace, g.tweakListOptions)
+}
+
+// V1alpha1 returns a new v1alpha1.Interface.
+func (g *group) V1alpha1() v1alpha1.Interface {
+	return v1alpha1.New(g.factory, g.namespace, g.tweakListOptions)
 }

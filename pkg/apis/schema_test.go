@@ -1,4 +1,6 @@
-package v1_test
+// Package apis_test checks the CRDs generated from this folder's types
+// against OCM's.
+package apis_test
 
 import (
 	"bytes"
@@ -22,15 +24,26 @@ import (
 // CRDs must accept exactly the objects they accept. The release is pinned in
 // the module hack/tools/ocm-api; the test reads it from the Go module cache.
 const (
-	repoRoot       = "../../../.."
+	repoRoot       = "../.."
 	upstreamModule = "open-cluster-management.io/api"
 	upstreamPin    = "hack/tools/ocm-api"
-	upstreamCRDs   = "work/v1/*.crd.yaml"
 )
 
+// upstreamCRDs are the CRDs of the module we implement, each group and
+// version we have types of: every one of them must be among ours.
+var upstreamCRDs = []string{
+	"work/v1/*.crd.yaml",
+	"work/v1alpha1/*.crd.yaml",
+	"cluster/v1beta1/*placements.crd.yaml",
+	"cluster/v1beta1/*placementdecisions.crd.yaml",
+}
+
+// ourCRDs are the folders of manifests/ that hold generated CRDs.
 var ourCRDs = []string{
 	repoRoot + "/manifests/hub/*.yaml",
 	repoRoot + "/manifests/managed/*.yaml",
+	repoRoot + "/manifests/hub-replicaset/*.yaml",
+	repoRoot + "/manifests/placement/*.yaml",
 }
 
 // notCompared are the parts of a CRD that accept no new objects: documentation
@@ -47,6 +60,10 @@ var allowedDiffs = []struct{ fact, ours, reason string }{{
 	fact:   "manifestworks.work.open-cluster-management.io v1 schema.spec.manifestConfigs[].conditionRules[]",
 	ours:   "type=object",
 	reason: `the wire schema we implement has no CEL rule here; upstream's rejects condition "" on a CEL-type rule, which our agent skips`,
+}, {
+	fact:   "manifestworkreplicasets.work.open-cluster-management.io v1alpha1 schema.spec.manifestWorkTemplate.manifestConfigs[].conditionRules[]",
+	ours:   "type=object",
+	reason: "the template is a ManifestWork's spec, and accepts what a ManifestWork accepts (the entry above)",
 }}
 
 // TestCRDsMatchUpstream flattens our CRDs and upstream's into facts (one per
@@ -54,7 +71,11 @@ var allowedDiffs = []struct{ fact, ours, reason string }{{
 // difference.
 func TestCRDsMatchUpstream(t *testing.T) {
 	dir, version := upstreamModuleDir(t)
-	upstream := readCRDs(t, filepath.Join(dir, upstreamCRDs))
+	var patterns []string
+	for _, p := range upstreamCRDs {
+		patterns = append(patterns, filepath.Join(dir, p))
+	}
+	upstream := readCRDs(t, patterns...)
 	ours := readCRDs(t, ourCRDs...)
 	require.ElementsMatch(t, slices.Collect(maps.Keys(upstream)), slices.Collect(maps.Keys(ours)), "CRDs of %s@%s and ours", upstreamModule, version)
 
