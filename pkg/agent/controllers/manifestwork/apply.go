@@ -67,7 +67,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		}
 		compared := comparedBefore(st.work, st.results[i].meta)
 		ready[i].appliedBefore = appliedForGeneration(st.work, st.results[i].meta)
-		out, err := c.applyOne(ctx, st.work, key, ready[i], owner, compared)
+		out, err := c.applyOne(ctx, st.work, key, st.mem, ready[i], owner, compared)
 		st.results[i].exists, st.results[i].err, st.results[i].differences = out.exists, err, out.differences
 		st.results[i].missing = err == nil && !out.exists
 		recorded = recorded || out.recorded
@@ -163,9 +163,9 @@ func (c *Controller) prepare(work *workv1.ManifestWork, m workv1.Manifest, meta 
 // applyOne applies a manifest and counts the outcome by its update strategy.
 // compared says the work's status holds the outcome of an earlier
 // comparison of the object with the manifest (its InSync condition).
-func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared, owner metav1.OwnerReference, compared bool) (applied, error) {
+func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key string, mem *workMemory, p *prepared, owner metav1.OwnerReference, compared bool) (applied, error) {
 	config := manifest.ConfigFor(work.Spec.ManifestConfigs, p.gvr, p.obj.GetNamespace(), p.obj.GetName())
-	out, err := c.applyWith(ctx, work, key, p, owner, config, compared)
+	out, err := c.applyWith(ctx, work, key, mem, p, owner, config, compared)
 	result := metrics.ApplyUnchanged
 	switch {
 	case err != nil:
@@ -197,7 +197,7 @@ type applied struct {
 // status without one (written by an earlier version) has the object read
 // once. A cached copy that this agent's last write of the object replaced
 // costs no request either: the cache is a moment behind (see ownWrites).
-func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared,
+func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key string, mem *workMemory, p *prepared,
 	owner metav1.OwnerReference, config *workv1.ManifestConfigOption, compared bool) (applied, error) {
 	strategy, err := apply.ForConfig(config)
 	if err != nil {
@@ -234,9 +234,9 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 		if remembered && compared && record.Spec == spec {
 			switch {
 			case record.Content == content && apply.OwnersSettled(req, cached.OwnerReferences):
-				c.written.seen(key, p.id)
+				mem.written.seen(p.id)
 				return applied{exists: true}, nil
-			case c.written.behind(key, p.id, content):
+			case mem.written.behind(p.id, content):
 				return applied{exists: true}, nil
 			}
 		}
@@ -256,10 +256,10 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	}
 	out := applied{written: res.Written, exists: res.Object != nil, differences: res.Differences}
 	if res.Written && inCache {
-		c.written.note(key, p.id, content)
+		mem.written.note(p.id, content)
 	}
 	if res.Repaired != nil {
-		c.driftRepaired(ctx, work, key, p, res.Repaired)
+		c.driftRepaired(ctx, work, mem, p, res.Repaired)
 	}
 	if res.Object != nil && manifest.StrategyOf(config) != workv1.UpdateStrategyTypeReadOnly {
 		c.Records.NoteApplied(key, workv1.AppliedManifestResourceMeta{
