@@ -219,7 +219,7 @@ type applied struct {
 // comparison with the manifest, in the work's status, then still holds; a
 // status without one (written by an earlier version) has the object read
 // once. A cached copy that this agent's last write of the object replaced
-// costs no request either: the cache is a moment behind (see ownWrites).
+// costs no request either: the cache is a moment behind (see workMemory.written).
 func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key string, mem *workMemory, p *prepared,
 	owner metav1.OwnerReference, compared bool) (applied, error) {
 	strategy, err := apply.For(p.strategy)
@@ -256,9 +256,9 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 		if remembered && compared && record.Spec == spec {
 			switch {
 			case record.Content == content && apply.OwnersSettled(req, cached.OwnerReferences):
-				mem.written.seen(p.id)
+				mem.written.Forget(p.id)
 				return applied{exists: true}, nil
-			case mem.written.behind(p.id, content):
+			case mem.written.Replaced(p.id, content):
 				return applied{exists: true}, nil
 			}
 		}
@@ -278,7 +278,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	}
 	out := applied{written: res.Written, exists: res.Object != nil, differences: res.Differences}
 	if res.Written && inCache {
-		mem.written.note(p.id, content)
+		mem.written.NoteLast(p.id, content)
 	}
 	if res.Repaired != nil {
 		c.driftRepaired(ctx, work, mem, p, res.Repaired)

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 )
 
 // memories holds what the controller remembers of each work between its
@@ -58,8 +60,16 @@ type workMemory struct {
 	unavailableSince time.Time
 	mu               sync.Mutex
 
-	// written tells a cached object our writes replaced.
-	written ownWrites
+	// written holds, by object ID, the content version of the cached copy
+	// that our last write of the object replaced (see applyWith). Until the
+	// cache shows the write, a reconcile finds that copy again: one queued
+	// by an event of the change the write has just undone (the object's
+	// second drifted field, a sibling's deletion), or by another object of
+	// the work. That copy is behind our own write, not drift, and costs no
+	// read: the event of the write follows and is compared as usual. Once
+	// the cache shows the write, the entry goes. Content versions can come
+	// back, so only the last write's counts.
+	written workwriter.OwnWrites[uint64, uint64]
 	// drift makes one DriftRepaired Event per object and minute.
 	drift driftEvents
 }

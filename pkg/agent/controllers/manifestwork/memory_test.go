@@ -35,7 +35,7 @@ func TestMemoriesForget(t *testing.T) {
 		m.backoff()
 		m.schedule(retry{at: time.Unix(100, 0)})
 		m.appliedUnavailable(time.Unix(50, 0))
-		m.written.note(1, 7)
+		m.written.NoteLast(1, 7)
 		m.drift.message(1, "drifted", time.Unix(60, 0))
 	}
 
@@ -47,12 +47,12 @@ func TestMemoriesForget(t *testing.T) {
 	_, scheduled := fresh.scheduled()
 	assert.False(t, scheduled)
 	assert.Equal(t, time.Unix(70, 0), fresh.appliedUnavailable(time.Unix(70, 0)), "a new failure starts now")
-	assert.False(t, fresh.written.behind(1, 7))
+	assert.False(t, fresh.written.Replaced(1, 7))
 	assert.Equal(t, "new", fresh.drift.message(1, "new", time.Unix(61, 0)), "a new window")
 
 	m := ms.peek(kept)
 	assert.Equal(t, 1, m.retries())
-	assert.True(t, m.written.behind(1, 7))
+	assert.True(t, m.written.Replaced(1, 7))
 	assert.Equal(t, "drifted", m.drift.message(1, "new", time.Unix(61, 0)))
 }
 
@@ -81,7 +81,7 @@ func TestMemoriesConcurrentUse(t *testing.T) {
 				case 3:
 					_ = m.retries()
 				}
-				ms.of(other).written.note(1, 1)
+				ms.of(other).written.NoteLast(1, 1)
 				ms.forget(other)
 			}
 		}()
