@@ -43,6 +43,9 @@ type prepared struct {
 	strategy workv1.UpdateStrategyType
 	// orphaned: the work's deleteOption leaves the object behind.
 	orphaned bool
+	// compared: the work's status holds the outcome of an earlier
+	// comparison of the object with the manifest (its InSync condition).
+	compared bool
 	// appliedBefore: the work's status says the manifest was applied for
 	// the work's current generation.
 	appliedBefore bool
@@ -81,12 +84,16 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	recorded := c.Records.Retain(key, ids)
 	for _, i := range manifest.Order(kinds) {
 		it := items[i]
-		if it.p == nil || completed(st.work, it.result.meta) {
+		if it.p == nil {
 			continue
 		}
-		compared := comparedBefore(st.work, it.result.meta)
-		it.p.appliedBefore = appliedForGeneration(st.work, it.result.meta)
-		out, err := c.applyOne(ctx, st.work, key, st.mem, it.p, owner, compared)
+		previous := carryOver(st.work.Status.ResourceStatus.Manifests, it.result.meta).Conditions
+		if completed(previous) {
+			continue
+		}
+		it.p.compared = comparedBefore(previous)
+		it.p.appliedBefore = appliedForGeneration(st.work, previous)
+		out, err := c.applyOne(ctx, st.work, key, st.mem, it.p, owner)
 		it.result.exists, it.result.err, it.result.differences = out.exists, err, out.differences
 		it.result.missing = err == nil && !out.exists
 		recorded = recorded || out.recorded
@@ -97,25 +104,25 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	return nil
 }
 
-// comparedBefore tells whether the work's status holds the outcome of a
-// comparison of the manifest's object with it, which still holds for an
-// object unchanged since. One made while its type was not watched does
-// not: the object may have changed unseen.
-func comparedBefore(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
-	inSync := apimeta.FindStatusCondition(carryOver(work.Status.ResourceStatus.Manifests, meta).Conditions, ConditionInSync)
+// comparedBefore tells whether the manifest's conditions in the work's
+// status hold the outcome of a comparison of its object with it, which
+// still holds for an object unchanged since. One made while its type was not
+// watched does not: the object may have changed unseen.
+func comparedBefore(previous []metav1.Condition) bool {
+	inSync := apimeta.FindStatusCondition(previous, ConditionInSync)
 	return inSync != nil && inSync.Reason != InSyncReasonNotWatched
 }
 
 // appliedForGeneration tells whether the work's status says that the
 // manifest was applied for the work's current generation: the status was
 // written for it (the work's Applied observed it) and the manifest's
-// Applied is True.
-func appliedForGeneration(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
+// Applied is True among its conditions there, previous.
+func appliedForGeneration(work *workv1.ManifestWork, previous []metav1.Condition) bool {
 	cond := apimeta.FindStatusCondition(work.Status.Conditions, workv1.WorkApplied)
 	if cond == nil || cond.ObservedGeneration != work.Generation {
 		return false
 	}
-	return apimeta.IsStatusConditionTrue(carryOver(work.Status.ResourceStatus.Manifests, meta).Conditions, workv1.ManifestApplied)
+	return apimeta.IsStatusConditionTrue(previous, workv1.ManifestApplied)
 }
 
 // unowned lists the objects of the manifests that may be without the work's
@@ -185,10 +192,8 @@ func (c *Controller) prepare(work *workv1.ManifestWork, m workv1.Manifest, meta 
 }
 
 // applyOne applies a manifest and counts the outcome by its update strategy.
-// compared says the work's status holds the outcome of an earlier
-// comparison of the object with the manifest (its InSync condition).
-func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key string, mem *workMemory, p *prepared, owner metav1.OwnerReference, compared bool) (applied, error) {
-	out, err := c.applyWith(ctx, work, key, mem, p, owner, compared)
+func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key string, mem *workMemory, p *prepared, owner metav1.OwnerReference) (applied, error) {
+	out, err := c.applyWith(ctx, work, key, mem, p, owner)
 	result := metrics.ApplyUnchanged
 	switch {
 	case err != nil:
@@ -221,7 +226,7 @@ type applied struct {
 // once. A cached copy that this agent's last write of the object replaced
 // costs no request either: the cache is a moment behind (see workMemory.written).
 func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key string, mem *workMemory, p *prepared,
-	owner metav1.OwnerReference, compared bool) (applied, error) {
+	owner metav1.OwnerReference) (applied, error) {
 	strategy, err := apply.For(p.strategy)
 	if err != nil {
 		return applied{}, err
@@ -241,7 +246,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	if inCache {
 		content = objectwatch.ContentVersion(cached)
 	}
-	if !remembered && compared && p.appliedBefore {
+	if !remembered && p.compared && p.appliedBefore {
 		// An agent that starts (after a restart, or taking the lease over)
 		// knows what was applied from the work's status, and that nobody
 		// changed the object since from its last writer: an object someone
@@ -253,7 +258,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 		}
 	}
 	if inCache {
-		if remembered && compared && record.Spec == spec {
+		if remembered && p.compared && record.Spec == spec {
 			switch {
 			case record.Content == content && apply.OwnersSettled(req, cached.OwnerReferences):
 				mem.written.Forget(p.id)
@@ -339,10 +344,10 @@ func specOf(obj *unstructured.Unstructured, config *workv1.ManifestConfigOption,
 	return apply.HashBytes(data), nil
 }
 
-// completed tells whether a manifest's condition rules found it Complete: such
-// a manifest is never updated or recreated again, also after a restart, as
-// the status on the hub remembers it.
-func completed(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
-	previous := carryOver(work.Status.ResourceStatus.Manifests, meta)
-	return apimeta.IsStatusConditionTrue(previous.Conditions, workv1.ManifestComplete)
+// completed tells whether a manifest's condition rules found it Complete,
+// from its conditions in the work's status: such a manifest is never updated
+// or recreated again, also after a restart, as the status on the hub
+// remembers it.
+func completed(previous []metav1.Condition) bool {
+	return apimeta.IsStatusConditionTrue(previous, workv1.ManifestComplete)
 }
