@@ -11,7 +11,6 @@ package appliedresources
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -26,6 +25,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -75,11 +75,9 @@ type Controller struct {
 	// pruneFailures is since when pruning fails, by work key.
 	pruneFailures stalled.Failures
 	now           func() time.Time
-
-	mu sync.Mutex
 	// replaced holds, by AppliedManifestWork name, the resourceVersions our
 	// own writes replaced, until the lister shows a newer one.
-	replaced map[string][]string
+	replaced workwriter.OwnWrites[string, string]
 }
 
 // New returns the controller, ready to Run.
@@ -115,7 +113,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
-		c.forget(appliedwork.Name(c.HubHash, name))
+		c.replaced.Forget(appliedwork.Name(c.HubHash, name))
 		c.pruneFailures.Succeeded(syncCtx.QueueKey())
 		return nil
 	}

@@ -389,12 +389,7 @@ func sameResources(a, b []workv1.AppliedManifestResourceMeta) bool {
 // changed nothing keeps the version, which then stays current.
 func (c *Controller) wrote(before, after *workv1.AppliedManifestWork) *workv1.AppliedManifestWork {
 	if after.ResourceVersion != before.ResourceVersion {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.replaced == nil {
-			c.replaced = map[string][]string{}
-		}
-		c.replaced[before.Name] = append(c.replaced[before.Name], before.ResourceVersion)
+		c.replaced.Note(before.Name, before.ResourceVersion)
 	}
 	return after
 }
@@ -404,24 +399,7 @@ func (c *Controller) wrote(before, after *workv1.AppliedManifestWork) *workv1.Ap
 // conflicts). A copy they did not replace is at least as new as all of them
 // (an informer never goes back), so what was remembered is dropped.
 func (c *Controller) outdated(applied *workv1.AppliedManifestWork) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	versions, ok := c.replaced[applied.Name]
-	if !ok {
-		return false
-	}
-	if slices.Contains(versions, applied.ResourceVersion) {
-		return true
-	}
-	delete(c.replaced, applied.Name)
-	return false
-}
-
-// forget drops what is remembered of an AppliedManifestWork that is gone.
-func (c *Controller) forget(name string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.replaced, name)
+	return c.replaced.Outdated(applied.Name, applied.ResourceVersion)
 }
 
 // EventPruneFailed (Warning): resources dropped from the work have not been

@@ -68,7 +68,9 @@ func (a *Assessor) Assess(ctx context.Context, work *workv1.ManifestWork, status
 		healthy[i] = a.judgeManifest(ctx, work, &work.Status.ResourceStatus.Manifests[i], conditions[i], justApplied[i])
 	}
 	setStatus(work, status, conditions, healthy)
-	return slices.Contains(justApplied, true) || summarize(conditions).available < len(conditions)
+	return slices.Contains(justApplied, true) || slices.ContainsFunc(conditions, func(c metav1.Condition) bool {
+		return c.Status != metav1.ConditionTrue
+	})
 }
 
 // Written reports a status once the hub holds it (or held it already): the

@@ -2,7 +2,6 @@ package availability
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -122,9 +121,7 @@ func (a *Assessor) checkManifest(ctx context.Context, mc *workv1.ManifestConditi
 		cond.Reason = workv1.ManifestAvailableReasonFetchFailed
 		cond.Message = workwriter.TruncateMessage(workv1.ManifestAvailableMessageFetchFailed + err.Error())
 	case found:
-		cond.Status = metav1.ConditionTrue
-		cond.Reason = workv1.ManifestAvailableReasonAvailable
-		cond.Message = workv1.ManifestAvailableMessageAvailable
+		return health.ManifestAvailable(generation)
 	default:
 		cond.Status = metav1.ConditionFalse
 		cond.Reason = workv1.ManifestAvailableReasonNotAvailable
@@ -159,52 +156,6 @@ func (a *Assessor) exists(ctx context.Context, gvr schema.GroupVersionResource, 
 	return true, nil
 }
 
-// counts sums up the manifest conditions.
-type counts struct{ available, notAvailable, unknown int }
-
-func summarize(conditions []metav1.Condition) counts {
-	var n counts
-	for _, cond := range conditions {
-		switch cond.Status {
-		case metav1.ConditionTrue:
-			n.available++
-		case metav1.ConditionFalse:
-			n.notAvailable++
-		default:
-			n.unknown++
-		}
-	}
-	return n
-}
-
-// workAvailable aggregates the manifest conditions as OCM does: not
-// available wins over unknown, which wins over available; with no manifest
-// available at all, it is unknown.
-func workAvailable(conditions []metav1.Condition, generation int64) metav1.Condition {
-	n := summarize(conditions)
-	total := len(conditions)
-	cond := metav1.Condition{Type: workv1.WorkAvailable, ObservedGeneration: generation}
-	switch {
-	case n.notAvailable > 0:
-		cond.Status = metav1.ConditionFalse
-		cond.Reason = workv1.WorkAvailableReasonNotAvailable
-		cond.Message = fmt.Sprintf("%d of %d resources are not available", n.notAvailable, total)
-	case n.unknown > 0:
-		cond.Status = metav1.ConditionUnknown
-		cond.Reason = workv1.WorkAvailableReasonUnknown
-		cond.Message = fmt.Sprintf("%d of %d resources have unknown status", n.unknown, total)
-	case n.available == 0:
-		cond.Status = metav1.ConditionUnknown
-		cond.Reason = workv1.WorkAvailableReasonUnknown
-		cond.Message = workv1.WorkAvailableMessageNoneAvailable
-	default:
-		cond.Status = metav1.ConditionTrue
-		cond.Reason = workv1.WorkAvailableReasonAvailable
-		cond.Message = workv1.WorkAvailableMessageAvailable
-	}
-	return cond
-}
-
 // setStatus sets in status the given manifest Available and Healthy
 // conditions (a nil Healthy keeps the manifest's) and their aggregates;
 // everything else is kept as it is. The work's Healthy waits until every
@@ -220,7 +171,7 @@ func setStatus(work *workv1.ManifestWork, status *workv1.ManifestWorkStatus, con
 			apimeta.SetStatusCondition(&status.ResourceStatus.Manifests[i].Conditions, *healthy[i])
 		}
 	}
-	apimeta.SetStatusCondition(&status.Conditions, workAvailable(conditions, work.Generation))
+	apimeta.SetStatusCondition(&status.Conditions, health.WorkAvailable(conditions, work.Generation))
 	if cond, ok := health.WorkCondition(status, work.Generation); ok {
 		apimeta.SetStatusCondition(&status.Conditions, cond)
 	}

@@ -584,35 +584,6 @@ func TestReconcileFollowsTheGeneration(t *testing.T) {
 	assert.Equal(t, []metav1.Condition{applied, available, cmNoCheck, noFeedback}, got.ResourceStatus.Manifests[0].Conditions)
 }
 
-// The work's Available aggregates its manifests' as OCM's agent does, with
-// its reasons and messages.
-func TestWorkAvailableAsOCM(t *testing.T) {
-	unknown := cond(workv1.ManifestAvailable, metav1.ConditionUnknown, workv1.ManifestAvailableReasonFetchFailed, "")
-	tests := []struct {
-		name       string
-		manifests  []metav1.Condition
-		want       metav1.ConditionStatus
-		wantReason string
-		wantMsg    string
-	}{
-		{"all available", []metav1.Condition{available, available}, metav1.ConditionTrue,
-			workv1.WorkAvailableReasonAvailable, "All resources are available"},
-		{"not available wins over unknown", []metav1.Condition{available, unknown, notAvailable}, metav1.ConditionFalse,
-			workv1.WorkAvailableReasonNotAvailable, "1 of 3 resources are not available"},
-		{"unknown wins over available", []metav1.Condition{unknown, available, unknown}, metav1.ConditionUnknown,
-			workv1.WorkAvailableReasonUnknown, "2 of 3 resources have unknown status"},
-		{"none at all", nil, metav1.ConditionUnknown,
-			workv1.WorkAvailableReasonUnknown, "cannot get any available resource "},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := workAvailable(tt.manifests, generation)
-			assert.Equal(t, metav1.Condition{Type: workv1.WorkAvailable, Status: tt.want, ObservedGeneration: generation,
-				Reason: tt.wantReason, Message: tt.wantMsg}, got)
-		})
-	}
-}
-
 // Each manifest's Available condition carries OCM's reason and message.
 func TestManifestAvailableMessagesAsOCM(t *testing.T) {
 	boom := errors.New("boom")

@@ -21,11 +21,31 @@ import (
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
-// prepared is a manifest decoded and mapped, ready to apply.
+// manifestItem carries one manifest through the steps of applyManifests:
+// built once, it holds the manifest's result and, when it could be decoded
+// and mapped, what the work says of it.
+type manifestItem struct {
+	result *manifestResult // in the pass's results, by ordinal
+	p      *prepared       // nil when the manifest could not be prepared
+}
+
+// prepared is a manifest decoded and mapped, ready to apply, with its
+// config and strategy worked out once.
 type prepared struct {
-	obj *unstructured.Unstructured
-	gvr schema.GroupVersionResource
-	id  uint64 // the object among the work's records
+	obj  *unstructured.Unstructured
+	gvr  schema.GroupVersionResource
+	kind schema.GroupKind
+	use  objectwatch.Use // the resource type, and namespace, watched for it
+	id   uint64          // the object among the work's records
+	// config is the manifest's config from the work's manifestConfigs, nil
+	// when none matches; strategy is its update strategy, defaulted.
+	config   *workv1.ManifestConfigOption
+	strategy workv1.UpdateStrategyType
+	// orphaned: the work's deleteOption leaves the object behind.
+	orphaned bool
+	// compared: the work's status holds the outcome of an earlier
+	// comparison of the object with the manifest (its InSync condition).
+	compared bool
 	// appliedBefore: the work's status says the manifest was applied for
 	// the work's current generation.
 	appliedBefore bool
@@ -37,24 +57,25 @@ type prepared struct {
 func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	manifests := st.work.Spec.Workload.Manifests
 	st.results = make([]manifestResult, len(manifests))
-	ready := make([]*prepared, len(manifests))
-	kinds := make([]schema.GroupKind, len(manifests))
+	items := make([]manifestItem, len(manifests))
 	var uses []objectwatch.Use
 	var ids []uint64
+	kinds := make([]schema.GroupKind, len(manifests))
 	for i, m := range manifests {
-		st.results[i].meta.Ordinal = int32(i)
-		p, err := c.prepare(st.work, m, &st.results[i].meta)
-		if err != nil {
-			st.results[i].err = err
+		it := &items[i]
+		it.result = &st.results[i]
+		it.result.meta.Ordinal = int32(i)
+		it.p, it.result.err = c.prepare(st.work, m, &it.result.meta)
+		if it.p == nil {
 			continue
 		}
-		ready[i], kinds[i] = p, p.obj.GroupVersionKind().GroupKind()
-		uses = append(uses, objectwatch.Use{Resource: p.gvr, Namespace: p.obj.GetNamespace()})
-		ids = append(ids, p.id)
+		kinds[i] = it.p.kind
+		uses = append(uses, it.p.use)
+		ids = append(ids, it.p.id)
 	}
 	key := cache.MetaObjectToName(st.work).String()
 	c.Objects.SetUses(key, uses)
-	c.Objects.SetReads(key, unowned(st.work, ready))
+	c.Objects.SetReads(key, unowned(items))
 	if records.Persisted(st.work) {
 		c.Records.Load(key, st.applied.Annotations[records.Annotation])
 	}
@@ -62,14 +83,19 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	owner := appliedwork.OwnerReference(st.applied)
 	recorded := c.Records.Retain(key, ids)
 	for _, i := range manifest.Order(kinds) {
-		if ready[i] == nil || completed(st.work, st.results[i].meta) {
+		it := items[i]
+		if it.p == nil {
 			continue
 		}
-		compared := comparedBefore(st.work, st.results[i].meta)
-		ready[i].appliedBefore = appliedForGeneration(st.work, st.results[i].meta)
-		out, err := c.applyOne(ctx, st.work, key, ready[i], owner, compared)
-		st.results[i].exists, st.results[i].err, st.results[i].differences = out.exists, err, out.differences
-		st.results[i].missing = err == nil && !out.exists
+		previous := carryOver(st.work.Status.ResourceStatus.Manifests, it.result.meta).Conditions
+		if completed(previous) {
+			continue
+		}
+		it.p.compared = comparedBefore(previous)
+		it.p.appliedBefore = appliedForGeneration(st.work, previous)
+		out, err := c.applyOne(ctx, st.work, key, st.mem, it.p, owner)
+		it.result.exists, it.result.err, it.result.differences = out.exists, err, out.differences
+		it.result.missing = err == nil && !out.exists
 		recorded = recorded || out.recorded
 	}
 	if recorded && c.OnRecorded != nil {
@@ -78,39 +104,36 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 	return nil
 }
 
-// comparedBefore tells whether the work's status holds the outcome of a
-// comparison of the manifest's object with it, which still holds for an
-// object unchanged since. One made while its type was not watched does
-// not: the object may have changed unseen.
-func comparedBefore(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
-	inSync := apimeta.FindStatusCondition(carryOver(work.Status.ResourceStatus.Manifests, meta).Conditions, ConditionInSync)
+// comparedBefore tells whether the manifest's conditions in the work's
+// status hold the outcome of a comparison of its object with it, which
+// still holds for an object unchanged since. One made while its type was not
+// watched does not: the object may have changed unseen.
+func comparedBefore(previous []metav1.Condition) bool {
+	inSync := apimeta.FindStatusCondition(previous, ConditionInSync)
 	return inSync != nil && inSync.Reason != InSyncReasonNotWatched
 }
 
 // appliedForGeneration tells whether the work's status says that the
 // manifest was applied for the work's current generation: the status was
 // written for it (the work's Applied observed it) and the manifest's
-// Applied is True.
-func appliedForGeneration(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
+// Applied is True among its conditions there, previous.
+func appliedForGeneration(work *workv1.ManifestWork, previous []metav1.Condition) bool {
 	cond := apimeta.FindStatusCondition(work.Status.Conditions, workv1.WorkApplied)
 	if cond == nil || cond.ObservedGeneration != work.Generation {
 		return false
 	}
-	return apimeta.IsStatusConditionTrue(carryOver(work.Status.ResourceStatus.Manifests, meta).Conditions, workv1.ManifestApplied)
+	return apimeta.IsStatusConditionTrue(previous, workv1.ManifestApplied)
 }
 
 // unowned lists the objects of the manifests that may be without the work's
 // owner reference (ReadOnly, CreateOnly of an object someone else created,
 // and whatever the work's deleteOption orphans), so that their changes still
 // reach the work and its InSync condition.
-func unowned(work *workv1.ManifestWork, ready []*prepared) []objectwatch.ObjectKey {
+func unowned(items []manifestItem) []objectwatch.ObjectKey {
 	var out []objectwatch.ObjectKey
-	for _, p := range ready {
-		if p == nil {
-			continue
-		}
-		if !mayLeaveUnowned[manifest.StrategyFor(work, p.gvr, p.obj.GetNamespace(), p.obj.GetName())] &&
-			!manifest.Orphaned(work.Spec.DeleteOption, p.identifier()) {
+	for _, it := range items {
+		p := it.p
+		if p == nil || (!mayLeaveUnowned[p.strategy] && !p.orphaned) {
 			continue
 		}
 		out = append(out, objectwatch.ObjectKey{Resource: p.gvr, Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
@@ -157,15 +180,20 @@ func (c *Controller) prepare(work *workv1.ManifestWork, m workv1.Manifest, meta 
 	if err := manifest.CheckGenerateName(obj); err != nil {
 		return nil, err
 	}
-	return &prepared{obj: obj, gvr: mapping.Resource, id: records.ObjectID(mapping.Resource, obj.GetNamespace(), obj.GetName())}, nil
+	p := &prepared{
+		obj: obj, gvr: mapping.Resource, kind: gvk.GroupKind(),
+		use:    objectwatch.Use{Resource: mapping.Resource, Namespace: obj.GetNamespace()},
+		id:     records.ObjectID(mapping.Resource, obj.GetNamespace(), obj.GetName()),
+		config: manifest.ConfigFor(work.Spec.ManifestConfigs, mapping.Resource, obj.GetNamespace(), obj.GetName()),
+	}
+	p.strategy = manifest.StrategyOf(p.config)
+	p.orphaned = manifest.Orphaned(work.Spec.DeleteOption, p.identifier())
+	return p, nil
 }
 
 // applyOne applies a manifest and counts the outcome by its update strategy.
-// compared says the work's status holds the outcome of an earlier
-// comparison of the object with the manifest (its InSync condition).
-func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared, owner metav1.OwnerReference, compared bool) (applied, error) {
-	config := manifest.ConfigFor(work.Spec.ManifestConfigs, p.gvr, p.obj.GetNamespace(), p.obj.GetName())
-	out, err := c.applyWith(ctx, work, key, p, owner, config, compared)
+func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, key string, mem *workMemory, p *prepared, owner metav1.OwnerReference) (applied, error) {
+	out, err := c.applyWith(ctx, work, key, mem, p, owner)
 	result := metrics.ApplyUnchanged
 	switch {
 	case err != nil:
@@ -173,7 +201,7 @@ func (c *Controller) applyOne(ctx context.Context, work *workv1.ManifestWork, ke
 	case out.written:
 		result = metrics.ApplyWritten
 	}
-	metrics.ManifestApplies.WithLabelValues(string(manifest.StrategyOf(config)), result).Inc()
+	metrics.ManifestApplies.WithLabelValues(string(p.strategy), result).Inc()
 	return out, err
 }
 
@@ -187,7 +215,7 @@ type applied struct {
 	differences *diff.Report
 }
 
-// applyWith applies a manifest with the strategy of its config, unless its
+// applyWith applies a manifest with its strategy, unless its
 // record shows the object, as the watch cache has it, exactly as this agent
 // last left it for the same desired state: then nobody changed it since, and
 // it costs no request. The record stays valid across restarts (see
@@ -196,22 +224,21 @@ type applied struct {
 // comparison with the manifest, in the work's status, then still holds; a
 // status without one (written by an earlier version) has the object read
 // once. A cached copy that this agent's last write of the object replaced
-// costs no request either: the cache is a moment behind (see ownWrites).
-func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared,
-	owner metav1.OwnerReference, config *workv1.ManifestConfigOption, compared bool) (applied, error) {
-	strategy, err := apply.ForConfig(config)
+// costs no request either: the cache is a moment behind (see workMemory.written).
+func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key string, mem *workMemory, p *prepared,
+	owner metav1.OwnerReference) (applied, error) {
+	strategy, err := apply.For(p.strategy)
 	if err != nil {
 		return applied{}, err
 	}
-	spec, err := specOf(p.obj, config, owner, work.Spec.Executor)
+	spec, err := specOf(p.obj, p.config, owner, work.Spec.Executor)
 	if err != nil {
 		return applied{}, err
 	}
 	// Whether the work orphans the object is not part of spec: a change of
 	// deleteOption changes the owner references only, which the strategy
 	// settles with a patch of its own.
-	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: config, Spec: spec,
-		Orphaned: manifest.Orphaned(work.Spec.DeleteOption, p.identifier())}
+	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: p.config, Spec: spec, Orphaned: p.orphaned}
 	record, remembered := c.Records.Get(key, p.id)
 	cached, synced, err := c.Objects.Get(p.gvr, p.obj.GetNamespace(), p.obj.GetName())
 	inCache := err == nil && synced && cached != nil
@@ -219,24 +246,24 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	if inCache {
 		content = objectwatch.ContentVersion(cached)
 	}
-	if !remembered && compared && p.appliedBefore {
+	if !remembered && p.compared && p.appliedBefore {
 		// An agent that starts (after a restart, or taking the lease over)
 		// knows what was applied from the work's status, and that nobody
 		// changed the object since from its last writer: an object someone
 		// else wrote since is read, and a difference is drift.
-		unchanged := inCache && apply.OwnWriter(config, objectwatch.LastWriter(cached))
+		unchanged := inCache && apply.OwnWriter(p.config, objectwatch.LastWriter(cached))
 		var rebuildErr error
 		if record, remembered, rebuildErr = c.rebuildRecord(key, p, req, content, unchanged); rebuildErr != nil {
 			return applied{}, rebuildErr
 		}
 	}
 	if inCache {
-		if remembered && compared && record.Spec == spec {
+		if remembered && p.compared && record.Spec == spec {
 			switch {
 			case record.Content == content && apply.OwnersSettled(req, cached.OwnerReferences):
-				c.written.seen(key, p.id)
+				mem.written.Forget(p.id)
 				return applied{exists: true}, nil
-			case c.written.behind(key, p.id, content):
+			case mem.written.Replaced(p.id, content):
 				return applied{exists: true}, nil
 			}
 		}
@@ -247,7 +274,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	}
 	// The executor is checked before each write, not for an object that is
 	// already as the work wants it: nothing is done on its behalf then.
-	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, manifest.StrategyOf(config), req.Orphaned); err != nil {
+	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, p.strategy, p.orphaned); err != nil {
 		return applied{recorded: c.forgetContent(key, p.id, record, remembered)}, err
 	}
 	res, err := strategy.Apply(ctx, c.Dynamic, req)
@@ -256,12 +283,12 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	}
 	out := applied{written: res.Written, exists: res.Object != nil, differences: res.Differences}
 	if res.Written && inCache {
-		c.written.note(key, p.id, content)
+		mem.written.NoteLast(p.id, content)
 	}
 	if res.Repaired != nil {
-		c.driftRepaired(ctx, work, key, p, res.Repaired)
+		c.driftRepaired(ctx, work, mem, p, res.Repaired)
 	}
-	if res.Object != nil && manifest.StrategyOf(config) != workv1.UpdateStrategyTypeReadOnly {
+	if res.Object != nil && p.strategy != workv1.UpdateStrategyTypeReadOnly {
 		c.Records.NoteApplied(key, workv1.AppliedManifestResourceMeta{
 			ResourceIdentifier: p.identifier(), Version: p.gvr.Version, UID: string(res.Object.GetUID()),
 		})
@@ -317,10 +344,10 @@ func specOf(obj *unstructured.Unstructured, config *workv1.ManifestConfigOption,
 	return apply.HashBytes(data), nil
 }
 
-// completed tells whether a manifest's condition rules found it Complete: such
-// a manifest is never updated or recreated again, also after a restart, as
-// the status on the hub remembers it.
-func completed(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
-	previous := carryOver(work.Status.ResourceStatus.Manifests, meta)
-	return apimeta.IsStatusConditionTrue(previous.Conditions, workv1.ManifestComplete)
+// completed tells whether a manifest's condition rules found it Complete,
+// from its conditions in the work's status: such a manifest is never updated
+// or recreated again, also after a restart, as the status on the hub
+// remembers it.
+func completed(previous []metav1.Condition) bool {
+	return apimeta.IsStatusConditionTrue(previous, workv1.ManifestComplete)
 }

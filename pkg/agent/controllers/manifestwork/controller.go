@@ -6,7 +6,6 @@ package manifestwork
 import (
 	"context"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -19,7 +18,6 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/apply/records"
@@ -103,22 +101,9 @@ type Controller struct {
 	Deps
 	works   worklisters.ManifestWorkNamespaceLister
 	applied worklisters.AppliedManifestWorkLister
-	retries workqueue.TypedRateLimiter[string] // per-work backoff while manifests fail
-	waiting sync.Map                           // key -> retry scheduled for a failing work
-	writer  *workwriter.Writer                 // guarded: tells a lister copy our writes replaced
-	written ownWrites                          // tells a cached object our writes replaced
-	drift   driftEvents                        // one DriftRepaired Event per object and minute
+	writer  *workwriter.Writer // guarded: tells a lister copy our writes replaced
+	mem     memories           // of each work, between its reconciles
 	now     func() time.Time
-	// appliedFailures is since when each work's AppliedManifestWork could
-	// not be had.
-	appliedFailures stalled.Failures
-}
-
-// retry is the scheduled retry of a work whose manifests failed.
-type retry struct {
-	generation int64
-	epoch      uint64 // of the Executors when it was scheduled
-	at         time.Time
 }
 
 // Failing manifests are retried with a per-work backoff from retryFirst up to
@@ -136,7 +121,6 @@ func New(d Deps) factory.Controller {
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied: d.AppliedWorks.Lister(),
-		retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
 		writer:  d.Hub.NewGuarded(ControllerName),
 		now:     time.Now,
 	}
@@ -177,7 +161,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		klog.FromContext(ctx).V(4).Info("Waiting for the informer to catch up with our write", "manifestWork", klog.KObj(work))
 		return nil
 	}
-	if at, ok := c.retryPending(key, work.Generation); ok {
+	if at, ok := c.retryPending(ref, work.Generation); ok {
 		// Events in between, mostly our own status writes, do not bring the
 		// retry forward; a new generation of the work or an RBAC change does.
 		// The retry is armed again: the queue keeps only the earliest time
@@ -191,29 +175,34 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	var later *retryLater
 	switch {
 	case errors.As(err, &later):
-		delay := c.retries.When(key)
+		mem := c.mem.of(ref)
+		delay := mem.backoff()
 		if later.within > 0 && later.within < delay {
 			delay = later.within
 		}
 		logger.V(2).Info("Work not done; retrying", "after", delay, "err", err)
-		c.waiting.Store(key, retry{generation: work.Generation, epoch: c.Executors.Epoch(), at: c.now().Add(delay)})
+		mem.schedule(retry{generation: work.Generation, epoch: c.Executors.Epoch(), at: c.now().Add(delay)})
 		syncCtx.Queue().AddAfter(key, delay)
 		return nil
 	case err == nil:
-		c.retries.Forget(key)
-		c.waiting.Delete(key)
+		if mem := c.mem.peek(ref); mem != nil {
+			mem.succeeded()
+		}
 	}
 	return err
 }
 
 // retryPending tells whether a retry of this generation is scheduled later,
 // and when, and RBAC has not changed since it was scheduled.
-func (c *Controller) retryPending(key string, generation int64) (time.Time, bool) {
-	v, ok := c.waiting.Load(key)
+func (c *Controller) retryPending(key cache.ObjectName, generation int64) (time.Time, bool) {
+	mem := c.mem.peek(key)
+	if mem == nil {
+		return time.Time{}, false
+	}
+	r, ok := mem.scheduled()
 	if !ok {
 		return time.Time{}, false
 	}
-	r := v.(retry)
 	return r.at, r.generation == generation && r.epoch == c.Executors.Epoch() && c.now().Before(r.at)
 }
 
@@ -232,23 +221,35 @@ func (c *Controller) retryFailed() {
 // scheduled, as queuekeys.RetryNow sees it.
 type backoff struct{ c *Controller }
 
-func (b backoff) NumRequeues(key string) int { return b.c.retries.NumRequeues(key) }
-
-func (b backoff) Forget(key string) {
-	b.c.retries.Forget(key)
-	b.c.waiting.Delete(key)
+func (b backoff) NumRequeues(key string) int {
+	if mem := b.memory(key); mem != nil {
+		return mem.retries()
+	}
+	return 0
 }
 
-// forget drops what the controller remembers about a deleted work.
+func (b backoff) Forget(key string) {
+	if mem := b.memory(key); mem != nil {
+		mem.succeeded()
+	}
+}
+
+func (b backoff) memory(key string) *workMemory {
+	ref, err := cache.ParseObjectName(key)
+	if err != nil {
+		return nil
+	}
+	return b.c.mem.peek(ref)
+}
+
+// forget drops what the controller, and the collaborators that keep
+// something per work, remember about a deleted work.
 func (c *Controller) forget(name string) {
-	key := cache.NewObjectName(c.ClusterName, name).String()
+	ref := cache.NewObjectName(c.ClusterName, name)
+	key := ref.String()
+	c.mem.forget(ref)
 	c.Objects.SetUses(key, nil)
 	c.Objects.SetReads(key, nil)
 	c.Records.Forget(key)
-	c.retries.Forget(key)
-	c.waiting.Delete(key)
 	c.writer.Forget(key)
-	c.written.forget(key)
-	c.drift.forget(key)
-	c.appliedFailures.Succeeded(key)
 }

@@ -28,7 +28,7 @@ const driftWindow = time.Minute
 // which every repair of it records the same message again, which the
 // recorder's correlator turns into a count on one Event: an object that two
 // writers fight over yields one Event with a growing count, not a storm.
-func (c *Controller) driftRepaired(ctx context.Context, work *workv1.ManifestWork, key string, p *prepared, drift *apply.Drift) {
+func (c *Controller) driftRepaired(ctx context.Context, work *workv1.ManifestWork, mem *workMemory, p *prepared, drift *apply.Drift) {
 	kind := p.obj.GroupVersionKind().GroupKind()
 	metrics.DriftRepairs.WithLabelValues(kind.String()).Inc()
 	by := "an unknown field manager"
@@ -39,19 +39,14 @@ func (c *Controller) driftRepaired(ctx context.Context, work *workv1.ManifestWor
 	klog.FromContext(ctx).V(2).Info("Repaired drift", "object", object, "changedBy", drift.ChangedBy, "fields", drift.Paths())
 	message := workwriter.EventMessage(fmt.Sprintf("Repaired %s, changed by %s: %s", object, by,
 		drift.Describe("%[1]s: found %[3]s, restored %[2]s")))
-	c.Events.Event(work, corev1.EventTypeWarning, EventDriftRepaired, c.drift.message(key, p.id, message, c.now()))
+	c.Events.Event(work, corev1.EventTypeWarning, EventDriftRepaired, mem.drift.message(p.id, message, c.now()))
 }
 
 // driftEvents remembers, per object of a work, the message of the window
 // opened by its last Event.
 type driftEvents struct {
 	mu      sync.Mutex
-	windows map[driftKey]driftEntry
-}
-
-type driftKey struct {
-	work   string
-	object uint64
+	windows map[uint64]driftEntry // by object ID
 }
 
 type driftEntry struct {
@@ -59,21 +54,20 @@ type driftEntry struct {
 	message string
 }
 
-// maxDriftWindows bounds the memory of driftEvents; closed windows are
-// dropped when it is reached.
+// maxDriftWindows bounds the memory of a work's driftEvents; closed windows
+// are dropped when it is reached.
 const maxDriftWindows = 4096
 
 // message returns the message to record for a repair: the one of the open
 // window of the object, or fresh, which opens a new window.
-func (d *driftEvents) message(work string, object uint64, fresh string, now time.Time) string {
+func (d *driftEvents) message(object uint64, fresh string, now time.Time) string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	key := driftKey{work, object}
-	if e, ok := d.windows[key]; ok && now.Sub(e.opened) < driftWindow {
+	if e, ok := d.windows[object]; ok && now.Sub(e.opened) < driftWindow {
 		return e.message
 	}
 	if d.windows == nil {
-		d.windows = map[driftKey]driftEntry{}
+		d.windows = map[uint64]driftEntry{}
 	}
 	if len(d.windows) >= maxDriftWindows {
 		for k, e := range d.windows {
@@ -82,17 +76,6 @@ func (d *driftEvents) message(work string, object uint64, fresh string, now time
 			}
 		}
 	}
-	d.windows[key] = driftEntry{opened: now, message: fresh}
+	d.windows[object] = driftEntry{opened: now, message: fresh}
 	return fresh
-}
-
-// forget drops the windows of a deleted work.
-func (d *driftEvents) forget(work string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for k := range d.windows {
-		if k.work == work {
-			delete(d.windows, k)
-		}
-	}
 }

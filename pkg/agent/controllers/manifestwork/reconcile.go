@@ -21,6 +21,7 @@ import (
 type state struct {
 	work    *workv1.ManifestWork        // the latest copy, after our own metadata writes
 	applied *workv1.AppliedManifestWork // owner of everything applied
+	mem     *workMemory                 // what the controller remembers of the work
 	results []manifestResult            // by ordinal
 	// halted is why the pass applies nothing (the managed cluster does not
 	// answer, the AppliedManifestWork is not there); nil when it applies.
@@ -60,7 +61,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) e
 	if work.DeletionTimestamp != nil {
 		return nil // the finalize controller owns deleted works
 	}
-	st := &state{work: work}
+	st := &state{work: work, mem: c.mem.of(cache.MetaObjectToName(work))}
 	for _, step := range []func(context.Context, *state) error{
 		c.ensureFinalizer,
 		c.checkCluster,
@@ -103,14 +104,13 @@ func (c *Controller) ensureFinalizer(ctx context.Context, st *state) error {
 // and owns, what the work applies. Without it nothing can be applied: the
 // pass halts, and the work is Stalled once that lasts.
 func (c *Controller) ensureAppliedWork(ctx context.Context, st *state) error {
-	key := cache.MetaObjectToName(st.work).String()
 	applied, err := c.appliedWork(ctx, st.work.Name)
 	if err != nil {
-		v := c.appliedFailures.Failed(key, c.now())
-		st.halt(err, v.Wait, appliedWorkStalled(err, v, st.work.Generation))
+		persisting, wait := stalled.Persists(st.mem.appliedUnavailable(c.now()), c.now())
+		st.halt(err, wait, appliedWorkStalled(err, persisting, st.work.Generation))
 		return nil
 	}
-	c.appliedFailures.Succeeded(key)
+	st.mem.appliedAvailable()
 	st.applied = applied
 	return nil
 }

@@ -17,7 +17,6 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/client-go/util/workqueue"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply/records"
@@ -91,7 +90,6 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 			},
 			works:   worklisters.NewManifestWorkLister(works).ManifestWorks(fixture.Cluster),
 			applied: worklisters.NewAppliedManifestWorkLister(applied),
-			retries: workqueue.NewTypedItemExponentialFailureRateLimiter[string](retryFirst, retryMax),
 			writer:  workwriter.NewGuarded(ControllerName, hub),
 			now:     time.Now,
 		},
@@ -299,11 +297,12 @@ func TestSyncRetriesFailingManifestsWithBackoff(t *testing.T) {
 	e := newEnv(t, work)
 	now := time.Unix(1000, 0)
 	e.c.now = func() time.Time { return now }
-	key := fixture.Cluster + "/w"
+	ref := cache.NewObjectName(fixture.Cluster, "w")
+	key := ref.String()
 	syncCtx := ct.NewSyncContext(key)
 	for i := 1; i <= 3; i++ {
 		require.NoError(t, e.c.sync(context.Background(), syncCtx))
-		assert.Equal(t, i, e.c.retries.NumRequeues(key), "attempt %d", i)
+		assert.Equal(t, i, e.c.mem.of(ref).retries(), "attempt %d", i)
 		delay, ok := syncCtx.Q.Delay(key)
 		require.True(t, ok)
 		assert.Equal(t, retryFirst<<(i-1), delay, "0.5s, 1s, 2s")
@@ -315,7 +314,7 @@ func TestSyncRetriesFailingManifestsWithBackoff(t *testing.T) {
 		now = now.Add(delay / 2)
 		require.NoError(t, e.c.sync(context.Background(), syncCtx))
 		assert.Empty(t, ct.Writes(e.hub.Actions()))
-		assert.Equal(t, i, e.c.retries.NumRequeues(key))
+		assert.Equal(t, i, e.c.mem.of(ref).retries())
 		rearmed, ok := syncCtx.Q.Delay(key)
 		require.True(t, ok)
 		assert.Equal(t, delay-delay/2, rearmed, "the retry stays due at its time")
@@ -326,7 +325,7 @@ func TestSyncRetriesFailingManifestsWithBackoff(t *testing.T) {
 	work.Generation = 2
 	require.NoError(t, e.works.Update(work))
 	require.NoError(t, e.c.sync(context.Background(), syncCtx))
-	assert.Equal(t, 4, e.c.retries.NumRequeues(key))
+	assert.Equal(t, 4, e.c.mem.of(ref).retries())
 }
 
 // A manifest that its condition rules found Complete is not applied again.

@@ -8,6 +8,7 @@ import (
 	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 
 	"github.com/manifestwork/work/test/fixture"
@@ -24,12 +25,13 @@ func TestRetryFailedOnReconnect(t *testing.T) {
 	queue := e.c.SyncContext.Queue()
 	t.Cleanup(queue.ShutDown)
 
-	failing := fixture.Cluster + "/w" // its manifests failed: a retry a minute away
+	ref := cache.NewObjectName(fixture.Cluster, "w")
+	failing := ref.String() // its manifests failed: a retry a minute away
 	for range 10 {
-		e.c.retries.When(failing)
+		e.c.mem.of(ref).backoff()
 	}
-	e.c.waiting.Store(failing, retry{at: time.Now().Add(time.Minute)})
-	_, pending := e.c.retryPending(failing, 0)
+	e.c.mem.of(ref).schedule(retry{at: time.Now().Add(time.Minute)})
+	_, pending := e.c.retryPending(ref, 0)
 	require.True(t, pending)
 	statusFailed := fixture.Cluster + "/status-failed" // an error went to the queue's backoff
 	for range 10 {
@@ -38,8 +40,8 @@ func TestRetryFailedOnReconnect(t *testing.T) {
 
 	e.c.retryFailed()
 
-	assert.Zero(t, e.c.retries.NumRequeues(failing))
-	_, pending = e.c.retryPending(failing, 0)
+	assert.Zero(t, e.c.mem.of(ref).retries())
+	_, pending = e.c.retryPending(ref, 0)
 	assert.False(t, pending, "the scheduled retry no longer holds a sync back")
 	assert.Zero(t, queue.NumRequeues(statusFailed))
 	require.Equal(t, 2, queue.Len(), "both queued at once, the work that did not fail is not")

@@ -63,16 +63,18 @@ func (c *Controller) checkCluster(_ context.Context, st *state) error {
 func (c *Controller) reconcileAll() {
 	works, _ := c.works.List(labels.Everything()) // a lister does not fail
 	for _, work := range works {
-		key := cache.MetaObjectToName(work).String()
-		c.waiting.Delete(key)
-		c.SyncContext.Queue().Add(key)
+		key := cache.MetaObjectToName(work)
+		if mem := c.mem.peek(key); mem != nil {
+			mem.unschedule()
+		}
+		c.SyncContext.Queue().Add(key.String())
 	}
 }
 
 // appliedWorkStalled is the Stalled condition of a work whose
 // AppliedManifestWork cannot be had, nil while that is too young to report.
-func appliedWorkStalled(err error, v stalled.Verdict, generation int64) *metav1.Condition {
-	if !v.Persisting {
+func appliedWorkStalled(err error, persisting bool, generation int64) *metav1.Condition {
+	if !persisting {
 		return nil
 	}
 	return stallCondition(stalled.ReasonAppliedManifestWorkUnavailable, generation,

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
@@ -204,7 +205,7 @@ func TestStalledMessages(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, work)
 			e.c.now = func() time.Time { return t0.Add(stalled.Threshold) }
-			e.c.appliedFailures.Failed(fixture.Cluster+"/w", t0)
+			e.c.mem.of(cache.NewObjectName(fixture.Cluster, "w")).appliedUnavailable(t0)
 			tc.setup(e)
 			_ = e.c.reconcile(context.Background(), work)
 			got := e.work(t)
@@ -273,7 +274,7 @@ func TestSyncRetriesWhenAFailureIsDueToBeReported(t *testing.T) {
 			e.c.now = func() time.Time { return t0.Add(tc.down) }
 			e.c.Cluster = reachability(func() (time.Time, string, bool) { return t0, "refused", true })
 			for range tc.retries {
-				e.c.retries.When(key)
+				e.c.mem.of(cache.NewObjectName(fixture.Cluster, "w")).backoff()
 			}
 			syncCtx := ct.NewSyncContext(key)
 			require.NoError(t, e.c.sync(context.Background(), syncCtx))
@@ -291,11 +292,11 @@ func TestReconcileAllOnALastingOutage(t *testing.T) {
 	require.NoError(t, e.works.Add(fixture.NewWork(fixture.Cluster, "other").Build()))
 	syncCtx := ct.NewSyncContext("")
 	e.c.SyncContext = syncCtx
-	e.c.waiting.Store(fixture.Cluster+"/w", retry{at: time.Now().Add(time.Minute)})
+	e.c.mem.of(cache.NewObjectName(fixture.Cluster, "w")).schedule(retry{at: time.Now().Add(time.Minute)})
 
 	e.c.reconcileAll()
 
 	assert.ElementsMatch(t, []any{fixture.Cluster + "/w", fixture.Cluster + "/other"}, syncCtx.Q.Added)
-	_, pending := e.c.retryPending(fixture.Cluster+"/w", 0)
+	_, pending := e.c.retryPending(cache.NewObjectName(fixture.Cluster, "w"), 0)
 	assert.False(t, pending, "the scheduled retry does not hold it back")
 }

@@ -30,20 +30,22 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 	status := *work.Status.DeepCopy()
 	previous := status.ResourceStatus.Manifests
 	manifests := make([]workv1.ManifestCondition, len(results))
-	allAvailable := len(results) > 0
+	available := make([]metav1.Condition, 0, len(results)) // of the manifests whose object exists
 	for i, r := range results {
 		mc := carryOver(previous, r.meta)
 		mc.ResourceMeta = r.meta
 		apimeta.SetStatusCondition(&mc.Conditions, manifestApplied(r.err, work.Generation))
 		if r.err == nil && r.exists {
-			apimeta.SetStatusCondition(&mc.Conditions, manifestAvailable(work.Generation))
+			apimeta.SetStatusCondition(&mc.Conditions, health.ManifestAvailable(work.Generation))
 			feedback.SetNoRules(work, &mc)
 			if noHealthCheck(work, r.meta) {
 				apimeta.SetStatusCondition(&mc.Conditions, health.NoHealthCheck(r.meta.Kind).Condition(work.Generation))
 			}
 		}
 		setManifestInSync(&mc, r, work.Generation)
-		allAvailable = allAvailable && apimeta.IsStatusConditionTrue(mc.Conditions, workv1.ManifestAvailable)
+		if cond := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestAvailable); cond != nil && cond.Status == metav1.ConditionTrue {
+			available = append(available, *cond)
+		}
 		manifests[i] = mc
 	}
 	status.ResourceStatus.Manifests = manifests
@@ -55,8 +57,8 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 		apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, work.Generation))
 	}
 	setOwnCondition(work, &status.Conditions, workProgressing(failed, work.Generation))
-	if allAvailable {
-		apimeta.SetStatusCondition(&status.Conditions, workAvailable(work.Generation))
+	if len(results) > 0 && len(available) == len(results) {
+		apimeta.SetStatusCondition(&status.Conditions, health.WorkAvailable(available, work.Generation))
 	}
 	if cond, ok := health.WorkCondition(&status, work.Generation); ok {
 		apimeta.SetStatusCondition(&status.Conditions, cond)
@@ -69,22 +71,6 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 // such objects (ConfigMaps, RBAC, ...) costs no second status write for it.
 func noHealthCheck(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool {
 	return meta.Kind != "" && !health.Judged(schema.GroupKind{Group: meta.Group, Kind: meta.Kind}) && !health.Overridden(work, meta)
-}
-
-// manifestAvailable and workAvailable are the Available conditions the
-// availability controller writes for objects that exist.
-func manifestAvailable(generation int64) metav1.Condition {
-	return metav1.Condition{
-		Type: workv1.ManifestAvailable, Status: metav1.ConditionTrue, ObservedGeneration: generation,
-		Reason: workv1.ManifestAvailableReasonAvailable, Message: workv1.ManifestAvailableMessageAvailable,
-	}
-}
-
-func workAvailable(generation int64) metav1.Condition {
-	return metav1.Condition{
-		Type: workv1.WorkAvailable, Status: metav1.ConditionTrue, ObservedGeneration: generation,
-		Reason: workv1.WorkAvailableReasonAvailable, Message: workv1.WorkAvailableMessageAvailable,
-	}
 }
 
 // carryOver returns the previous status of the same object, matched as

@@ -8,6 +8,9 @@
 // nothing to judge.
 //
 // Rules are pure functions of the object; they never read the API.
+//
+// The package also builds the Available conditions, of a manifest whose
+// object exists and of the work, for every controller that writes them.
 package health
 
 import (

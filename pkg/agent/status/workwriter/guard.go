@@ -18,19 +18,14 @@ func (w *Writer) Outdated(work *workv1.ManifestWork) bool {
 	if w.replaced == nil {
 		return false
 	}
-	key := keyOf(work)
-	if v, ok := w.replaced.Load(key); ok && v.(map[string]bool)[work.ResourceVersion] {
-		return true
-	}
-	w.replaced.Delete(key)
-	return false
+	return w.replaced.Outdated(keyOf(work), work.ResourceVersion)
 }
 
 // Forget drops what the writer remembers of a work that is gone; key is its
 // namespace/name.
 func (w *Writer) Forget(key string) {
 	if w.replaced != nil {
-		w.replaced.Delete(key)
+		w.replaced.Forget(key)
 	}
 	w.pacing.forget(key)
 	for _, patch := range []string{metrics.PatchStatus, metrics.PatchFinalizer} {
@@ -40,19 +35,10 @@ func (w *Writer) Forget(key string) {
 
 // wrote remembers that a write replaced the work's version. A write that
 // changed nothing on the server keeps the resourceVersion, which then stays
-// current. The writes to one work come from one reconcile at a time, so the
-// load and store do not race.
+// current.
 func (w *Writer) wrote(before, after *workv1.ManifestWork) {
 	if w.replaced == nil || after == nil || after.ResourceVersion == before.ResourceVersion {
 		return
 	}
-	key := keyOf(before)
-	rvs := map[string]bool{}
-	if v, ok := w.replaced.Load(key); ok {
-		for rv := range v.(map[string]bool) {
-			rvs[rv] = true
-		}
-	}
-	rvs[before.ResourceVersion] = true
-	w.replaced.Store(key, rvs)
+	w.replaced.Note(keyOf(before), before.ResourceVersion)
 }

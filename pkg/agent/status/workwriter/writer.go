@@ -24,7 +24,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
@@ -47,7 +46,7 @@ type Writer struct {
 	maxSize    int // of the status JSON; 0 means DefaultMaxSize
 	// replaced is nil for a writer without guard; otherwise it holds, per
 	// work key, the resourceVersions our writes replaced.
-	replaced *sync.Map // key -> map[string]bool
+	replaced *OwnWrites[string, string]
 	// events records the Warning Events of writes that keep failing; nil
 	// records none.
 	events  record.EventRecorder
@@ -104,7 +103,7 @@ func New(controller string, client workclient.Interface) *Writer {
 // replaced, for Outdated. Its controller calls Forget when a work is gone.
 func NewGuarded(controller string, client workclient.Interface) *Writer {
 	w := New(controller, client)
-	w.replaced = &sync.Map{}
+	w.replaced = &OwnWrites[string, string]{}
 	return w
 }
 
