@@ -103,12 +103,6 @@ func For(t workv1.UpdateStrategyType) (Strategy, error) {
 	return s, nil
 }
 
-// ForConfig returns the strategy a manifestConfig selects; a nil config or
-// one without updateStrategy selects Update.
-func ForConfig(config *workv1.ManifestConfigOption) (Strategy, error) {
-	return For(manifest.StrategyOf(config))
-}
-
 // Error is a failure the caller reports as the manifest's Applied condition.
 type Error struct {
 	// Reason is one of the ManifestApplied* reasons.

@@ -38,20 +38,6 @@ func TestFor(t *testing.T) {
 	})
 }
 
-func TestForConfig(t *testing.T) {
-	got, err := ForConfig(nil)
-	require.NoError(t, err)
-	assert.Equal(t, updateStrategy{}, got, "no config")
-
-	got, err = ForConfig(&workv1.ManifestConfigOption{})
-	require.NoError(t, err)
-	assert.Equal(t, updateStrategy{}, got, "no updateStrategy")
-
-	got, err = ForConfig(ssaConfig(nil))
-	require.NoError(t, err)
-	assert.Equal(t, serverSideApplyStrategy{}, got)
-}
-
 func TestErrorUnwraps(t *testing.T) {
 	cause := errors.New("boom")
 	err := error(&Error{Reason: workv1.ManifestAppliedReasonFailed, Message: "it failed", Err: cause})

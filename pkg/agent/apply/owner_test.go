@@ -17,6 +17,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 )
 
 // staleA is a reference to an earlier AppliedManifestWork of ownerA's name.
@@ -157,7 +158,7 @@ func TestOrphanedObjectsCarryNoOwnerReference(t *testing.T) {
 			if last == nil {
 				last = remembered(t, desired, config)
 			}
-			strategy, err := ForConfig(config)
+			strategy, err := For(manifest.StrategyOf(config))
 			require.NoError(t, err)
 
 			res, err := strategy.Apply(context.Background(), client, Request{
