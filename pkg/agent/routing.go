@@ -21,8 +21,10 @@ import (
 	"github.com/manifestwork/work/pkg/agent/controllers/statusfeedback"
 	"github.com/manifestwork/work/pkg/agent/executor"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
+	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
+	"github.com/manifestwork/work/pkg/kubeconn/outage"
 )
 
 // queues are the queues that changes of applied objects feed, and the
@@ -76,9 +78,9 @@ func newQueues(eventRecorder record.EventRecorder) queues {
 // is only recorded once the apply has put it back. Recording at each event
 // would write the AppliedManifestWork several times during the burst, next
 // to the repairs, instead of once after it.
-func (q queues) onObjectChange(clusterName, hubHash string) func(appliedName string) {
+func (q queues) onObjectChange(agent appliedwork.Agent) func(appliedName string) {
 	return func(appliedName string) {
-		if key, ok := appliedwork.WorkKey(clusterName, hubHash, appliedName); ok {
+		if key, ok := agent.WorkKey(appliedName); ok {
 			q.apply.Queue().Add(key)
 			q.available.Queue().Add(key)
 			q.feedback.Queue().Add(key)
@@ -102,7 +104,7 @@ func (q queues) onWatchFailure(clusterName string) func(user string) {
 // onExecutorChange requeues, when RBAC changed for an executor (or for all,
 // executor.AllExecutors), every work it executes: to apply what was denied,
 // prune and finish deletions that waited for a grant.
-func (q queues) onExecutorChange(works worklisters.ManifestWorkNamespaceLister, hubHash string) func(context.Context, string) {
+func (q queues) onExecutorChange(works worklisters.ManifestWorkNamespaceLister, agent appliedwork.Agent) func(context.Context, string) {
 	return func(ctx context.Context, user string) {
 		all, err := works.List(labels.Everything())
 		if err != nil {
@@ -117,17 +119,27 @@ func (q queues) onExecutorChange(works worklisters.ManifestWorkNamespaceLister, 
 			key := cache.MetaObjectToName(work).String()
 			q.apply.Queue().Add(key)
 			q.record.Queue().Add(key)
-			q.done.Queue().Add(appliedwork.Name(hubHash, work.Name))
+			q.done.Queue().Add(agent.AppliedName(work.Name))
 		}
 	}
 }
 
-// retryFailed returns what retries at once, when a cluster answers again
-// after an outage, every work or AppliedManifestWork whose reconcile failed
-// lately in the queues the controllers share: the backoff that the outage
-// built up says nothing about the clusters any more. (The ManifestWork
-// controller does the same, through queuekeys.RetryNow too, with its own
-// per-work backoff.)
+// onOutages subscribes the controllers to the connections' outages. When
+// the hub or the managed cluster answers again, every work whose reconcile
+// failed meanwhile is retried at once, in every queue: the backoff that the
+// outage built up says nothing about the clusters any more. When the managed
+// cluster has not answered for stalled.Threshold, every work is reconciled,
+// to show the outage on it (Stalled).
+func (q queues) onOutages(connections outage.Monitors, cluster *outage.Monitor, apply *manifestwork.Controller, in informers) {
+	works := in.works.Lister().ManifestWorks(apply.ClusterName)
+	connections.OnReconnect(q.retryFailed(works, in.applied.Lister()))
+	connections.OnReconnect(apply.RetryFailed) // with its own per-work backoff
+	cluster.OnUnreachable(stalled.Threshold, apply.ReconcileAll)
+}
+
+// retryFailed returns what retries at once every work or
+// AppliedManifestWork whose reconcile failed lately in the queues the
+// controllers share.
 func (q queues) retryFailed(works worklisters.ManifestWorkNamespaceLister, applied worklisters.AppliedManifestWorkLister) func() {
 	byWork := []factory.SyncContext{q.available, q.record, q.finalize, q.feedback}
 	return func() {

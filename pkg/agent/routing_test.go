@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/executor"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -58,7 +59,7 @@ func TestOnObjectChange(t *testing.T) {
 	}} {
 		t.Run(tt.name, func(t *testing.T) {
 			q, got := recordingQueues()
-			q.onObjectChange(fixture.Cluster, fixture.HubHash)(tt.appliedName)
+			q.onObjectChange(appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash})(tt.appliedName)
 			assert.Equal(t, tt.want, got())
 			for _, key := range tt.want.record {
 				delay, _ := q.record.Queue().(*ct.RecordingQueue).Delay(key)
@@ -110,7 +111,7 @@ func TestOnExecutorChange(t *testing.T) {
 	}} {
 		t.Run(tt.name, func(t *testing.T) {
 			q, got := recordingQueues()
-			q.onExecutorChange(lister, fixture.HubHash)(context.Background(), tt.user)
+			q.onExecutorChange(lister, appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash})(context.Background(), tt.user)
 			r := got()
 			// The lister lists in no fixed order.
 			assert.ElementsMatch(t, tt.want.apply, r.apply, "apply")

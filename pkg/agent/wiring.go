@@ -147,28 +147,35 @@ func (a *agent) wire() (w *wiring, err error) {
 	q := newQueues(recorder)
 	q.records = records.NewStore()
 	q.hub = workwriter.Hub{Client: c.hub.Client(), MaxStatusSize: a.MaxStatusSize, Events: recorder, Pacing: workwriter.NewPacing(a.StatusSyncInterval)}
-	hubHash := appliedwork.HubHash(c.hub.Address())
+	agent := appliedwork.Agent{ClusterName: a.ClusterName, HubHash: appliedwork.HubHash(c.hub.Address()), AgentID: a.AgentID}
 	w.labelApplied = appliedwork.Starting{
-		ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID, Client: c.spoke,
+		Agent: agent, Client: c.spoke,
 		Works: in.works.Lister().ManifestWorks(a.ClusterName), Labelled: in.applied.Lister(),
 	}
 	w.appliedTypes = func() []objectwatch.Use {
-		return appliedTypes(in.applied.Lister(), in.works.Lister().ManifestWorks(a.ClusterName), hubHash)
+		return appliedTypes(in.applied.Lister(), in.works.Lister().ManifestWorks(a.ClusterName), agent.HubHash)
 	}
 	w.objects = objectwatch.New(objectwatch.Deps{
-		Client: c.watch.metadata, OnChange: q.onObjectChange(a.ClusterName, hubHash), Linger: objectwatch.DefaultLinger,
+		Client: c.watch.metadata, OnChange: q.onObjectChange(agent), Linger: objectwatch.DefaultLinger,
 		OnRead: func(key string) { q.apply.Queue().Add(key) }, OnWatchFailure: q.onWatchFailure(a.ClusterName),
 		Dynamic: c.watch.dynamic, StatusFields: health.Fields,
 	})
-	w.monitors.OnReconnect(q.retryFailed(in.works.Lister().ManifestWorks(a.ClusterName), in.applied.Lister()))
 	q.availability = availability.NewAssessor(availability.AssessorDeps{
 		Objects: w.objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: q.events,
 	})
 	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)
-	w.controllers = a.controllers(c, in, q, w.objects, executors, hubHash)
+	apply := manifestwork.New(manifestwork.Deps{
+		Agent: agent, Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+		Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: w.objects,
+		Records: q.records, OnRecorded: q.onRecorded,
+		Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
+		Cluster: c.watch.monitor,
+	})
+	q.onOutages(c.monitors, c.watch.monitor, apply, in)
+	w.controllers = append([]runnable{{workers: a.Workers, controller: apply}}, a.controllers(c, in, q, w.objects, executors, agent)...)
 	executorCache, err := executorcache.New(executorcache.Deps{
 		RBAC: kubeInformers.Rbac().V1(), Invalidator: executors, Recorder: q.recorder,
-		Changed: q.onExecutorChange(in.works.Lister().ManifestWorks(a.ClusterName), hubHash),
+		Changed: q.onExecutorChange(in.works.Lister().ManifestWorks(a.ClusterName), agent),
 	})
 	if err != nil {
 		return nil, err
@@ -276,24 +283,16 @@ func newEventRecorder(sink record.EventSink) (record.EventBroadcaster, record.Ev
 	return broadcaster, broadcaster.NewRecorder(workscheme.Scheme, corev1.EventSource{Component: eventComponent})
 }
 
-// controllers are the agent's controllers, each with its workers.
-func (a *agent) controllers(c *clients, in informers, q queues, objects *objectwatch.Tracker, executors *executor.Authorizer, hubHash string) []runnable {
-	agent := appliedwork.Agent{ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID}
+// controllers are the agent's controllers but the ManifestWork one, each
+// with its workers.
+func (a *agent) controllers(c *clients, in informers, q queues, objects *objectwatch.Tracker, executors *executor.Authorizer, agent appliedwork.Agent) []runnable {
 	return []runnable{
-		{workers: a.Workers, controller: manifestwork.New(manifestwork.Deps{
-			ClusterName: a.ClusterName, HubHash: hubHash, AgentID: a.AgentID,
-			Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: objects,
-			Records: q.records, OnRecorded: q.onRecorded,
-			Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
-			Reconnects: c.monitors, Cluster: c.watch.monitor,
-		})},
 		{workers: 2, controller: availability.New(availability.Deps{
 			ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Assessor: q.availability,
 			Recorder: q.recorder, SyncContext: q.available,
 		})},
 		{workers: 2, controller: appliedresources.New(appliedresources.Deps{
-			ClusterName: a.ClusterName, HubHash: hubHash,
+			Agent: agent,
 			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Metadata: c.metadata, Objects: objects, Executors: executors, Records: q.records,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.record,

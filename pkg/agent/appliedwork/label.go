@@ -75,10 +75,10 @@ func Get(ctx context.Context, client workclient.Interface, name, clusterName str
 
 // Starting is what LabelAll needs: the agent's identity and its caches.
 type Starting struct {
-	ClusterName, HubHash, AgentID string
-	Client                        workclient.Interface // AppliedManifestWorks on the managed cluster
-	Works                         worklisters.ManifestWorkNamespaceLister
-	Labelled                      worklisters.AppliedManifestWorkLister // the agent's informer's
+	Agent
+	Client   workclient.Interface // AppliedManifestWorks on the managed cluster
+	Works    worklisters.ManifestWorkNamespaceLister
+	Labelled worklisters.AppliedManifestWorkLister // the agent's informer's
 }
 
 // LabelAll lists the AppliedManifestWorks without the label and labels
@@ -98,7 +98,7 @@ func LabelAll(ctx context.Context, s Starting, timeout time.Duration) error {
 	var labelled []string
 	for i := range all.Items {
 		applied := &all.Items[i]
-		if !Responsible(applied, s.HubHash, s.AgentID, workExists) {
+		if !s.Responsible(applied, workExists) {
 			continue
 		}
 		if _, err := Label(ctx, s.Client, applied, s.ClusterName); err != nil {

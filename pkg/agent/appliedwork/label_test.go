@@ -50,7 +50,7 @@ func starting(t *testing.T, records ...*workv1.AppliedManifestWork) (Starting, *
 		return false, nil, nil
 	})
 	return Starting{
-		ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: ourAgent, Client: client,
+		Agent: Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: ourAgent}, Client: client,
 		Works:    worklisters.NewManifestWorkLister(works).ManifestWorks(fixture.Cluster),
 		Labelled: worklisters.NewAppliedManifestWorkLister(labelled),
 	}, client

@@ -36,14 +36,14 @@ func Work(logger klog.Logger) func(runtime.Object) []string {
 // WorkOfApplied is the queue key function of AppliedManifestWork
 // events: the key of the work an AppliedManifestWork of this hub records;
 // another hub's are ignored.
-func WorkOfApplied(logger klog.Logger, clusterName, hubHash string) func(runtime.Object) []string {
+func WorkOfApplied(logger klog.Logger, agent appliedwork.Agent) func(runtime.Object) []string {
 	return func(obj runtime.Object) []string {
 		accessor, err := apimeta.Accessor(obj)
 		if err != nil {
 			logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
 			return nil
 		}
-		key, ok := appliedwork.WorkKey(clusterName, hubHash, accessor.GetName())
+		key, ok := agent.WorkKey(accessor.GetName())
 		if !ok {
 			return nil
 		}
@@ -54,23 +54,23 @@ func WorkOfApplied(logger klog.Logger, clusterName, hubHash string) func(runtime
 // AppliedOfWork is the queue key function, for ManifestWork events, of the
 // controllers whose keys are AppliedManifestWork names: the name of the
 // work's AppliedManifestWork on this hub.
-func AppliedOfWork(logger klog.Logger, hubHash string) func(runtime.Object) []string {
+func AppliedOfWork(logger klog.Logger, agent appliedwork.Agent) func(runtime.Object) []string {
 	return func(obj runtime.Object) []string {
 		accessor, err := apimeta.Accessor(obj)
 		if err != nil {
 			logger.Error(err, "Ignoring an event without object metadata", "type", fmt.Sprintf("%T", obj))
 			return nil
 		}
-		return []string{appliedwork.Name(hubHash, accessor.GetName())}
+		return []string{agent.AppliedName(accessor.GetName())}
 	}
 }
 
 // WorkEvents has a controller queue the key of a work on the events of the
 // cluster's ManifestWorks and of this hub's AppliedManifestWorks: what the
 // controllers that reconcile a work from both sides watch.
-func WorkEvents(f *factory.Factory, logger klog.Logger, clusterName, hubHash string, works, applied factory.Informer) *factory.Factory {
+func WorkEvents(f *factory.Factory, logger klog.Logger, agent appliedwork.Agent, works, applied factory.Informer) *factory.Factory {
 	return f.WithInformersQueueKeysFunc(Work(logger), works).
-		WithInformersQueueKeysFunc(WorkOfApplied(logger, clusterName, hubHash), applied)
+		WithInformersQueueKeysFunc(WorkOfApplied(logger, agent), applied)
 }
 
 // ConflictRetry is about when a controller looks again at a key whose write

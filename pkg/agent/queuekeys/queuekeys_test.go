@@ -16,9 +16,10 @@ func TestQueueKeys(t *testing.T) {
 	work := &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{Namespace: "cluster1", Name: "web"}}
 	assert.Equal(t, []string{"cluster1/web"}, Work(klog.Background())(work))
 
-	ofApplied := WorkOfApplied(klog.Background(), "cluster1", hash)
+	agent := appliedwork.Agent{ClusterName: "cluster1", HubHash: hash}
+	ofApplied := WorkOfApplied(klog.Background(), agent)
 	assert.Equal(t, []string{"cluster1/web"}, ofApplied(&workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: appliedwork.Name(hash, "web")}}))
 	assert.Empty(t, ofApplied(&workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: "otherhub-web"}}), "another hub's")
 
-	assert.Equal(t, []string{appliedwork.Name(hash, "web")}, AppliedOfWork(klog.Background(), hash)(work))
+	assert.Equal(t, []string{appliedwork.Name(hash, "web")}, AppliedOfWork(klog.Background(), agent)(work))
 }

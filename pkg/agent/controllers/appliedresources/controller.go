@@ -44,8 +44,7 @@ const (
 
 // Deps are the controller's collaborators.
 type Deps struct {
-	ClusterName string
-	HubHash     string
+	appliedwork.Agent // the cluster and hub the records name
 
 	Works        workinformers.ManifestWorkInformer // on the hub, in ClusterName
 	SpokeClient  workclient.Interface               // AppliedManifestWorks on the managed cluster
@@ -87,7 +86,7 @@ func New(d Deps) factory.Controller {
 	}
 	c := newController(d)
 	f := factory.New().WithSyncContext(d.SyncContext)
-	return queuekeys.WorkEvents(f, c.logger, d.ClusterName, d.HubHash, d.Works.Informer(), d.AppliedWorks.Informer()).
+	return queuekeys.WorkEvents(f, c.logger, d.Agent, d.Works.Informer(), d.AppliedWorks.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }
@@ -113,7 +112,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
-		c.replaced.Forget(appliedwork.Name(c.HubHash, name))
+		c.replaced.Forget(c.AppliedName(name))
 		c.pruneFailures.Succeeded(syncCtx.QueueKey())
 		return nil
 	}

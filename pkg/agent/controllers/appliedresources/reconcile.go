@@ -98,7 +98,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (
 // yet (the manifestwork controller creates it, and its event requeues the
 // work) or it is being deleted.
 func (c *Controller) appliedWork(work *workv1.ManifestWork) (*workv1.AppliedManifestWork, error) {
-	applied, err := c.applied.Get(appliedwork.Name(c.HubHash, work.Name))
+	applied, err := c.applied.Get(c.AppliedName(work.Name))
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}

@@ -72,7 +72,7 @@ func newEnv(t *testing.T, applied *workv1.AppliedManifestWork, objectCache ct.Ca
 		objectsCache = objectCache
 	}
 	c := &Controller{
-		Deps:    Deps{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, SpokeClient: spoke, Metadata: md, Objects: objectsCache},
+		Deps:    Deps{Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash}, SpokeClient: spoke, Metadata: md, Objects: objectsCache},
 		applied: worklisters.NewAppliedManifestWorkLister(indexer),
 		cleaner: &appliedwork.Cleaner{Client: md, Objects: objectsCache},
 		now:     time.Now,

@@ -68,7 +68,7 @@ func New(d Deps) factory.Controller {
 	return factory.New().
 		WithInformersQueueKeysFunc(c.appliedWorkKey, d.AppliedWorks.Informer()).
 		// A work that is deleted or comes back changes whether its record is orphaned.
-		WithInformersQueueKeysFunc(queuekeys.AppliedOfWork(klog.Background().WithName(ControllerName), d.HubHash), d.Works.Informer()).
+		WithInformersQueueKeysFunc(queuekeys.AppliedOfWork(klog.Background().WithName(ControllerName), d.Agent), d.Works.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }

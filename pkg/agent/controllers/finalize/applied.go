@@ -78,7 +78,7 @@ func NewAppliedController(d AppliedDeps) factory.Controller {
 		WithSyncContext(d.SyncContext).
 		WithInformersQueueKeysFunc(c.appliedKey, d.AppliedWorks.Informer()).
 		// A work's events bring its record: a change of its deleteOption.
-		WithInformersQueueKeysFunc(queuekeys.AppliedOfWork(c.logger, d.HubHash), d.Works.Informer()).
+		WithInformersQueueKeysFunc(queuekeys.AppliedOfWork(c.logger, d.Agent), d.Works.Informer()).
 		WithSync(metrics.InstrumentSync(AppliedControllerName, c.sync)).
 		ToController(AppliedControllerName, d.Recorder)
 }

@@ -85,7 +85,7 @@ func NewWorkController(d WorkDeps) factory.Controller {
 	}
 	c := newWorkController(d)
 	f := factory.New().WithSyncContext(d.SyncContext)
-	return queuekeys.WorkEvents(f, c.logger, d.ClusterName, d.HubHash, d.Works.Informer(), d.AppliedWorks.Informer()).
+	return queuekeys.WorkEvents(f, c.logger, d.Agent, d.Works.Informer(), d.AppliedWorks.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
 }

@@ -20,10 +20,10 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
-	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -62,9 +62,7 @@ type Executors interface {
 
 // Deps are the controller's collaborators.
 type Deps struct {
-	ClusterName string
-	HubHash     string
-	AgentID     string
+	appliedwork.Agent // the cluster, hub and agent ID the records name
 
 	Hub          workwriter.Hub // the writes of ManifestWorks on the hub
 	Works        workinformers.ManifestWorkInformer
@@ -81,23 +79,17 @@ type Deps struct {
 	Recorder    events.Recorder      // library-go's, for the controller factory
 	Events      record.EventRecorder // Kubernetes Events on the works, on the hub
 	SyncContext factory.SyncContext  // its queue is shared with the ObjectCache's change callback
-	// Reconnects, when set, tells when a cluster answers again after an
-	// outage: the works that failed meanwhile are retried at once.
-	Reconnects Reconnects
 	// Cluster, when set, tells whether the managed cluster answers: while
 	// it does not, nothing is applied, and an outage that lasts shows on
-	// every work as Stalled.
+	// every work as Stalled (the agent's routing calls ReconcileAll then).
 	Cluster Reachability
 }
 
-// Reconnects calls its subscribers whenever a cluster answers again after an
-// outage.
-type Reconnects interface {
-	OnReconnect(func())
-}
-
-// Controller applies ManifestWorks.
+// Controller applies ManifestWorks. Besides its informers' events, what
+// wakes it is declared by the agent's routing: the changes of applied
+// objects and of RBAC, the records, RetryFailed and ReconcileAll.
 type Controller struct {
+	factory.Controller
 	Deps
 	works   worklisters.ManifestWorkNamespaceLister
 	applied worklisters.AppliedManifestWorkLister
@@ -116,7 +108,7 @@ const (
 )
 
 // New returns the controller, ready to Run.
-func New(d Deps) factory.Controller {
+func New(d Deps) *Controller {
 	c := &Controller{
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
@@ -124,17 +116,12 @@ func New(d Deps) factory.Controller {
 		writer:  d.Hub.NewGuarded(ControllerName),
 		now:     time.Now,
 	}
-	if d.Reconnects != nil {
-		d.Reconnects.OnReconnect(c.retryFailed)
-	}
-	if d.Cluster != nil {
-		d.Cluster.OnUnreachable(stalled.Threshold, c.reconcileAll)
-	}
 	logger := klog.Background().WithName(ControllerName)
-	return queuekeys.WorkEvents(factory.New().WithSyncContext(d.SyncContext), logger,
-		d.ClusterName, d.HubHash, d.Works.Informer(), d.AppliedWorks.Informer()).
+	c.Controller = queuekeys.WorkEvents(factory.New().WithSyncContext(d.SyncContext), logger,
+		d.Agent, d.Works.Informer(), d.AppliedWorks.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder)
+	return c
 }
 
 // sync looks the work up and reconciles it; a work that is gone needs
@@ -206,10 +193,10 @@ func (c *Controller) retryPending(key cache.ObjectName, generation int64) (time.
 	return r.at, r.generation == generation && r.epoch == c.Executors.Epoch() && c.now().Before(r.at)
 }
 
-// retryFailed retries at once every work whose reconcile failed lately,
+// RetryFailed retries at once every work whose reconcile failed lately,
 // forgetting its backoff: after an outage, the backoff that the failures
 // built up says nothing about the clusters any more.
-func (c *Controller) retryFailed() {
+func (c *Controller) RetryFailed() {
 	works, _ := c.works.List(labels.Everything()) // a lister does not fail
 	queue := c.SyncContext.Queue()
 	for _, work := range works {
@@ -245,7 +232,7 @@ func (b backoff) memory(key string) *workMemory {
 // forget drops what the controller, and the collaborators that keep
 // something per work, remember about a deleted work.
 func (c *Controller) forget(name string) {
-	ref := cache.NewObjectName(c.ClusterName, name)
+	ref := c.WorkRef(name)
 	key := ref.String()
 	c.mem.forget(ref)
 	c.Objects.SetUses(key, nil)

@@ -117,7 +117,7 @@ func (c *Controller) ensureAppliedWork(ctx context.Context, st *state) error {
 
 // appliedWork is the work's AppliedManifestWork, created if need be.
 func (c *Controller) appliedWork(ctx context.Context, workName string) (*workv1.AppliedManifestWork, error) {
-	name := appliedwork.Name(c.HubHash, workName)
+	name := c.AppliedName(workName)
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
 		applied, err = c.createAppliedWork(ctx, name, workName)

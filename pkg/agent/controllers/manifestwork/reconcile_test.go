@@ -83,8 +83,8 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 		rbac: rbac, events: events,
 		c: &Controller{
 			Deps: Deps{
-				ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1",
-				Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Dynamic: dyn,
+				Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1"},
+				Hub:   workwriter.Hub{Client: hub}, SpokeClient: spoke, Dynamic: dyn,
 				Mapper: manifest.NewMapper(disco), Objects: noCache{}, Records: records.NewStore(), Executors: rbac.Authorizer(false),
 				Events: events,
 			},

@@ -38,7 +38,7 @@ func TestRetryFailedOnReconnect(t *testing.T) {
 		queue.AddRateLimited(statusFailed)
 	}
 
-	e.c.retryFailed()
+	e.c.RetryFailed()
 
 	assert.Zero(t, e.c.mem.of(ref).retries())
 	_, pending = e.c.retryPending(ref, 0)

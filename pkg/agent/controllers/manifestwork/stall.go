@@ -23,8 +23,6 @@ type Reachability interface {
 	// Outage tells, while the cluster does not answer, since when and what
 	// showed it; down is false while it answers.
 	Outage() (since time.Time, cause string, down bool)
-	// OnUnreachable registers f, called once in each outage that lasts d.
-	OnUnreachable(d time.Duration, f func())
 }
 
 // InSyncReasonNotWatched is the reason of a manifest's InSync=Unknown
@@ -58,9 +56,9 @@ func (c *Controller) checkCluster(_ context.Context, st *state) error {
 	return nil
 }
 
-// reconcileAll queues every work at once, also those waiting for a retry:
+// ReconcileAll queues every work at once, also those waiting for a retry:
 // an outage has lasted long enough to be reported on each.
-func (c *Controller) reconcileAll() {
+func (c *Controller) ReconcileAll() {
 	works, _ := c.works.List(labels.Everything()) // a lister does not fail
 	for _, work := range works {
 		key := cache.MetaObjectToName(work)

@@ -294,7 +294,7 @@ func TestReconcileAllOnALastingOutage(t *testing.T) {
 	e.c.SyncContext = syncCtx
 	e.c.mem.of(cache.NewObjectName(fixture.Cluster, "w")).schedule(retry{at: time.Now().Add(time.Minute)})
 
-	e.c.reconcileAll()
+	e.c.ReconcileAll()
 
 	assert.ElementsMatch(t, []any{fixture.Cluster + "/w", fixture.Cluster + "/other"}, syncCtx.Q.Added)
 	_, pending := e.c.retryPending(cache.NewObjectName(fixture.Cluster, "w"), 0)
