@@ -37,6 +37,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/sharedstrings"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // Deps is what a Tracker needs.
@@ -64,6 +65,14 @@ type Deps struct {
 	// Resync is the informers' resync period; 0 disables resyncs. Resync events
 	// carry an unchanged resourceVersion and therefore never call OnChange.
 	Resync time.Duration
+	// MaxWholeWatches is the most (resource, namespace) pairs watched for
+	// the users that read objects whole (SetWholeReads); beyond it, they
+	// read the API.
+	MaxWholeWatches int
+	// OnWholeChange is called, like OnChange, with every user that reads
+	// whole (see SetWholeReads) an object that was created, updated or
+	// deleted.
+	OnWholeChange func(user string)
 	// Linger is how long an informer keeps running after its last user left,
 	// so that a work deleted and another created a moment later (or the
 	// only work of a type replaced) find a synced cache instead of starting
@@ -101,6 +110,7 @@ type Tracker struct {
 	fields   func(schema.GroupResource) [][]string
 	onChange func(string)
 	readers  *readers     // objects read without an owner reference, by user
+	whole    *wholeReads  // objects read whole, by user, and their copies
 	onWatch  func(string) // OnWatchFailure
 	resync   time.Duration
 	linger   time.Duration
@@ -117,6 +127,9 @@ type Tracker struct {
 	stopped bool
 	// uses is what each user (work) needs watched.
 	uses map[string]useSet
+	// wholeUses are the pairs of the objects each user reads whole; those
+	// admitted (wholeReads.admitted) count in refs.
+	wholeUses map[string]useSet
 	// refs counts the users of each resource type in each namespace; a type
 	// is watched while it has any.
 	refs map[schema.GroupVersionResource]map[string]int
@@ -147,11 +160,13 @@ func New(d Deps) *Tracker {
 		fields:    fields,
 		onChange:  onChange,
 		readers:   newReaders(d.OnRead),
+		whole:     newWholeReads(d.MaxWholeWatches, d.OnWholeChange),
 		onWatch:   d.OnWatchFailure,
 		resync:    d.Resync,
 		linger:    d.Linger,
 		strings:   sharedstrings.New(sharedStrings),
 		uses:      map[string]useSet{},
+		wholeUses: map[string]useSet{},
 		refs:      map[schema.GroupVersionResource]map[string]int{},
 		informers: map[Use]*gvrInformer{},
 	}
@@ -186,6 +201,7 @@ func (t *Tracker) begin(ctx context.Context) bool {
 		return false
 	}
 	t.ctx = ctx
+	t.admitLocked()
 	for gvr := range t.refs {
 		t.replanLocked(gvr)
 	}
@@ -202,6 +218,8 @@ func (t *Tracker) end() {
 		inf.stop()
 		delete(t.informers, scope)
 	}
+	t.whole.reset()
+	metrics.FeedbackWatches.Set(0)
 }
 
 // SetUses declares everything user needs watched, replacing what it
@@ -215,28 +233,34 @@ func (t *Tracker) SetUses(user string, uses []Use) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 
-	prev := t.uses[user]
-	if len(next) == 0 {
-		delete(t.uses, user)
-	} else {
-		t.uses[user] = next
-	}
 	changed := map[schema.GroupVersionResource]bool{}
-	for u := range next {
-		if !prev.has(u) {
-			t.countLocked(u, 1)
-			changed[u.Resource] = true
-		}
-	}
-	for u := range prev {
-		if !next.has(u) {
-			t.countLocked(u, -1)
-			changed[u.Resource] = true
-		}
-	}
+	t.declareLocked(t.uses, user, next, nil, changed)
 	for gvr := range changed {
 		t.replanLocked(gvr)
 	}
+}
+
+// declareLocked replaces what user declared in declared by next, counts
+// the uses it gains and uncounts those it loses, of the uses counted (all
+// when counted is nil), and marks their resource types in changed.
+func (t *Tracker) declareLocked(declared map[string]useSet, user string, next useSet,
+	counted func(Use) bool, changed map[schema.GroupVersionResource]bool) {
+	prev := declared[user]
+	if len(next) == 0 {
+		delete(declared, user)
+	} else {
+		declared[user] = next
+	}
+	recount := func(from, to useSet, delta int) {
+		for u := range to {
+			if !from.has(u) && (counted == nil || counted(u)) {
+				t.countLocked(u, delta)
+				changed[u.Resource] = true
+			}
+		}
+	}
+	recount(prev, next, 1)
+	recount(next, prev, -1)
 }
 
 // countLocked adds delta users to u.
@@ -280,8 +304,13 @@ func (t *Tracker) replanLocked(gvr schema.GroupVersionResource) {
 	for ns := range plan {
 		scope := Use{Resource: gvr, Namespace: ns}
 		if inf, running := t.informers[scope]; running {
-			inf.keep()
-			continue
+			if inf.dynamic == t.dynamicLocked(scope) {
+				inf.keep()
+				continue
+			}
+			// It lists whole objects and should not, or the reverse:
+			// another takes its place.
+			t.stopLocked(scope, inf)
 		}
 		t.startLocked(scope)
 	}
@@ -290,6 +319,13 @@ func (t *Tracker) replanLocked(gvr schema.GroupVersionResource) {
 			t.retireLocked(scope, inf)
 		}
 	}
+}
+
+// dynamicLocked tells whether the informer of scope lists whole objects:
+// when the type's status is read (Deps.StatusFields), or when objects it
+// watches are read whole.
+func (t *Tracker) dynamicLocked(scope Use) bool {
+	return t.dynamic != nil && (len(t.fields(scope.Resource.GroupResource())) > 0 || t.whole.serves(scope))
 }
 
 // retireLocked stops an informer the plan no longer wants, after Linger
@@ -329,10 +365,18 @@ func (t *Tracker) startLocked(scope Use) {
 	}
 	ctx := klog.NewContext(t.ctx, logger)
 
-	src := source{metadata: t.client, dynamic: t.dynamic, fields: t.fields(gvr.GroupResource()), strings: t.strings}
+	src := source{metadata: t.client, fields: t.fields(gvr.GroupResource()), strings: t.strings}
+	if t.dynamicLocked(scope) {
+		src.dynamic = t.dynamic
+		src.stash = func(obj *unstructured.Unstructured) { t.whole.stash(gvr, obj) }
+	}
 	inf, err := newGVRInformer(ctx, src, scope, t.resync, callbacks{
-		onChange:  t.onChange,
-		onObject:  func(namespace, name string) { t.readers.changed(gvr, namespace, name) },
+		onChange: t.onChange,
+		onAdd:    func(namespace, name string) { t.whole.changed(gvr, namespace, name) },
+		onObject: func(namespace, name string) {
+			t.readers.changed(gvr, namespace, name)
+			t.whole.changed(gvr, namespace, name)
+		},
 		onFailure: func() { t.watchFailed(scope) },
 	})
 	if err != nil {
