@@ -11,6 +11,9 @@
 //     resourceVersion and UID?" is answered from the cache, so an idle agent
 //     sends no requests to the managed cluster.
 //
+// The status feedback controller reads from it too: the objects read with
+// feedbackScrapeType Watch are kept whole (see SetWholeReads).
+//
 // Informers are reference counted by the works using them: a type is
 // watched only while at least one work applies objects of that type. A type
 // whose objects live in a few namespaces (at most MaxNamespaces) is watched
