@@ -141,6 +141,10 @@ type Tracker struct {
 	// planLocked) no longer wants keeps running, and serving lookups, for
 	// Linger.
 	informers map[Use]*gvrInformer
+	// replaced are informers whose scope has a new one, of the other kind
+	// (whole objects or metadata; see dynamicLocked): each serves lookups
+	// until the new one has synced.
+	replaced map[Use]*gvrInformer
 	// wg counts informer goroutines, including ones already cancelled but not
 	// yet finished, so that Run returns only once all of them have exited.
 	wg sync.WaitGroup
@@ -172,6 +176,7 @@ func New(d Deps) *Tracker {
 		wholeUses: map[string]useSet{},
 		refs:      map[schema.GroupVersionResource]map[string]int{},
 		informers: map[Use]*gvrInformer{},
+		replaced:  map[Use]*gvrInformer{},
 	}
 }
 
@@ -220,6 +225,10 @@ func (t *Tracker) end() {
 	for scope, inf := range t.informers {
 		inf.stop()
 		delete(t.informers, scope)
+	}
+	for scope, inf := range t.replaced {
+		inf.stop()
+		delete(t.replaced, scope)
 	}
 	t.whole.reset()
 	metrics.FeedbackWatches.Set(0)
@@ -313,7 +322,10 @@ func (t *Tracker) replanLocked(gvr schema.GroupVersionResource) {
 			}
 			// It lists whole objects and should not, or the reverse:
 			// another takes its place.
-			t.stopLocked(scope, inf)
+			delete(t.informers, scope)
+			t.startLocked(scope)
+			t.handOverLocked(scope, inf)
+			continue
 		}
 		t.startLocked(scope)
 	}
@@ -322,6 +334,32 @@ func (t *Tracker) replanLocked(gvr schema.GroupVersionResource) {
 			t.retireLocked(scope, inf)
 		}
 	}
+}
+
+// handOverLocked has old, the informer of scope that a new one replaced,
+// serve lookups until the new one has synced, then stops it.
+func (t *Tracker) handOverLocked(scope Use, old *gvrInformer) {
+	if prev := t.replaced[scope]; prev != nil {
+		prev.stop()
+	}
+	next := t.informers[scope]
+	if next == nil {
+		old.stop()
+		delete(t.replaced, scope)
+		return
+	}
+	old.keep()
+	t.replaced[scope] = old
+	go func() {
+		// Returns once next has synced, or has been stopped.
+		cache.WaitForCacheSync(next.ctx.Done(), next.synced)
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.replaced[scope] == old {
+			old.stop()
+			delete(t.replaced, scope)
+		}
+	}()
 }
 
 // dynamicLocked tells whether the informer of scope lists whole objects:
@@ -445,18 +483,22 @@ func (t *Tracker) WatchFailure(u Use) (failure WatchFailure, ok bool) {
 
 // covering are the running informers that watch the objects of u: the one
 // of its namespace and the cluster-wide one, in that order, either or both
-// of which may be missing.
+// of which may be missing, each followed by the one it replaced, if that
+// still serves.
 func (t *Tracker) covering(u Use) []*gvrInformer {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	var out []*gvrInformer
+	scopes := []Use{{Resource: u.Resource}}
 	if u.Namespace != "" {
-		if inf := t.informers[u]; inf != nil {
-			out = append(out, inf)
-		}
+		scopes = []Use{u, {Resource: u.Resource}}
 	}
-	if inf := t.informers[Use{Resource: u.Resource}]; inf != nil {
-		out = append(out, inf)
+	for _, scope := range scopes {
+		for _, inf := range []*gvrInformer{t.informers[scope], t.replaced[scope]} {
+			if inf != nil {
+				out = append(out, inf)
+			}
+		}
 	}
 	return out
 }

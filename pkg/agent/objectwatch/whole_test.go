@@ -115,11 +115,19 @@ func TestWholeReadsShareTheInformerOfTheirPair(t *testing.T) {
 	e.waitSyncedIn(t, "ns1")
 
 	e.tracker.SetWholeReads("ns/work1", []ObjectKey{cmKey("ns1", "a")})
+	_, synced, err := e.tracker.Get(configMaps, "ns1", "a")
+	require.NoError(t, err)
+	assert.True(t, synced, "the metadata informer serves until the one of whole objects has synced")
 	<-e.watches
 	require.Eventually(t, func() bool {
 		_, synced, _ := e.tracker.GetWhole(cmKey("ns1", "a"))
 		return synced
 	}, timeout, tick, "the informer that lists whole objects syncs")
+	require.Eventually(t, func() bool {
+		e.tracker.mu.RLock()
+		defer e.tracker.mu.RUnlock()
+		return len(e.tracker.replaced) == 0
+	}, timeout, tick, "the metadata informer stops once replaced")
 	assert.Len(t, e.tracker.informers, 1, "one informer for the pair")
 	require.Eventually(t, func() bool { return len(e.woken.List()) == 1 }, timeout, tick)
 	assert.Equal(t, []string{"ns/work1"}, e.woken.List(), "the object read whole was listed")
