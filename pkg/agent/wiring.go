@@ -159,6 +159,7 @@ func (a *agent) wire() (w *wiring, err error) {
 		Client: c.watch.metadata, OnChange: q.onObjectChange(agent), Linger: objectwatch.DefaultLinger,
 		OnRead: func(key string) { q.apply.Queue().Add(key) }, OnWatchFailure: q.onWatchFailure(a.ClusterName),
 		Dynamic: c.watch.dynamic, StatusFields: health.Fields,
+		MaxWholeWatches: a.MaxFeedbackWatch, OnWholeChange: func(key string) { q.feedback.Queue().Add(key) },
 	})
 	q.availability = availability.NewAssessor(availability.AssessorDeps{
 		Objects: w.objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: q.events,
@@ -181,14 +182,14 @@ func (a *agent) wire() (w *wiring, err error) {
 		return nil, err
 	}
 	w.controllers = append(w.controllers, runnable{workers: 1, controller: executorCache})
-	feedbackController, feedbackWatches := statusfeedback.New(statusfeedback.Deps{
-		ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Dynamic: c.dynamic, WatchClient: c.watch.dynamic,
+	feedbackController := statusfeedback.New(statusfeedback.Deps{
+		ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Dynamic: c.dynamic, Objects: w.objects,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
-		Interval: a.StatusSyncInterval, MaxWatches: a.MaxFeedbackWatch, Availability: q.availability,
+		Interval: a.StatusSyncInterval, Availability: q.availability,
 		Recorder: q.recorder, SyncContext: q.feedback,
 	})
 	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
-	w.background = append(w.background, w.objects.Run, feedbackWatches.Run)
+	w.background = append(w.background, w.objects.Run)
 	return w, nil
 }
 

@@ -23,16 +23,25 @@ const appliedManifestWorkKind = "AppliedManifestWork"
 type driftHandler struct {
 	logger   klog.Logger
 	onChange func(appliedManifestWorkName string)
+	onAdd    func(namespace, name string)                // every add, the initial list's included; may be nil
 	onObject func(namespace, name string)                // every update or deletion, owned or not; may be nil
 	deleted  func(uid types.UID, namespace, name string) // records every deletion seen, ours or not
 }
 
 var _ cache.ResourceEventHandler = driftHandler{}
 
-// OnAdd ignores every add. Adds from the initial list are the cache filling
+// OnAdd calls no OnChange. Adds from the initial list are the cache filling
 // up; later adds of an object we own happen only when the agent creates it,
-// and the agent already knows about its own writes.
-func (h driftHandler) OnAdd(interface{}, bool) {}
+// and the agent already knows about its own writes. It tells onAdd, for
+// the readers of whole objects: the object they wait for is there.
+func (h driftHandler) OnAdd(obj interface{}, _ bool) {
+	if h.onAdd == nil {
+		return
+	}
+	if m, err := meta.Accessor(obj); err == nil {
+		h.onAdd(m.GetNamespace(), m.GetName())
+	}
+}
 
 // OnUpdate reports the owners of an object whose resourceVersion changed.
 // Equal versions mean nothing changed on the server (a resync replay). The

@@ -25,8 +25,10 @@ import (
 // gvrInformer is the informer of one resource type, in one namespace or in
 // the whole cluster, with its own context so that it can be stopped on its
 // own. It caches metadata only, unless the type's status is read (see
-// Deps.StatusFields): then it watches whole objects and keeps their metadata
-// and the fields named.
+// Deps.StatusFields) or some of its objects are read whole (see
+// Tracker.SetWholeReads): then it watches whole objects and keeps their
+// metadata and the fields named, and hands the objects read whole to
+// wholeReads before trimming them.
 type gvrInformer struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -42,10 +44,15 @@ type gvrInformer struct {
 	onFailure func()
 	// deleted are the objects this informer saw deleted lately.
 	deleted *deletedUIDs
+	// dynamic is true when it lists whole objects: the cache holds
+	// *unstructured.Unstructured, else *metav1.PartialObjectMetadata.
+	dynamic bool
 	// fields are the paths beyond metadata its cache keeps; nil for a
-	// metadata-only cache of *metav1.PartialObjectMetadata, else the cache
-	// holds *unstructured.Unstructured.
+	// cache of metadata only.
 	fields [][]string
+	// stash is given each whole object before it is trimmed; nil if none is
+	// read whole.
+	stash func(*unstructured.Unstructured)
 	// strings are shared by the cached objects of every informer.
 	strings *sharedstrings.Table
 	// retiring stops the informer once it has not been wanted for a while;
@@ -66,6 +73,7 @@ type WatchFailure struct {
 // callbacks are what an informer tells its Tracker.
 type callbacks struct {
 	onChange  func(appliedName string)     // an owned object changed
+	onAdd     func(namespace, name string) // an object was added to the cache
 	onObject  func(namespace, name string) // an object changed
 	onFailure func()                       // the informer's failure began or ended
 }
@@ -73,8 +81,9 @@ type callbacks struct {
 // source is where an informer reads objects from.
 type source struct {
 	metadata metadata.Interface
-	dynamic  dynamic.Interface // nil: every informer is metadata-only
-	fields   [][]string        // of this type; nil for metadata only
+	dynamic  dynamic.Interface // whole objects; nil: metadata only
+	fields   [][]string        // of this type kept beside metadata
+	stash    func(*unstructured.Unstructured)
 	strings  *sharedstrings.Table
 }
 
@@ -89,8 +98,8 @@ func newGVRInformer(parent context.Context, src source, scope Use,
 	var lw cache.ListerWatcher
 	var example runtime.Object
 	gvr, ns := scope.Resource, scope.Namespace
-	if len(src.fields) > 0 && src.dynamic != nil {
-		i.fields = src.fields
+	if src.dynamic != nil {
+		i.dynamic, i.fields, i.stash = true, src.fields, src.stash
 		lw, example = listWatch(i, src.dynamic.Resource(gvr).Namespace(ns), src.dynamic), &unstructured.Unstructured{}
 	} else {
 		lw, example = listWatch(i, src.metadata.Resource(gvr).Namespace(ns), src.metadata), &metav1.PartialObjectMetadata{}
@@ -102,7 +111,7 @@ func newGVRInformer(parent context.Context, src source, scope Use,
 	i.informer = cache.NewSharedIndexInformerWithOptions(lw, example,
 		cache.SharedIndexInformerOptions{ResyncPeriod: resync, ObjectDescription: description},
 	)
-	if err := i.configure(cb.onChange, cb.onObject); err != nil {
+	if err := i.configure(cb); err != nil {
 		cancel()
 		return nil, err
 	}
@@ -111,10 +120,19 @@ func newGVRInformer(parent context.Context, src source, scope Use,
 
 // configure installs the transform, error handler and event handler. Each
 // call fails only on an informer that has already started.
-func (i *gvrInformer) configure(onChange func(string), onObject func(namespace, name string)) error {
+func (i *gvrInformer) configure(cb callbacks) error {
 	transform := stripMetadata(i.strings)
-	if i.fields != nil {
+	if i.dynamic {
 		transform = keepFields(i.fields, i.strings)
+	}
+	if i.stash != nil {
+		trim := transform
+		transform = func(obj any) (any, error) {
+			if u, ok := obj.(*unstructured.Unstructured); ok {
+				i.stash(u)
+			}
+			return trim(obj)
+		}
 	}
 	if err := i.informer.SetTransform(transform); err != nil {
 		return fmt.Errorf("set transform: %w", err)
@@ -123,7 +141,7 @@ func (i *gvrInformer) configure(onChange func(string), onObject func(namespace, 
 		return fmt.Errorf("set watch error handler: %w", err)
 	}
 	logger := klog.FromContext(i.ctx)
-	h := driftHandler{logger: logger, onChange: onChange, onObject: onObject, deleted: i.deleted.add}
+	h := driftHandler{logger: logger, onChange: cb.onChange, onAdd: cb.onAdd, onObject: cb.onObject, deleted: i.deleted.add}
 	if _, err := i.informer.AddEventHandlerWithOptions(h, cache.HandlerOptions{Logger: &logger}); err != nil {
 		return fmt.Errorf("add event handler: %w", err)
 	}

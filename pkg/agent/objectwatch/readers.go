@@ -32,12 +32,13 @@ func newReaders(onRead func(string)) *readers {
 	return &readers{byUser: map[string][]ObjectKey{}, byObj: map[ObjectKey][]string{}, onRead: onRead}
 }
 
-// set replaces the objects user reads; nil forgets the user.
-func (r *readers) set(user string, objects []ObjectKey) {
+// set replaces the objects user reads; nil forgets the user. It reports
+// whether that changed anything.
+func (r *readers) set(user string, objects []ObjectKey) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if slices.Equal(r.byUser[user], objects) {
-		return
+		return false
 	}
 	for _, k := range r.byUser[user] {
 		users := slices.DeleteFunc(r.byObj[k], func(u string) bool { return u == user })
@@ -49,12 +50,21 @@ func (r *readers) set(user string, objects []ObjectKey) {
 	}
 	if len(objects) == 0 {
 		delete(r.byUser, user)
-		return
+		return true
 	}
 	r.byUser[user] = slices.Clone(objects)
 	for _, k := range objects {
 		r.byObj[k] = append(r.byObj[k], user)
 	}
+	return true
+}
+
+// read tells whether some user reads the object.
+func (r *readers) read(k ObjectKey) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, ok := r.byObj[k]
+	return ok
 }
 
 // changed calls onRead for every user of the object. It runs on an

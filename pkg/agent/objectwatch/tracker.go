@@ -11,6 +11,9 @@
 //     resourceVersion and UID?" is answered from the cache, so an idle agent
 //     sends no requests to the managed cluster.
 //
+// The status feedback controller reads from it too: the objects read with
+// feedbackScrapeType Watch are kept whole (see SetWholeReads).
+//
 // Informers are reference counted by the works using them: a type is
 // watched only while at least one work applies objects of that type. A type
 // whose objects live in a few namespaces (at most MaxNamespaces) is watched
@@ -37,6 +40,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/sharedstrings"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // Deps is what a Tracker needs.
@@ -64,6 +68,14 @@ type Deps struct {
 	// Resync is the informers' resync period; 0 disables resyncs. Resync events
 	// carry an unchanged resourceVersion and therefore never call OnChange.
 	Resync time.Duration
+	// MaxWholeWatches is the most (resource, namespace) pairs watched for
+	// the users that read objects whole (SetWholeReads); beyond it, they
+	// read the API.
+	MaxWholeWatches int
+	// OnWholeChange is called, like OnChange, with every user that reads
+	// whole (see SetWholeReads) an object that was created, updated or
+	// deleted.
+	OnWholeChange func(user string)
 	// Linger is how long an informer keeps running after its last user left,
 	// so that a work deleted and another created a moment later (or the
 	// only work of a type replaced) find a synced cache instead of starting
@@ -101,6 +113,7 @@ type Tracker struct {
 	fields   func(schema.GroupResource) [][]string
 	onChange func(string)
 	readers  *readers     // objects read without an owner reference, by user
+	whole    *wholeReads  // objects read whole, by user, and their copies
 	onWatch  func(string) // OnWatchFailure
 	resync   time.Duration
 	linger   time.Duration
@@ -117,6 +130,9 @@ type Tracker struct {
 	stopped bool
 	// uses is what each user (work) needs watched.
 	uses map[string]useSet
+	// wholeUses are the pairs of the objects each user reads whole; those
+	// admitted (wholeReads.admitted) count in refs.
+	wholeUses map[string]useSet
 	// refs counts the users of each resource type in each namespace; a type
 	// is watched while it has any.
 	refs map[schema.GroupVersionResource]map[string]int
@@ -125,6 +141,10 @@ type Tracker struct {
 	// planLocked) no longer wants keeps running, and serving lookups, for
 	// Linger.
 	informers map[Use]*gvrInformer
+	// replaced are informers whose scope has a new one, of the other kind
+	// (whole objects or metadata; see dynamicLocked): each serves lookups
+	// until the new one has synced.
+	replaced map[Use]*gvrInformer
 	// wg counts informer goroutines, including ones already cancelled but not
 	// yet finished, so that Run returns only once all of them have exited.
 	wg sync.WaitGroup
@@ -147,13 +167,16 @@ func New(d Deps) *Tracker {
 		fields:    fields,
 		onChange:  onChange,
 		readers:   newReaders(d.OnRead),
+		whole:     newWholeReads(d.MaxWholeWatches, d.OnWholeChange),
 		onWatch:   d.OnWatchFailure,
 		resync:    d.Resync,
 		linger:    d.Linger,
 		strings:   sharedstrings.New(sharedStrings),
 		uses:      map[string]useSet{},
+		wholeUses: map[string]useSet{},
 		refs:      map[schema.GroupVersionResource]map[string]int{},
 		informers: map[Use]*gvrInformer{},
+		replaced:  map[Use]*gvrInformer{},
 	}
 }
 
@@ -186,6 +209,7 @@ func (t *Tracker) begin(ctx context.Context) bool {
 		return false
 	}
 	t.ctx = ctx
+	t.admitLocked()
 	for gvr := range t.refs {
 		t.replanLocked(gvr)
 	}
@@ -202,6 +226,12 @@ func (t *Tracker) end() {
 		inf.stop()
 		delete(t.informers, scope)
 	}
+	for scope, inf := range t.replaced {
+		inf.stop()
+		delete(t.replaced, scope)
+	}
+	t.whole.reset()
+	metrics.FeedbackWatches.Set(0)
 }
 
 // SetUses declares everything user needs watched, replacing what it
@@ -215,28 +245,34 @@ func (t *Tracker) SetUses(user string, uses []Use) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 
-	prev := t.uses[user]
-	if len(next) == 0 {
-		delete(t.uses, user)
-	} else {
-		t.uses[user] = next
-	}
 	changed := map[schema.GroupVersionResource]bool{}
-	for u := range next {
-		if !prev.has(u) {
-			t.countLocked(u, 1)
-			changed[u.Resource] = true
-		}
-	}
-	for u := range prev {
-		if !next.has(u) {
-			t.countLocked(u, -1)
-			changed[u.Resource] = true
-		}
-	}
+	t.declareLocked(t.uses, user, next, nil, changed)
 	for gvr := range changed {
 		t.replanLocked(gvr)
 	}
+}
+
+// declareLocked replaces what user declared in declared by next, counts
+// the uses it gains and uncounts those it loses, of the uses counted (all
+// when counted is nil), and marks their resource types in changed.
+func (t *Tracker) declareLocked(declared map[string]useSet, user string, next useSet,
+	counted func(Use) bool, changed map[schema.GroupVersionResource]bool) {
+	prev := declared[user]
+	if len(next) == 0 {
+		delete(declared, user)
+	} else {
+		declared[user] = next
+	}
+	recount := func(from, to useSet, delta int) {
+		for u := range to {
+			if !from.has(u) && (counted == nil || counted(u)) {
+				t.countLocked(u, delta)
+				changed[u.Resource] = true
+			}
+		}
+	}
+	recount(prev, next, 1)
+	recount(next, prev, -1)
 }
 
 // countLocked adds delta users to u.
@@ -280,7 +316,15 @@ func (t *Tracker) replanLocked(gvr schema.GroupVersionResource) {
 	for ns := range plan {
 		scope := Use{Resource: gvr, Namespace: ns}
 		if inf, running := t.informers[scope]; running {
-			inf.keep()
+			if inf.dynamic == t.dynamicLocked(scope) {
+				inf.keep()
+				continue
+			}
+			// It lists whole objects and should not, or the reverse:
+			// another takes its place.
+			delete(t.informers, scope)
+			t.startLocked(scope)
+			t.handOverLocked(scope, inf)
 			continue
 		}
 		t.startLocked(scope)
@@ -290,6 +334,39 @@ func (t *Tracker) replanLocked(gvr schema.GroupVersionResource) {
 			t.retireLocked(scope, inf)
 		}
 	}
+}
+
+// handOverLocked has old, the informer of scope that a new one replaced,
+// serve lookups until the new one has synced, then stops it.
+func (t *Tracker) handOverLocked(scope Use, old *gvrInformer) {
+	if prev := t.replaced[scope]; prev != nil {
+		prev.stop()
+	}
+	next := t.informers[scope]
+	if next == nil {
+		old.stop()
+		delete(t.replaced, scope)
+		return
+	}
+	old.keep()
+	t.replaced[scope] = old
+	go func() {
+		// Returns once next has synced, or has been stopped.
+		cache.WaitForCacheSync(next.ctx.Done(), next.synced)
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.replaced[scope] == old {
+			old.stop()
+			delete(t.replaced, scope)
+		}
+	}()
+}
+
+// dynamicLocked tells whether the informer of scope lists whole objects:
+// when the type's status is read (Deps.StatusFields), or when objects it
+// watches are read whole.
+func (t *Tracker) dynamicLocked(scope Use) bool {
+	return t.dynamic != nil && (len(t.fields(scope.Resource.GroupResource())) > 0 || t.whole.serves(scope))
 }
 
 // retireLocked stops an informer the plan no longer wants, after Linger
@@ -329,10 +406,18 @@ func (t *Tracker) startLocked(scope Use) {
 	}
 	ctx := klog.NewContext(t.ctx, logger)
 
-	src := source{metadata: t.client, dynamic: t.dynamic, fields: t.fields(gvr.GroupResource()), strings: t.strings}
+	src := source{metadata: t.client, fields: t.fields(gvr.GroupResource()), strings: t.strings}
+	if t.dynamicLocked(scope) {
+		src.dynamic = t.dynamic
+		src.stash = func(obj *unstructured.Unstructured) { t.whole.stash(gvr, obj) }
+	}
 	inf, err := newGVRInformer(ctx, src, scope, t.resync, callbacks{
-		onChange:  t.onChange,
-		onObject:  func(namespace, name string) { t.readers.changed(gvr, namespace, name) },
+		onChange: t.onChange,
+		onAdd:    func(namespace, name string) { t.whole.changed(gvr, namespace, name) },
+		onObject: func(namespace, name string) {
+			t.readers.changed(gvr, namespace, name)
+			t.whole.changed(gvr, namespace, name)
+		},
 		onFailure: func() { t.watchFailed(scope) },
 	})
 	if err != nil {
@@ -398,18 +483,22 @@ func (t *Tracker) WatchFailure(u Use) (failure WatchFailure, ok bool) {
 
 // covering are the running informers that watch the objects of u: the one
 // of its namespace and the cluster-wide one, in that order, either or both
-// of which may be missing.
+// of which may be missing, each followed by the one it replaced, if that
+// still serves.
 func (t *Tracker) covering(u Use) []*gvrInformer {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	var out []*gvrInformer
+	scopes := []Use{{Resource: u.Resource}}
 	if u.Namespace != "" {
-		if inf := t.informers[u]; inf != nil {
-			out = append(out, inf)
-		}
+		scopes = []Use{u, {Resource: u.Resource}}
 	}
-	if inf := t.informers[Use{Resource: u.Resource}]; inf != nil {
-		out = append(out, inf)
+	for _, scope := range scopes {
+		for _, inf := range []*gvrInformer{t.informers[scope], t.replaced[scope]} {
+			if inf != nil {
+				out = append(out, inf)
+			}
+		}
 	}
 	return out
 }

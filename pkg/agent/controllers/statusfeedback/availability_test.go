@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	ct "github.com/manifestwork/work/pkg/controllertest"
@@ -23,10 +24,10 @@ import (
 
 // stubObjects is the agent's watch cache of applied objects, synced: the
 // objects it holds exist, with their status.
-type stubObjects map[target]*unstructured.Unstructured
+type stubObjects map[objectwatch.ObjectKey]*unstructured.Unstructured
 
 func (s stubObjects) Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error) {
-	obj := s[target{gvr, namespace, name}]
+	obj := s[objectwatch.ObjectKey{Resource: gvr, Namespace: namespace, Name: name}]
 	if obj == nil {
 		return nil, true, nil
 	}
@@ -34,7 +35,7 @@ func (s stubObjects) Get(gvr schema.GroupVersionResource, namespace, name string
 }
 
 func (s stubObjects) GetObject(gvr schema.GroupVersionResource, namespace, name string) (*unstructured.Unstructured, bool, error) {
-	return s[target{gvr, namespace, name}], true, nil
+	return s[objectwatch.ObjectKey{Resource: gvr, Namespace: namespace, Name: name}], true, nil
 }
 
 func (s stubObjects) DeletedSince(schema.GroupVersionResource, string, string, time.Time) bool {
@@ -64,7 +65,6 @@ func (e *env) withAvailability(objects stubObjects) {
 // object is looked at again soon, as the availability controller does; a
 // work without rules is that controller's.
 func TestReconcileWritesAvailabilityWithFeedback(t *testing.T) {
-	web := target{gvr: deployments, namespace: "team", name: "web"}
 	withRules := feedbackConfig(workv1.FeedbackRule{Type: workv1.WellKnownStatusType})
 	tests := map[string]struct {
 		configs       []workv1.ManifestConfigOption

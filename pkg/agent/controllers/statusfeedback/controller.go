@@ -24,6 +24,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
@@ -46,13 +47,13 @@ type Deps struct {
 	Hub         workwriter.Hub // the writes of ManifestWork status on the hub
 	Works       workinformers.ManifestWorkInformer
 	Dynamic     dynamic.Interface
-	// WatchClient, when set, is the client of the informers of watched
-	// feedback; Dynamic otherwise.
-	WatchClient dynamic.Interface
-	Feedback    feedback.Options
-	Rules       *conditionrules.Evaluator
-	Interval    time.Duration // --status-sync-interval
-	MaxWatches  int           // --max-feedback-watch
+	// Objects serves the objects of feedbackScrapeType Watch, watched as
+	// many as its limit (--max-feedback-watch) allows; their changes are
+	// to requeue the works reading them (objectwatch.Deps.OnWholeChange).
+	Objects  *objectwatch.Tracker
+	Feedback feedback.Options
+	Rules    *conditionrules.Evaluator
+	Interval time.Duration // --status-sync-interval
 	// Availability, shared with the availability controller, assesses the
 	// availability and health of a work with rules, which this controller
 	// then writes with its own part; nil writes this controller's part
@@ -65,30 +66,25 @@ type Deps struct {
 // Controller collects feedback and evaluates condition rules.
 type Controller struct {
 	Deps
-	works   worklisters.ManifestWorkNamespaceLister
-	watches *Watches
-	writer  *workwriter.Writer
+	works  worklisters.ManifestWorkNamespaceLister
+	writer *workwriter.Writer
 }
 
-// New returns the controller and the watches it runs; run both.
-func New(d Deps) (factory.Controller, *Watches) {
+// New returns the controller.
+func New(d Deps) factory.Controller {
 	if d.SyncContext == nil {
 		d.SyncContext = factory.NewSyncContext(ControllerName, d.Recorder)
 	}
-	if d.WatchClient == nil {
-		d.WatchClient = d.Dynamic
-	}
 	c := &Controller{
-		Deps:    d,
-		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
-		watches: newWatches(d.WatchClient, d.MaxWatches, func(key string) { d.SyncContext.Queue().Add(key) }),
-		writer:  d.Hub.NewPaced(ControllerName),
+		Deps:   d,
+		works:  d.Works.Lister().ManifestWorks(d.ClusterName),
+		writer: d.Hub.NewPaced(ControllerName),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).
 		WithInformersQueueKeysFunc(queuekeys.Work(klog.Background().WithName(ControllerName)), d.Works.Informer()).
 		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
-		ToController(ControllerName, d.Recorder), c.watches
+		ToController(ControllerName, d.Recorder)
 }
 
 // sync looks the work up, reconciles it and schedules its next poll.
@@ -101,7 +97,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
-		c.watches.setUses(key, nil)
+		c.Objects.SetWholeReads(key, nil)
 		c.writer.Forget(key)
 		c.forgetAvailability(key)
 		return nil

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -23,16 +24,11 @@ import (
 // nothing then, and neither does this one: the condition is removed.
 const retiredConfigsValid = "ManifestConfigsValid"
 
-// target is one object a work reads.
-type target struct {
-	gvr             schema.GroupVersionResource
-	namespace, name string
-}
-
-func targetOf(m workv1.ManifestResourceMeta) target {
-	return target{
-		gvr:       schema.GroupVersionResource{Group: m.Group, Version: m.Version, Resource: m.Resource},
-		namespace: m.Namespace, name: m.Name,
+// targetOf is the object a manifest's rules read.
+func targetOf(m workv1.ManifestResourceMeta) objectwatch.ObjectKey {
+	return objectwatch.ObjectKey{
+		Resource:  schema.GroupVersionResource{Group: m.Group, Version: m.Version, Resource: m.Resource},
+		Namespace: m.Namespace, Name: m.Name,
 	}
 }
 
@@ -50,19 +46,19 @@ type result struct {
 // the Healthy of a rule), in one status patch.
 func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.ManifestWork) (r result, err error) {
 	if work.DeletionTimestamp != nil {
-		c.watches.setUses(key, nil)
+		c.Objects.SetWholeReads(key, nil)
 		c.forgetAvailability(key)
 		return result{}, nil
 	}
 	status := work.Status.DeepCopy()
 	configs := c.configured(work, status)
-	var watched []target
+	var watched []objectwatch.ObjectKey
 	for _, cfg := range configs {
 		if cfg.config.FeedbackScrapeType == workv1.FeedbackWatchType {
 			watched = append(watched, cfg.target)
 		}
 	}
-	c.watches.setUses(key, watched)
+	c.Objects.SetWholeReads(key, watched)
 	// OCM's agent has no condition about manifestConfigs that match no
 	// manifest; earlier versions of this one set it.
 	apimeta.RemoveStatusCondition(&status.Conditions, retiredConfigsValid)
@@ -105,7 +101,7 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 type configured struct {
 	config workv1.ManifestConfigOption
 	index  int // in status.resourceStatus.manifests
-	target target
+	target objectwatch.ObjectKey
 }
 
 func (c *Controller) configured(work *workv1.ManifestWork, status *workv1.ManifestWorkStatus) []configured {
@@ -146,9 +142,9 @@ func (c *Controller) refresh(ctx context.Context, generation int64, cfg configur
 	return polled
 }
 
-// read returns the live object, from a watch when the config asks for one and
-// a watch could be had, else from the API. note explains a fallback to
-// polling. Each read is counted in metrics.FeedbackScrapes.
+// read returns the live object, from the watch cache when the config asks
+// for a watch and one could be had, else from the API. note explains a
+// fallback to polling. Each read is counted in metrics.FeedbackScrapes.
 func (c *Controller) read(ctx context.Context, cfg configured) (obj *unstructured.Unstructured, polled bool, note string, err error) {
 	obj, polled, note, err = c.readLive(ctx, cfg)
 	mode, result := metrics.ScrapeWatch, metrics.Success
@@ -163,19 +159,27 @@ func (c *Controller) read(ctx context.Context, cfg configured) (obj *unstructure
 }
 
 func (c *Controller) readLive(ctx context.Context, cfg configured) (obj *unstructured.Unstructured, polled bool, note string, err error) {
+	t := cfg.target
+	watching := false
 	if cfg.config.FeedbackScrapeType == workv1.FeedbackWatchType {
-		obj, ok, watching := c.watches.get(cfg.target)
-		if ok {
+		var synced bool
+		obj, synced, watching = c.Objects.GetWhole(t)
+		if synced {
 			if obj == nil {
-				return nil, false, "", apierrors.NewNotFound(cfg.target.gvr.GroupResource(), cfg.target.name)
+				return nil, false, "", apierrors.NewNotFound(t.Resource.GroupResource(), t.Name)
 			}
 			return obj, false, "", nil
 		}
 		if !watching {
-			note = fmt.Sprintf("the watch limit (--max-feedback-watch=%d) is reached; polling instead", c.MaxWatches)
+			note = fmt.Sprintf("the watch limit (--max-feedback-watch=%d) is reached; polling instead", c.Objects.WholeLimit())
 		}
 	}
-	obj, err = c.Dynamic.Resource(cfg.target.gvr).Namespace(cfg.target.namespace).Get(ctx, cfg.target.name, metav1.GetOptions{})
+	obj, err = c.Dynamic.Resource(t.Resource).Namespace(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+	if watching && err == nil {
+		// The cache held it trimmed, or did not know it yet: from now on
+		// it answers.
+		c.Objects.KeepWhole(t, obj)
+	}
 	return obj, true, note, err
 }
 
@@ -191,9 +195,9 @@ func (c *Controller) evaluateFeedback(ctx context.Context, cfg configured, obj *
 	other := func(version string) (*unstructured.Unstructured, error) {
 		r, ok := reads[version]
 		if !ok {
-			gvr := cfg.target.gvr
+			gvr := cfg.target.Resource
 			gvr.Version = version
-			r.obj, r.err = c.Dynamic.Resource(gvr).Namespace(cfg.target.namespace).Get(ctx, cfg.target.name, metav1.GetOptions{})
+			r.obj, r.err = c.Dynamic.Resource(gvr).Namespace(cfg.target.Namespace).Get(ctx, cfg.target.Name, metav1.GetOptions{})
 			reads[version] = r
 		}
 		return r.obj, r.err

@@ -12,15 +12,20 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	fakedynamic "k8s.io/client-go/dynamic/fake"
+	metadatafake "k8s.io/client-go/metadata/fake"
 	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/component-base/metrics/testutil"
 
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/test/fixture"
 )
 
@@ -54,6 +59,8 @@ type env struct {
 	c   *Controller
 	hub *fakework.Clientset
 	dyn *fakedynamic.FakeDynamicClient
+	// woken are the works the watches of Watch feedback requeued.
+	woken *ct.Calls
 }
 
 func newEnv(t *testing.T, work *workv1.ManifestWork, maxWatches int, objects ...runtime.Object) *env {
@@ -61,15 +68,45 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, maxWatches int, objects ...
 	hub := fakework.NewSimpleClientset(work)
 	dyn := fakedynamic.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
 		map[schema.GroupVersionResource]string{deployments: "DeploymentList"}, objects...)
+	woken := &ct.Calls{}
+	watched := objectwatch.New(objectwatch.Deps{
+		Client: metadatafake.NewSimpleMetadataClient(metadatafake.NewTestScheme()), Dynamic: dyn,
+		MaxWholeWatches: maxWatches, OnWholeChange: woken.Add,
+	})
 	return &env{
 		c: &Controller{
-			Deps: Deps{ClusterName: fixture.Cluster, Hub: workwriter.Hub{Client: hub}, Dynamic: dyn, MaxWatches: maxWatches,
+			Deps: Deps{ClusterName: fixture.Cluster, Hub: workwriter.Hub{Client: hub}, Dynamic: dyn, Objects: watched,
 				Feedback: feedback.Options{MaxJSONRawLength: 1024}, Rules: conditionrules.NewEvaluator(0)},
-			watches: newWatches(dyn, maxWatches, func(string) {}),
-			writer:  workwriter.New(ControllerName, hub),
+			writer: workwriter.New(ControllerName, hub),
 		},
-		hub: hub, dyn: dyn,
+		hub: hub, dyn: dyn, woken: woken,
 	}
+}
+
+// runWatches runs the env's watches until the test ends.
+func (e *env) runWatches(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.c.Objects.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+}
+
+// watching signals each watch the fake dynamic client starts, once the
+// watch is registered: a change made after it is seen by the informer.
+func (e *env) watching() <-chan struct{} {
+	started := make(chan struct{}, 10)
+	e.dyn.PrependWatchReactor("*", func(action k8stesting.Action) (bool, watch.Interface, error) {
+		w, err := e.dyn.Tracker().Watch(action.GetResource(), action.GetNamespace())
+		started <- struct{}{}
+		return true, w, err
+	})
+	return started
 }
 
 func (e *env) work(t *testing.T) *workv1.ManifestWork {
@@ -168,27 +205,91 @@ func TestWildcardConfigWatches(t *testing.T) {
 	config.FeedbackScrapeType = workv1.FeedbackWatchType
 	work := appliedWork(config)
 	e := newEnv(t, work, 10, liveDeployment(2))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go e.c.watches.Run(ctx)
-	require.Eventually(t, func() bool {
-		e.c.watches.mu.Lock()
-		defer e.c.watches.mu.Unlock()
-		return e.c.watches.ctx != nil
-	}, 5*time.Second, 10*time.Millisecond)
+	metrics.Register()
+	e.runWatches(t)
 
+	ctx := context.Background()
 	key := fixture.Cluster + "/w"
 	_, err := e.c.reconcile(ctx, key, work)
 	require.NoError(t, err)
-	web := target{gvr: deployments, namespace: "team", name: "web"}
 	require.Eventually(t, func() bool {
-		_, ok, _ := e.c.watches.get(web)
+		_, ok, _ := e.c.Objects.GetWhole(web)
 		return ok
 	}, 5*time.Second, 10*time.Millisecond, "the watch of the matched Deployment syncs")
 	r, err := e.c.reconcile(ctx, key, e.work(t))
 	require.NoError(t, err)
 	assert.False(t, r.polled, "read from the watch")
-	assert.Equal(t, 1, e.c.watches.Running())
+	watches, err := testutil.GetGaugeMetricValue(metrics.FeedbackWatches)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, watches)
+}
+
+var web = objectwatch.ObjectKey{Resource: deployments, Namespace: "team", Name: "web"}
+
+// A watched object's change requeues the work and is read from the watch,
+// not the API.
+func TestWatchedFeedbackFollowsChangesWithoutPolling(t *testing.T) {
+	config := feedbackConfig(workv1.FeedbackRule{Type: workv1.WellKnownStatusType})
+	config.FeedbackScrapeType = workv1.FeedbackWatchType
+	work := appliedWork(config)
+	live := liveDeployment(1)
+	live.SetResourceVersion("1")
+	e := newEnv(t, work, 10, live)
+	watchStarted := e.watching()
+	e.runWatches(t)
+	ctx := context.Background()
+	key := fixture.Cluster + "/w"
+
+	r, err := e.c.reconcile(ctx, key, work)
+	require.NoError(t, err)
+	assert.True(t, r.polled, "read from the API while the watch starts")
+	<-watchStarted
+	require.Eventually(t, func() bool {
+		_, ok, _ := e.c.Objects.GetWhole(web)
+		return ok
+	}, 5*time.Second, 10*time.Millisecond, "the watch of the Deployment syncs")
+	require.Eventually(t, func() bool { return count(e.woken.List(), key) == 1 }, 5*time.Second, 10*time.Millisecond,
+		"the informer's list wakes the work")
+	r, err = e.c.reconcile(ctx, key, e.work(t))
+	require.NoError(t, err)
+	assert.False(t, r.polled, "read from the watch")
+
+	e.dyn.ClearActions()
+	changed := liveDeployment(2)
+	changed.SetResourceVersion("2")
+	_, err = e.dyn.Resource(deployments).Namespace("team").Update(ctx, changed, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		obj, ok, _ := e.c.Objects.GetWhole(web)
+		return ok && obj.GetResourceVersion() == "2"
+	}, 5*time.Second, 10*time.Millisecond, "the change reaches the watch")
+	require.Eventually(t, func() bool { return count(e.woken.List(), key) == 2 }, 5*time.Second, 10*time.Millisecond,
+		"the change wakes the work")
+	r, err = e.c.reconcile(ctx, key, e.work(t))
+	require.NoError(t, err)
+	assert.False(t, r.polled)
+	assert.Equal(t, []string{"update deployments"}, verbs(e.dyn.Actions()), "nothing read from the API")
+	values := e.work(t).Status.ResourceStatus.Manifests[0].StatusFeedbacks.Values
+	require.NotEmpty(t, values)
+	assert.Equal(t, int64(2), *values[0].Value.Integer, "ReadyReplicas of the change")
+}
+
+func count(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
+
+func verbs(actions []k8stesting.Action) []string {
+	var out []string
+	for _, a := range actions {
+		out = append(out, a.GetVerb()+" "+a.GetResource().Resource)
+	}
+	return out
 }
 
 func TestReconcileFallsBackToPollingBeyondTheWatchLimit(t *testing.T) {
