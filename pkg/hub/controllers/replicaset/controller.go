@@ -7,6 +7,7 @@ package replicaset
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -14,7 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -127,8 +130,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	rs := old.DeepCopy()
 	out, err := c.reconcile(ctx, rs)
 	if out.write && !equality.Semantic.DeepEqual(old.Status, out.rs.Status) {
-		_, werr := c.client.WorkV1alpha1().ManifestWorkReplicaSets(namespace).UpdateStatus(ctx, out.rs, metav1UpdateOptions)
-		if werr != nil && !apierrors.IsNotFound(werr) {
+		if werr := c.writeStatus(ctx, out.rs); werr != nil {
 			return werr
 		}
 	}
@@ -140,6 +142,21 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		syncCtx.Queue().AddAfter(key, out.recheckAfter)
 	}
 	return nil
+}
+
+// writeStatus writes the whole status with a merge patch: the status is the
+// controller's alone, so that a cache one write behind costs no conflict.
+func (c *Controller) writeStatus(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) error {
+	patch, err := json.Marshal(map[string]any{"status": rs.Status})
+	if err != nil {
+		return err
+	}
+	_, err = c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Patch(ctx, rs.Name, types.MergePatchType, patch,
+		metav1.PatchOptions{}, "status")
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
 }
 
 func objectKey(obj runtime.Object) []string {

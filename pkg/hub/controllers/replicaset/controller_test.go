@@ -273,7 +273,7 @@ func TestProgressiveRolloutOneClusterAtATime(t *testing.T) {
 	assert.Equal(t, []string{
 		"update manifestworkreplicasets " + rsKey,
 		"create manifestworks c1/" + rsName,
-		"update manifestworkreplicasets/status " + rsKey,
+		"patch manifestworkreplicasets/status " + rsKey,
 	}, writes)
 	assert.Equal(t, []string{"c1"}, h.clusters())
 	w := h.work("c1", rsName)
@@ -295,7 +295,7 @@ func TestProgressiveRolloutOneClusterAtATime(t *testing.T) {
 
 	h.put(reported(h.work("c1", rsName), metav1.ConditionTrue, metav1.ConditionFalse, time.Minute))
 	writes, _ = h.sync()
-	assert.Equal(t, []string{"update manifestworkreplicasets/status " + rsKey}, writes, "a progressing cluster holds the slot")
+	assert.Equal(t, []string{"patch manifestworkreplicasets/status " + rsKey}, writes, "a progressing cluster holds the slot")
 	rs = h.replicaSet()
 	assert.Equal(t, "False/Processing", conditionReason(rs, workv1alpha1.ConditionManifestworkApplied))
 
@@ -410,7 +410,7 @@ func TestWorksFoundByLabelAreAdopted(t *testing.T) {
 	assert.ElementsMatch(t, []string{
 		"delete manifestworks c1/" + rsName + "-b4n9q",
 		"update manifestworks c1/" + rsName + "-x7k2p",
-		"update manifestworkreplicasets/status " + rsKey,
+		"patch manifestworkreplicasets/status " + rsKey,
 	}, writes)
 	assert.Equal(t, map[string]string{"c1": "2"}, h.versions())
 }
@@ -422,7 +422,7 @@ func TestClusterInTwoPlacementsHasOneWork(t *testing.T) {
 	writes, _ := h.sync()
 	assert.ElementsMatch(t, []string{
 		"create manifestworks c1/" + rsName, "create manifestworks c2/" + rsName,
-		"update manifestworkreplicasets/status " + rsKey,
+		"patch manifestworkreplicasets/status " + rsKey,
 	}, writes)
 	assert.Equal(t, "a", h.work("c1", rsName).Labels[workv1alpha1.PlacementNameLabel])
 	assert.Equal(t, "b", h.work("c2", rsName).Labels[workv1alpha1.PlacementNameLabel])
@@ -432,7 +432,7 @@ func TestClusterInTwoPlacementsHasOneWork(t *testing.T) {
 func TestMissingPlacement(t *testing.T) {
 	h := newHarness(t, withFinalizer(replicaSet(all(none))), succeeded(work("c1", rsName, "1")))
 	writes, _ := h.sync()
-	assert.Equal(t, []string{"update manifestworkreplicasets/status " + rsKey}, writes)
+	assert.Equal(t, []string{"patch manifestworkreplicasets/status " + rsKey}, writes)
 	assert.Equal(t, "False/PlacementDecisionNotFound", conditionReason(h.replicaSet(), workv1alpha1.ConditionPlacementVerified))
 	assert.Equal(t, []string{"c1"}, h.clusters())
 }
@@ -454,7 +454,7 @@ func TestUnreadableDecisions(t *testing.T) {
 	d.Labels[clusterv1beta1.DecisionGroupIndexLabel] = "first"
 	h := newHarness(t, withFinalizer(replicaSet(all(none))), placement(plName, 1, 1), d, succeeded(work("c1", rsName, "1")))
 	writes, _ := h.sync()
-	assert.Equal(t, []string{"update manifestworkreplicasets/status " + rsKey}, writes)
+	assert.Equal(t, []string{"patch manifestworkreplicasets/status " + rsKey}, writes)
 	c := apimeta.FindStatusCondition(h.replicaSet().Status.Conditions, workv1alpha1.ConditionPlacementVerified)
 	require.NotNil(t, c)
 	assert.Equal(t, workv1alpha1.ReasonNotAsExpected, c.Reason)
