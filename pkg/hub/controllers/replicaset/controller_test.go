@@ -528,3 +528,38 @@ func TestQueueKeys(t *testing.T) {
 	assert.ElementsMatch(t, []string{rsKey, ns + "/other"}, h.c.replicaSetsOfDecision(decision("b", 0)))
 	assert.Empty(t, h.c.replicaSetsOfDecision(decision("c", 0)))
 }
+
+// An invalid strategy is said in PlacementVerified; retrying cannot help, so
+// the sync does not fail.
+func TestInvalidStrategy(t *testing.T) {
+	h := newHarness(t, withFinalizer(replicaSet(progressive(intstr.FromString("half"), none))), placement(plName, 1, 1), decision(plName, 0, "c1"))
+	h.sync()
+	c := apimeta.FindStatusCondition(h.replicaSet().Status.Conditions, workv1alpha1.ConditionPlacementVerified)
+	require.NotNil(t, c)
+	assert.Equal(t, workv1alpha1.ReasonNotAsExpected, c.Reason)
+	assert.Contains(t, c.Message, "maxConcurrency")
+	assert.Empty(t, h.clusters())
+}
+
+// A work of the replica set's name that does not carry its label is someone
+// else's: it is left alone, and the sync fails saying so.
+func TestForeignWorkOfTheSameName(t *testing.T) {
+	foreign := fixture.NewWork("c1", rsName).WithManifest(fixture.ConfigMap("default", "mine", nil)).Build()
+	h := newHarness(t, withFinalizer(replicaSet(all(none))), placement(plName, 1, 1), decision(plName, 0, "c1"), foreign)
+	err := h.c.sync(t.Context(), ct.NewSyncContext(rsKey))
+	require.ErrorContains(t, err, "it is left alone")
+	assert.Empty(t, h.work("c1", rsName).Labels)
+}
+
+// A work being deleted does not push out the cluster's live work.
+func TestLiveWorkKeptOverOneBeingDeleted(t *testing.T) {
+	going := work("c1", rsName, "1")
+	at := metav1.NewTime(now)
+	going.DeletionTimestamp = &at
+	going.Finalizers = []string{"cluster.open-cluster-management.io/manifest-work-cleanup"}
+	live := succeeded(work("c1", rsName+"-x7k2p", "1"))
+	h := newHarness(t, withFinalizer(replicaSet(all(none))), placement(plName, 1, 1), decision(plName, 0, "c1"), going, live)
+	writes, _ := h.sync()
+	assert.Equal(t, []string{"patch manifestworkreplicasets/status " + rsKey}, writes)
+	assert.Equal(t, 1, h.replicaSet().Status.Summary.Total)
+}

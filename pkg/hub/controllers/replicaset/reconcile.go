@@ -117,10 +117,11 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 			continue
 		}
 		res, recheck, err := c.rollOut(ctx, rs, p, owner, works, now)
-		errs = append(errs, err)
 		if res == nil {
+			d.problems = append(d.problems, err.Error()) // the strategy is invalid: only a new spec helps
 			continue
 		}
+		errs = append(errs, err)
 		d.placements = append(d.placements, *res)
 		if recheck > 0 && (d.recheckAfter == 0 || recheck < d.recheckAfter) {
 			d.recheckAfter = recheck
@@ -136,7 +137,7 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 }
 
 // rollOut decides and applies the rollout of one placement; a nil result
-// means its strategy could not be read (a problem is recorded instead).
+// means its strategy could not be read, and the error says why.
 func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, p *plan, owner map[string]*plan,
 	works map[string]*workv1.ManifestWork, now time.Time) (*placementResult, time.Duration, error) {
 	var groups []Group

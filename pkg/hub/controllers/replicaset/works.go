@@ -35,11 +35,18 @@ func (c *Controller) labelledWorks(rs *workv1alpha1.ManifestWorkReplicaSet) []*w
 
 // worksByCluster is the replica set's work on each cluster and the extra
 // works, when a cluster has more than one (as after a hand-over from a
-// controller that names works with a suffix): the work named after the
-// replica set is kept, else the oldest.
+// controller that names works with a suffix): a work not being deleted is
+// kept before one that is, then the work named after the replica set, then
+// the oldest.
 func (c *Controller) worksByCluster(rs *workv1alpha1.ManifestWorkReplicaSet) (map[string]*workv1.ManifestWork, []*workv1.ManifestWork) {
 	works := c.labelledWorks(rs)
 	slices.SortFunc(works, func(a, b *workv1.ManifestWork) int {
+		if (a.DeletionTimestamp == nil) != (b.DeletionTimestamp == nil) {
+			if a.DeletionTimestamp == nil {
+				return -1
+			}
+			return 1
+		}
 		if (a.Name == rs.Name) != (b.Name == rs.Name) {
 			if a.Name == rs.Name {
 				return -1
@@ -84,6 +91,10 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 			Spec:       *rs.Spec.ManifestWorkTemplate.DeepCopy(),
 		}
 		created, err := works.Create(ctx, w, metav1.CreateOptions{})
+		if apierrors.IsAlreadyExists(err) {
+			return nil, fmt.Errorf("create work %s/%s: a work of that name without the label %s=%s is there; it is left alone",
+				cluster, rs.Name, workv1alpha1.ReplicaSetLabel, replicaSetKey(rs))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("create work %s/%s: %w", cluster, rs.Name, err)
 		}
