@@ -563,3 +563,40 @@ func TestLiveWorkKeptOverOneBeingDeleted(t *testing.T) {
 	assert.Equal(t, []string{"patch manifestworkreplicasets/status " + rsKey}, writes)
 	assert.Equal(t, 1, h.replicaSet().Status.Summary.Total)
 }
+
+// Decision groups come from the decisions' labels: two decisions of one
+// index are one group. ProgressivePerGroup takes a whole group, then the
+// next once every cluster of the first has succeeded.
+func TestProgressivePerGroupFromDecisionLabels(t *testing.T) {
+	second := decision(plName, 1, "c3")
+	first := decision(plName, 0, "c2")
+	alsoFirst := decision(plName, 0, "c1")
+	alsoFirst.Name = plName + "-decision-0b"
+	h := newHarness(t, withFinalizer(replicaSet(perGroupStrategy(none))), placement(plName, 3, 2), first, alsoFirst, second)
+
+	h.sync()
+	assert.Equal(t, []string{"c1", "c2"}, h.clusters())
+	assert.Equal(t, "2 (2 / 3 clusters applied)", h.replicaSet().Status.PlacementsSummary[0].AvailableDecisionGroups)
+
+	h.put(succeeded(h.work("c1", rsName)))
+	h.sync()
+	assert.Equal(t, []string{"c1", "c2"}, h.clusters(), "c2 has not succeeded yet")
+
+	h.put(succeeded(h.work("c2", rsName)))
+	h.sync()
+	assert.Equal(t, []string{"c1", "c2", "c3"}, h.clusters())
+}
+
+// A cluster whose work is labelled with a placement that no longer selects
+// it, but selected by another placement of the replica set, keeps its work:
+// the other placement takes it over when its rollout reaches it.
+func TestClusterMovingBetweenPlacements(t *testing.T) {
+	w := succeeded(work("c1", rsName, "1"))
+	w.Labels[workv1alpha1.PlacementNameLabel] = "a"
+	h := newHarness(t, withFinalizer(replicaSet(all(none), "a", "b")),
+		placement("a", 0, 0), placement("b", 1, 1), decision("b", 0, "c1"), w)
+	writes, _ := h.sync()
+	assert.Contains(t, writes, "update manifestworks c1/"+rsName)
+	assert.NotContains(t, writes, "delete manifestworks c1/"+rsName)
+	assert.Equal(t, "b", h.work("c1", rsName).Labels[workv1alpha1.PlacementNameLabel])
+}
