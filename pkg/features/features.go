@@ -43,8 +43,10 @@ const (
 	// in work hub, off by default in work manager, as in OCM.
 	CleanUpCompletedManifestWork featuregate.Feature = "CleanUpCompletedManifestWork"
 
-	// ManifestWorkReplicaSet is OCM's controller of ManifestWorkReplicaSets:
-	// accepted, not implemented.
+	// ManifestWorkReplicaSet runs the controller of ManifestWorkReplicaSets:
+	// one ManifestWork per cluster a Placement selects, rolled out as the
+	// replica set's strategy says. On by default in work hub, off by default
+	// in work manager, as in OCM.
 	ManifestWorkReplicaSet featuregate.Feature = "ManifestWorkReplicaSet"
 
 	// CloudEventsDrivers is OCM's delivery of works over CloudEvents:
@@ -53,18 +55,20 @@ const (
 )
 
 // unimplemented are OCM's gates that are accepted but not implemented.
-var unimplemented = []featuregate.Feature{ManifestWorkReplicaSet, CloudEventsDrivers}
+var unimplemented = []featuregate.Feature{CloudEventsDrivers}
 
 var agentFeatures = map[featuregate.Feature]featuregate.FeatureSpec{
 	RawFeedbackJsonString:    {Default: false, PreRelease: featuregate.Alpha},
 	ExecutorValidatingCaches: {Default: false, PreRelease: featuregate.Alpha},
 }
 
-func hubFeatures(cleanUpDefault bool) map[featuregate.Feature]featuregate.FeatureSpec {
+// hubFeatures are the hub gates; the process (work hub or work manager)
+// sets the defaults of the hub's own controllers.
+func hubFeatures(controllersDefault bool) map[featuregate.Feature]featuregate.FeatureSpec {
 	return map[featuregate.Feature]featuregate.FeatureSpec{
 		NilExecutorValidating:        {Default: false, PreRelease: featuregate.Alpha},
-		CleanUpCompletedManifestWork: {Default: cleanUpDefault, PreRelease: featuregate.Alpha},
-		ManifestWorkReplicaSet:       {Default: false, PreRelease: featuregate.Alpha},
+		CleanUpCompletedManifestWork: {Default: controllersDefault, PreRelease: featuregate.Alpha},
+		ManifestWorkReplicaSet:       {Default: controllersDefault, PreRelease: featuregate.Alpha},
 		CloudEventsDrivers:           {Default: false, PreRelease: featuregate.Alpha},
 	}
 }
@@ -76,14 +80,15 @@ func NewAgentFeatureGate() featuregate.MutableVersionedFeatureGate {
 }
 
 // NewHubFeatureGate returns the gate of work hub and work webhook-server: the
-// hub features, CleanUpCompletedManifestWork on, and the logging features.
+// hub features, CleanUpCompletedManifestWork and ManifestWorkReplicaSet on,
+// and the logging features.
 func NewHubFeatureGate() featuregate.MutableVersionedFeatureGate {
 	return newGate(hubFeatures(true))
 }
 
 // NewManagerFeatureGate returns the gate of work manager: the hub features
-// with OCM's defaults (CleanUpCompletedManifestWork off), and the logging
-// features.
+// with OCM's defaults (CleanUpCompletedManifestWork and ManifestWorkReplicaSet
+// off), and the logging features.
 func NewManagerFeatureGate() featuregate.MutableVersionedFeatureGate {
 	return newGate(hubFeatures(false))
 }

@@ -51,16 +51,18 @@ func TestHubGatesAcceptOCMsNames(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			require.NoError(t, gate.Set("NilExecutorValidating=true,ManifestWorkReplicaSet=true,CloudEventsDrivers=true,CleanUpCompletedManifestWork=true"))
-			assert.Equal(t, []featuregate.Feature{CloudEventsDrivers, ManifestWorkReplicaSet}, Unimplemented(gate))
+			assert.Equal(t, []featuregate.Feature{CloudEventsDrivers}, Unimplemented(gate))
 			assert.True(t, gate.Enabled(CleanUpCompletedManifestWork))
 			assert.EqualError(t, gate.Set("NoSuchGate=true"), "unrecognized feature gate: NoSuchGate")
 		})
 	}
 }
 
-func TestCleanUpDefaults(t *testing.T) {
+func TestControllerDefaults(t *testing.T) {
 	assert.True(t, NewHubFeatureGate().Enabled(CleanUpCompletedManifestWork), "work hub cleans up by default")
 	assert.False(t, NewManagerFeatureGate().Enabled(CleanUpCompletedManifestWork), "work manager as OCM's: off by default")
+	assert.True(t, NewHubFeatureGate().Enabled(ManifestWorkReplicaSet), "work hub runs replica sets by default")
+	assert.False(t, NewManagerFeatureGate().Enabled(ManifestWorkReplicaSet), "work manager as OCM's: off by default")
 }
 
 func TestUnimplementedOnlyWhenEnabled(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
 	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/hub/controllers/ttl"
+	"github.com/manifestwork/work/pkg/kubeconn"
 )
 
 // informerResync is how often the informers replay every cached object to
@@ -33,6 +34,11 @@ type hubDeps struct {
 	// CleanUp runs the TTL controller, which deletes completed works
 	// (feature gate CleanUpCompletedManifestWork).
 	CleanUp bool
+	// ReplicaSets runs the ManifestWorkReplicaSet controller once the hub
+	// serves its APIs (feature gate ManifestWorkReplicaSet).
+	ReplicaSets bool
+	// Hub names the hub in messages about its APIs.
+	Hub kubeconn.Cluster
 }
 
 // hub is the active replica's work: the ManifestWork informer and the
@@ -53,6 +59,8 @@ type runnable struct {
 
 // wiring is the hub's informers and the controllers fed by them.
 type wiring struct {
+	client      versioned.Interface
+	recorder    events.Recorder
 	informers   externalversions.SharedInformerFactory
 	synced      []cache.InformerSynced
 	controllers []runnable
@@ -66,12 +74,12 @@ func (h *hub) wire() (*wiring, error) {
 		return nil, fmt.Errorf("hub client: %w", err)
 	}
 	informers := externalversions.NewSharedInformerFactory(client, informerResync)
-	w := &wiring{informers: informers}
+	recorder := events.NewLoggingEventRecorder("work-hub", clock.RealClock{})
+	w := &wiring{client: client, recorder: recorder, informers: informers}
 	if !h.CleanUp {
-		return w, nil // no controller: nothing to watch
+		return w, nil // no controller yet: nothing to watch
 	}
 	works := informers.Work().V1().ManifestWorks()
-	recorder := events.NewLoggingEventRecorder("work-hub", clock.RealClock{})
 	w.synced = append(w.synced, works.Informer().HasSynced)
 	w.controllers = append(w.controllers,
 		runnable{workers: ttlWorkers, controller: ttl.New(ttl.Deps{Client: client, Works: works, Recorder: recorder})})
@@ -98,6 +106,9 @@ func (h *hub) run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for _, c := range w.controllers {
 		wg.Go(func() { c.controller.Run(ctx, c.workers) })
+	}
+	if h.ReplicaSets {
+		wg.Go(func() { h.runReplicaSets(ctx, w) })
 	}
 	klog.FromContext(ctx).Info("Ready", "hub", h.Config.Host, "controllers", len(w.controllers))
 	h.Ready.Set(true)

@@ -28,7 +28,8 @@ var managerProcess = startup.Process{
 // ClusterManager runs its work controller (Deployment
 // cluster-manager-work-controller), with OCM's arguments. Which controllers
 // run is said by OCM's feature gates: CleanUpCompletedManifestWork runs the
-// TTL clean-up of completed works.
+// TTL clean-up of completed works, ManifestWorkReplicaSet runs the replica
+// set controller.
 type ManagerOptions struct {
 	startup.Options
 
@@ -76,7 +77,11 @@ func RunManager(ctx context.Context, o *ManagerOptions) error {
 		if err != nil {
 			return nil, err
 		}
-		deps := hubDeps{Config: cfg, Ready: ready, CleanUp: o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork)}
+		deps := hubDeps{
+			Config: cfg, Ready: ready, Hub: hub,
+			CleanUp:     o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork),
+			ReplicaSets: o.FeatureGate.Enabled(features.ManifestWorkReplicaSet),
+		}
 		return &startup.Work{LeaseCluster: cfg, Lead: newHub(deps).run}, nil
 	})
 }

@@ -45,6 +45,13 @@ func TestRunManagerControllersFollowTheGates(t *testing.T) {
 		require.NoError(t, stop())
 		assert.Zero(t, srv.Reads("manifestworks"), "ready (leading) without listing works")
 	})
+	t.Run("ManifestWorkReplicaSet without its APIs: ready all the same", func(t *testing.T) {
+		srv := kubeconntest.NewServer(t, kubeconn.ManifestWorkAPI)
+		o := managerOptions(t, "--kubeconfig="+srv.Kubeconfig(t), "--disable-leader-election",
+			"--feature-gates=ManifestWorkReplicaSet=true")
+		stop := startuptest.Start(t, o.HealthProbeBindAddress, func(ctx context.Context) error { return RunManager(ctx, o) })
+		require.NoError(t, stop())
+	})
 	t.Run("CleanUpCompletedManifestWork", func(t *testing.T) {
 		srv := kubeconntest.NewServer(t, kubeconn.ManifestWorkAPI)
 		o := managerOptions(t, "--kubeconfig="+srv.Kubeconfig(t), "--disable-leader-election",
@@ -59,12 +66,12 @@ func TestRunManagerControllersFollowTheGates(t *testing.T) {
 // crash; the manager runs under its own lease.
 func TestRunManagerWithAnUnimplementedGate(t *testing.T) {
 	srv := kubeconntest.NewServer(t, kubeconn.ManifestWorkAPI)
-	o := managerOptions(t, "--kubeconfig="+srv.Kubeconfig(t), "--feature-gates=ManifestWorkReplicaSet=true",
+	o := managerOptions(t, "--kubeconfig="+srv.Kubeconfig(t), "--feature-gates=CloudEventsDrivers=true",
 		"--leader-election-namespace=open-cluster-management-hub")
 	stop := startuptest.Start(t, o.HealthProbeBindAddress, func(ctx context.Context) error { return RunManager(ctx, o) })
 	require.Eventually(t, func() bool { return srv.Holder("open-cluster-management-hub", ManagerLeaseName) != "" },
 		20*time.Second, 10*time.Millisecond, "it takes its lease")
-	v, err := testutil.GetGaugeMetricValue(metrics.UnimplementedFeatureGates.WithLabelValues("ManifestWorkReplicaSet"))
+	v, err := testutil.GetGaugeMetricValue(metrics.UnimplementedFeatureGates.WithLabelValues("CloudEventsDrivers"))
 	require.NoError(t, err)
 	assert.Equal(t, 1.0, v)
 	require.NoError(t, stop())

@@ -28,7 +28,11 @@ func Run(ctx context.Context, o *Options) error {
 		if err != nil {
 			return nil, err
 		}
-		deps := hubDeps{Config: cfg, Ready: ready, CleanUp: o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork)}
+		deps := hubDeps{
+			Config: cfg, Ready: ready, Hub: hub,
+			CleanUp:     o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork),
+			ReplicaSets: o.FeatureGate.Enabled(features.ManifestWorkReplicaSet),
+		}
 		work := &startup.Work{LeaseCluster: cfg, Lead: newHub(deps).run}
 		if o.WebhookEnabled() {
 			settings := webhookSettings{

@@ -21,11 +21,7 @@ import (
 // Run as the binary.
 func runHub(t *testing.T, s *framework.APIServer) {
 	t.Helper()
-	logsapi.ReapplyHandling = logsapi.ReapplyHandlingIgnoreUnchanged
-	o := hub.NewOptions()
-	o.Kubeconfig = s.KubeconfigPath
-	o.DisableLeaderElection = true
-	o.HealthProbeBindAddress, o.SecureBindAddress = "0", "0"
+	o := hubOptions(s)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- hub.Run(ctx, o) }()
@@ -33,6 +29,17 @@ func runHub(t *testing.T, s *framework.APIServer) {
 		cancel()
 		require.NoError(t, <-done)
 	})
+}
+
+// hubOptions are the options of a hub run in this process against s, alone
+// (no leader election), its probes on any free port.
+func hubOptions(s *framework.APIServer) *hub.Options {
+	logsapi.ReapplyHandling = logsapi.ReapplyHandlingIgnoreUnchanged
+	o := hub.NewOptions()
+	o.Kubeconfig = s.KubeconfigPath
+	o.DisableLeaderElection = true
+	o.HealthProbeBindAddress, o.SecureBindAddress = "0", "0"
+	return o
 }
 
 // createCompleteWork creates a work in ns and reports it Complete, the way

@@ -1,0 +1,258 @@
+// Package replicaset runs ManifestWorkReplicaSets on the hub: one
+// ManifestWork per cluster that the replica set's placements select, rolled
+// out as its strategy says, and the replica set's status, as OCM v1.3's
+// controller (ocm pkg/work/hub/controllers/manifestworkreplicasetcontroller)
+// keeps them.
+package replicaset
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
+	clusterinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/cluster/v1beta1"
+	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
+	rsinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1alpha1"
+	clusterlisters "github.com/manifestwork/work/pkg/client/listers/cluster/v1beta1"
+	rslisters "github.com/manifestwork/work/pkg/client/listers/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/metrics"
+)
+
+// ControllerName names the controller in logs, events and its queue.
+const ControllerName = "ManifestWorkReplicaSetController"
+
+// Index names.
+const (
+	byPlacement  = "placement"  // replica sets by "<namespace>/<placement>"
+	byReplicaSet = "replicaset" // works by the value of their replica set label
+)
+
+// Deps are the controller's collaborators.
+type Deps struct {
+	Client      workclient.Interface // writes works and replica sets on the hub
+	ReplicaSets rsinformers.ManifestWorkReplicaSetInformer
+	Works       workinformers.ManifestWorkInformer
+	Placements  clusterinformers.PlacementInformer
+	Decisions   clusterinformers.PlacementDecisionInformer
+	Recorder    events.Recorder
+	Clock       clock.PassiveClock // nil means the real clock
+}
+
+// Controller reconciles ManifestWorkReplicaSets.
+type Controller struct {
+	client      workclient.Interface
+	replicaSets rslisters.ManifestWorkReplicaSetLister
+	rsIndex     cache.Indexer
+	works       cache.Indexer
+	placements  clusterlisters.PlacementLister
+	decisions   clusterlisters.PlacementDecisionLister
+	clock       clock.PassiveClock
+}
+
+// New returns the controller, ready to Run. It adds its indexes to the
+// replica set and work informers, so it must be called before they start.
+// It is woken by its replica sets, by works with the replica set label, and
+// by the Placements and PlacementDecisions its replica sets refer to; a soak
+// time or a progress deadline queues the replica set again when it ends.
+func New(d Deps) (factory.Controller, error) {
+	if err := addIndexers(d); err != nil {
+		return nil, err
+	}
+	c := newController(d)
+	return factory.New().
+		WithInformersQueueKeysFunc(objectKey, d.ReplicaSets.Informer()).
+		WithFilteredEventsInformersQueueKeysFunc(replicaSetOfWork, hasReplicaSetLabel, d.Works.Informer()).
+		WithInformersQueueKeysFunc(c.replicaSetsOfPlacement, d.Placements.Informer()).
+		WithInformersQueueKeysFunc(c.replicaSetsOfDecision, d.Decisions.Informer()).
+		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
+		ToController(ControllerName, d.Recorder), nil
+}
+
+// addIndexers adds the controller's indexes to the informers.
+func addIndexers(d Deps) error {
+	if err := d.ReplicaSets.Informer().AddIndexers(cache.Indexers{byPlacement: indexByPlacement}); err != nil {
+		return err
+	}
+	return d.Works.Informer().AddIndexers(cache.Indexers{byReplicaSet: indexByReplicaSet})
+}
+
+func newController(d Deps) *Controller {
+	clk := d.Clock
+	if clk == nil {
+		clk = clock.RealClock{}
+	}
+	return &Controller{
+		client:      d.Client,
+		replicaSets: d.ReplicaSets.Lister(),
+		rsIndex:     d.ReplicaSets.Informer().GetIndexer(),
+		works:       d.Works.Informer().GetIndexer(),
+		placements:  d.Placements.Lister(),
+		decisions:   d.Decisions.Lister(),
+		clock:       clk,
+	}
+}
+
+// sync looks the replica set up, reconciles a copy of it and writes its
+// status once, if it changed. A soak time or deadline that ends later queues
+// the replica set again for that moment.
+func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
+	key := syncCtx.QueueKey()
+	namespace, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil // not a key of ours; retrying cannot help
+	}
+	old, err := c.replicaSets.ManifestWorkReplicaSets(namespace).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	logger := klog.FromContext(ctx).WithValues("manifestWorkReplicaSet", klog.KObj(old))
+	ctx = klog.NewContext(ctx, logger)
+
+	rs := old.DeepCopy()
+	out, err := c.reconcile(ctx, rs)
+	if out.write && !equality.Semantic.DeepEqual(old.Status, out.rs.Status) {
+		if werr := c.writeStatus(ctx, out.rs); werr != nil {
+			return werr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if out.recheckAfter > 0 {
+		logger.V(4).Info("Rollout waits for the clock", "after", out.recheckAfter)
+		syncCtx.Queue().AddAfter(key, out.recheckAfter)
+	}
+	return nil
+}
+
+// writeStatus writes the whole status with a merge patch: the status is the
+// controller's alone, so that a cache one write behind costs no conflict.
+func (c *Controller) writeStatus(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) error {
+	patch, err := json.Marshal(map[string]any{"status": rs.Status})
+	if err != nil {
+		return err
+	}
+	_, err = c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Patch(ctx, rs.Name, types.MergePatchType, patch,
+		metav1.PatchOptions{}, "status")
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+func objectKey(obj runtime.Object) []string {
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return nil
+	}
+	return []string{key}
+}
+
+// replicaSetKey is the value of the replica set label on its works.
+func replicaSetKey(rs *workv1alpha1.ManifestWorkReplicaSet) string {
+	return rs.Namespace + "." + rs.Name
+}
+
+// hasReplicaSetLabel tells whether obj (or the last state of a deleted
+// object) is a work with the replica set label.
+func hasReplicaSetLabel(obj any) bool {
+	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tombstone.Obj
+	}
+	w, ok := obj.(*workv1.ManifestWork)
+	if !ok {
+		return false
+	}
+	_, ok = w.Labels[workv1alpha1.ReplicaSetLabel]
+	return ok
+}
+
+// replicaSetOfWork maps a work to the replica set its label names
+// (<namespace>.<name>; namespaces have no dots).
+func replicaSetOfWork(obj runtime.Object) []string {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil
+	}
+	namespace, name, ok := strings.Cut(m.GetLabels()[workv1alpha1.ReplicaSetLabel], ".")
+	if !ok || namespace == "" || name == "" {
+		return nil
+	}
+	return []string{namespace + "/" + name}
+}
+
+func indexByReplicaSet(obj any) ([]string, error) {
+	w, ok := obj.(*workv1.ManifestWork)
+	if !ok {
+		return nil, nil
+	}
+	if v, ok := w.Labels[workv1alpha1.ReplicaSetLabel]; ok {
+		return []string{v}, nil
+	}
+	return nil, nil
+}
+
+func indexByPlacement(obj any) ([]string, error) {
+	rs, ok := obj.(*workv1alpha1.ManifestWorkReplicaSet)
+	if !ok {
+		return nil, nil
+	}
+	keys := make([]string, 0, len(rs.Spec.PlacementRefs))
+	for _, ref := range rs.Spec.PlacementRefs {
+		keys = append(keys, rs.Namespace+"/"+ref.Name)
+	}
+	return keys, nil
+}
+
+func (c *Controller) replicaSetsOfPlacement(obj runtime.Object) []string {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil
+	}
+	return c.replicaSetsReferring(m.GetNamespace(), m.GetName())
+}
+
+func (c *Controller) replicaSetsOfDecision(obj runtime.Object) []string {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil
+	}
+	placement, ok := m.GetLabels()[clusterv1beta1.PlacementLabel]
+	if !ok {
+		return nil
+	}
+	return c.replicaSetsReferring(m.GetNamespace(), placement)
+}
+
+// replicaSetsReferring are the keys of the replica sets that refer to the
+// placement.
+func (c *Controller) replicaSetsReferring(namespace, placement string) []string {
+	objs, err := c.rsIndex.ByIndex(byPlacement, namespace+"/"+placement)
+	if err != nil {
+		return nil
+	}
+	var keys []string
+	for _, o := range objs {
+		keys = append(keys, objectKey(o.(runtime.Object))...)
+	}
+	return keys
+}

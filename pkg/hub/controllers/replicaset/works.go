@@ -1,0 +1,220 @@
+package replicaset
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+)
+
+// labelledWorks are the works that carry the replica set's label, whatever
+// their names.
+func (c *Controller) labelledWorks(rs *workv1alpha1.ManifestWorkReplicaSet) []*workv1.ManifestWork {
+	objs, err := c.works.ByIndex(byReplicaSet, replicaSetKey(rs))
+	if err != nil {
+		return nil
+	}
+	works := make([]*workv1.ManifestWork, 0, len(objs))
+	for _, o := range objs {
+		works = append(works, o.(*workv1.ManifestWork))
+	}
+	return works
+}
+
+// worksByCluster is the replica set's work on each cluster and the extra
+// works, when a cluster has more than one (as after a hand-over from a
+// controller that names works with a suffix): a work not being deleted is
+// kept before one that is, then the work named after the replica set, then
+// the oldest.
+func (c *Controller) worksByCluster(rs *workv1alpha1.ManifestWorkReplicaSet) (map[string]*workv1.ManifestWork, []*workv1.ManifestWork) {
+	works := c.labelledWorks(rs)
+	slices.SortFunc(works, func(a, b *workv1.ManifestWork) int {
+		if (a.DeletionTimestamp == nil) != (b.DeletionTimestamp == nil) {
+			if a.DeletionTimestamp == nil {
+				return -1
+			}
+			return 1
+		}
+		if (a.Name == rs.Name) != (b.Name == rs.Name) {
+			if a.Name == rs.Name {
+				return -1
+			}
+			return 1
+		}
+		if c := a.CreationTimestamp.Compare(b.CreationTimestamp.Time); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	byCluster := map[string]*workv1.ManifestWork{}
+	var extras []*workv1.ManifestWork
+	for _, w := range works {
+		if _, ok := byCluster[w.Namespace]; ok {
+			if w.DeletionTimestamp == nil {
+				extras = append(extras, w)
+			}
+			continue
+		}
+		byCluster[w.Namespace] = w
+	}
+	return byCluster, extras
+}
+
+// applyWork gives the cluster's work the current template and the replica
+// set's labels: it updates the work the replica set has there (whatever its
+// name), or creates one named after the replica set. A work being deleted is
+// left to go; its deletion queues the replica set again.
+func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, placement, cluster string,
+	existing *workv1.ManifestWork) (*workv1.ManifestWork, error) {
+	want := maps.Clone(rs.Labels)
+	if want == nil {
+		want = map[string]string{}
+	}
+	want[workv1alpha1.ReplicaSetLabel] = replicaSetKey(rs)
+	want[workv1alpha1.PlacementNameLabel] = placement
+	works := c.client.WorkV1().ManifestWorks(cluster)
+	if existing == nil {
+		w := &workv1.ManifestWork{
+			ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: rs.Name, Labels: want},
+			Spec:       *rs.Spec.ManifestWorkTemplate.DeepCopy(),
+		}
+		created, err := works.Create(ctx, w, metav1.CreateOptions{})
+		if apierrors.IsAlreadyExists(err) {
+			return nil, fmt.Errorf("create work %s/%s: a work of that name without the label %s=%s is there; it is left alone",
+				cluster, rs.Name, workv1alpha1.ReplicaSetLabel, replicaSetKey(rs))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("create work %s/%s: %w", cluster, rs.Name, err)
+		}
+		klog.FromContext(ctx).V(2).Info("Created work", "manifestWork", klog.KObj(created), "placement", placement)
+		return created, nil
+	}
+	if existing.DeletionTimestamp != nil {
+		return existing, nil
+	}
+	if sameSpec(existing.Spec, rs.Spec.ManifestWorkTemplate) && hasLabels(existing.Labels, want) {
+		return existing, nil
+	}
+	w := existing.DeepCopy()
+	w.Spec = *rs.Spec.ManifestWorkTemplate.DeepCopy()
+	if w.Labels == nil {
+		w.Labels = map[string]string{}
+	}
+	maps.Copy(w.Labels, want)
+	updated, err := works.Update(ctx, w, metav1UpdateOptions)
+	if err != nil {
+		return nil, fmt.Errorf("update work %s/%s: %w", cluster, w.Name, err)
+	}
+	klog.FromContext(ctx).V(2).Info("Updated work", "manifestWork", klog.KObj(updated), "placement", placement)
+	return updated, nil
+}
+
+func hasLabels(have, want map[string]string) bool {
+	for k, v := range want {
+		if got, ok := have[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+// deleteWork deletes this very work, unless it is being deleted already.
+func (c *Controller) deleteWork(ctx context.Context, w *workv1.ManifestWork, why string) error {
+	if w.DeletionTimestamp != nil {
+		return nil
+	}
+	uid := w.UID
+	err := c.client.WorkV1().ManifestWorks(w.Namespace).Delete(ctx, w.Name, metav1.DeleteOptions{
+		Preconditions: &metav1.Preconditions{UID: &uid},
+	})
+	switch {
+	case apierrors.IsNotFound(err), apierrors.IsConflict(err):
+		return nil // gone already, or replaced by a work whose events will queue the replica set
+	case err != nil:
+		return fmt.Errorf("delete work %s/%s: %w", w.Namespace, w.Name, err)
+	}
+	klog.FromContext(ctx).V(2).Info("Deleted work", "manifestWork", klog.KObj(w), "reason", why)
+	return nil
+}
+
+// finalize deletes the replica set's works, then drops its finalizer: at
+// once with the Background policy, once the works are gone with Foreground.
+func (c *Controller) finalize(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) error {
+	if !slices.Contains(rs.Finalizers, workv1alpha1.ReplicaSetFinalizer) {
+		return nil
+	}
+	works := c.labelledWorks(rs)
+	var errs []error
+	for _, w := range works {
+		if err := c.deleteWork(ctx, w, "the replica set is being deleted"); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if rs.Spec.CascadeDeletionPolicy == workv1alpha1.Foreground && len(works) > 0 {
+		klog.FromContext(ctx).V(4).Info("Waiting for the works to be gone", "works", len(works))
+		return nil // their deletions queue the replica set again
+	}
+	rs.Finalizers = slices.DeleteFunc(rs.Finalizers, func(f string) bool { return f == workv1alpha1.ReplicaSetFinalizer })
+	_, err := c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Update(ctx, rs, metav1UpdateOptions)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// addFinalizer adds the finalizer and returns the stored replica set.
+func (c *Controller) addFinalizer(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (*workv1alpha1.ManifestWorkReplicaSet, error) {
+	rs.Finalizers = append(rs.Finalizers, workv1alpha1.ReplicaSetFinalizer)
+	return c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Update(ctx, rs, metav1UpdateOptions)
+}
+
+// sameSpec compares two work specs, their manifests as JSON values (so that
+// key order and spacing do not count).
+func sameSpec(a, b workv1.ManifestWorkSpec) bool {
+	if len(a.Workload.Manifests) != len(b.Workload.Manifests) {
+		return false
+	}
+	for i := range a.Workload.Manifests {
+		if !sameJSON(manifestJSON(a.Workload.Manifests[i]), manifestJSON(b.Workload.Manifests[i])) {
+			return false
+		}
+	}
+	a.Workload.Manifests, b.Workload.Manifests = nil, nil
+	return equality.Semantic.DeepEqual(a, b)
+}
+
+func manifestJSON(m workv1.Manifest) []byte {
+	if m.Raw == nil && m.Object != nil {
+		raw, err := json.Marshal(m.Object)
+		if err == nil {
+			return raw
+		}
+	}
+	return m.Raw
+}
+
+func sameJSON(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return equality.Semantic.DeepEqual(x, y)
+}

@@ -1,0 +1,107 @@
+package hub
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
+	"github.com/manifestwork/work/pkg/kubeconn"
+)
+
+// replicaSetWorkers is how many replica sets the controller handles at once.
+const replicaSetWorkers = 2
+
+// replicaSetAPIs are the APIs the replica set controller reads: its own, and
+// OCM's Placements and PlacementDecisions. Each comes from a CRD that may be
+// installed after the hub starts.
+var replicaSetAPIs = []kubeconn.API{
+	{GroupVersion: workv1alpha1.SchemeGroupVersion.String(), Resource: "manifestworkreplicasets", Kind: "ManifestWorkReplicaSet", CRD: true},
+	{GroupVersion: clusterv1beta1.SchemeGroupVersion.String(), Resource: "placements", Kind: "Placement", CRD: true},
+	{GroupVersion: clusterv1beta1.SchemeGroupVersion.String(), Resource: "placementdecisions", Kind: "PlacementDecision", CRD: true},
+}
+
+// apiBackoff spaces the discovery checks while the APIs are missing: from a
+// second, doubling, to a minute at the most. Discovery is open to every
+// user, so the controller needs no right on CustomResourceDefinitions (OCM's
+// work-controller ClusterRole grants none).
+var apiBackoff = wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: math.MaxInt32, Cap: time.Minute}
+
+// runReplicaSets waits until the hub serves the replica set APIs, then
+// starts their informers and runs the controller until ctx is done.
+func (h *hub) runReplicaSets(ctx context.Context, w *wiring) {
+	logger := klog.FromContext(ctx).WithValues("controller", replicaset.ControllerName)
+	ctx = klog.NewContext(ctx, logger)
+	if err := waitForAPIs(ctx, h.probeReplicaSetAPIs, apiBackoff); err != nil {
+		return // stopped while waiting
+	}
+	d := replicaset.Deps{
+		Client:      w.client,
+		ReplicaSets: w.informers.Work().V1alpha1().ManifestWorkReplicaSets(),
+		Works:       w.informers.Work().V1().ManifestWorks(),
+		Placements:  w.informers.Cluster().V1beta1().Placements(),
+		Decisions:   w.informers.Cluster().V1beta1().PlacementDecisions(),
+		Recorder:    w.recorder,
+	}
+	c, err := replicaset.New(d)
+	if err != nil {
+		logger.Error(err, "ManifestWorkReplicaSets are not handled: the controller cannot be built")
+		return
+	}
+	w.informers.Start(ctx.Done())
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, d.ReplicaSets.Informer().HasSynced, d.Works.Informer().HasSynced,
+		d.Placements.Informer().HasSynced, d.Decisions.Informer().HasSynced) {
+		return
+	}
+	c.Run(ctx, replicaSetWorkers)
+}
+
+// probeReplicaSetAPIs asks the hub's discovery whether it serves every
+// replica set API; the error names the first one missing.
+func (h *hub) probeReplicaSetAPIs(ctx context.Context) error {
+	for _, api := range replicaSetAPIs {
+		if err := kubeconn.Probe(ctx, h.Hub, h.Config, api); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitForAPIs returns once probe succeeds, or ctx's error once ctx is done.
+// It says once, at Info, why it waits, and again when the wait ends.
+func waitForAPIs(ctx context.Context, probe func(context.Context) error, backoff wait.Backoff) error {
+	logger := klog.FromContext(ctx)
+	waited := false
+	for {
+		err := probe(ctx)
+		if err == nil {
+			if waited {
+				logger.Info("The hub serves the ManifestWorkReplicaSet APIs now: starting the controller")
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if !waited {
+			logger.Info("ManifestWorkReplicaSets wait: the hub does not serve their APIs yet; the controller starts when it does",
+				"reason", err.Error(), "checkedAgainWithin", backoff.Cap)
+			waited = true
+		} else {
+			logger.V(4).Info("Still waiting for the ManifestWorkReplicaSet APIs", "reason", err.Error())
+		}
+		timer := time.NewTimer(backoff.Step())
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		case <-timer.C:
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package hub
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/klog/v2"
+)
+
+// fastBackoff checks again at once, so that tests do not wait.
+var fastBackoff = wait.Backoff{Duration: time.Microsecond, Factor: 1, Steps: math.MaxInt32, Cap: time.Microsecond}
+
+// logContext is a context whose logger writes Info lines into buf.
+func logContext(t *testing.T, buf *bytes.Buffer) context.Context {
+	return klog.NewContext(t.Context(), logr.FromSlogHandler(slog.NewTextHandler(buf, nil)))
+}
+
+// While the APIs are missing, the wait says once why, checks again, and
+// ends when they are served.
+func TestWaitForAPIsSaysOnceWhyItWaits(t *testing.T) {
+	var buf bytes.Buffer
+	calls := 0
+	probe := func(context.Context) error {
+		calls++
+		if calls < 4 {
+			return errors.New("the Placement CRD is not installed on the hub")
+		}
+		return nil
+	}
+
+	require.NoError(t, waitForAPIs(logContext(t, &buf), probe, fastBackoff))
+
+	assert.Equal(t, 4, calls)
+	logs := buf.String()
+	assert.Equal(t, 1, strings.Count(logs, "ManifestWorkReplicaSets wait"), logs)
+	assert.Contains(t, logs, "the Placement CRD is not installed on the hub")
+	assert.Contains(t, logs, "starting the controller")
+}
+
+func TestWaitForAPIsServedAtOnceSaysNothing(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, waitForAPIs(logContext(t, &buf), func(context.Context) error { return nil }, fastBackoff))
+	assert.Empty(t, buf.String())
+}
+
+func TestWaitForAPIsEndsWithItsContext(t *testing.T) {
+	var buf bytes.Buffer
+	ctx, cancel := context.WithCancel(logContext(t, &buf))
+	calls := 0
+	probe := func(context.Context) error {
+		calls++
+		if calls == 2 {
+			cancel()
+		}
+		return errors.New("missing")
+	}
+	assert.ErrorIs(t, waitForAPIs(ctx, probe, fastBackoff), context.Canceled)
+	assert.Equal(t, 2, calls)
+}
