@@ -343,9 +343,9 @@ func TestRunWithoutLead(t *testing.T) {
 func TestRunReportsUnimplementedGates(t *testing.T) {
 	o := options()
 	o.DisableLeaderElection = true
-	require.NoError(t, o.FeatureGate.Set("ManifestWorkReplicaSet=true"))
+	require.NoError(t, o.FeatureGate.Set("CloudEventsDrivers=true"))
 	stop := run(t, o, startOn(t, kubeconntest.NewServer(t), &lead{}))
-	v, err := testutil.GetGaugeMetricValue(metrics.UnimplementedFeatureGates.WithLabelValues("ManifestWorkReplicaSet"))
+	v, err := testutil.GetGaugeMetricValue(metrics.UnimplementedFeatureGates.WithLabelValues("CloudEventsDrivers"))
 	require.NoError(t, err)
 	assert.Equal(t, 1.0, v)
 	require.NoError(t, stop())
