@@ -507,8 +507,9 @@ func (r *docsRun) pointConfigHere(name, service, path string) {
 }
 
 // requireNothingLeft checks what a page's last section, uninstall, leaves:
-// none of our CRDs, Deployments, cluster-scoped RBAC or of the namespaces
-// given, on either cluster, and no pod of ours running.
+// none of our CRDs (the work group's, and the Placement CRDs of
+// manifests/placement), Deployments, cluster-scoped RBAC or of the
+// namespaces given, on either cluster, and no pod of ours running.
 func (r *docsRun) requireNothingLeft(namespaces ...string) {
 	t := r.t
 	var left []error
@@ -516,7 +517,7 @@ func (r *docsRun) requireNothingLeft(namespaces ...string) {
 		crds, err := c.APIExtensions.ApiextensionsV1().CustomResourceDefinitions().List(t.Context(), metav1.ListOptions{})
 		require.NoError(t, err)
 		for _, crd := range crds.Items {
-			if crd.Spec.Group == "work.open-cluster-management.io" {
+			if crd.Spec.Group == "work.open-cluster-management.io" || crd.Spec.Group == "cluster.open-cluster-management.io" {
 				left = append(left, fmt.Errorf("%s: CRD %s", name, crd.Name))
 			}
 		}
