@@ -27,12 +27,12 @@ bin=$("$root/hack/testbed.sh")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$bin/controller-gen" crd:crdVersions=v1 paths=./pkg/apis/... output:crd:dir="$out"
-mkdir -p manifests/hub manifests/managed manifests/hub-replicaset manifests/placement
+mkdir -p manifests/hub manifests/managed manifests/placement
 mv "$out/work.open-cluster-management.io_manifestworks.yaml" manifests/hub/
 mv "$out/work.open-cluster-management.io_appliedmanifestworks.yaml" manifests/managed/
-# ManifestWorkReplicaSet has a folder of its own until its controller serves it;
-# manifests/hub is what the hub's install and its chart apply.
-mv "$out/work.open-cluster-management.io_manifestworkreplicasets.yaml" manifests/hub-replicaset/
+# ManifestWorkReplicaSet is a hub CRD: the hub's install and its chart apply
+# manifests/hub, and work hub runs its controller.
+mv "$out/work.open-cluster-management.io_manifestworkreplicasets.yaml" manifests/hub/
 # Placement and PlacementDecision, for hubs without OCM only: where OCM runs,
 # its ClusterManager owns these CRDs.
 mv "$out/cluster.open-cluster-management.io_placements.yaml" manifests/placement/

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-targets=(pkg/apis pkg/client manifests/hub manifests/managed manifests/hub-replicaset manifests/placement deploy/charts/work-hub/files/crds deploy/charts/work-agent/files/crds)
+targets=(pkg/apis pkg/client manifests/hub manifests/managed manifests/placement deploy/charts/work-hub/files/crds deploy/charts/work-agent/files/crds)
 saved=$(mktemp -d)
 trap 'rm -rf "$saved"' EXIT
 

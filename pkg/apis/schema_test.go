@@ -42,7 +42,6 @@ var upstreamCRDs = []string{
 var ourCRDs = []string{
 	repoRoot + "/manifests/hub/*.yaml",
 	repoRoot + "/manifests/managed/*.yaml",
-	repoRoot + "/manifests/hub-replicaset/*.yaml",
 	repoRoot + "/manifests/placement/*.yaml",
 }
 

@@ -162,12 +162,16 @@ func secretVolumes(pod corev1.PodSpec) []string {
 // reaches only its own cluster's namespace on the hub.
 func TestDeployedRBACIsLeastPrivilege(t *testing.T) {
 	e := setup(t)
-	const works = "manifestworks"
+	const works, replicaSets = "manifestworks", "manifestworkreplicasets"
 	hub := "system:serviceaccount:" + framework.HubLeaseNamespace + ":" + framework.HubServiceAccount
 	agentOnHub := "system:serviceaccount:cluster1:" + framework.AgentHubServiceAccount
 	agent := "system:serviceaccount:" + framework.AgentLeaseNamespace + ":" + framework.AgentServiceAccount
 	work := func(ns, verb, resource, sub string) authorizationv1.ResourceAttributes {
 		return authorizationv1.ResourceAttributes{Namespace: ns, Verb: verb, Group: "work.open-cluster-management.io", Resource: resource, Subresource: sub}
+	}
+	placement := func(ns, verb, resource string) authorizationv1.ResourceAttributes {
+		resource, sub, _ := strings.Cut(resource, "/")
+		return authorizationv1.ResourceAttributes{Namespace: ns, Verb: verb, Group: "cluster.open-cluster-management.io", Resource: resource, Subresource: sub}
 	}
 	core := func(ns, verb, resource string) authorizationv1.ResourceAttributes {
 		return authorizationv1.ResourceAttributes{Namespace: ns, Verb: verb, Resource: resource}
@@ -182,8 +186,20 @@ func TestDeployedRBACIsLeastPrivilege(t *testing.T) {
 		{"hub reviews execute-as", framework.HubName, hub, authorizationv1.ResourceAttributes{Verb: "create", Group: "authorization.k8s.io", Resource: "subjectaccessreviews"}, true},
 		{"hub records events", framework.HubName, hub, core("cluster1", "create", "events"), true},
 		{"hub holds its lease", framework.HubName, hub, authorizationv1.ResourceAttributes{Namespace: framework.HubLeaseNamespace, Verb: "update", Group: "coordination.k8s.io", Resource: "leases"}, true},
-		{"hub does not write works", framework.HubName, hub, work("cluster1", "update", works, ""), false},
-		{"hub does not write status", framework.HubName, hub, work("cluster1", "patch", works, "status"), false},
+		{"hub creates replica sets' works", framework.HubName, hub, work("cluster1", "create", works, ""), true},
+		{"hub keeps replica sets' works to their template", framework.HubName, hub, work("cluster1", "update", works, ""), true},
+		{"hub does not write works' status", framework.HubName, hub, work("cluster1", "patch", works, "status"), false},
+		{"hub watches replica sets", framework.HubName, hub, work("", "watch", replicaSets, ""), true},
+		{"hub holds replica sets' finalizer", framework.HubName, hub, work("default", "update", replicaSets, ""), true},
+		{"hub writes replica sets' status", framework.HubName, hub, work("default", "patch", replicaSets, "status"), true},
+		{"hub sets no owner references to replica sets", framework.HubName, hub, work("default", "update", replicaSets, "finalizers"), false},
+		{"hub does not create replica sets", framework.HubName, hub, work("default", "create", replicaSets, ""), false},
+		{"hub does not delete replica sets", framework.HubName, hub, work("default", "delete", replicaSets, ""), false},
+		{"hub watches placements", framework.HubName, hub, placement("", "watch", "placements"), true},
+		{"hub watches placement decisions", framework.HubName, hub, placement("", "watch", "placementdecisions"), true},
+		{"hub does not write placements", framework.HubName, hub, placement("default", "update", "placements"), false},
+		{"hub does not write decisions", framework.HubName, hub, placement("default", "patch", "placementdecisions"), false},
+		{"hub does not write decisions' status", framework.HubName, hub, placement("default", "update", "placementdecisions/status"), false},
 		{"hub reads no secrets", framework.HubName, hub, core("cluster1", "get", "secrets"), false},
 		{"hub has no lease elsewhere", framework.HubName, hub, authorizationv1.ResourceAttributes{Namespace: "cluster1", Verb: "update", Group: "coordination.k8s.io", Resource: "leases"}, false},
 

@@ -61,6 +61,47 @@ func TestDocsInstallWithHelmPage(t *testing.T) {
 	r.requireNothingLeft()
 }
 
+// TestDocsFleetRolloutsPage runs docs/fleet-rollouts.md on a hub and
+// cluster1 installed as docs/install.md installs them (its blocks up to the
+// check): Placement CRDs, a Placement and its decision written by hand, a
+// replica set whose work reaches cluster1 and reports there, its summary,
+// and its deletion, which takes the work and its object with it.
+func TestDocsFleetRolloutsPage(t *testing.T) {
+	r := runDocsPage(t, "docs/fleet-rollouts.md", ourPods, func(r *docsRun) {
+		r.runPageUntil("docs/install.md", "## 5. Check")
+	})
+	works, err := r.clusters["hub"].Work.WorkV1().ManifestWorks("").List(t.Context(), metav1.ListOptions{
+		LabelSelector: "work.open-cluster-management.io/manifestworkreplicaset=fleet.web",
+	})
+	require.NoError(t, err)
+	assert.Empty(t, works.Items, "the replica set's works are gone with it")
+}
+
+// runPageUntil runs the blocks of another page, up to its heading until,
+// to set the clusters up as a page expects to find them.
+func (r *docsRun) runPageUntil(page, until string) {
+	t := r.t
+	data, err := os.ReadFile(framework.RepoPath(page))
+	require.NoError(t, err)
+	end := slices.Index(strings.Split(string(data), "\n"), until) + 1
+	require.Positive(t, end, "%s has the heading %q", page, until)
+	self := r.page
+	r.page = page
+	defer func() { r.page = self }()
+	for _, b := range docBlocks(t, page) {
+		if b.line > end {
+			break
+		}
+		if b.skip != "" {
+			continue
+		}
+		r.pointWebhookHere()
+		r.run(b)
+		r.followPods(b)
+		r.pointWebhookHere()
+	}
+}
+
 // docBlock is a ```sh block of a page.
 type docBlock struct {
 	line int    // of the opening fence
@@ -507,8 +548,9 @@ func (r *docsRun) pointConfigHere(name, service, path string) {
 }
 
 // requireNothingLeft checks what a page's last section, uninstall, leaves:
-// none of our CRDs, Deployments, cluster-scoped RBAC or of the namespaces
-// given, on either cluster, and no pod of ours running.
+// none of our CRDs (the work group's, and the Placement CRDs of
+// manifests/placement), Deployments, cluster-scoped RBAC or of the
+// namespaces given, on either cluster, and no pod of ours running.
 func (r *docsRun) requireNothingLeft(namespaces ...string) {
 	t := r.t
 	var left []error
@@ -516,7 +558,7 @@ func (r *docsRun) requireNothingLeft(namespaces ...string) {
 		crds, err := c.APIExtensions.ApiextensionsV1().CustomResourceDefinitions().List(t.Context(), metav1.ListOptions{})
 		require.NoError(t, err)
 		for _, crd := range crds.Items {
-			if crd.Spec.Group == "work.open-cluster-management.io" {
+			if crd.Spec.Group == "work.open-cluster-management.io" || crd.Spec.Group == "cluster.open-cluster-management.io" {
 				left = append(left, fmt.Errorf("%s: CRD %s", name, crd.Name))
 			}
 		}

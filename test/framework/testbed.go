@@ -70,7 +70,8 @@ func RepoPath(elem ...string) string {
 	return filepath.Join(append([]string{root}, elem...)...)
 }
 
-// HubCRDDir is the folder of the CRDs installed on hubs (ManifestWork).
+// HubCRDDir is the folder of the CRDs installed on hubs (ManifestWork and
+// ManifestWorkReplicaSet).
 func HubCRDDir() string { return RepoPath("manifests", "hub") }
 
 // ManagedCRDDir is the folder of the CRDs installed on managed clusters (AppliedManifestWork).

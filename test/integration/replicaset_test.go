@@ -39,12 +39,12 @@ func runReadyHub(t *testing.T, s *framework.APIServer) {
 	t.Cleanup(func() { require.NoError(t, stop()) })
 }
 
-// installReplicaSetCRDs installs the ManifestWorkReplicaSet, Placement and
-// PlacementDecision CRDs, as on a standalone hub, and waits until they are
-// served.
+// installReplicaSetCRDs installs the Placement and PlacementDecision CRDs, as
+// on a standalone hub (the ManifestWorkReplicaSet CRD is a hub CRD, there from
+// the start), and waits until they are served.
 func installReplicaSetCRDs(t *testing.T, s *framework.APIServer) {
 	t.Helper()
-	_, err := s.InstallCRDs(framework.RepoPath("manifests", "hub-replicaset"), framework.RepoPath("manifests", "placement"))
+	_, err := s.InstallCRDs(framework.RepoPath("manifests", "placement"))
 	require.NoError(t, err)
 }
 
@@ -160,9 +160,9 @@ func TestReplicaSetRollout(t *testing.T) {
 	require.NoError(t, s.EnsureNamespaces(ctx, append([]string{rsNamespace}, rsClusters...)...))
 	crdsThere, err := s.CRDEstablished(ctx, "placements.cluster.open-cluster-management.io")
 	require.NoError(t, err)
-	runReadyHub(t, s) // ready without the CRDs, when they are not there yet
+	runReadyHub(t, s) // ready without the Placement CRDs, when they are not there yet
 	if crdsThere {
-		t.Log("the replica set CRDs were installed before the hub started")
+		t.Log("the Placement CRDs were installed before the hub started")
 	}
 	installReplicaSetCRDs(t, s)
 	writePlacement(t, s, rsClusters...)
