@@ -11,9 +11,12 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 )
@@ -119,7 +122,24 @@ func (h *harness) warmup(ctx context.Context, agentExited <-chan struct{}) error
 	if err != nil {
 		return fmt.Errorf("warm-up work not deleted: %w", err)
 	}
+	h.waitCleanedUpEvent(ctx, name)
 	return nil
+}
+
+// warmupEventWait bounds the wait for the warm-up's last Event.
+const warmupEventWait = 5 * time.Second
+
+// waitCleanedUpEvent waits, bounded, until the hub has the Event our agent
+// sends once a deleted work is cleaned up (ResourcesCleanedUp): the
+// Event's write, sent after the work is gone, then lands before cold apply
+// instead of being counted as one of its hub writes. OCM's agent sends no
+// such Event: the wait then ends at its bound.
+func (h *harness) waitCleanedUpEvent(ctx context.Context, work string) {
+	selector := fields.Set{"involvedObject.name": work, "reason": finalize.EventResourcesCleanedUp}.AsSelector().String()
+	_ = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, warmupEventWait, true, func(ctx context.Context) (bool, error) {
+		events, err := h.hub.kube.CoreV1().Events(clusterName).List(ctx, metav1.ListOptions{FieldSelector: selector})
+		return err == nil && len(events.Items) > 0, nil
+	})
 }
 
 // reset leaves the clusters as the next agent must find them, whatever the
