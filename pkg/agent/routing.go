@@ -20,6 +20,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
 	"github.com/manifestwork/work/pkg/agent/controllers/statusfeedback"
 	"github.com/manifestwork/work/pkg/agent/executor"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
@@ -91,13 +92,34 @@ func (q queues) onObjectChange(agent appliedwork.Agent) func(appliedName string)
 }
 
 // onWatchFailure requeues a work when the watch of a type it uses starts
-// failing or works again, for its Stalled and InSync conditions. Users of
-// the watches that are not works (the agent's start) are left out.
+// failing or works again: the apply for its Stalled and InSync conditions,
+// the availability and feedback controllers for its health, which the
+// watch's cache may show changed while it was not watched. Users of the
+// watches that are not works (the agent's start) are left out.
 func (q queues) onWatchFailure(clusterName string) func(user string) {
 	return func(user string) {
 		if ref, err := cache.ParseObjectName(user); err == nil && ref.Namespace == clusterName {
 			q.apply.Queue().Add(user)
+			q.available.Queue().Add(user)
+			q.feedback.Queue().Add(user)
 		}
+	}
+}
+
+// onRBACChange is told by the executor cache controller that RBAC changed
+// on the managed cluster, for an executor or for all. The agent's own
+// rights may have changed with it (an aggregated ClusterRole, a binding):
+// the watches the API server refused are restarted at once, rather than on
+// their backoff, and their works hear of it once they watch
+// (onWatchFailure). Then the works of the executor are retried
+// (onExecutorChange).
+func (q queues) onRBACChange(works worklisters.ManifestWorkNamespaceLister, agent appliedwork.Agent, objects *objectwatch.Tracker) func(context.Context, string) {
+	retryWorks := q.onExecutorChange(works, agent)
+	return func(ctx context.Context, user string) {
+		if n := objects.RetryRefused(); n > 0 {
+			klog.FromContext(ctx).V(2).Info("RBAC changed; restarted refused watches", "watches", n)
+		}
+		retryWorks(ctx, user)
 	}
 }
 

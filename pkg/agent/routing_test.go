@@ -125,15 +125,17 @@ func TestOnExecutorChange(t *testing.T) {
 }
 
 // A watch that starts failing or works again requeues the works that use
-// the type for apply, where their Stalled and InSync conditions are set;
-// the agent's own start, which uses watches too, is no work.
+// the type for apply, where their Stalled and InSync conditions are set,
+// and for their health, which the watch's cache may show changed; the
+// agent's own start, which uses watches too, is no work.
 func TestOnWatchFailure(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		user string
 		want routed
 	}{
-		{"a work of this cluster", fixture.Cluster + "/web", routed{apply: []any{fixture.Cluster + "/web"}}},
+		{"a work of this cluster", fixture.Cluster + "/web", routed{apply: []any{fixture.Cluster + "/web"},
+			available: []any{fixture.Cluster + "/web"}, feedback: []any{fixture.Cluster + "/web"}}},
 		{"the agent's start", appliedTypesUser, routed{}},
 		{"a key of another namespace", "other/web", routed{}},
 	} {

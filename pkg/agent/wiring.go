@@ -176,7 +176,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	w.controllers = append([]runnable{{workers: a.Workers, controller: apply}}, a.controllers(c, in, q, w.objects, executors, agent)...)
 	executorCache, err := executorcache.New(executorcache.Deps{
 		RBAC: kubeInformers.Rbac().V1(), Invalidator: executors, Recorder: q.recorder,
-		Changed: q.onExecutorChange(in.works.Lister().ManifestWorks(a.ClusterName), agent),
+		Changed: q.onRBACChange(in.works.Lister().ManifestWorks(a.ClusterName), agent, w.objects),
 	})
 	if err != nil {
 		return nil, err

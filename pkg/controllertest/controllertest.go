@@ -23,6 +23,8 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
+	k8smetrics "k8s.io/component-base/metrics"
+	metricstestutil "k8s.io/component-base/metrics/testutil"
 	"k8s.io/utils/clock"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -251,4 +253,15 @@ func Recorded(r *record.FakeRecorder) []string {
 			return out
 		}
 	}
+}
+
+// CounterValue is the value of a counter; the test fails when it cannot be
+// read.
+func CounterValue(t testing.TB, c k8smetrics.CounterMetric) float64 {
+	t.Helper()
+	v, err := metricstestutil.GetCounterMetricValue(c)
+	if err != nil {
+		t.Fatalf("reading a counter: %v", err)
+	}
+	return v
 }

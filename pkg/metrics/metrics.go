@@ -125,6 +125,14 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	})
 
+	// WatchRestarts counts watches of resource types restarted at once
+	// because the agent's rights may have changed.
+	WatchRestarts = k8smetrics.NewCounter(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "objectwatch", Name: "rbac_restarts_total",
+		Help:           "Watches of applied resource types that the API server refused (Forbidden), restarted at once after an RBAC change on the managed cluster.",
+		StabilityLevel: k8smetrics.ALPHA,
+	})
+
 	// StatusPatches counts ManifestWork status writes by controller and result.
 	StatusPatches = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
 		Namespace: namespace, Subsystem: "status", Name: "patches_total",
@@ -244,7 +252,7 @@ func Register() {
 			Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
 			StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorCacheHits, ManifestHealth,
 			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, UnimplementedFeatureGates,
-			WritesLimit, WritesOverloaded,
+			WritesLimit, WritesOverloaded, WatchRestarts,
 		)
 	})
 }

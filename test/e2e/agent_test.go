@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -99,18 +100,27 @@ func waitWork(t *testing.T, timeout time.Duration, namespace, name string, check
 // status, for its current generation.
 func waitWorkCondition(t *testing.T, namespace, name, condType string, status metav1.ConditionStatus) *workv1.ManifestWork {
 	t.Helper()
-	return waitWork(t, convergeTimeout, namespace, name, func(w *workv1.ManifestWork) error {
+	return waitWorkConditionWithin(t, convergeTimeout, namespace, name, condType, status, "", "")
+}
+
+// waitWorkConditionWithin waits, within timeout, until the work has a
+// condition of the type with the status for its current generation, and
+// with the reason (any when empty) and a message that contains text.
+func waitWorkConditionWithin(t *testing.T, timeout time.Duration, namespace, name, condType string,
+	status metav1.ConditionStatus, reason, text string) *workv1.ManifestWork {
+	t.Helper()
+	return waitWork(t, timeout, namespace, name, func(w *workv1.ManifestWork) error {
 		c := apimeta.FindStatusCondition(w.Status.Conditions, condType)
 		switch {
 		case c == nil:
 			return fmt.Errorf("no %s condition yet", condType)
 		case c.ObservedGeneration != w.Generation:
 			return fmt.Errorf("%s is for generation %d, work is at %d", condType, c.ObservedGeneration, w.Generation)
-		case c.Status != status:
+		case c.Status != status || (reason != "" && c.Reason != reason) || !strings.Contains(c.Message, text):
 			return fmt.Errorf("%s is %s (%s: %s)", condType, c.Status, c.Reason, c.Message)
 		}
 		return nil
-	}, "work %s/%s %s=%s", namespace, name, condType, status)
+	}, "work %s/%s %s=%s %s %q", namespace, name, condType, status, reason, text)
 }
 
 // manifestCondition is the condition of a type of the manifest at ordinal.

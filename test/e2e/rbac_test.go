@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,6 +13,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
@@ -78,8 +80,23 @@ func TestForbiddenUntilAggregatedRoleArrives(t *testing.T) {
 	})
 	w := waitWorkCondition(t, "cluster2", "rbac-widget", workv1.WorkApplied, metav1.ConditionTrue)
 	assert.Equal(t, metav1.ConditionTrue, manifestCondition(w, 1, workv1.ManifestApplied).Status)
-	_, err = c2.Dynamic.Resource(widgets).Namespace(ns).Get(ctx, "w", metav1.GetOptions{})
+	live := c2.Dynamic.Resource(widgets).Namespace(ns)
+	obj, err := live.Get(ctx, "w", metav1.GetOptions{})
 	require.NoError(t, err)
+
+	// The watch of Widgets, refused until the grant, was restarted by the
+	// RBAC change rather than on its backoff; the Widget's health follows
+	// its controller from then on.
+	waitMetric(t, agent, "work_objectwatch_rbac_restarts_total")
+	require.NoError(t, unstructured.SetNestedSlice(obj.Object, []any{map[string]any{
+		"type": "Ready", "status": "False", "reason": "Broken", "message": "set by the test",
+		"lastTransitionTime": time.Now().UTC().Format(time.RFC3339),
+	}}, "status", "conditions"))
+	_, err = live.UpdateStatus(ctx, obj, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	waitManifestHealth(t, "cluster2", "rbac-widget", 1, metav1.ConditionFalse, workv1.HealthyReasonDegraded, "Ready is False: Broken")
+	waitWorkReason(t, "cluster2", "rbac-widget", workv1.WorkDegraded, metav1.ConditionTrue,
+		workv1.WorkDegradedReasonManifestsDegraded, "Widget e2e-rbac/w is Degraded")
 }
 
 // serviceAccountKubeconfig is the admin kubeconfig of a cluster with its user

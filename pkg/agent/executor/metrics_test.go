@@ -6,24 +6,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"k8s.io/component-base/metrics/testutil"
 
 	"github.com/manifestwork/work/pkg/agent/executor/executortest"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
 func reviews(t *testing.T, result string) float64 {
-	t.Helper()
-	v, err := testutil.GetCounterMetricValue(metrics.SubjectAccessReviews.WithLabelValues(result))
-	require.NoError(t, err)
-	return v
+	return ct.CounterValue(t, metrics.SubjectAccessReviews.WithLabelValues(result))
 }
 
 func cacheHits(t *testing.T) float64 {
-	t.Helper()
-	v, err := testutil.GetCounterMetricValue(metrics.ExecutorCacheHits)
-	require.NoError(t, err)
-	return v
+	return ct.CounterValue(t, metrics.ExecutorCacheHits)
 }
 
 // Every review sent is counted by its answer; a decision from the cache is

@@ -30,6 +30,7 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -323,11 +324,11 @@ func (t *Tracker) replanLocked(gvr schema.GroupVersionResource) {
 			// It lists whole objects and should not, or the reverse:
 			// another takes its place.
 			delete(t.informers, scope)
-			t.startLocked(scope)
+			t.startLocked(scope, nil)
 			t.handOverLocked(scope, inf)
 			continue
 		}
-		t.startLocked(scope)
+		t.startLocked(scope, nil)
 	}
 	for scope, inf := range t.informers {
 		if scope.Resource == gvr && !plan[scope.Namespace] {
@@ -394,8 +395,9 @@ func (t *Tracker) stopLocked(scope Use, inf *gvrInformer) {
 }
 
 // startLocked starts the informer of scope unless Run has not begun yet (Run
-// will start it) or has ended (nothing may start any more).
-func (t *Tracker) startLocked(scope Use) {
+// will start it) or has ended (nothing may start any more). failure, when
+// not nil, is the failure the informer carries on from the one it replaces.
+func (t *Tracker) startLocked(scope Use, failure *WatchFailure) {
 	if t.ctx == nil || t.stopped {
 		return
 	}
@@ -426,6 +428,7 @@ func (t *Tracker) startLocked(scope Use) {
 		logger.Error(err, "Cannot set up informer")
 		return
 	}
+	inf.failure.Store(failure)
 	t.informers[scope] = inf
 	t.wg.Add(1)
 	go func() {
@@ -433,6 +436,36 @@ func (t *Tracker) startLocked(scope Use) {
 		inf.run()
 	}()
 	logger.V(2).Info("Started watching resource type")
+}
+
+// RetryRefused restarts at once every wanted informer whose list or watch
+// the API server refused (Forbidden). The agent calls it when RBAC changed
+// on the managed cluster: rights on a type may have just arrived (an
+// aggregated ClusterRole, a binding), and the informer's own retry waits up
+// to 30 s on backoff. The new informer keeps the failure, and when it began,
+// until it lists and watches: a refusal that goes on stays one failure, so
+// its users are not told about it again. It returns how many it restarted.
+func (t *Tracker) RetryRefused() int {
+	t.mu.Lock()
+	var restarted []Use
+	for scope, inf := range t.informers {
+		f := inf.failure.Load()
+		if f == nil || !apierrors.IsForbidden(f.Err) || !t.planLocked(scope.Resource)[scope.Namespace] {
+			continue
+		}
+		restarted = append(restarted, scope)
+	}
+	for _, scope := range restarted {
+		old := t.informers[scope]
+		delete(t.informers, scope)
+		old.stop()
+		t.startLocked(scope, old.failure.Load())
+		klog.FromContext(t.ctx).V(2).Info("Restarted a refused watch after an RBAC change",
+			"gvr", scope.Resource.String(), "namespace", scope.Namespace)
+	}
+	t.mu.Unlock()
+	metrics.WatchRestarts.Add(float64(len(restarted)))
+	return len(restarted)
 }
 
 // watchFailed tells the users the informer of scope serves that its watch

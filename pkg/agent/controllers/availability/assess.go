@@ -67,7 +67,7 @@ func (a *Assessor) Assess(ctx context.Context, work *workv1.ManifestWork, status
 	for i := range conditions {
 		healthy[i] = a.judgeManifest(ctx, work, &work.Status.ResourceStatus.Manifests[i], conditions[i], justApplied[i])
 	}
-	setStatus(work, status, conditions, healthy)
+	setStatus(work, status, conditions, healthy, a.now())
 	return slices.Contains(justApplied, true) || slices.ContainsFunc(conditions, func(c metav1.Condition) bool {
 		return c.Status != metav1.ConditionTrue
 	})

@@ -161,7 +161,7 @@ func TestWellKnownHealthyRuleKeepsBuiltInHealth(t *testing.T) {
 func TestJustAppliedIsNotJudgedYet(t *testing.T) {
 	fresh := available
 	fresh.LastTransitionTime = metav1.Now()
-	work := newWork([]metav1.Condition{workAvail}, manifest(meta(0, deploy), applied, fresh))
+	work := withRollout(newWork([]metav1.Condition{workAvail}, manifest(meta(0, deploy), applied, fresh)))
 	f := newHarness(work, cached())
 
 	result, err := f.reconcile(t, work)

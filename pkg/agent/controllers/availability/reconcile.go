@@ -157,11 +157,12 @@ func (a *Assessor) exists(ctx context.Context, gvr schema.GroupVersionResource, 
 }
 
 // setStatus sets in status the given manifest Available and Healthy
-// conditions (a nil Healthy keeps the manifest's) and their aggregates;
+// conditions (a nil Healthy keeps the manifest's) and their aggregates,
+// the work's Progressing and Degraded among them;
 // everything else is kept as it is. The work's Healthy waits until every
 // manifest has one. An available manifest without feedback rules gets
 // OCM's StatusFeedbackSynced condition that says so.
-func setStatus(work *workv1.ManifestWork, status *workv1.ManifestWorkStatus, conditions []metav1.Condition, healthy []*metav1.Condition) {
+func setStatus(work *workv1.ManifestWork, status *workv1.ManifestWorkStatus, conditions []metav1.Condition, healthy []*metav1.Condition, now time.Time) {
 	for i := range status.ResourceStatus.Manifests {
 		apimeta.SetStatusCondition(&status.ResourceStatus.Manifests[i].Conditions, conditions[i])
 		if conditions[i].Status == metav1.ConditionTrue {
@@ -172,9 +173,7 @@ func setStatus(work *workv1.ManifestWork, status *workv1.ManifestWorkStatus, con
 		}
 	}
 	apimeta.SetStatusCondition(&status.Conditions, health.WorkAvailable(conditions, work.Generation))
-	if cond, ok := health.WorkCondition(status, work.Generation); ok {
-		apimeta.SetStatusCondition(&status.Conditions, cond)
-	}
+	health.SetWorkConditions(work, status, now)
 }
 
 // patchStatus writes the status when it changed. The patch carries the

@@ -18,6 +18,7 @@ import (
 	metadatafake "k8s.io/client-go/metadata/fake"
 	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/manifestwork/work/pkg/agent/status/health"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workfake "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
@@ -187,6 +188,15 @@ func manifest(m workv1.ManifestResourceMeta, conditions ...metav1.Condition) wor
 func newWork(conditions []metav1.Condition, manifests ...workv1.ManifestCondition) *workv1.ManifestWork {
 	return fixture.NewWork(fixture.Cluster, workName).WithGeneration(generation).WithResourceVersion("42").
 		WithCondition(conditions...).WithManifestStatus(manifests...).Build()
+}
+
+// withRollout gives the work the Progressing and Degraded conditions its
+// manifests' status makes, as every writer of that status sets them.
+func withRollout(work *workv1.ManifestWork) *workv1.ManifestWork {
+	progressing, degraded := health.Rollout(work.Status.ResourceStatus.Manifests, work.Generation, time.Now())
+	apimeta.SetStatusCondition(&work.Status.Conditions, progressing)
+	apimeta.SetStatusCondition(&work.Status.Conditions, degraded)
+	return work
 }
 
 type harness struct {
@@ -500,7 +510,7 @@ func TestReconcileNoPatchWhenUnchanged(t *testing.T) {
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			work := newWork(append([]metav1.Condition{workApplied}, tt.work...), tt.manifests...)
+			work := withRollout(newWork(append([]metav1.Condition{workApplied}, tt.work...), tt.manifests...))
 			f := newHarness(work, tt.cache)
 
 			_, err := f.reconcile(t, work)
@@ -536,7 +546,9 @@ func TestReconcilePreservesTheRestOfTheStatus(t *testing.T) {
 
 	got := f.stored(t).Status
 	utc(got.Conditions)
-	assert.Equal(t, []metav1.Condition{workApplied, got.Conditions[1], progressing, degraded}, got.Conditions[:4])
+	assert.Equal(t, []metav1.Condition{workApplied, got.Conditions[1], got.Conditions[2], got.Conditions[3]}, got.Conditions[:4])
+	assert.Equal(t, workv1.WorkProgressingReasonRollingOut, got.Conditions[2].Reason, "Progressing follows the health: the Deployment is not judged yet")
+	assert.Equal(t, workv1.WorkDegraded, got.Conditions[3].Type, "in its place")
 	assert.Equal(t, workv1.WorkHealthy, got.Conditions[4].Type, "the Healthy condition is added after the others")
 	assert.Equal(t, workv1.WorkAvailable, got.Conditions[1].Type)
 	assert.Equal(t, metav1.ConditionFalse, got.Conditions[1].Status)
@@ -580,7 +592,11 @@ func TestReconcileFollowsTheGeneration(t *testing.T) {
 	got := f.stored(t).Status
 	utc(got.Conditions)
 	utc(got.ResourceStatus.Manifests[0].Conditions)
-	assert.Equal(t, []metav1.Condition{workAvail, workHealthy1}, got.Conditions)
+	assert.Equal(t, []metav1.Condition{workAvail, workHealthy1}, got.Conditions[:2])
+	for _, c := range got.Conditions[2:] {
+		assert.Equal(t, int64(generation), c.ObservedGeneration, "%s follows the generation", c.Type)
+		assert.Equal(t, metav1.ConditionFalse, c.Status, "%s: rolled out, not degraded", c.Type)
+	}
 	assert.Equal(t, []metav1.Condition{applied, available, cmNoCheck, noFeedback}, got.ResourceStatus.Manifests[0].Conditions)
 }
 
@@ -739,7 +755,11 @@ func TestReconcileConflict(t *testing.T) {
 // looked at again soon; later, its absence is confirmed with the API.
 func TestJustAppliedObjectTrustsTheApply(t *testing.T) {
 	appliedAt := available.LastTransitionTime.Time
-	work := newWork([]metav1.Condition{workApplied, progressing, workAvail}, manifest(meta(0, cm), applied, available))
+	// As the apply wrote it: the ConfigMap, with nothing to judge, rolled out.
+	rolledOut := cond(workv1.WorkProgressing, metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted, "All 1 manifests are rolled out")
+	notDegraded := cond(workv1.WorkDegraded, metav1.ConditionFalse, workv1.WorkDegradedReasonAsExpected, "No manifest is degraded or keeps failing to apply")
+	work := newWork([]metav1.Condition{workApplied, rolledOut, workAvail, notDegraded, workHealthy1},
+		manifest(meta(0, cm), applied, available, cmNoCheck))
 	f := newHarness(work, cached())
 	f.c.Assessor.now = func() time.Time { return appliedAt.Add(time.Second) }
 

@@ -34,6 +34,9 @@ type state struct {
 	// by then.
 	later  error
 	within time.Duration
+	// now is when the pass began: how long a manifest has failed to apply
+	// is measured to it.
+	now time.Time
 }
 
 // manifestResult is the outcome of one manifest.
@@ -61,7 +64,7 @@ func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) e
 	if work.DeletionTimestamp != nil {
 		return nil // the finalize controller owns deleted works
 	}
-	st := &state{work: work, mem: c.mem.of(cache.MetaObjectToName(work))}
+	st := &state{work: work, mem: c.mem.of(cache.MetaObjectToName(work)), now: c.now()}
 	for _, step := range []func(context.Context, *state) error{
 		c.ensureFinalizer,
 		c.checkCluster,
@@ -179,13 +182,30 @@ func (st *state) status() workv1.ManifestWorkStatus {
 		}
 		return status
 	}
-	status := buildStatus(st.work, st.results)
+	status := buildStatus(st.work, st.results, st.now)
+	st.dueApplyStalls(status)
 	if st.stall != nil {
 		apimeta.SetStatusCondition(&status.Conditions, *st.stall)
 	} else {
 		apimeta.RemoveStatusCondition(&status.Conditions, stalled.ConditionType)
 	}
 	return status
+}
+
+// dueApplyStalls has the work looked at again, at the latest, when a
+// manifest that fails to apply will have failed for stalled.Threshold: the
+// work's Degraded condition says so from then on.
+func (st *state) dueApplyStalls(status workv1.ManifestWorkStatus) {
+	for _, mc := range status.ResourceStatus.Manifests {
+		c := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestApplied)
+		if c == nil || c.Status != metav1.ConditionFalse {
+			continue
+		}
+		persisting, wait := stalled.Persists(c.LastTransitionTime.Time, st.now)
+		if !persisting && (st.within == 0 || wait < st.within) {
+			st.within = wait
+		}
+	}
 }
 
 // retryLater is the error of a reconcile that the work's own backoff

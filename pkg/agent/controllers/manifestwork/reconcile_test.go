@@ -218,8 +218,12 @@ func TestReconcileReportsBadManifestsAndAppliesTheRest(t *testing.T) {
 	assert.Equal(t, "Failed to apply manifest work", applied.Message)
 	progressing := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkProgressing)
 	require.NotNil(t, progressing)
-	assert.Equal(t, metav1.ConditionFalse, progressing.Status, "a failed work is not rolling out")
-	assert.Equal(t, workv1.WorkProgressingReasonFailed, progressing.Reason)
+	assert.Equal(t, metav1.ConditionTrue, progressing.Status, "a work whose manifests fail has not rolled out")
+	assert.Equal(t, workv1.WorkProgressingReasonApplying, progressing.Reason)
+	assert.Contains(t, progressing.Message, "manifests are not rolled out yet")
+	degraded := apimeta.FindStatusCondition(got.Status.Conditions, workv1.WorkDegraded)
+	require.NotNil(t, degraded)
+	assert.Equal(t, metav1.ConditionFalse, degraded.Status, "a failure is not reported before it lasts")
 }
 
 // A record the cache does not show, because it was written without the

@@ -1,13 +1,12 @@
 package manifestwork
 
 import (
-	"fmt"
+	"time"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/agent/status/health"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
@@ -16,7 +15,7 @@ import (
 
 // buildStatus is the work's status after this reconcile: one entry per
 // manifest with its Applied and InSync conditions, and the work-level
-// Applied, Progressing and InSync conditions. Conditions other controllers own (feedback,
+// Applied, Progressing, Degraded and InSync conditions. Conditions other controllers own (feedback,
 // condition rules) and feedback values are carried over.
 //
 // Availability is owned by the availability controller, but an object this
@@ -26,7 +25,7 @@ import (
 // condition of an object whose kind has no health rule (NoHealthCheck), and
 // the work's Healthy once every manifest has one, and the StatusFeedbackSynced
 // condition of a manifest without feedback rules.
-func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.ManifestWorkStatus {
+func buildStatus(work *workv1.ManifestWork, results []manifestResult, now time.Time) workv1.ManifestWorkStatus {
 	status := *work.Status.DeepCopy()
 	previous := status.ResourceStatus.Manifests
 	manifests := make([]workv1.ManifestCondition, len(results))
@@ -56,13 +55,10 @@ func buildStatus(work *workv1.ManifestWork, results []manifestResult) workv1.Man
 		// condition, there being no manifest whose Applied it aggregates.
 		apimeta.SetStatusCondition(&status.Conditions, workApplied(failed, work.Generation))
 	}
-	setOwnCondition(work, &status.Conditions, workProgressing(failed, work.Generation))
 	if len(results) > 0 && len(available) == len(results) {
 		apimeta.SetStatusCondition(&status.Conditions, health.WorkAvailable(available, work.Generation))
 	}
-	if cond, ok := health.WorkCondition(&status, work.Generation); ok {
-		apimeta.SetStatusCondition(&status.Conditions, cond)
-	}
+	health.SetWorkConditions(work, &status, now)
 	return status
 }
 
@@ -133,37 +129,6 @@ func workApplied(failed int, generation int64) metav1.Condition {
 	return metav1.Condition{
 		Type: workv1.WorkApplied, Status: metav1.ConditionFalse, ObservedGeneration: generation,
 		Reason: workv1.WorkAppliedReasonFailed, Message: workv1.WorkAppliedMessageFailed,
-	}
-}
-
-// setOwnCondition sets a work-level condition of the agent's own, unless a
-// condition rule of the work has its type: the rule's aggregate replaces
-// the agent's then, and an own condition left from before the rule goes.
-func setOwnCondition(work *workv1.ManifestWork, conds *[]metav1.Condition, cond metav1.Condition) {
-	if !conditionrules.ReplacedByRule(work, cond.Type) {
-		apimeta.SetStatusCondition(conds, cond)
-		return
-	}
-	if old := apimeta.FindStatusCondition(*conds, cond.Type); old != nil && old.Reason != workv1.ConditionRulesAggregated {
-		apimeta.RemoveStatusCondition(conds, cond.Type)
-	}
-}
-
-// workProgressing is False once every manifest of this generation has been
-// tried. While some fail the agent keeps retrying them, but the condition
-// stays False (reason Failed): OCM's ManifestWorkReplicaSet counts a work
-// whose Progressing is True as still rolling out, never as failed.
-func workProgressing(failed int, generation int64) metav1.Condition {
-	if failed == 0 {
-		return metav1.Condition{
-			Type: workv1.WorkProgressing, Status: metav1.ConditionFalse, ObservedGeneration: generation,
-			Reason: workv1.WorkProgressingReasonCompleted, Message: "All manifests are applied",
-		}
-	}
-	return metav1.Condition{
-		Type: workv1.WorkProgressing, Status: metav1.ConditionFalse, ObservedGeneration: generation,
-		Reason:  workv1.WorkProgressingReasonFailed,
-		Message: fmt.Sprintf("%d manifests failed to apply; retrying with backoff", failed),
 	}
 }
 

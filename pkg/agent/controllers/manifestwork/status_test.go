@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -162,8 +163,8 @@ func TestUserRuleReplacesOwnProgressing(t *testing.T) {
 	other := fixture.Config("", "configmaps", "team", "not-in-the-work")
 	ruled := metav1.Condition{Type: workv1.WorkProgressing, Status: metav1.ConditionTrue,
 		Reason: workv1.ConditionRulesAggregated, Message: "from the rule"}
-	own := metav1.Condition{Type: workv1.WorkProgressing, Status: metav1.ConditionFalse,
-		Reason: workv1.WorkProgressingReasonFailed, Message: "from the agent"}
+	own := metav1.Condition{Type: workv1.WorkProgressing, Status: metav1.ConditionTrue,
+		Reason: workv1.WorkProgressingReasonApplying, Message: "from the agent"}
 
 	cases := []struct {
 		name    string
@@ -175,7 +176,7 @@ func TestUserRuleReplacesOwnProgressing(t *testing.T) {
 		{"no rule: the agent's", nil, nil, false,
 			&metav1.Condition{Status: metav1.ConditionFalse, Reason: workv1.WorkProgressingReasonCompleted}},
 		{"no rule: the agent's replaces an old aggregate", nil, []metav1.Condition{ruled}, true,
-			&metav1.Condition{Status: metav1.ConditionFalse, Reason: workv1.WorkProgressingReasonFailed}},
+			&metav1.Condition{Status: metav1.ConditionTrue, Reason: workv1.WorkProgressingReasonApplying}},
 		{"rule of another type: the agent's",
 			[]workv1.ManifestConfigOption{fixture.WithConditionRules(cm, fixture.CELRule(workv1.WorkDegraded, "false"))}, nil, false,
 			&metav1.Condition{Status: metav1.ConditionFalse, Reason: workv1.WorkProgressingReasonCompleted}},
@@ -214,7 +215,7 @@ func TestUserRuleReplacesOwnProgressing(t *testing.T) {
 			if tc.failed {
 				result.err = errors.New("refused")
 			}
-			status := buildStatus(b.Build(), []manifestResult{result})
+			status := buildStatus(b.Build(), []manifestResult{result}, time.Now())
 
 			got := apimeta.FindStatusCondition(status.Conditions, workv1.WorkProgressing)
 			if tc.want == nil {
@@ -289,7 +290,7 @@ func TestEmptyWorkHasNoApplied(t *testing.T) {
 			if len(tt.before) > 0 {
 				b = b.WithCondition(tt.before...)
 			}
-			status := buildStatus(b.Build(), nil)
+			status := buildStatus(b.Build(), nil, time.Now())
 			got := apimeta.FindStatusCondition(status.Conditions, workv1.WorkApplied)
 			if tt.want == nil {
 				assert.Nil(t, got)

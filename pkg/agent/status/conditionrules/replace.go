@@ -1,6 +1,9 @@
 package conditionrules
 
 import (
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -29,4 +32,17 @@ func ReplacedByRule(work *workv1.ManifestWork, conditionType string) bool {
 		}
 	}
 	return false
+}
+
+// SetOwn sets a work-level condition of the agent's own, unless a
+// condition rule of the work has its type: the rule's aggregate replaces
+// the agent's then, and an own condition left from before the rule goes.
+func SetOwn(work *workv1.ManifestWork, conds *[]metav1.Condition, cond metav1.Condition) {
+	if !ReplacedByRule(work, cond.Type) {
+		apimeta.SetStatusCondition(conds, cond)
+		return
+	}
+	if old := apimeta.FindStatusCondition(*conds, cond.Type); old != nil && old.Reason != workv1.ConditionRulesAggregated {
+		apimeta.RemoveStatusCondition(conds, cond.Type)
+	}
 }

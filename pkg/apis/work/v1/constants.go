@@ -70,9 +70,23 @@ const (
 	WorkAvailableReasonNotAvailable = "ResourcesNotAvailable"
 	WorkAvailableReasonUnknown      = "ResourcesStatusUnknown"
 
-	WorkProgressingReasonApplying  = "Applying"
+	// Progressing True: some manifest is not applied yet, or fails to apply.
+	WorkProgressingReasonApplying = "Applying"
+	// Progressing True: every manifest is applied; some is not healthy yet.
+	WorkProgressingReasonRollingOut = "RollingOut"
+	// Progressing False: every manifest is applied and healthy.
 	WorkProgressingReasonCompleted = "Completed"
-	WorkProgressingReasonFailed    = "Failed"
+	// Progressing False, written by earlier versions of this agent while
+	// manifests failed to apply; Degraded reports that now.
+	WorkProgressingReasonFailed = "Failed"
+
+	// Degraded True: some manifest's Healthy is False with reason Degraded.
+	WorkDegradedReasonManifestsDegraded = "ManifestsDegraded"
+	// Degraded True: some manifest has failed to apply for a while (see
+	// package stalled), and none is Degraded by its health.
+	WorkDegradedReasonApplyStalled = "ApplyStalled"
+	// Degraded False.
+	WorkDegradedReasonAsExpected = "AsExpected"
 
 	// ConditionRulesAggregated is the reason of work-level conditions
 	// aggregated from manifest condition rules, Complete among them.

@@ -1,0 +1,152 @@
+package health
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
+	"github.com/manifestwork/work/pkg/agent/status/stalled"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+)
+
+// SetWorkConditions sets the work-level conditions built from the
+// manifests' status: Healthy (once every manifest has one), Progressing and
+// Degraded. Whichever writer changes a manifest's Applied or Healthy calls
+// it, so the three agree in every status write. A condition rule of the
+// work of type Progressing or Degraded replaces the agent's of that type.
+func SetWorkConditions(work *workv1.ManifestWork, status *workv1.ManifestWorkStatus, now time.Time) {
+	if cond, ok := WorkCondition(status, work.Generation); ok {
+		apimeta.SetStatusCondition(&status.Conditions, cond)
+	}
+	progressing, degraded := Rollout(status.ResourceStatus.Manifests, work.Generation, now)
+	conditionrules.SetOwn(work, &status.Conditions, progressing)
+	conditionrules.SetOwn(work, &status.Conditions, degraded)
+}
+
+// rolloutState is where one manifest stands in the rollout of a generation.
+type rolloutState int
+
+const (
+	rolledOut  rolloutState = iota // applied, and Healthy True for this generation
+	notApplied                     // not applied yet, or failing to apply
+	stalling                       // failing to apply for stalled.Threshold
+	rollingOut                     // applied, not healthy yet (or not judged)
+	healthBad                      // Healthy False, reason Degraded
+)
+
+// Rollout returns the work's Progressing and Degraded conditions.
+//
+// Progressing is True until every manifest has rolled out: applied, and its
+// Healthy condition True for this generation (a kind without a health rule
+// is NoHealthCheck, True, once applied). Then it is False (Completed). Its
+// reason is Applying while some manifest is not applied, else RollingOut.
+//
+// Degraded is True while some manifest's Healthy is False with reason
+// Degraded, or some manifest has failed to apply for stalled.Threshold;
+// False (AsExpected) otherwise. A degraded manifest has not rolled out, so
+// a degraded work is also progressing: OCM's ManifestWorkReplicaSet counts
+// such a cluster as failed.
+//
+// Messages count the manifests in question and name the first few.
+func Rollout(manifests []workv1.ManifestCondition, generation int64, now time.Time) (progressing, degraded metav1.Condition) {
+	var waiting, notAppliedRefs, bad []string
+	healthDegraded := false
+	for i := range manifests {
+		mc := &manifests[i]
+		ref := RefOf(mc.ResourceMeta)
+		state, detail := manifestRollout(mc, generation, now)
+		switch state {
+		case rolledOut:
+			continue
+		case notApplied, stalling:
+			notAppliedRefs = append(notAppliedRefs, ref)
+		}
+		waiting = append(waiting, fmt.Sprintf("%s %s", ref, detail))
+		switch state {
+		case stalling:
+			bad = append(bad, fmt.Sprintf("%s fails to apply (%s)", ref, conditionMessage(mc, workv1.ManifestApplied)))
+		case healthBad:
+			healthDegraded = true
+			bad = append(bad, fmt.Sprintf("%s is Degraded (%s)", ref, conditionMessage(mc, workv1.ManifestHealthy)))
+		}
+	}
+
+	progressing = metav1.Condition{Type: workv1.WorkProgressing, ObservedGeneration: generation}
+	switch {
+	case len(waiting) == 0:
+		progressing.Status, progressing.Reason = metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted
+		progressing.Message = fmt.Sprintf("All %d manifests are rolled out", len(manifests))
+	case len(notAppliedRefs) > 0:
+		progressing.Status, progressing.Reason = metav1.ConditionTrue, workv1.WorkProgressingReasonApplying
+		progressing.Message = listed(fmt.Sprintf("%d of %d manifests are not rolled out yet", len(waiting), len(manifests)), waiting)
+	default:
+		progressing.Status, progressing.Reason = metav1.ConditionTrue, workv1.WorkProgressingReasonRollingOut
+		progressing.Message = listed(fmt.Sprintf("%d of %d manifests are not rolled out yet", len(waiting), len(manifests)), waiting)
+	}
+
+	degraded = metav1.Condition{Type: workv1.WorkDegraded, ObservedGeneration: generation}
+	switch {
+	case len(bad) == 0:
+		degraded.Status, degraded.Reason = metav1.ConditionFalse, workv1.WorkDegradedReasonAsExpected
+		degraded.Message = "No manifest is degraded or keeps failing to apply"
+	case healthDegraded:
+		degraded.Status, degraded.Reason = metav1.ConditionTrue, workv1.WorkDegradedReasonManifestsDegraded
+	default:
+		degraded.Status, degraded.Reason = metav1.ConditionTrue, workv1.WorkDegradedReasonApplyStalled
+	}
+	if len(bad) > 0 {
+		degraded.Message = listed(fmt.Sprintf("%d of %d manifests are degraded", len(bad), len(manifests)), bad)
+	}
+	progressing.Message = workwriter.TruncateMessage(progressing.Message)
+	degraded.Message = workwriter.TruncateMessage(degraded.Message)
+	return progressing, degraded
+}
+
+// manifestRollout classifies one manifest, with a few words saying why it
+// has not rolled out.
+func manifestRollout(mc *workv1.ManifestCondition, generation int64, now time.Time) (rolloutState, string) {
+	applied := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestApplied)
+	switch {
+	case applied == nil || applied.ObservedGeneration != generation:
+		return notApplied, "is not applied yet"
+	case applied.Status != metav1.ConditionTrue:
+		if persisting, _ := stalled.Persists(applied.LastTransitionTime.Time, now); persisting {
+			return stalling, "keeps failing to apply"
+		}
+		return notApplied, "fails to apply, retrying"
+	}
+	healthy := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestHealthy)
+	switch {
+	case healthy == nil || healthy.ObservedGeneration != generation:
+		return rollingOut, "is not judged yet"
+	case healthy.Status == metav1.ConditionTrue:
+		return rolledOut, ""
+	}
+	state := State(*healthy)
+	if state == workv1.HealthyReasonDegraded {
+		return healthBad, "is Degraded"
+	}
+	return rollingOut, "is " + state
+}
+
+// listed is head followed by the first maxNamed items, and how many more.
+func listed(head string, items []string) string {
+	named := items[:min(len(items), maxNamed)]
+	msg := head + ": " + strings.Join(named, "; ")
+	if more := len(items) - len(named); more > 0 {
+		msg += fmt.Sprintf("; and %d more", more)
+	}
+	return msg
+}
+
+func conditionMessage(mc *workv1.ManifestCondition, conditionType string) string {
+	if c := apimeta.FindStatusCondition(mc.Conditions, conditionType); c != nil {
+		return c.Message
+	}
+	return ""
+}
