@@ -27,8 +27,7 @@ import (
 // reachability is a managed cluster whose Outage is the function's.
 type reachability func() (time.Time, string, bool)
 
-func (f reachability) Outage() (time.Time, string, bool)   { return f() }
-func (f reachability) OnUnreachable(time.Duration, func()) {}
+func (f reachability) Outage() (time.Time, string, bool) { return f() }
 
 // failingWatches is a synced cache of what the fake dynamic client holds,
 // with the function as its WatchFailure.
