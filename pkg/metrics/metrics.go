@@ -118,10 +118,11 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"mode", "result"})
 
-	// FeedbackWatches is the number of informers running for Watch feedback.
+	// FeedbackWatches is the number of (resource, namespace) pairs watched
+	// for Watch feedback.
 	FeedbackWatches = k8smetrics.NewGauge(&k8smetrics.GaugeOpts{
 		Namespace: namespace, Subsystem: "feedback", Name: "watches",
-		Help:           "Informers running for feedbackScrapeType Watch (at most --max-feedback-watch).",
+		Help:           "Resource and namespace pairs watched for feedbackScrapeType Watch (at most --max-feedback-watch).",
 		StabilityLevel: k8smetrics.ALPHA,
 	})
 
