@@ -21,7 +21,8 @@ import (
 type outcome int
 
 const (
-	// finished: nothing to follow up (the work is being deleted).
+	// finished: nothing to follow up (the agent released the work, or
+	// another controller writes its availability).
 	finished outcome = iota
 	// settled: every resource is available, or none is applied yet; only the
 	// safety net checks again.
@@ -32,12 +33,12 @@ const (
 )
 
 // reconcile checks every manifest the work's status lists and patches the
-// Available and Healthy conditions when they changed. Works being deleted
-// belong to the finalize controller, and works with feedback or condition
-// rules to the status feedback controller, which writes this part of their
-// status with its own: both are left alone.
+// Available and Healthy conditions when they changed. A work being deleted
+// is still assessed, its objects going one by one, until the agent releases
+// it; works with feedback or condition rules belong to the status feedback
+// controller, which writes this part of their status with its own.
 func (c *Controller) reconcile(ctx context.Context, work *workv1.ManifestWork) (outcome, error) {
-	if work.DeletionTimestamp != nil {
+	if workwriter.Released(work) {
 		c.Assessor.Forget(cache.MetaObjectToName(work).String())
 		return finished, nil
 	}

@@ -700,15 +700,38 @@ func TestReconcilePatchesOnlyWhatChanged(t *testing.T) {
 	assert.NotContains(t, status, "resourceStatus")
 }
 
+// A work being deleted is assessed until the agent releases it, as OCM's
+// agent does: an object gone ahead of the others shows on the work, and
+// the finalize controller's Deleting condition stays.
+func TestReconcileWhileDeleting(t *testing.T) {
+	deleting := cond(workv1.WorkDeleting, metav1.ConditionTrue, "ResourcesDeleting", "waiting for Namespace ns to be deleted")
+	work := newWork([]metav1.Condition{workApplied, progressing, workAvail, deleting},
+		manifest(meta(0, cm), applied, available), manifest(meta(1, ns), applied, available))
+	work.DeletionTimestamp = &metav1.Time{Time: time.Now()}
+	work.Finalizers = []string{workv1.ManifestWorkFinalizer}
+	f := newHarness(work, cached(ns))
+
+	result, err := f.reconcile(t, work)
+	require.NoError(t, err)
+
+	assert.Equal(t, unsettled, result)
+	stored := f.stored(t)
+	assert.Equal(t, metav1.ConditionFalse, apimeta.FindStatusCondition(stored.Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestAvailable).Status)
+	workAvailable := apimeta.FindStatusCondition(stored.Status.Conditions, workv1.WorkAvailable)
+	assert.Equal(t, metav1.ConditionFalse, workAvailable.Status)
+	assert.Equal(t, "1 of 2 resources are not available", workAvailable.Message)
+	assert.True(t, apimeta.IsStatusConditionTrue(stored.Status.Conditions, workv1.WorkDeleting))
+}
+
 func TestReconcileSkips(t *testing.T) {
-	deleting := newWork(nil, manifest(meta(0, cm), applied))
-	deleting.DeletionTimestamp = &metav1.Time{Time: time.Now()}
-	deleting.Finalizers = []string{workv1.ManifestWorkFinalizer}
+	released := newWork(nil, manifest(meta(0, cm), applied))
+	released.DeletionTimestamp = &metav1.Time{Time: time.Now()}
+	released.Finalizers = []string{"example.com/someone-else"}
 	tests := map[string]struct {
 		work *workv1.ManifestWork
 		want outcome
 	}{
-		"a work being deleted": {work: deleting, want: finished},
+		"a work the agent released (deleted, without the agent's finalizer)": {work: released, want: finished},
 		"a work not applied yet": {
 			work: newWork([]metav1.Condition{cond(workv1.WorkProgressing, metav1.ConditionTrue, workv1.WorkProgressingReasonApplying, "")}),
 			want: settled,

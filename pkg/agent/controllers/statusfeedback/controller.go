@@ -125,7 +125,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 }
 
 // forgetAvailability drops the availability assessment's state of a work
-// that is gone or being deleted.
+// that is gone or released.
 func (c *Controller) forgetAvailability(key string) {
 	if c.Availability != nil {
 		c.Availability.Forget(key)

@@ -14,6 +14,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
+	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -45,7 +46,7 @@ type result struct {
 // them, then the availability and health of the work (which aggregate
 // the Healthy of a rule), in one status patch.
 func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.ManifestWork) (r result, err error) {
-	if work.DeletionTimestamp != nil {
+	if workwriter.Released(work) {
 		c.Objects.SetWholeReads(key, nil)
 		c.forgetAvailability(key)
 		return result{}, nil

@@ -155,6 +155,31 @@ func TestReconcileReportsFeedbackOnceAndOnlyWhenChanged(t *testing.T) {
 	assert.Empty(t, ct.Writes(e.hub.Actions()))
 }
 
+// A work being deleted keeps its feedback up to date until the agent
+// releases it, as OCM's agent does; then it is left alone.
+func TestReconcileWhileDeleting(t *testing.T) {
+	rule := workv1.FeedbackRule{Type: workv1.JSONPathsType, JsonPaths: []workv1.JsonPath{{Name: "phase", Path: ".status.phase"}}}
+	tests := map[string]struct {
+		finalizers []string
+		wantWrites int
+	}{
+		"held by the agent's finalizer": {finalizers: []string{workv1.ManifestWorkFinalizer}, wantWrites: 1},
+		"released":                      {finalizers: []string{"example.com/someone-else"}, wantWrites: 0},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			work := appliedWork(feedbackConfig(rule))
+			work.DeletionTimestamp = &metav1.Time{Time: time.Now()}
+			work.Finalizers = tt.finalizers
+			e := newEnv(t, work, 10, liveDeployment(1))
+
+			_, err := e.c.reconcile(context.Background(), fixture.Cluster+"/w", work)
+			require.NoError(t, err)
+			assert.Len(t, ct.Writes(e.hub.Actions()), tt.wantWrites)
+		})
+	}
+}
+
 func TestReconcileReportsBadRules(t *testing.T) {
 	unknownTarget := fixture.Config("apps", "deployments", "team", "missing")
 	unknownTarget.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}

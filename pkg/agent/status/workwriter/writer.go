@@ -159,6 +159,13 @@ func (w *Writer) Status(ctx context.Context, work *workv1.ManifestWork, status w
 	return updated, nil
 }
 
+// Released tells that the agent has let go of a work being deleted: its
+// finalizer is off, and nothing more is reported on it. Until then the
+// status is kept up to date as the work's objects go, as OCM's agent does.
+func Released(work *workv1.ManifestWork) bool {
+	return work.DeletionTimestamp != nil && !slices.Contains(work.Finalizers, workv1.ManifestWorkFinalizer)
+}
+
 // AddFinalizer gives the work the agent's finalizer, which keeps it on the
 // hub until the agent has cleaned up after it. updated is nil when the work
 // had it already.
