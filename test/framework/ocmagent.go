@@ -72,3 +72,16 @@ func (e *E2E) StartOCMWork(name, binary string, env []string, args ...string) (*
 	}
 	return p, p.WaitReady(e.Options.ReadyTimeout)
 }
+
+// StartOCMManager starts OCM's hub work controller, the `manager` command
+// of OCM's work binary (see OCMAgentBinary), which runs OCM's
+// ManifestWorkReplicaSet controller. It talks to the hub as `work hub`
+// does (WorkKubeconfig: ServiceAccount work-hub under deploy/hub's RBAC,
+// which grants what the ClusterManager's work-controller ClusterRole
+// grants for replica sets). OCM's operator renders only `manager` for it
+// (the gate ManifestWorkReplicaSet decides whether the Deployment exists at
+// all); extraArgs come last, e.g. --disable-leader-election.
+func (e *E2E) StartOCMManager(binary string, extraArgs ...string) (*Process, error) {
+	args := append([]string{"manager", "--kubeconfig=" + e.Hub.WorkKubeconfig}, extraArgs...)
+	return e.StartOCMWork("ocm-manager", binary, nil, args...)
+}

@@ -1,0 +1,537 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	clusterac "github.com/manifestwork/work/pkg/client/applyconfiguration/cluster/v1beta1"
+	"github.com/manifestwork/work/test/fixture"
+	"github.com/manifestwork/work/test/framework"
+)
+
+// TestReplicaSetSideBySideWithOCM runs OCM's own ManifestWorkReplicaSet
+// controller (`work manager` of OCM v1.0.0, the binary hack/ocm-agent.sh
+// builds) and ours (`work hub`) through the same steps, given the same
+// Placement and PlacementDecision (written by hand) and the same replica
+// sets. Our agents run on cluster1 and cluster2 and report the works, so
+// both controllers read the status a real agent writes.
+//
+// One hub, one controller at a time: OCM's runs every step first, and a
+// snapshot is taken once each step has settled; then it stops, ours starts
+// and runs the same steps, and must reach the same snapshot at each. So the
+// two never act on the same replica set, and they share the agents (two
+// hubs would need a second set of agents, and the hub's CRDs and RBAC twice,
+// on a machine of two cores). A snapshot holds the replica set as stored
+// (metadata, finalizers, status with summaries and conditions, times left
+// out), each of its works without status (name, namespace, labels,
+// annotations, finalizers, spec) and whether each cluster has the object
+// the template delivers.
+//
+// The steps are those where OCM v1.0 and v1.3 (whose semantics ours
+// follows) agree, compared once settled:
+//   - creation with All: both clusters get their work at once;
+//   - deletion of that replica set: its works go, then it does;
+//   - creation with Progressive (maxConcurrency 1) while cluster1's agent is
+//     stopped: cluster1's work, not reported yet, holds the only slot, and
+//     cluster2 waits;
+//   - cluster1's agent reports: cluster1 has succeeded, cluster2 gets its
+//     work;
+//   - cluster2 leaves the decisions: its work is deleted;
+//   - deletion of the replica set.
+//
+// Not compared, because v1.0 and v1.3 differ there:
+//   - a template change: v1.0 counts a cluster as succeeded when its work
+//     is Available=True, also of the previous generation, so it moves on
+//     before the agent has applied the new template; v1.3 waits for
+//     Progressing=False of the work's current generation;
+//   - a work that does not become healthy (a Deployment that cannot be
+//     scheduled): v1.0 counts Available=True (its objects exist) as success
+//     and reads Degraded only while Available is not True; v1.3 holds the
+//     cluster while Progressing is True and counts Progressing with
+//     Degraded as failed, so maxFailures and progressDeadline fire on other
+//     clusters;
+//   - PlacementRolledOut between a work's creation and its success: v1.0
+//     says Complete once every selected cluster has a work of the current
+//     template, v1.3 once each has also succeeded (settled, both agree);
+//   - the replica set's own labels: ours, as OCM releases after v1.0, copies
+//     them onto its works; v1.0 does not. The replica sets here have none.
+//
+// Compared, with a known difference at every step (replicaSetOCMDifferences):
+// the summaries' applied, desiredTotal and updated, which v1.0 leaves
+// unset. And a count that is 0 may be missing from v1.0's status, read as
+// 0 (see zeroCounts). The test fails on any other difference, and on a row
+// no step shows any longer.
+func TestReplicaSetSideBySideWithOCM(t *testing.T) {
+	e := setup(t)
+	binary := framework.OCMAgentBinary(t)
+	runningAgent(t, "cluster1")
+	runningAgent(t, "cluster2")
+	installPlacementCRDs(t)
+	require.NoError(t, e.Hub.EnsureNamespaces(t.Context(), sbsNamespace))
+	t.Cleanup(func() { removeSideBySideReplicaSets(t) })
+
+	// OCM's controller. OCM's operator deploys it only with the gate
+	// ManifestWorkReplicaSet on, and renders `/work manager` alone; the
+	// binary accepts the gate as a flag too (v1.0 does not read it), given
+	// as one running it by hand would. One instance runs at a time, so it
+	// needs no leader election.
+	grantOCMServing(t)
+	ocm, err := e.StartOCMManager(binary, "--disable-leader-election", "--feature-gates=ManifestWorkReplicaSet=true")
+	require.NoError(t, err, "starting OCM's work manager")
+	t.Cleanup(func() { stopProcess(t, ocm) })
+	recorded := map[string]framework.Snapshot{}
+	var steps []string
+	replicaSetSteps(t, func(step, rs string, want, silent []string) {
+		recorded[step] = settledSnapshot(t, "OCM v1.0.0 after "+step, rs, want, silent)
+		steps = append(steps, step)
+	})
+	stopProcess(t, ocm)
+
+	ours, err := e.StartHub("--disable-leader-election")
+	require.NoError(t, err, "starting work hub")
+	t.Cleanup(func() { stopProcess(t, ours) })
+	var seen []framework.Difference
+	i := 0
+	replicaSetSteps(t, func(step, rs string, want, silent []string) {
+		require.Equal(t, steps[i], step, "the same steps on both sides")
+		i++
+		diffs := sameAsOCM(t, step, rs, want, silent, recorded[step])
+		t.Logf("after %q: %d values of OCM's snapshot compared, %d known differences", step, len(recorded[step])-len(diffs), len(diffs))
+		seen = append(seen, diffs...)
+	})
+
+	_, unused := framework.MatchDifferences(replicaSetOCMDifferences, map[string]bool{sbsCase: true}, seen)
+	for _, r := range unused {
+		t.Errorf("no step shows the difference %q any longer (%s): drop its row", r.Behaviour, r.Path)
+	}
+}
+
+const (
+	sbsCase      = "replicaset-side-by-side"
+	sbsNamespace = "e2e-mwrs-ocm"
+	sbsPlacement = "fleet"
+	sbsDecision  = "fleet-decision-1"
+)
+
+// sbsReplicaSets are the replica sets the steps create.
+var sbsReplicaSets = []string{"web-all", "web-progressive"}
+
+// replicaSetOCMDifferences are what OCM's v1.0.0 controller and ours write
+// differently at every step, on the hub's CRD (OCM v1.3's schema).
+var replicaSetOCMDifferences = func() []framework.DifferenceRow {
+	var rows []framework.DifferenceRow
+	for _, prefix := range []string{"replicaset.status.summary.", "replicaset.status.placementSummary[*].summary."} {
+		rows = append(rows,
+			framework.DifferenceRow{
+				Case: sbsCase, Path: prefix + "applied",
+				Behaviour: "the count of works Applied", OCM: "absent (0)", Ours: "the count",
+				Reason: "v1.0 writes it under the key `Applied`, which OCM v1.3's schema does not have; the API server drops it",
+			},
+			framework.DifferenceRow{
+				Case: sbsCase, Path: prefix + "desiredTotal",
+				Behaviour: "the clusters the Placements select", OCM: "absent (0)", Ours: "numberOfSelectedClusters",
+				Reason: "added to the API after v1.0",
+			},
+			framework.DifferenceRow{
+				Case: sbsCase, Path: prefix + "updated",
+				Behaviour: "the works with the current template", OCM: "absent (0)", Ours: "the same as total",
+				Reason: "added to the API after v1.0",
+			})
+	}
+	return rows
+}()
+
+var (
+	replicaSetGVR   = schema.GroupVersionResource{Group: "work.open-cluster-management.io", Version: "v1alpha1", Resource: "manifestworkreplicasets"}
+	manifestWorkGVR = schema.GroupVersionResource{Group: "work.open-cluster-management.io", Version: "v1", Resource: "manifestworks"}
+)
+
+// replicaSetSteps runs the steps; after each, check is called with the
+// replica set the step is about, the clusters that must have its work
+// (none: the replica set is gone too), and the clusters whose agent is
+// stopped (their works have no status).
+func replicaSetSteps(t *testing.T, check func(step, rs string, want, silent []string)) {
+	t.Helper()
+	writeSideBySidePlacement(t, "cluster1", "cluster2")
+
+	createSideBySideReplicaSet(t, "web-all", workv1alpha1.RolloutStrategy{Type: workv1alpha1.All})
+	check("creation with All", "web-all", []string{"cluster1", "cluster2"}, nil)
+	deleteSideBySideReplicaSet(t, "web-all")
+	check("deletion of the All replica set", "web-all", nil, nil)
+
+	stopSharedAgent(t, "cluster1")
+	createSideBySideReplicaSet(t, "web-progressive", workv1alpha1.RolloutStrategy{
+		Type:        workv1alpha1.Progressive,
+		Progressive: &workv1alpha1.RolloutProgressive{MaxConcurrency: intstr.FromInt32(1)},
+	})
+	check("creation with Progressive, cluster1 not reported yet", "web-progressive", []string{"cluster1"}, []string{"cluster1"})
+	runningAgent(t, "cluster1")
+	check("Progressive, cluster1 reported", "web-progressive", []string{"cluster1", "cluster2"}, nil)
+
+	writeSideBySidePlacement(t, "cluster1")
+	check("cluster2 leaves the decisions", "web-progressive", []string{"cluster1"}, nil)
+	deleteSideBySideReplicaSet(t, "web-progressive")
+	check("deletion of the Progressive replica set", "web-progressive", nil, nil)
+}
+
+// settledSnapshot waits until the step has settled (see settled) and
+// returns its snapshot.
+func settledSnapshot(t *testing.T, what, rs string, want, silent []string) framework.Snapshot {
+	t.Helper()
+	var snap framework.Snapshot
+	framework.Eventually(t, 2*convergeTimeout, func() error {
+		var err error
+		snap, err = settledOnce(t.Context(), rs, want, silent)
+		return err
+	}, "%s: settled", what)
+	return snap
+}
+
+// settledOnce takes a snapshot, checks that the step has settled, and takes
+// another, which must be the same.
+func settledOnce(ctx context.Context, rs string, want, silent []string) (framework.Snapshot, error) {
+	before, err := sideBySideSnapshot(ctx, rs)
+	if err != nil {
+		return nil, err
+	}
+	if err := settled(ctx, rs, want, silent); err != nil {
+		return nil, err
+	}
+	after, err := sideBySideSnapshot(ctx, rs)
+	if err != nil {
+		return nil, err
+	}
+	if d := framework.CompareSnapshots(sbsCase, "", before, after); len(d) > 0 {
+		return nil, fmt.Errorf("still changing: %s", d[0].Path)
+	}
+	return after, nil
+}
+
+// sameAsOCM waits until our side has settled with the snapshot OCM's side
+// had, but for the differences of replicaSetOCMDifferences, and returns the
+// differences it saw last.
+func sameAsOCM(t *testing.T, step, rs string, want, silent []string, ocm framework.Snapshot) []framework.Difference {
+	t.Helper()
+	var diffs []framework.Difference
+	framework.Eventually(t, 2*convergeTimeout, func() error {
+		ours, err := settledOnce(t.Context(), rs, want, silent)
+		if err != nil {
+			return fmt.Errorf("not settled: %w", err)
+		}
+		diffs = framework.CompareSnapshots(sbsCase, step, ocm, ours)
+		unexplained, _ := framework.MatchDifferences(replicaSetOCMDifferences, nil, diffs)
+		if len(unexplained) == 0 {
+			return nil
+		}
+		var b strings.Builder
+		for _, d := range unexplained {
+			fmt.Fprintf(&b, "\n  %s", d)
+		}
+		return fmt.Errorf("different from OCM v1.0.0's controller:%s", b.String())
+	}, "ours after %q", step)
+	return diffs
+}
+
+// settled says why a step has not settled yet: the replica set's works are
+// not exactly on the clusters want, or one is being deleted; a work of a
+// cluster whose agent runs has no Applied and Available for its
+// generation; or the replica set's summary does not count the works as they
+// are (total, available, progressing, degraded, and applied where it is
+// written). With want empty, the replica set must be gone.
+func settled(ctx context.Context, rs string, want, silent []string) error {
+	works, err := env.Hub.Work.WorkV1().ManifestWorks("").List(ctx, metav1.ListOptions{
+		LabelSelector: workv1alpha1.ReplicaSetLabel + "=" + sbsNamespace + "." + rs,
+	})
+	if err != nil {
+		return err
+	}
+	var clusters []string
+	counts := map[string]int64{"total": int64(len(works.Items))}
+	for i := range works.Items {
+		w := &works.Items[i]
+		clusters = append(clusters, w.Namespace)
+		if w.DeletionTimestamp != nil {
+			return fmt.Errorf("work %s/%s is being deleted", w.Namespace, w.Name)
+		}
+		for _, c := range []string{workv1.WorkApplied, workv1.WorkAvailable} {
+			cond := apimeta.FindStatusCondition(w.Status.Conditions, c)
+			if !slices.Contains(silent, w.Namespace) && (cond == nil || cond.ObservedGeneration != w.Generation) {
+				return fmt.Errorf("work %s/%s: no %s for generation %d yet", w.Namespace, w.Name, c, w.Generation)
+			}
+		}
+		for key, c := range map[string]string{
+			"applied": workv1.WorkApplied, "available": workv1.WorkAvailable,
+			"progressing": workv1.WorkProgressing, "degraded": workv1.WorkDegraded,
+		} {
+			if apimeta.IsStatusConditionTrue(w.Status.Conditions, c) {
+				counts[key]++
+			}
+		}
+	}
+	slices.Sort(clusters)
+	if !slices.Equal(clusters, want) {
+		return fmt.Errorf("works on %v, want %v", clusters, want)
+	}
+	u, err := env.Hub.Dynamic.Resource(replicaSetGVR).Namespace(sbsNamespace).Get(ctx, rs, metav1.GetOptions{})
+	if len(want) == 0 {
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		return fmt.Errorf("replica set %s still there (%v)", rs, err)
+	}
+	if err != nil {
+		return err
+	}
+	for _, key := range []string{"total", "available", "progressing", "degraded", "applied"} {
+		n, found, err := unstructured.NestedInt64(u.Object, "status", "summary", key)
+		if err != nil {
+			return err
+		}
+		if key == "applied" && !found {
+			continue // v1.0 never writes it (see replicaSetOCMDifferences)
+		}
+		if n != counts[key] {
+			return fmt.Errorf("summary.%s is %d (written: %t), the works say %d", key, n, found, counts[key])
+		}
+	}
+	conditions, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	if len(conditions) < 3 {
+		return fmt.Errorf("replica set %s has %d conditions yet", rs, len(conditions))
+	}
+	return nil
+}
+
+// sideBySideSnapshot is what a user reads of the replica set and its works
+// on the hub, and of its ConfigMap on each managed cluster.
+func sideBySideSnapshot(ctx context.Context, rs string) (framework.Snapshot, error) {
+	s := framework.Snapshot{}
+	u, err := env.Hub.Dynamic.Resource(replicaSetGVR).Namespace(sbsNamespace).Get(ctx, rs, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		s.AddObject("replicaset", nil)
+	case err != nil:
+		return nil, err
+	default:
+		// Who wrote what is not compared: the managers differ by name.
+		unstructured.RemoveNestedField(u.Object, "metadata", "managedFields")
+		if err := zeroCounts(u); err != nil {
+			return nil, err
+		}
+		s.AddObject("replicaset", u)
+	}
+	works, err := env.Hub.Dynamic.Resource(manifestWorkGVR).List(ctx, metav1.ListOptions{
+		LabelSelector: workv1alpha1.ReplicaSetLabel + "=" + sbsNamespace + "." + rs,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range works.Items {
+		w := &works.Items[i]
+		// The status is the agent's, the same on both sides.
+		unstructured.RemoveNestedField(w.Object, "status")
+		unstructured.RemoveNestedField(w.Object, "metadata", "managedFields")
+		s.AddObject(fmt.Sprintf("work[%s/%s]", w.GetNamespace(), w.GetName()), w)
+	}
+	for _, cluster := range []string{"cluster1", "cluster2"} {
+		_, err := env.Cluster(cluster).Kube.CoreV1().ConfigMaps("default").Get(ctx, rs, metav1.GetOptions{})
+		key := fmt.Sprintf("object[%s v1 ConfigMap default/%s]", cluster, rs)
+		switch {
+		case apierrors.IsNotFound(err):
+			s[key] = framework.Absent
+		case err != nil:
+			return nil, err
+		default:
+			s[key] = "present"
+		}
+	}
+	return s, nil
+}
+
+// summaryCounts are the keys of a replica set's summary.
+var summaryCounts = []string{"total", "available", "progressing", "degraded", "applied", "desiredTotal", "updated"}
+
+// zeroCounts writes 0 for each count a summary of the replica set lacks, as
+// every client reads it. v1.0 writes its status as a merge patch from what
+// it read, so a count still 0 since the replica set was created is never
+// sent; ours writes every count. A count v1.0 does not write at all shows
+// as 0 then (see replicaSetOCMDifferences).
+func zeroCounts(u *unstructured.Unstructured) error {
+	fill := func(summary map[string]any) {
+		for _, key := range summaryCounts {
+			if _, ok := summary[key]; !ok {
+				summary[key] = int64(0)
+			}
+		}
+	}
+	if summary, found, err := unstructured.NestedMap(u.Object, "status", "summary"); err != nil {
+		return err
+	} else if found {
+		fill(summary)
+		if err := unstructured.SetNestedMap(u.Object, summary, "status", "summary"); err != nil {
+			return err
+		}
+	}
+	placements, found, err := unstructured.NestedSlice(u.Object, "status", "placementSummary")
+	if err != nil || !found {
+		return err
+	}
+	for _, p := range placements {
+		if p, ok := p.(map[string]any); ok {
+			if summary, ok := p["summary"].(map[string]any); ok {
+				fill(summary)
+			}
+		}
+	}
+	return unstructured.SetNestedSlice(u.Object, placements, "status", "placementSummary")
+}
+
+// writeSideBySidePlacement applies the Placement and its one decision, in
+// group 0, selecting clusters (at least one), and their status, as a
+// standalone hub's GitOps pipeline would.
+func writeSideBySidePlacement(t *testing.T, clusters ...string) {
+	t.Helper()
+	ctx := t.Context()
+	apply := metav1.ApplyOptions{FieldManager: "e2e-gitops", Force: true}
+	group := clusterac.DecisionGroupStatus().WithDecisionGroupIndex(0).WithDecisions(sbsDecision).
+		WithClustersCount(int32(len(clusters)))
+	placement := func() *clusterac.PlacementApplyConfiguration {
+		return clusterac.Placement(sbsPlacement, sbsNamespace)
+	}
+	decision := func() *clusterac.PlacementDecisionApplyConfiguration {
+		return clusterac.PlacementDecision(sbsDecision, sbsNamespace).WithLabels(map[string]string{
+			clusterv1beta1.PlacementLabel:          sbsPlacement,
+			clusterv1beta1.DecisionGroupIndexLabel: "0",
+			clusterv1beta1.DecisionGroupNameLabel:  "",
+		})
+	}
+	status := clusterac.PlacementDecisionStatus()
+	for _, c := range clusters {
+		status.WithDecisions(clusterac.ClusterDecision().WithClusterName(c).WithReason(""))
+	}
+	placements := env.Hub.Work.ClusterV1beta1().Placements(sbsNamespace)
+	decisions := env.Hub.Work.ClusterV1beta1().PlacementDecisions(sbsNamespace)
+	_, err := placements.Apply(ctx, placement().WithSpec(clusterac.PlacementSpec()), apply)
+	require.NoError(t, err)
+	_, err = placements.ApplyStatus(ctx, placement().WithStatus(clusterac.PlacementStatus().
+		WithNumberOfSelectedClusters(int32(len(clusters))).WithDecisionGroups(group)), apply)
+	require.NoError(t, err)
+	_, err = decisions.Apply(ctx, decision(), apply)
+	require.NoError(t, err)
+	_, err = decisions.ApplyStatus(ctx, decision().WithStatus(status), apply)
+	require.NoError(t, err)
+}
+
+// createSideBySideReplicaSet creates a replica set of the Placement whose
+// template delivers a ConfigMap named after it.
+func createSideBySideReplicaSet(t *testing.T, name string, strategy workv1alpha1.RolloutStrategy) {
+	t.Helper()
+	rs := &workv1alpha1.ManifestWorkReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Namespace: sbsNamespace, Name: name},
+		Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
+			ManifestWorkTemplate: fixture.NewWork("x", "x").WithManifest(
+				fixture.ConfigMap("default", name, map[string]string{"color": "blue"}),
+			).Build().Spec,
+			PlacementRefs: []workv1alpha1.LocalPlacementReference{{Name: sbsPlacement, RolloutStrategy: strategy}},
+		},
+	}
+	_, err := env.Hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(sbsNamespace).Create(t.Context(), rs, metav1.CreateOptions{})
+	require.NoError(t, err)
+}
+
+func deleteSideBySideReplicaSet(t *testing.T, name string) {
+	t.Helper()
+	err := env.Hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(sbsNamespace).Delete(t.Context(), name, metav1.DeleteOptions{})
+	require.NoError(t, err)
+}
+
+// removeSideBySideReplicaSets removes what a failed run may leave: the
+// replica sets (their finalizer dropped, as no controller may run) and
+// their works.
+func removeSideBySideReplicaSets(t *testing.T) {
+	ctx := context.Background()
+	sets := env.Hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(sbsNamespace)
+	for _, name := range sbsReplicaSets {
+		_, _ = sets.Patch(ctx, name, types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{})
+		_ = sets.Delete(ctx, name, metav1.DeleteOptions{})
+		for _, cluster := range []string{"cluster1", "cluster2"} {
+			err := env.Hub.Work.WorkV1().ManifestWorks(cluster).Delete(ctx, name, metav1.DeleteOptions{})
+			if err != nil && !apierrors.IsNotFound(err) {
+				t.Logf("delete work %s/%s: %v", cluster, name, err)
+			}
+		}
+	}
+}
+
+// installPlacementCRDs installs the Placement CRDs of manifests/placement on
+// the hub, unless they are there, and removes them when the test ends, so
+// that the other tests find the hub without them.
+func installPlacementCRDs(t *testing.T) {
+	t.Helper()
+	crds := env.Hub.APIExtensions.ApiextensionsV1().CustomResourceDefinitions()
+	there, err := env.Hub.CRDEstablished(t.Context(), "placements.cluster.open-cluster-management.io")
+	require.NoError(t, err)
+	if there {
+		return
+	}
+	installed, err := env.Hub.InstallCRDs(framework.RepoPath("manifests", "placement"))
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		for _, crd := range installed {
+			assert.NoError(t, crds.Delete(context.Background(), crd.Name, metav1.DeleteOptions{}))
+		}
+		for _, crd := range installed {
+			framework.Eventually(t, convergeTimeout, func() error {
+				_, err := crds.Get(context.Background(), crd.Name, metav1.GetOptions{})
+				if apierrors.IsNotFound(err) {
+					return nil
+				}
+				return fmt.Errorf("CRD %s still there (%v)", crd.Name, err)
+			}, "CRD %s gone", crd.Name)
+		}
+	})
+}
+
+// grantOCMServing lets ServiceAccount work-hub read what OCM's serving code
+// (library-go's) reads at start, the client CA of the API server's
+// extension-apiserver-authentication ConfigMap, until the test ends: the
+// ClusterManager's work-controller ClusterRole reads every ConfigMap, ours
+// none.
+func grantOCMServing(t *testing.T) {
+	t.Helper()
+	bindings := env.Hub.Kube.RbacV1().RoleBindings("kube-system")
+	name := "e2e-ocm-work-manager-authentication-reader"
+	_, err := bindings.Create(t.Context(), &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "extension-apiserver-authentication-reader"},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: framework.HubLeaseNamespace, Name: "work-hub"}},
+	}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, bindings.Delete(context.Background(), name, metav1.DeleteOptions{})) })
+}
+
+// stopProcess stops a process of the test if it runs.
+func stopProcess(t *testing.T, p *framework.Process) {
+	t.Helper()
+	if p.Running() {
+		_, err := p.Stop(30 * time.Second)
+		assert.NoError(t, err, "stop %s", p.Name)
+	}
+}
