@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -51,13 +52,11 @@ var fleetClusters = []string{"cluster1", "cluster2", "cluster3"}
 // before reported Progressing=False for it; the replica set is rolled out.
 func TestFleetRolloutHeldByHealth(t *testing.T) {
 	e := setup(t)
-	startFleet(t, e)
-	hub := startFleetHub(t, e)
-	writeFleetPlacement(t, e)
+	hub := startFleet(t, e)
 	events := watchFleetWorks(t, e)
 
 	stuck := fleetDeployment(map[string]string{fleetNodeLabel: "true"})
-	createFleetReplicaSet(t, e, fleetTemplate(stuck))
+	createFleetReplicaSet(t, e, fleetTemplate(stuck), workv1alpha1.RolloutConfig{})
 
 	// (a) cluster1 gets the work; its Deployment cannot become available.
 	first := waitWorkReason(t, "cluster1", fleetName, workv1.WorkProgressing, metav1.ConditionTrue,
@@ -80,14 +79,7 @@ func TestFleetRolloutHeldByHealth(t *testing.T) {
 	// Three more syncs, each woken by a change of the replica set, decide
 	// with cluster1 still progressing.
 	for i := range 3 {
-		syncs := fleetSyncs(t, hub)
-		annotateFleetReplicaSet(t, e, "e2e.manifestwork.io/nudge", strconv.Itoa(i))
-		framework.Eventually(t, convergeTimeout, func() error {
-			if n := fleetSyncs(t, hub); n <= syncs {
-				return fmt.Errorf("%v syncs, as before the change", n)
-			}
-			return nil
-		}, "a sync after change %d", i)
+		nudgeFleet(t, e, hub, strconv.Itoa(i))
 	}
 	assert.Equal(t, []string{"cluster1"}, fleetClustersWithWork(t, e), "the rollout holds while cluster1 progresses")
 	held := events.list()
@@ -136,6 +128,49 @@ func TestFleetRolloutHeldByHealth(t *testing.T) {
 	}
 }
 
+// A cluster progressing past the progressDeadline has timed out, which
+// counts as a failure. With maxFailures 0 it stops the rollout: after the
+// deadline, the next cluster still gets no work. Raised to 1, the timed-out
+// cluster frees its slot: the next clusters get their works and roll out,
+// while the replica set stays not rolled out, for cluster1 never succeeded.
+func TestFleetRolloutProgressDeadline(t *testing.T) {
+	e := setup(t)
+	hub := startFleet(t, e)
+	const deadline = 10 * time.Second
+
+	cfg := workv1alpha1.RolloutConfig{ProgressDeadline: deadline.String(), MaxFailures: intstr.FromInt32(0)}
+	createFleetReplicaSet(t, e, fleetTemplate(fleetDeployment(map[string]string{fleetNodeLabel: "true"})), cfg)
+	w := waitWorkReason(t, "cluster1", fleetName, workv1.WorkProgressing, metav1.ConditionTrue,
+		workv1.WorkProgressingReasonRollingOut, "Deployment "+fleetAppNamespace+"/web")
+	since := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkProgressing).LastTransitionTime.Time
+
+	// The deadline passes (the transition time is in whole seconds), then
+	// the controller syncs again: the rollout stays stopped.
+	framework.Eventually(t, deadline+convergeTimeout, func() error {
+		if left := time.Until(since.Add(deadline + time.Second)); left > 0 {
+			return fmt.Errorf("%s until cluster1's deadline", left)
+		}
+		return nil
+	}, "cluster1's progressDeadline passes")
+	nudgeFleet(t, e, hub, "after the deadline")
+	assert.Equal(t, []string{"cluster1"}, fleetClustersWithWork(t, e), "a time-out beyond maxFailures stops the rollout")
+
+	// maxFailures 1: the rollout goes on past the timed-out cluster.
+	updateFleetReplicaSet(t, e, func(rs *workv1alpha1.ManifestWorkReplicaSet) {
+		rs.Spec.PlacementRefs[0].RolloutStrategy.Progressive.MaxFailures = intstr.FromInt32(1)
+	})
+	st := waitFleetStatus(t, e, "every cluster reached", func(st workv1alpha1.ManifestWorkReplicaSetStatus) error {
+		return fleetSummaryIs(st, workv1alpha1.ManifestWorkReplicaSetSummary{
+			Total: 3, Applied: 3, Available: 3, Progressing: 1, DesiredTotal: 3, Updated: 3,
+		}, workv1alpha1.ReasonProgressing)
+	})
+	assertFleetCondition(t, st, workv1alpha1.ConditionPlacementRolledOut, metav1.ConditionFalse, workv1alpha1.ReasonProgressing)
+	assertFleetCondition(t, st, workv1alpha1.ConditionManifestworkApplied, metav1.ConditionFalse, workv1alpha1.ReasonProcessing)
+	for _, cluster := range fleetClusters[1:] {
+		waitWorkReason(t, cluster, fleetName, workv1.WorkProgressing, metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted, "")
+	}
+}
+
 // nodeSelectorOf is the nodeSelector of the Deployment in a work's spec.
 func nodeSelectorOf(t *testing.T, spec workv1.ManifestWorkSpec) map[string]string {
 	t.Helper()
@@ -150,10 +185,21 @@ func nodeSelectorOf(t *testing.T, spec workv1.ManifestWorkSpec) map[string]strin
 	return nil
 }
 
-// startFleet makes the fleet: agents on cluster1 and cluster2, and a third
-// managed cluster of the test with an agent of its own. The nodes of cluster2
-// and cluster3 carry fleetNodeLabel; cluster1's do not.
-func startFleet(t *testing.T, e *framework.E2E) {
+// startFleet makes the fleet and returns its hub: the clusters and their
+// agents (startFleetClusters), the Placement CRDs and work hub
+// (startFleetHub), and the Placement of every fleet cluster.
+func startFleet(t *testing.T, e *framework.E2E) *framework.Process {
+	t.Helper()
+	startFleetClusters(t, e)
+	hub := startFleetHub(t, e)
+	writeFleetPlacement(t, e)
+	return hub
+}
+
+// startFleetClusters starts agents on cluster1 and cluster2, and makes a
+// third managed cluster of the test with an agent of its own. The nodes of
+// cluster2 and cluster3 carry fleetNodeLabel; cluster1's do not.
+func startFleetClusters(t *testing.T, e *framework.E2E) {
 	t.Helper()
 	runningAgent(t, "cluster1")
 	runningAgent(t, "cluster2")
@@ -254,9 +300,10 @@ func fleetTemplate(d *appsv1.Deployment) workv1.ManifestWorkSpec {
 }
 
 // createFleetReplicaSet creates the replica set, Progressive with
-// maxConcurrency 1 over the fleet's Placement. When the test ends it deletes
-// it and waits until its works are gone, while the hub and agents still run.
-func createFleetReplicaSet(t *testing.T, e *framework.E2E, template workv1.ManifestWorkSpec) {
+// maxConcurrency 1 and cfg over the fleet's Placement. When the test ends it
+// deletes it and waits until its works are gone, while the hub and agents
+// still run.
+func createFleetReplicaSet(t *testing.T, e *framework.E2E, template workv1.ManifestWorkSpec, cfg workv1alpha1.RolloutConfig) {
 	t.Helper()
 	replicaSets := e.Hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(fleetNamespace)
 	_, err := replicaSets.Create(t.Context(), &workv1alpha1.ManifestWorkReplicaSet{
@@ -266,7 +313,7 @@ func createFleetReplicaSet(t *testing.T, e *framework.E2E, template workv1.Manif
 			PlacementRefs: []workv1alpha1.LocalPlacementReference{{
 				Name: fleetName,
 				RolloutStrategy: workv1alpha1.RolloutStrategy{Type: workv1alpha1.Progressive, Progressive: &workv1alpha1.RolloutProgressive{
-					MaxConcurrency: intstr.FromInt32(1),
+					MaxConcurrency: intstr.FromInt32(1), RolloutConfig: cfg,
 				}},
 			}},
 		},
@@ -309,11 +356,21 @@ func updateFleetReplicaSet(t *testing.T, e *framework.E2E, mutate func(*workv1al
 	}, "update the replica set")
 }
 
-func annotateFleetReplicaSet(t *testing.T, e *framework.E2E, key, value string) {
+// nudgeFleet changes an annotation of no meaning on the replica set, which
+// queues a sync, and waits until the hub's controller has counted one more
+// sync.
+func nudgeFleet(t *testing.T, e *framework.E2E, hub *framework.Process, value string) {
 	t.Helper()
+	syncs := fleetSyncs(t, hub)
 	updateFleetReplicaSet(t, e, func(rs *workv1alpha1.ManifestWorkReplicaSet) {
-		metav1.SetMetaDataAnnotation(&rs.ObjectMeta, key, value)
+		metav1.SetMetaDataAnnotation(&rs.ObjectMeta, "e2e.manifestwork.io/nudge", value)
 	})
+	framework.Eventually(t, convergeTimeout, func() error {
+		if n := fleetSyncs(t, hub); n <= syncs {
+			return fmt.Errorf("%v syncs, as before the change", n)
+		}
+		return nil
+	}, "a sync after the change %q", value)
 }
 
 // waitFleetStatus waits until check accepts the replica set's status, and

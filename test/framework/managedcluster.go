@@ -17,7 +17,8 @@ import (
 // managed CRDs on it, deploy/cluster-namespace for it on the hub. Until t
 // ends it is one of e.Managed, so that Cluster, Kubectl and StartAgent know
 // it by name. When t ends it leaves e.Managed, its namespace on the hub is
-// deleted (without waiting) and the cluster is deleted.
+// deleted (and waited for, so that a later test may use the name again) and
+// the cluster is deleted.
 func (e *E2E) NewManagedCluster(t testing.TB, name string, nodes int) *Cluster {
 	t.Helper()
 	if e.Cluster(name) != nil {
@@ -31,9 +32,16 @@ func (e *E2E) NewManagedCluster(t testing.TB, name string, nodes int) *Cluster {
 		e.mu.Lock()
 		e.Managed = slices.DeleteFunc(e.Managed, func(m *Cluster) bool { return m == c })
 		e.mu.Unlock()
-		err := e.Hub.Kube.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{})
-		if err != nil {
-			t.Logf("framework: delete namespace %s on the hub: %v", name, err)
+		namespaces := e.Hub.Kube.CoreV1().Namespaces()
+		err := namespaces.Delete(context.Background(), name, metav1.DeleteOptions{})
+		if err == nil {
+			err = poll(context.Background(), time.Minute, func(ctx context.Context) (bool, error) {
+				_, err := namespaces.Get(ctx, name, metav1.GetOptions{})
+				return apierrors.IsNotFound(err), nil
+			})
+		}
+		if err != nil && !apierrors.IsNotFound(err) {
+			t.Errorf("framework: delete namespace %s on the hub: %v", name, err)
 		}
 	})
 	if err := e.deployManaged(c); err != nil {
