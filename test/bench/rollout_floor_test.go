@@ -92,6 +92,41 @@ func (f *freeTimes) Pop() any {
 	return x
 }
 
+// maxInFlight is the most clusters the controller had rolling out at once:
+// their work updated and not yet reported. A report and an update at the
+// same instant count the report first.
+func maxInFlight(timings []rolloutTiming) int {
+	type event struct {
+		at   float64
+		step int
+	}
+	events := make([]event, 0, 2*len(timings))
+	for _, t := range timings {
+		events = append(events, event{t.Appeared, 1}, event{t.Reported, -1})
+	}
+	slices.SortFunc(events, func(a, b event) int {
+		if a.at != b.at {
+			if a.at < b.at {
+				return -1
+			}
+			return 1
+		}
+		return a.step - b.step
+	})
+	most, now := 0, 0
+	for _, e := range events {
+		now += e.step
+		most = max(most, now)
+	}
+	return most
+}
+
+// floorSlots are the slots the floor allows: as many as the strategy lets
+// roll out at once, or as the controller had at once if it took more.
+func floorSlots(timings []rolloutTiming, strategySlots int) int {
+	return max(strategySlots, maxInFlight(timings))
+}
+
 // simulatedDelays draws each cluster's reporting delay once, from a fixed
 // seed, uniformly between least and most: the same for every controller and
 // strategy of a run, and from run to run.
@@ -146,6 +181,32 @@ func TestRolloutFloors(t *testing.T) {
 			assert.InDelta(t, tc.batch, batchFloor(tc.timings, tc.slots), 1e-9, "batch floor")
 			assert.InDelta(t, tc.slot, slotFloor(tc.timings, tc.slots), 1e-9, "slot floor")
 			assert.LessOrEqual(t, slotFloor(tc.timings, tc.slots), batchFloor(tc.timings, tc.slots)+1e-9)
+		})
+	}
+}
+
+func TestMaxInFlight(t *testing.T) {
+	span := func(appeared, reported float64) rolloutTiming {
+		return rolloutTiming{Appeared: appeared, Reported: reported, Delay: reported - appeared}
+	}
+	cases := []struct {
+		name    string
+		timings []rolloutTiming
+		want    int
+		slots   int // floorSlots with a strategy of 2 slots
+	}{
+		{name: "none", want: 0, slots: 2},
+		{name: "all at once", timings: []rolloutTiming{span(0, 1), span(0.1, 0.5), span(0.2, 0.9)}, want: 3, slots: 3},
+		{name: "one after the other", timings: []rolloutTiming{span(0, 1), span(1, 2), span(2, 3)}, want: 1, slots: 2},
+		{name: "a sliding window of two",
+			timings: []rolloutTiming{span(0, 0.5), span(0, 1), span(0.5, 0.8), span(0.8, 1.5), span(1, 1.2)}, want: 2, slots: 2},
+		{name: "a controller that took more than its strategy allows",
+			timings: []rolloutTiming{span(0, 0.5), span(0.1, 0.6), span(0.2, 0.7), span(0.3, 0.8)}, want: 4, slots: 4},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, maxInFlight(tc.timings))
+			assert.Equal(t, tc.slots, floorSlots(tc.timings, 2))
 		})
 	}
 }
