@@ -221,7 +221,8 @@ func (a *simulatedAgents) timings(clusters []string, revision string, began time
 			continue
 		}
 		out = append(out, rolloutTiming{Cluster: c, Appeared: w.appeared.Sub(began).Seconds(),
-			Reported: w.reported.Sub(began).Seconds(), Delay: a.delays[c].Seconds()})
+			Reported: w.reported.Sub(began).Seconds(), Delay: w.reported.Sub(w.appeared).Seconds(),
+			Drawn: a.delays[c].Seconds()})
 	}
 	return out
 }

@@ -13,13 +13,16 @@ import (
 
 // rolloutTiming is one cluster's part in a rollout phase, in seconds from
 // the phase's start: when the controller's update of its work appeared in
-// the bench's informer, when the bench wrote the work's status for it, and
-// the simulated agent's delay in between.
+// the bench's informer, when the bench's write of the work's status for it
+// returned, and the time the cluster held its slot in between (Delay, what
+// the floors add up). Drawn is the delay the simulated agent waited before
+// its write; Delay is more by the write itself.
 type rolloutTiming struct {
 	Cluster  string  `json:"cluster"`
 	Appeared float64 `json:"appearedSeconds"`
 	Reported float64 `json:"reportedSeconds"`
 	Delay    float64 `json:"delaySeconds"`
+	Drawn    float64 `json:"drawnDelaySeconds"`
 }
 
 // byAppearance sorts timings in the order the controller updated the works.

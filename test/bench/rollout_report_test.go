@@ -122,6 +122,14 @@ func (r *rolloutReport) rows() []rowOf[rolloutResult] {
 					return fmt.Sprintf("%s / %s (%d slots; at most %d clusters at once, strategy %d)",
 						sec(p.SlotFloor), sec(p.BatchFloor), p.FloorSlots, p.InFlight, s.Slots), ""
 				}),
+			phaseRow(name, "change: each cluster's slot, update seen → status written (drawn delay + the bench's write), p50 / p99 / max", "", "", changeOf,
+				func(_ *strategyResult, p *rolloutPhase) (string, string) {
+					held := make([]float64, len(p.Works))
+					for i, w := range p.Works {
+						held[i] = w.Delay
+					}
+					return spreadCell(spreadOf(held)), ""
+				}),
 			phaseRow(name, "change: time − floor (slots)", "", "0", changeOf,
 				func(_ *strategyResult, p *rolloutPhase) (string, string) { return sec(p.Seconds - p.SlotFloor), "" }),
 			phaseRow(name, "change: controller's hub writes per cluster", "", "1 (the work's update)", changeOf,
