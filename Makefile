@@ -98,9 +98,11 @@ push:
 clean:
 	rm -rf $(OUTPUT)
 
-# Benchmark of the agent on a kwok hub and cluster1 (issue 7); not part of
-# test. Sizes and agents from BENCH_WORKS, BENCH_MANIFESTS, BENCH_IDLE,
-# BENCH_QPS, BENCH_AGENTS, BENCH_OUT and more (test/bench/params_test.go);
-# the table is printed and written, with the JSON, to _output/bench.
-bench: testbed
-	WORK_TESTBED_BIN=$(TESTBED) WORK_BENCH=1 $(GO) test -count=1 -timeout 90m -v ./test/bench/...
+# Benchmark of the agent on a kwok hub and cluster1 (issue 7), of many
+# agents on one hub, and of a fleet rollout by the hub's controller, ours and
+# OCM's (WORK_OCM_AGENT); not part of test. Sizes and agents from
+# BENCH_WORKS, BENCH_MANIFESTS, BENCH_IDLE, BENCH_QPS, BENCH_AGENTS,
+# BENCH_OUT and more (test/bench/params_test.go); the tables are printed and
+# written, with the JSON, to _output/bench.
+bench: testbed ocm-agent
+	WORK_TESTBED_BIN=$(TESTBED) WORK_OCM_AGENT=$(OCM_AGENT) WORK_BENCH=1 $(GO) test -count=1 -timeout 120m -v ./test/bench/...

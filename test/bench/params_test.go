@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // defaultAgent is our agent with its default client limits (QPS 50, burst
@@ -36,6 +37,7 @@ type params struct {
 	PollInterval      time.Duration // BENCH_POLL_INTERVAL: the agent's status-sync interval, to spread Poll samples over its phase
 	Timeout           time.Duration // BENCH_TIMEOUT: bound of each convergence wait
 	Fleet             fleetParams   // BENCH_FLEET_*: the many-clusters phase (TestFleet)
+	Rollout           rolloutParams // BENCH_ROLLOUT_*: a replica set's rollout to many clusters (TestRollout)
 	Agents            []agentSpec   // BENCH_AGENTS: name=command;name=command
 }
 
@@ -46,6 +48,13 @@ type fleetParams struct {
 	Works     int // BENCH_FLEET_WORKS: works per cluster
 	Manifests int // BENCH_FLEET_MANIFESTS: ConfigMaps per work
 	Batch     int // BENCH_FLEET_BATCH: agents started together, each batch ready before the next
+}
+
+// rolloutParams size the rollout phase (TestRollout): one ManifestWorkReplicaSet
+// rolled out to Clusters simulated clusters by each hub controller in turn.
+type rolloutParams struct {
+	Clusters    int         // BENCH_ROLLOUT_CLUSTERS: clusters the placement selects; 0 skips the phase
+	Controllers []agentSpec // BENCH_ROLLOUT_CONTROLLERS: name=command;name=command
 }
 
 // agentSpec is one named agent command template.
@@ -63,8 +72,9 @@ type agentVars struct {
 	WorkBinary    string
 }
 
-// render fills the placeholders of the command.
-func (a agentSpec) render(v agentVars) (string, error) {
+// render fills the placeholders of the command from v (agentVars, or
+// rolloutVars for a hub controller).
+func (a agentSpec) render(v any) (string, error) {
 	var b bytes.Buffer
 	if err := a.tmpl.Execute(&b, v); err != nil {
 		return "", fmt.Errorf("agent %s: %w", a.Name, err)
@@ -76,7 +86,8 @@ func loadParams(getenv func(string) string) (params, error) {
 	p := params{
 		Works: 100, Manifests: 20, Idle: 60 * time.Second, Baseline: 15 * time.Second,
 		QPS: 50, Out: "", FeedbackSamples: 5, HealthDeployments: 1000, PollInterval: 10 * time.Second, Timeout: 10 * time.Minute,
-		Fleet: fleetParams{Agents: 50, Works: 10, Manifests: 10, Batch: 20},
+		Fleet:   fleetParams{Agents: 50, Works: 10, Manifests: 10, Batch: 20},
+		Rollout: rolloutParams{Clusters: 200},
 	}
 	var errs []string
 	atLeast := func(least int) func(name string, dst *int) {
@@ -110,6 +121,7 @@ func loadParams(getenv func(string) string) (params, error) {
 	intVar("BENCH_FLEET_WORKS", &p.Fleet.Works)
 	intVar("BENCH_FLEET_MANIFESTS", &p.Fleet.Manifests)
 	intVar("BENCH_FLEET_BATCH", &p.Fleet.Batch)
+	atLeast(0)("BENCH_ROLLOUT_CLUSTERS", &p.Rollout.Clusters)
 	durVar("BENCH_IDLE", &p.Idle)
 	durVar("BENCH_BASELINE", &p.Baseline)
 	durVar("BENCH_TIMEOUT", &p.Timeout)
@@ -133,15 +145,26 @@ func loadParams(getenv func(string) string) (params, error) {
 	if p.Agents, err = parseAgents(agents); err != nil {
 		errs = append(errs, err.Error())
 	}
+	controllers := getenv("BENCH_ROLLOUT_CONTROLLERS")
+	if controllers == "" {
+		controllers = defaultRolloutControllers(getenv(envOCMBinary))
+	}
+	if p.Rollout.Controllers, err = parseCommands("BENCH_ROLLOUT_CONTROLLERS", controllers); err != nil {
+		errs = append(errs, err.Error())
+	}
 	if len(errs) > 0 {
 		return p, fmt.Errorf("bench parameters: %s", strings.Join(errs, "; "))
 	}
 	return p, nil
 }
 
-// parseAgents reads "name=command;name=command". A command runs through
-// `sh -c 'exec …'`, so it may hold shell quoting, but no ';'.
-func parseAgents(s string) ([]agentSpec, error) {
+// parseAgents reads BENCH_AGENTS.
+func parseAgents(s string) ([]agentSpec, error) { return parseCommands("BENCH_AGENTS", s) }
+
+// parseCommands reads "name=command;name=command", the value of variable.
+// A command runs through `sh -c 'exec …'`, so it may hold shell quoting, but
+// no ';'.
+func parseCommands(variable, s string) ([]agentSpec, error) {
 	var agents []agentSpec
 	seen := map[string]bool{}
 	for part := range strings.SplitSeq(s, ";") {
@@ -152,20 +175,20 @@ func parseAgents(s string) ([]agentSpec, error) {
 		name, command, ok := strings.Cut(part, "=")
 		name, command = strings.TrimSpace(name), strings.TrimSpace(command)
 		if !ok || name == "" || command == "" || strings.ContainsAny(name, " /") {
-			return nil, fmt.Errorf("BENCH_AGENTS: %q is not name=command", part)
+			return nil, fmt.Errorf("%s: %q is not name=command", variable, part)
 		}
 		if seen[name] {
-			return nil, fmt.Errorf("BENCH_AGENTS: %q appears twice", name)
+			return nil, fmt.Errorf("%s: %q appears twice", variable, name)
 		}
 		seen[name] = true
 		tmpl, err := template.New(name).Option("missingkey=error").Parse(command)
 		if err != nil {
-			return nil, fmt.Errorf("BENCH_AGENTS: %s: %w", name, err)
+			return nil, fmt.Errorf("%s: %s: %w", variable, name, err)
 		}
 		agents = append(agents, agentSpec{Name: name, Command: command, tmpl: tmpl})
 	}
 	if len(agents) == 0 {
-		return nil, fmt.Errorf("BENCH_AGENTS: no agent")
+		return nil, fmt.Errorf("%s: no command", variable)
 	}
 	return agents, nil
 }
@@ -215,6 +238,33 @@ func TestParams(t *testing.T) {
 				t.Errorf("fleet agents: %d", p.Fleet.Agents)
 			}
 		}},
+		{name: "rollout defaults", check: func(t *testing.T, p params) {
+			assert.Equal(t, 200, p.Rollout.Clusters)
+			require.Len(t, p.Rollout.Controllers, 1, "ours only, without an OCM binary")
+			assert.Equal(t, "ours", p.Rollout.Controllers[0].Name)
+		}},
+		{name: "rollout with OCM's binary", env: map[string]string{envOCMBinary: "/bin/ocm-work"}, check: func(t *testing.T, p params) {
+			require.Len(t, p.Rollout.Controllers, 2)
+			assert.Equal(t, "ocm", p.Rollout.Controllers[1].Name)
+			got, err := p.Rollout.Controllers[1].render(rolloutVars{OCMBinary: "/bin/ocm-work", AdminKubeconfig: "/a", Port: 8443})
+			require.NoError(t, err)
+			assert.Contains(t, got, "/bin/ocm-work manager ")
+			assert.Contains(t, got, "--feature-gates=ManifestWorkReplicaSet=true")
+			assert.Contains(t, got, "--kubeconfig=/a")
+		}},
+		{name: "rollout sizes", env: map[string]string{"BENCH_ROLLOUT_CLUSTERS": "10", "BENCH_ROLLOUT_CONTROLLERS": "a=x {{.HubKubeconfig}};b=y"},
+			check: func(t *testing.T, p params) {
+				assert.Equal(t, 10, p.Rollout.Clusters)
+				require.Len(t, p.Rollout.Controllers, 2)
+				got, err := p.Rollout.Controllers[0].render(rolloutVars{HubKubeconfig: "/h"})
+				require.NoError(t, err)
+				assert.Equal(t, "x /h", got)
+			}},
+		{name: "rollout off", env: map[string]string{"BENCH_ROLLOUT_CLUSTERS": "0"}, check: func(t *testing.T, p params) {
+			assert.Zero(t, p.Rollout.Clusters)
+		}},
+		{name: "bad rollout size", env: map[string]string{"BENCH_ROLLOUT_CLUSTERS": "-1"}, wantErr: "BENCH_ROLLOUT_CLUSTERS"},
+		{name: "rollout controller without name", env: map[string]string{"BENCH_ROLLOUT_CONTROLLERS": "/bin/work hub"}, wantErr: "BENCH_ROLLOUT_CONTROLLERS"},
 		{name: "bad fleet size", env: map[string]string{"BENCH_FLEET_AGENTS": "-1"}, wantErr: "BENCH_FLEET_AGENTS"},
 		{name: "bad fleet works", env: map[string]string{"BENCH_FLEET_WORKS": "0"}, wantErr: "BENCH_FLEET_WORKS"},
 		{name: "bad number", env: map[string]string{"BENCH_WORKS": "0"}, wantErr: "BENCH_WORKS"},
