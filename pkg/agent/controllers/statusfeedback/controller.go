@@ -29,7 +29,6 @@ import (
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
-	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -130,9 +129,4 @@ func (c *Controller) forgetAvailability(key string) {
 	if c.Availability != nil {
 		c.Availability.Forget(key)
 	}
-}
-
-// hasRules tells whether a manifestConfig asks this controller for anything.
-func hasRules(c workv1.ManifestConfigOption) bool {
-	return len(c.FeedbackRules) > 0 || len(c.ConditionRules) > 0
 }
