@@ -168,7 +168,7 @@ func (c *Controller) prepare(work *workv1.ManifestWork, m workv1.Manifest, meta 
 	meta.Group, meta.Version, meta.Kind = gvk.Group, gvk.Version, gvk.Kind
 	meta.Name, meta.Namespace = obj.GetName(), obj.GetNamespace()
 	mapping, err := c.Mapper.Map(obj)
-	meta.Resource, meta.Namespace = mapping.Resource.Resource, obj.GetNamespace()
+	meta.Resource = mapping.Resource.Resource
 	if mapping.Resource.Resource != "" && obj.GetName() == "" {
 		// Before the namespace check: OCM's agent's client refuses the
 		// request before the API server sees it.

@@ -34,8 +34,9 @@ type state struct {
 	// by then.
 	later  error
 	within time.Duration
-	// now is when the pass began: how long a manifest has failed to apply
-	// is measured to it.
+	// now is when the pass began: how long a failure has lasted (of the
+	// managed cluster, the AppliedManifestWork, a watch, a manifest's
+	// apply) is measured to it, one clock for the whole pass.
 	now time.Time
 }
 
@@ -109,7 +110,7 @@ func (c *Controller) ensureFinalizer(ctx context.Context, st *state) error {
 func (c *Controller) ensureAppliedWork(ctx context.Context, st *state) error {
 	applied, err := c.appliedWork(ctx, st.work.Name)
 	if err != nil {
-		persisting, wait := stalled.Persists(st.mem.appliedUnavailable(c.now()), c.now())
+		persisting, wait := stalled.Persists(st.mem.appliedUnavailable(st.now), st.now)
 		st.halt(err, wait, appliedWorkStalled(err, persisting, st.work.Generation))
 		return nil
 	}

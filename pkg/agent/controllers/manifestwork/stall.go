@@ -45,7 +45,7 @@ func (c *Controller) checkCluster(_ context.Context, st *state) error {
 		return nil
 	}
 	err := fmt.Errorf("the managed cluster has not answered since %s: %s", since.UTC().Format(time.RFC3339), cause)
-	persisting, wait := stalled.Persists(since, c.now())
+	persisting, wait := stalled.Persists(since, st.now)
 	var stall *metav1.Condition
 	if persisting {
 		stall = stallCondition(stalled.ReasonManagedClusterUnreachable, st.work.Generation,
@@ -141,7 +141,7 @@ func (c *Controller) watchFailure(st *state, u objectwatch.Use) error {
 	if !failing {
 		return nil
 	}
-	persisting, wait := stalled.Persists(f.Since, c.now())
+	persisting, wait := stalled.Persists(f.Since, st.now)
 	if !persisting {
 		st.notYet(fmt.Errorf("cannot list or watch %s: %w", u.Resource.GroupResource(), f.Err), wait)
 		return nil
