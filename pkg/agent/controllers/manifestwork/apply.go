@@ -66,6 +66,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		it.result = &st.results[i]
 		it.result.meta.Ordinal = int32(i)
 		it.p, it.result.err = c.prepare(st.work, m, &it.result.meta)
+		it.result.previous = carryOver(st.work.Status.ResourceStatus.Manifests, it.result.meta)
 		if it.p == nil {
 			continue
 		}
@@ -87,7 +88,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		if it.p == nil {
 			continue
 		}
-		previous := carryOver(st.work.Status.ResourceStatus.Manifests, it.result.meta).Conditions
+		previous := it.result.previous.Conditions
 		if completed(previous) {
 			continue
 		}

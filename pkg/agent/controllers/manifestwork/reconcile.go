@@ -42,9 +42,13 @@ type state struct {
 
 // manifestResult is the outcome of one manifest.
 type manifestResult struct {
-	meta   workv1.ManifestResourceMeta
-	err    error // nil when applied
-	exists bool  // the object is known to exist: applied now, or as last applied
+	meta workv1.ManifestResourceMeta
+	// previous is the manifest's entry in the work's status before this
+	// pass (carryOver), a copy that buildStatus updates; empty for a new
+	// manifest.
+	previous workv1.ManifestCondition
+	err      error // nil when applied
+	exists   bool  // the object is known to exist: applied now, or as last applied
 	// missing says the strategy succeeded without an object: a ReadOnly
 	// manifest whose object does not exist.
 	missing bool
