@@ -71,6 +71,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 			continue
 		}
 		kinds[i] = it.p.kind
+		it.result.use = &it.p.use
 		uses = append(uses, it.p.use)
 		ids = append(ids, it.p.id)
 	}

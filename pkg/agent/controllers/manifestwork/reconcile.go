@@ -13,6 +13,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply/diff"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
@@ -55,6 +56,9 @@ type manifestResult struct {
 	// differences is where the live object differs from the manifest, nil
 	// when it was not compared in this pass.
 	differences *diff.Report
+	// use is the resource type, and namespace, watched for the manifest's
+	// object; nil when it could not be prepared (its Applied says why).
+	use *objectwatch.Use
 	// notWatched is why the agent has not been able to watch objects of the
 	// manifest's type for a while; nil while it watches them.
 	notWatched error
