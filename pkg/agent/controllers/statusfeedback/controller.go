@@ -96,9 +96,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
-		c.Objects.SetWholeReads(key, nil)
+		c.release(key)
 		c.writer.Forget(key)
-		c.forgetAvailability(key)
 		return nil
 	}
 	if err != nil {
@@ -123,9 +122,11 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	return err
 }
 
-// forgetAvailability drops the availability assessment's state of a work
-// that is gone or released.
-func (c *Controller) forgetAvailability(key string) {
+// release drops what is kept for a work that is gone or released
+// (workwriter.Released): its whole reads (their watches) and the
+// availability assessment's state.
+func (c *Controller) release(key string) {
+	c.Objects.SetWholeReads(key, nil)
 	if c.Availability != nil {
 		c.Availability.Forget(key)
 	}

@@ -47,8 +47,7 @@ type result struct {
 // the Healthy of a rule), in one status patch.
 func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.ManifestWork) (r result, err error) {
 	if workwriter.Released(work) {
-		c.Objects.SetWholeReads(key, nil)
-		c.forgetAvailability(key)
+		c.release(key)
 		return result{}, nil
 	}
 	status := work.Status.DeepCopy()
