@@ -135,11 +135,13 @@ func (c *Cleaner) Clean(ctx context.Context, owner types.UID, res workv1.Applied
 		if live == nil {
 			return Gone, nil
 		}
-		outcome, err := c.cleanObject(ctx, gvr, owner, res, live, action, cached, guard)
-		if !changedMeanwhile(err) || attempt > 0 {
-			return outcome, err
+		outcome, cleanErr := c.cleanObject(ctx, gvr, owner, res, live, action, cached, guard)
+		if !changedMeanwhile(cleanErr) || attempt > 0 {
+			return outcome, cleanErr
 		}
-		logger.V(4).Info("Object changed while cleaning it up; reading it again", "err", err)
+		logger.V(4).Info("Object changed while cleaning it up; reading it again", "err", cleanErr)
+		// A failed read is returned at the top of the loop: the object is
+		// not known to be gone.
 		live, err = c.get(ctx, gvr, res.Namespace, res.Name)
 		cached = false
 	}

@@ -257,6 +257,26 @@ func TestCleanRetriesOnAFreshReadAfterAConflict(t *testing.T) {
 	assert.Equal(t, []metav1.OwnerReference{theirRef}, left.OwnerReferences)
 }
 
+// The fresh read after a conflict may fail too: the object is not known to
+// be gone then, and the failure is returned, so that the caller keeps it
+// pending instead of dropping it as Gone.
+func TestCleanReportsAFailedReadAfterAConflict(t *testing.T) {
+	stale := ct.Object(ct.ConfigMaps, "default", "web", "uid-1", ourRef)
+	client := ct.NewClient(t, ct.Object(ct.ConfigMaps, "default", "web", "uid-1", ourRef, theirRef))
+	client.PrependReactor("delete", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewConflict(schema.GroupResource{Resource: "configmaps"}, "web", nil)
+	})
+	client.PrependReactor("get", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewServiceUnavailable("the API server is restarting")
+	})
+	c := &appliedwork.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, stale)}
+
+	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete, nil)
+	require.Error(t, err)
+	assert.True(t, apierrors.IsServiceUnavailable(err), "the read's failure: %v", err)
+	assert.Equal(t, []string{"delete", "get"}, verbs(client.Actions()))
+}
+
 func TestCleanReportsErrors(t *testing.T) {
 	client := ct.NewClient(t, ct.Object(ct.ConfigMaps, "default", "web", "uid-1", ourRef))
 	client.PrependReactor("delete", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {

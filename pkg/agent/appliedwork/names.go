@@ -49,9 +49,6 @@ func (a Agent) WorkRef(workName string) cache.ObjectName {
 	return cache.NewObjectName(a.ClusterName, workName)
 }
 
-// Selector selects the AppliedManifestWorks of the agent's cluster.
-func (a Agent) Selector() string { return Selector(a.ClusterName) }
-
 // Responsible tells whether the agent answers for an AppliedManifestWork
 // (see the function Responsible).
 func (a Agent) Responsible(applied *workv1.AppliedManifestWork, workExists func(name string) bool) bool {

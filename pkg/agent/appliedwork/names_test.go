@@ -69,5 +69,4 @@ func TestAgent(t *testing.T) {
 			assert.Equal(t, tt.responds, a.Responsible(applied, func(string) bool { return tt.workExists }))
 		})
 	}
-	assert.Equal(t, Selector("cluster1"), a.Selector())
 }

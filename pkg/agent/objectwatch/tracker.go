@@ -48,8 +48,9 @@ import (
 type Deps struct {
 	// Client reads object metadata from the managed cluster.
 	Client metadata.Interface
-	// Dynamic reads whole objects of the types whose StatusFields are not
-	// empty. Without it every cache is metadata-only.
+	// Dynamic reads whole objects: of the types whose StatusFields are not
+	// empty, and of the pairs admitted for whole reads (SetWholeReads).
+	// Without it every cache is metadata-only, and whole reads go to the API.
 	Dynamic dynamic.Interface
 	// StatusFields names, per resource, the fields beyond metadata its cache
 	// keeps (GetObject returns them); nil keeps the metadata-only cache.

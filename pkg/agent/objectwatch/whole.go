@@ -196,8 +196,9 @@ func (t *Tracker) admitLocked() []schema.GroupVersionResource {
 	}
 	logger := klog.FromContext(t.ctx)
 	var changed []schema.GroupVersionResource
-	admitted := len(t.whole.admittedPairs())
-	for _, p := range t.whole.admittedPairs() {
+	pairs := t.whole.admittedPairs()
+	admitted := len(pairs)
+	for _, p := range pairs {
 		if readers[p] == 0 {
 			admitted = t.whole.setAdmitted(p, false)
 			changed = append(changed, p.Resource)
@@ -260,7 +261,7 @@ func (t *Tracker) WholeLimit() int { return t.whole.max }
 // wholeVersion is the resourceVersion of the object in a synced informer
 // that lists whole objects; ok is false when none serves it.
 func (t *Tracker) wholeVersion(k ObjectKey) (rv string, exists, ok bool) {
-	for _, inf := range t.covering(Use{Resource: k.Resource, Namespace: k.Namespace}) {
+	for _, inf := range t.covering(pairOf(k)) {
 		if !inf.dynamic || !inf.synced() {
 			continue
 		}

@@ -66,10 +66,12 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		it.result = &st.results[i]
 		it.result.meta.Ordinal = int32(i)
 		it.p, it.result.err = c.prepare(st.work, m, &it.result.meta)
+		it.result.previous = carryOver(st.work.Status.ResourceStatus.Manifests, it.result.meta)
 		if it.p == nil {
 			continue
 		}
 		kinds[i] = it.p.kind
+		it.result.use = &it.p.use
 		uses = append(uses, it.p.use)
 		ids = append(ids, it.p.id)
 	}
@@ -87,7 +89,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		if it.p == nil {
 			continue
 		}
-		previous := carryOver(st.work.Status.ResourceStatus.Manifests, it.result.meta).Conditions
+		previous := it.result.previous.Conditions
 		if completed(previous) {
 			continue
 		}
@@ -168,7 +170,7 @@ func (c *Controller) prepare(work *workv1.ManifestWork, m workv1.Manifest, meta 
 	meta.Group, meta.Version, meta.Kind = gvk.Group, gvk.Version, gvk.Kind
 	meta.Name, meta.Namespace = obj.GetName(), obj.GetNamespace()
 	mapping, err := c.Mapper.Map(obj)
-	meta.Resource, meta.Namespace = mapping.Resource.Resource, obj.GetNamespace()
+	meta.Resource = mapping.Resource.Resource
 	if mapping.Resource.Resource != "" && obj.GetName() == "" {
 		// Before the namespace check: OCM's agent's client refuses the
 		// request before the API server sees it.

@@ -87,7 +87,8 @@ type Deps struct {
 
 // Controller applies ManifestWorks. Besides its informers' events, what
 // wakes it is declared by the agent's routing: the changes of applied
-// objects and of RBAC, the records, RetryFailed and ReconcileAll.
+// objects, of the objects its works read (ObjectCache.SetReads), of the
+// watches (their failures) and of RBAC, and RetryFailed and ReconcileAll.
 type Controller struct {
 	factory.Controller
 	Deps

@@ -13,6 +13,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply/diff"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
@@ -34,22 +35,30 @@ type state struct {
 	// by then.
 	later  error
 	within time.Duration
-	// now is when the pass began: how long a manifest has failed to apply
-	// is measured to it.
+	// now is when the pass began: how long a failure has lasted (of the
+	// managed cluster, the AppliedManifestWork, a watch, a manifest's
+	// apply) is measured to it, one clock for the whole pass.
 	now time.Time
 }
 
 // manifestResult is the outcome of one manifest.
 type manifestResult struct {
-	meta   workv1.ManifestResourceMeta
-	err    error // nil when applied
-	exists bool  // the object is known to exist: applied now, or as last applied
+	meta workv1.ManifestResourceMeta
+	// previous is the manifest's entry in the work's status before this
+	// pass (carryOver), a copy that buildStatus updates; empty for a new
+	// manifest.
+	previous workv1.ManifestCondition
+	err      error // nil when applied
+	exists   bool  // the object is known to exist: applied now, or as last applied
 	// missing says the strategy succeeded without an object: a ReadOnly
 	// manifest whose object does not exist.
 	missing bool
 	// differences is where the live object differs from the manifest, nil
 	// when it was not compared in this pass.
 	differences *diff.Report
+	// use is the resource type, and namespace, watched for the manifest's
+	// object; nil when it could not be prepared (its Applied says why).
+	use *objectwatch.Use
 	// notWatched is why the agent has not been able to watch objects of the
 	// manifest's type for a while; nil while it watches them.
 	notWatched error
@@ -109,7 +118,7 @@ func (c *Controller) ensureFinalizer(ctx context.Context, st *state) error {
 func (c *Controller) ensureAppliedWork(ctx context.Context, st *state) error {
 	applied, err := c.appliedWork(ctx, st.work.Name)
 	if err != nil {
-		persisting, wait := stalled.Persists(st.mem.appliedUnavailable(c.now()), c.now())
+		persisting, wait := stalled.Persists(st.mem.appliedUnavailable(st.now), st.now)
 		st.halt(err, wait, appliedWorkStalled(err, persisting, st.work.Generation))
 		return nil
 	}

@@ -14,7 +14,6 @@ import (
 	fakedynamic "k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -81,17 +80,6 @@ func (e *env) dynamicRequests() []string {
 	}
 	e.dynamic.ClearActions()
 	return out
-}
-
-// persistRecords puts the controller's records of the work into its
-// AppliedManifestWork, as the appliedresources controller does.
-func (e *env) persistRecords(t *testing.T, work *workv1.ManifestWork) {
-	t.Helper()
-	name := appliedwork.Name(fixture.HubHash, work.Name)
-	applied, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), name, metav1.GetOptions{})
-	require.NoError(t, err)
-	applied.Annotations = map[string]string{records.Annotation: e.c.Records.Encode(fixture.Cluster + "/" + work.Name)}
-	require.NoError(t, e.applied.Update(applied))
 }
 
 func TestUnchangedObjectsCostNoRequestAlsoAfterARestart(t *testing.T) {

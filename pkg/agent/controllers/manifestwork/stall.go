@@ -9,7 +9,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -45,7 +44,7 @@ func (c *Controller) checkCluster(_ context.Context, st *state) error {
 		return nil
 	}
 	err := fmt.Errorf("the managed cluster has not answered since %s: %s", since.UTC().Format(time.RFC3339), cause)
-	persisting, wait := stalled.Persists(since, c.now())
+	persisting, wait := stalled.Persists(since, st.now)
 	var stall *metav1.Condition
 	if persisting {
 		stall = stallCondition(stalled.ReasonManagedClusterUnreachable, st.work.Generation,
@@ -100,13 +99,10 @@ func (c *Controller) checkWatches(ctx context.Context, st *state) error {
 	var first error    // of types[0]
 	for i := range st.results {
 		r := &st.results[i]
-		if r.meta.Resource == "" {
-			continue // never mapped: its Applied condition says why
+		if r.use == nil {
+			continue // not prepared, nor watched for: its Applied condition says why
 		}
-		u := objectwatch.Use{
-			Resource:  schema.GroupVersionResource{Group: r.meta.Group, Version: r.meta.Version, Resource: r.meta.Resource},
-			Namespace: r.meta.Namespace,
-		}
+		u := *r.use
 		err, seen := failing[u]
 		if !seen {
 			err = c.watchFailure(st, u)
@@ -141,7 +137,7 @@ func (c *Controller) watchFailure(st *state, u objectwatch.Use) error {
 	if !failing {
 		return nil
 	}
-	persisting, wait := stalled.Persists(f.Since, c.now())
+	persisting, wait := stalled.Persists(f.Since, st.now)
 	if !persisting {
 		st.notYet(fmt.Errorf("cannot list or watch %s: %w", u.Resource.GroupResource(), f.Err), wait)
 		return nil

@@ -299,3 +299,29 @@ func TestReconcileAllOnALastingOutage(t *testing.T) {
 	_, pending := e.c.retryPending(cache.NewObjectName(fixture.Cluster, "w"), 0)
 	assert.False(t, pending, "the scheduled retry does not hold it back")
 }
+
+// A manifest that could not be prepared (here, one without a name) is not
+// watched for, even when its type is watched for another manifest and that
+// watch is refused: its InSync says it was not compared, and its Applied
+// says why.
+func TestUnpreparedManifestIsNotMarkedNotWatched(t *testing.T) {
+	t0 := time.Unix(10000, 0)
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(3).WithFinalizer().
+		WithManifest(fixture.ConfigMap("a", "one", nil)).
+		WithRawManifest(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"namespace":"a"}}`).Build()
+	notListed := apierrors.NewForbidden(configMaps.GroupResource(), "", errors.New(`User "agent" cannot list resource "configmaps"`))
+	e := newEnv(t, work)
+	e.c.now = func() time.Time { return t0.Add(stalled.Threshold) }
+	e.c.Objects = failingWatches{trackerCache{e.dynamic}, func(objectwatch.Use) (objectwatch.WatchFailure, bool) {
+		return objectwatch.WatchFailure{Err: notListed, Since: t0}, true
+	}}
+	_ = e.c.reconcile(context.Background(), work)
+	manifests := e.work(t).Status.ResourceStatus.Manifests
+	require.Len(t, manifests, 2)
+	for i, want := range []string{InSyncReasonNotWatched, InSyncReasonNotCompared} {
+		inSync := apimeta.FindStatusCondition(manifests[i].Conditions, ConditionInSync)
+		require.NotNil(t, inSync, "manifest %d", i)
+		assert.Equal(t, want, inSync.Reason, "manifest %d", i)
+	}
+	assert.False(t, apimeta.IsStatusConditionTrue(manifests[1].Conditions, workv1.ManifestApplied))
+}

@@ -15,8 +15,9 @@ import (
 
 // buildStatus is the work's status after this reconcile: one entry per
 // manifest with its Applied and InSync conditions, and the work-level
-// Applied, Progressing, Degraded and InSync conditions. Conditions other controllers own (feedback,
-// condition rules) and feedback values are carried over.
+// Applied, Progressing, Degraded and InSync conditions. Conditions other
+// controllers own (feedback, condition rules) and feedback values are
+// carried over, from each result's previous entry.
 //
 // Availability is owned by the availability controller, but an object this
 // reconcile has just applied is known to exist: its Available condition, and
@@ -27,11 +28,10 @@ import (
 // condition of a manifest without feedback rules.
 func buildStatus(work *workv1.ManifestWork, results []manifestResult, now time.Time) workv1.ManifestWorkStatus {
 	status := *work.Status.DeepCopy()
-	previous := status.ResourceStatus.Manifests
 	manifests := make([]workv1.ManifestCondition, len(results))
 	available := make([]metav1.Condition, 0, len(results)) // of the manifests whose object exists
 	for i, r := range results {
-		mc := carryOver(previous, r.meta)
+		mc := r.previous
 		mc.ResourceMeta = r.meta
 		apimeta.SetStatusCondition(&mc.Conditions, manifestApplied(r.err, work.Generation))
 		if r.err == nil && r.exists {

@@ -29,7 +29,6 @@ import (
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
-	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -97,9 +96,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	work, err := c.works.Get(name)
 	if apierrors.IsNotFound(err) {
-		c.Objects.SetWholeReads(key, nil)
+		c.release(key)
 		c.writer.Forget(key)
-		c.forgetAvailability(key)
 		return nil
 	}
 	if err != nil {
@@ -124,15 +122,12 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	return err
 }
 
-// forgetAvailability drops the availability assessment's state of a work
-// that is gone or released.
-func (c *Controller) forgetAvailability(key string) {
+// release drops what is kept for a work that is gone or released
+// (workwriter.Released): its whole reads (their watches) and the
+// availability assessment's state.
+func (c *Controller) release(key string) {
+	c.Objects.SetWholeReads(key, nil)
 	if c.Availability != nil {
 		c.Availability.Forget(key)
 	}
-}
-
-// hasRules tells whether a manifestConfig asks this controller for anything.
-func hasRules(c workv1.ManifestConfigOption) bool {
-	return len(c.FeedbackRules) > 0 || len(c.ConditionRules) > 0
 }

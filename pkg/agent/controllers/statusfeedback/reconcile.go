@@ -47,8 +47,7 @@ type result struct {
 // the Healthy of a rule), in one status patch.
 func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.ManifestWork) (r result, err error) {
 	if workwriter.Released(work) {
-		c.Objects.SetWholeReads(key, nil)
-		c.forgetAvailability(key)
+		c.release(key)
 		return result{}, nil
 	}
 	status := work.Status.DeepCopy()
@@ -83,7 +82,8 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 		apimeta.SetStatusCondition(&status.Conditions, cond)
 	}
 	conditionrules.Prune(work, status)
-	if c.Availability != nil && feedback.WorkHasRules(work) {
+	// The configs found are the work's rules (feedback.WorkHasRules).
+	if c.Availability != nil && len(configs) > 0 {
 		r.assessed = true
 		r.unsettled = c.Availability.Assess(ctx, work, status)
 	}
@@ -96,9 +96,9 @@ func (c *Controller) reconcile(ctx context.Context, key string, work *workv1.Man
 	return r, nil
 }
 
-// configured pairs each manifest whose configuration (manifest.ConfigFor)
-// has rules with that configuration; a manifest not mapped to a resource
-// yet has nothing to read.
+// configured pairs each manifest whose configuration (manifest.ConfigOf)
+// has rules (feedback.ConfigHasRules) with that configuration; a manifest
+// not mapped to a resource yet has none, and nothing to read.
 type configured struct {
 	config workv1.ManifestConfigOption
 	index  int // in status.resourceStatus.manifests
@@ -109,7 +109,7 @@ func (c *Controller) configured(work *workv1.ManifestWork, status *workv1.Manife
 	var out []configured
 	for i, m := range status.ResourceStatus.Manifests {
 		cfg := manifest.ConfigOf(work, m.ResourceMeta)
-		if cfg != nil && hasRules(*cfg) {
+		if feedback.ConfigHasRules(cfg) {
 			out = append(out, configured{config: *cfg, index: i, target: targetOf(m.ResourceMeta)})
 		}
 	}

@@ -491,3 +491,31 @@ func TestReconcileFeedbackAsOCM(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A work the agent has let go of (deleted, its finalizer off) releases
+// what it watched for its rules: the watch no longer counts against
+// --max-feedback-watch.
+func TestReleasedWorkReleasesItsWatch(t *testing.T) {
+	config := feedbackConfig(workv1.FeedbackRule{Type: workv1.WellKnownStatusType})
+	config.FeedbackScrapeType = workv1.FeedbackWatchType
+	work := appliedWork(config)
+	e := newEnv(t, work, 1, liveDeployment(1))
+	e.runWatches(t)
+	ctx := context.Background()
+	key := fixture.Cluster + "/w"
+	watched := func() bool {
+		_, _, watched := e.c.Objects.GetWhole(web)
+		return watched
+	}
+
+	_, err := e.c.reconcile(ctx, key, work)
+	require.NoError(t, err)
+	require.Eventually(t, watched, 5*time.Second, 10*time.Millisecond, "the Deployment is watched for the work")
+
+	released := e.work(t)
+	released.DeletionTimestamp = &metav1.Time{Time: time.Now()}
+	released.Finalizers = nil
+	_, err = e.c.reconcile(ctx, key, released)
+	require.NoError(t, err)
+	assert.False(t, watched(), "released")
+}

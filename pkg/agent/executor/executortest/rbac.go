@@ -21,10 +21,9 @@ type RBAC struct {
 	reviews int
 }
 
-// grant is a verb on a resource for a user; an empty name or namespace
-// matches any.
+// grant is a verb on a resource for a user, in every namespace and name.
 type grant struct {
-	user, verb, group, resource, namespace, name string
+	user, verb, group, resource string
 }
 
 // NewRBAC returns an RBAC that grants nothing yet.

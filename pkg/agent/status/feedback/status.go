@@ -48,17 +48,24 @@ func HasRules(work *workv1.ManifestWork, meta workv1.ManifestResourceMeta) bool 
 }
 
 // WorkHasRules tells whether a manifest of the work's status has feedback or
-// condition rules. The status feedback controller then writes the whole
-// paced part of the work's status, its availability and health too, so that
-// a change of its objects costs one write; the availability controller
-// leaves such a work to it.
+// condition rules (ConfigHasRules). The status feedback controller then
+// writes the whole paced part of the work's status, its availability and
+// health too, so that a change of its objects costs one write; the
+// availability controller leaves such a work to it.
 func WorkHasRules(work *workv1.ManifestWork) bool {
 	for _, m := range work.Status.ResourceStatus.Manifests {
-		if c := manifest.ConfigOf(work, m.ResourceMeta); c != nil && (len(c.FeedbackRules) > 0 || len(c.ConditionRules) > 0) {
+		if ConfigHasRules(manifest.ConfigOf(work, m.ResourceMeta)) {
 			return true
 		}
 	}
 	return false
+}
+
+// ConfigHasRules tells whether a manifest's config, nil when none matches
+// it, asks the status feedback controller for anything: feedback or
+// condition rules.
+func ConfigHasRules(config *workv1.ManifestConfigOption) bool {
+	return config != nil && (len(config.FeedbackRules) > 0 || len(config.ConditionRules) > 0)
 }
 
 // SetNoRules gives a manifest whose object exists and that has no feedback

@@ -54,8 +54,8 @@ const (
 //
 // Messages count the manifests in question and name the first few.
 func Rollout(manifests []workv1.ManifestCondition, generation int64, now time.Time) (progressing, degraded metav1.Condition) {
-	var waiting, notAppliedRefs, bad []string
-	healthDegraded := false
+	var waiting, bad []string
+	applying, healthDegraded := false, false
 	for i := range manifests {
 		mc := &manifests[i]
 		ref := RefOf(mc.ResourceMeta)
@@ -64,7 +64,7 @@ func Rollout(manifests []workv1.ManifestCondition, generation int64, now time.Ti
 		case rolledOut:
 			continue
 		case notApplied, stalling:
-			notAppliedRefs = append(notAppliedRefs, ref)
+			applying = true
 		}
 		waiting = append(waiting, fmt.Sprintf("%s %s", ref, detail))
 		switch state {
@@ -77,15 +77,14 @@ func Rollout(manifests []workv1.ManifestCondition, generation int64, now time.Ti
 	}
 
 	progressing = metav1.Condition{Type: workv1.WorkProgressing, ObservedGeneration: generation}
-	switch {
-	case len(waiting) == 0:
+	if len(waiting) == 0 {
 		progressing.Status, progressing.Reason = metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted
 		progressing.Message = fmt.Sprintf("All %d manifests are rolled out", len(manifests))
-	case len(notAppliedRefs) > 0:
-		progressing.Status, progressing.Reason = metav1.ConditionTrue, workv1.WorkProgressingReasonApplying
-		progressing.Message = listed(fmt.Sprintf("%d of %d manifests are not rolled out yet", len(waiting), len(manifests)), waiting)
-	default:
+	} else {
 		progressing.Status, progressing.Reason = metav1.ConditionTrue, workv1.WorkProgressingReasonRollingOut
+		if applying {
+			progressing.Reason = workv1.WorkProgressingReasonApplying
+		}
 		progressing.Message = listed(fmt.Sprintf("%d of %d manifests are not rolled out yet", len(waiting), len(manifests)), waiting)
 	}
 
