@@ -38,6 +38,9 @@ type outcome struct {
 //     (deploy), and the works of clusters that no placement selects any
 //     longer, or the extra works of a cluster, are deleted;
 //  4. the summary and conditions are counted from the works.
+//
+// A paused replica set (PausedAnnotation) goes through the same steps but
+// writes no work: only its finalizer and status change.
 func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (outcome, error) {
 	if rs.DeletionTimestamp != nil {
 		return outcome{rs: rs}, c.finalize(ctx, rs)
@@ -50,16 +53,22 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 		rs = updated
 	}
 	works, extras := c.worksByCluster(rs)
+	paused := isPaused(rs)
 	var errs []error
 	for _, w := range extras {
+		if paused {
+			continue // a paused rollout changes nothing on the clusters
+		}
 		errs = append(errs, c.deleteWork(ctx, w, "another work of the replica set is on the same cluster"))
 	}
-	d, err := c.deploy(ctx, rs, works)
+	d, err := c.deploy(ctx, rs, works, paused)
 	errs = append(errs, err)
 	if d.stop {
+		c.setPaused(rs, paused, d)
 		return outcome{rs: rs, write: true}, errors.Join(errs...)
 	}
 	c.setStatus(rs, d, works)
+	c.setPaused(rs, paused, d)
 	return outcome{rs: rs, write: true, recheckAfter: d.recheckAfter}, errors.Join(errs...)
 }
 
@@ -69,12 +78,17 @@ type deployment struct {
 	problems     []string
 	placements   []placementResult
 	recheckAfter time.Duration
+	// kept are the clusters that no placement selects any longer whose
+	// works stay while the rollout is paused.
+	kept   []string
+	paused bool
 }
 
 type placementResult struct {
 	name      string
 	placement *clusterv1beta1.Placement
 	clusters  []string // clusters whose work has the current template
+	waiting   []string // clusters it selects whose work lacks the current template
 	succeeded int
 }
 
@@ -89,8 +103,11 @@ type plan struct {
 // deploy rolls the template out over each placement's clusters. A cluster
 // selected by several placements belongs to the one its work is labelled
 // with, else to the first in spec order: a cluster never has two works.
-func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, works map[string]*workv1.ManifestWork) (deployment, error) {
-	var d deployment
+//
+// While paused, nothing is written: the decisions are made, for the status,
+// but no work is created, updated or deleted.
+func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, works map[string]*workv1.ManifestWork, paused bool) (deployment, error) {
+	d := deployment{paused: paused}
 	plans := make([]*plan, 0, len(rs.Spec.PlacementRefs))
 	for _, ref := range rs.Spec.PlacementRefs {
 		placement, err := c.placements.Placements(rs.Namespace).Get(ref.Name)
@@ -116,7 +133,7 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 			d.problems = append(d.problems, p.err.Error())
 			continue
 		}
-		res, recheck, err := c.rollOut(ctx, rs, p, owner, works, now)
+		res, recheck, err := c.rollOut(ctx, rs, p, owner, works, now, paused)
 		if res == nil {
 			d.problems = append(d.problems, err.Error()) // the strategy is invalid: only a new spec helps
 			continue
@@ -129,17 +146,22 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 	}
 	for cluster, w := range works {
 		if owner[cluster] == nil && !unknownOwner(plans, w) {
+			if paused {
+				d.kept = append(d.kept, cluster)
+				continue
+			}
 			errs = append(errs, c.deleteWork(ctx, w, "no placement of the replica set selects the cluster"))
 			delete(works, cluster)
 		}
 	}
+	slices.Sort(d.kept)
 	return d, errors.Join(errs...)
 }
 
 // rollOut decides and applies the rollout of one placement; a nil result
 // means its strategy could not be read, and the error says why.
 func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, p *plan, owner map[string]*plan,
-	works map[string]*workv1.ManifestWork, now time.Time) (*placementResult, time.Duration, error) {
+	works map[string]*workv1.ManifestWork, now time.Time, paused bool) (*placementResult, time.Duration, error) {
 	var groups []Group
 	for _, g := range p.groups {
 		var mine []string
@@ -171,6 +193,9 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 	}
 	var errs []error
 	for _, cluster := range decision.ToApply() {
+		if paused {
+			break
+		}
 		w, err := c.applyWork(ctx, rs, p.ref.Name, cluster, works[cluster])
 		if err != nil {
 			errs = append(errs, err)
@@ -182,6 +207,8 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 		for _, cluster := range g.Clusters {
 			if current(rs, works[cluster], p.ref.Name) {
 				res.clusters = append(res.clusters, cluster)
+			} else {
+				res.waiting = append(res.waiting, cluster)
 			}
 		}
 	}
@@ -325,7 +352,7 @@ func (c *Controller) setStatus(rs *workv1alpha1.ManifestWorkReplicaSet, d deploy
 	if selected == succeeded {
 		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, true, workv1alpha1.ReasonComplete, "")
 	} else {
-		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, false, workv1alpha1.ReasonProgressing, "")
+		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, false, workv1alpha1.ReasonProgressing, rolledOutMessage(d))
 	}
 
 	applied := workv1alpha1.ReasonNotAsExpected
