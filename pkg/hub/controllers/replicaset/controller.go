@@ -12,6 +12,7 @@ import (
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -51,7 +53,10 @@ type Deps struct {
 	Placements  clusterinformers.PlacementInformer
 	Decisions   clusterinformers.PlacementDecisionInformer
 	Recorder    events.Recorder
-	Clock       clock.PassiveClock // nil means the real clock
+	// Events records Kubernetes Events on the replica sets (RolloutStopped);
+	// nil sends none.
+	Events record.EventRecorder
+	Clock  clock.PassiveClock // nil means the real clock
 }
 
 // Controller reconciles ManifestWorkReplicaSets.
@@ -62,6 +67,8 @@ type Controller struct {
 	works       cache.Indexer
 	placements  clusterlisters.PlacementLister
 	decisions   clusterlisters.PlacementDecisionLister
+	events      record.EventRecorder
+	announced   announcements // the failed sets of the RolloutStopped Events sent
 	clock       clock.PassiveClock
 }
 
@@ -104,6 +111,7 @@ func newController(d Deps) *Controller {
 		works:       d.Works.Informer().GetIndexer(),
 		placements:  d.Placements.Lister(),
 		decisions:   d.Decisions.Lister(),
+		events:      d.Events,
 		clock:       clk,
 	}
 }
@@ -119,6 +127,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	old, err := c.replicaSets.ManifestWorkReplicaSets(namespace).Get(name)
 	if apierrors.IsNotFound(err) {
+		c.announced.forget(key)
 		return nil
 	}
 	if err != nil {
@@ -133,6 +142,12 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		if werr := c.writeStatus(ctx, out.rs); werr != nil {
 			return werr
 		}
+	}
+	switch {
+	case out.stopped != "" && c.announced.first(key, out.stoppedHead) && c.events != nil:
+		c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutStopped, out.stopped)
+	case out.write && out.stoppedHead == "":
+		c.announced.forget(key)
 	}
 	if err != nil {
 		return err

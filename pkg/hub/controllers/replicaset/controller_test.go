@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
@@ -115,6 +116,7 @@ type harness struct {
 	informers externalversions.SharedInformerFactory
 	c         *Controller
 	clock     *clocktesting.FakeClock
+	events    *record.FakeRecorder
 }
 
 func newHarness(t *testing.T, objs ...runtime.Object) *harness {
@@ -123,16 +125,18 @@ func newHarness(t *testing.T, objs ...runtime.Object) *harness {
 	bumpGenerations(client)
 	informers := externalversions.NewSharedInformerFactory(client, 0)
 	clk := clocktesting.NewFakeClock(now)
+	events := record.NewFakeRecorder(100)
 	d := Deps{
 		Client:      client,
 		ReplicaSets: informers.Work().V1alpha1().ManifestWorkReplicaSets(),
 		Works:       informers.Work().V1().ManifestWorks(),
 		Placements:  informers.Cluster().V1beta1().Placements(),
 		Decisions:   informers.Cluster().V1beta1().PlacementDecisions(),
+		Events:      events,
 		Clock:       clk,
 	}
 	require.NoError(t, addIndexers(d))
-	h := &harness{t: t, client: client, informers: informers, c: newController(d), clock: clk}
+	h := &harness{t: t, client: client, informers: informers, c: newController(d), clock: clk, events: events}
 	h.refresh()
 	return h
 }

@@ -70,11 +70,15 @@ func named(names []string) string {
 }
 
 // rolledOutMessage is the message of PlacementRolledOut while the rollout
-// has not reached every cluster: empty as in OCM, unless it is paused. Its
-// reason stays OCM's Progressing, which OCM's clients match on.
-func rolledOutMessage(d deployment) string {
+// has not reached every cluster: empty as in OCM, unless it is paused or
+// stopped. Its reason stays OCM's Progressing, which OCM's clients match on.
+func rolledOutMessage(d deployment, stopped bool) string {
+	var parts []string
 	if d.paused {
-		return "Paused: see the condition " + ConditionRolloutPaused
+		parts = append(parts, "Paused: see the condition "+ConditionRolloutPaused)
 	}
-	return ""
+	if stopped {
+		parts = append(parts, "Stopped by failures: see the condition "+ConditionRolloutStopped)
+	}
+	return strings.Join(parts, "; ")
 }

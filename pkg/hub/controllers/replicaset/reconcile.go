@@ -26,6 +26,8 @@ type outcome struct {
 	rs           *workv1alpha1.ManifestWorkReplicaSet // with its new status
 	write        bool                                 // whether its status is to be written (if it changed)
 	recheckAfter time.Duration                        // when to look again; zero: on events only
+	stoppedHead  string                               // the failed clusters RolloutStopped names; "" when not stopped
+	stopped      string                               // a Warning Event's message, once the status is written
 }
 
 // reconcile brings the works of rs in line with its placements and strategy,
@@ -37,7 +39,9 @@ type outcome struct {
 //  3. each placement's clusters get the template as the rollout allows
 //     (deploy), and the works of clusters that no placement selects any
 //     longer, or the extra works of a cluster, are deleted;
-//  4. the summary and conditions are counted from the works.
+//  4. the summary and conditions are counted from the works; when failures
+//     stop the rollout, RolloutStopped says which, and sync sends a Warning
+//     Event each time the set of failed clusters changes.
 //
 // A paused replica set (PausedAnnotation) goes through the same steps but
 // writes no work: only its finalizer and status change.
@@ -69,7 +73,14 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 	}
 	c.setStatus(rs, d, works)
 	c.setPaused(rs, paused, d)
-	return outcome{rs: rs, write: true, recheckAfter: d.recheckAfter}, errors.Join(errs...)
+	var stops []stopped
+	for _, p := range d.placements {
+		if len(p.failures) > 0 {
+			stops = append(stops, stopped{placement: p.name, failures: p.failures})
+		}
+	}
+	head, event := c.setStopped(rs, stops)
+	return outcome{rs: rs, write: true, recheckAfter: d.recheckAfter, stoppedHead: head, stopped: event}, errors.Join(errs...)
 }
 
 // deployment is what deploy found and did, for the status.
@@ -90,6 +101,7 @@ type placementResult struct {
 	clusters  []string // clusters whose work has the current template
 	waiting   []string // clusters it selects whose work lacks the current template
 	succeeded int
+	failures  []failure // set when failures stopped the rollout short of waiting clusters
 }
 
 // plan is one placement reference with what its decisions say.
@@ -211,6 +223,9 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 				res.waiting = append(res.waiting, cluster)
 			}
 		}
+	}
+	if decision.MaxFailuresReached && len(res.waiting) > 0 {
+		res.failures = failuresOf(states, decision, works)
 	}
 	return res, decision.RecheckAfter, errors.Join(errs...)
 }
@@ -349,10 +364,14 @@ func (c *Controller) setStatus(rs *workv1alpha1.ManifestWorkReplicaSet, d deploy
 	c.setCondition(rs, workv1alpha1.ConditionPlacementVerified, verified == workv1alpha1.ReasonAsExpected, verified,
 		strings.Join(d.problems, "; "))
 
+	stopped := false
+	for _, p := range d.placements {
+		stopped = stopped || len(p.failures) > 0
+	}
 	if selected == succeeded {
 		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, true, workv1alpha1.ReasonComplete, "")
 	} else {
-		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, false, workv1alpha1.ReasonProgressing, rolledOutMessage(d))
+		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, false, workv1alpha1.ReasonProgressing, rolledOutMessage(d, stopped))
 	}
 
 	applied := workv1alpha1.ReasonNotAsExpected
