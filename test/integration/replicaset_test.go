@@ -259,7 +259,8 @@ func waitForCondition(t *testing.T, s *framework.APIServer, condType string, sta
 
 // A paused replica set creates no work and says so; resumed, it rolls out;
 // a failure beyond maxFailures stops it with RolloutStopped and one Warning
-// Event on the replica set naming the cluster and its agent's message.
+// Event on the replica set naming the cluster and its agent's message, and
+// FleetHealthy counts the cluster as degraded.
 func TestReplicaSetPauseAndStop(t *testing.T) {
 	s, ctx := setup(t)
 	require.NoError(t, s.EnsureNamespaces(ctx, append([]string{rsNamespace}, rsClusters...)...))
@@ -305,6 +306,8 @@ func TestReplicaSetPauseAndStop(t *testing.T) {
 	report(t, s, "mwrs-c1", metav1.ConditionTrue, metav1.ConditionTrue)
 	stopped := waitForCondition(t, s, replicaset.ConditionRolloutStopped, metav1.ConditionTrue, replicaset.ReasonMaxFailuresReached)
 	require.Contains(t, stopped.Message, "more than maxFailures allows: mwrs-c1")
+	fleet := waitForCondition(t, s, replicaset.ConditionFleetHealthy, metav1.ConditionFalse, replicaset.ReasonClustersDegraded)
+	require.Equal(t, "0 of 1 clusters healthy; degraded: mwrs-c1", fleet.Message)
 	framework.Eventually(t, convergeTimeout, func() error {
 		list, err := s.Kube.CoreV1().Events(rsNamespace).List(ctx, metav1.ListOptions{
 			FieldSelector: "involvedObject.uid=" + string(created.UID) + ",reason=" + replicaset.EventRolloutStopped,

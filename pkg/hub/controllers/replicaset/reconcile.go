@@ -67,6 +67,7 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 	}
 	d, err := c.deploy(ctx, rs, works, paused)
 	errs = append(errs, err)
+	c.setFleet(rs, fleetOf(works))
 	if d.stop {
 		c.setPaused(rs, paused, d)
 		return outcome{rs: rs, write: true}, errors.Join(errs...)
@@ -410,6 +411,10 @@ func (c *Controller) setCondition(rs *workv1alpha1.ManifestWorkReplicaSet, t str
 	if ok {
 		status = metav1.ConditionTrue
 	}
+	c.setConditionStatus(rs, t, status, reason, message)
+}
+
+func (c *Controller) setConditionStatus(rs *workv1alpha1.ManifestWorkReplicaSet, t string, status metav1.ConditionStatus, reason, message string) {
 	apimeta.SetStatusCondition(&rs.Status.Conditions, metav1.Condition{
 		Type: t, Status: status, Reason: reason, Message: message, LastTransitionTime: metav1.NewTime(c.clock.Now()),
 	})
