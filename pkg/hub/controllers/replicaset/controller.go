@@ -69,6 +69,7 @@ type Controller struct {
 	decisions   clusterlisters.PlacementDecisionLister
 	events      record.EventRecorder
 	announced   announcements // the failed sets of the RolloutStopped Events sent
+	gauges      gauges        // what each replica set adds to the metrics
 	clock       clock.PassiveClock
 }
 
@@ -128,6 +129,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	old, err := c.replicaSets.ManifestWorkReplicaSets(namespace).Get(name)
 	if apierrors.IsNotFound(err) {
 		c.announced.forget(key)
+		c.gauges.forget(key)
 		return nil
 	}
 	if err != nil {
@@ -142,6 +144,12 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		if werr := c.writeStatus(ctx, out.rs); werr != nil {
 			return werr
 		}
+	}
+	switch {
+	case out.fleet != nil:
+		c.gauges.set(key, snapshotOf(out.rs, *out.fleet))
+	case out.rs.DeletionTimestamp != nil:
+		c.gauges.forget(key)
 	}
 	switch {
 	case out.stopped != "" && c.announced.first(key, out.stoppedHead) && c.events != nil:

@@ -28,6 +28,7 @@ type outcome struct {
 	recheckAfter time.Duration                        // when to look again; zero: on events only
 	stoppedHead  string                               // the failed clusters RolloutStopped names; "" when not stopped
 	stopped      string                               // a Warning Event's message, once the status is written
+	fleet        *fleet                               // the clusters' works, for the gauges; nil when rs is being deleted
 }
 
 // reconcile brings the works of rs in line with its placements and strategy,
@@ -67,10 +68,11 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 	}
 	d, err := c.deploy(ctx, rs, works, paused)
 	errs = append(errs, err)
-	c.setFleet(rs, fleetOf(works))
+	f := fleetOf(works)
+	c.setFleet(rs, f)
 	if d.stop {
 		c.setPaused(rs, paused, d)
-		return outcome{rs: rs, write: true}, errors.Join(errs...)
+		return outcome{rs: rs, write: true, fleet: &f}, errors.Join(errs...)
 	}
 	c.setStatus(rs, d, works)
 	c.setPaused(rs, paused, d)
@@ -81,7 +83,8 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 		}
 	}
 	head, event := c.setStopped(rs, stops)
-	return outcome{rs: rs, write: true, recheckAfter: d.recheckAfter, stoppedHead: head, stopped: event}, errors.Join(errs...)
+	return outcome{rs: rs, write: true, recheckAfter: d.recheckAfter, stoppedHead: head, stopped: event, fleet: &f},
+		errors.Join(errs...)
 }
 
 // deployment is what deploy found and did, for the status.
