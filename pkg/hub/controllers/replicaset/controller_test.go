@@ -294,8 +294,11 @@ func TestProgressiveRolloutOneClusterAtATime(t *testing.T) {
 	assert.Equal(t, "False/Progressing", conditionReason(rs, workv1alpha1.ConditionPlacementRolledOut))
 	assert.Equal(t, "False/NotAsExpected", conditionReason(rs, workv1alpha1.ConditionManifestworkApplied))
 
+	before := gaugeValues(t)
 	writes, _ = h.sync()
 	assert.Empty(t, writes, "nothing changed, nothing written")
+	assert.Empty(t, ct.Recorded(h.events), "nor any Event")
+	assert.Equal(t, before, gaugeValues(t), "nor any metric")
 
 	h.put(reported(h.work("c1", rsName), metav1.ConditionTrue, metav1.ConditionFalse, time.Minute))
 	writes, _ = h.sync()

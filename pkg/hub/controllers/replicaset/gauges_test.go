@@ -13,9 +13,11 @@ import (
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
-// gaugeValues reads every state of both gauges.
+// gaugeValues reads every state of both gauges (registered, so that they
+// record).
 func gaugeValues(t *testing.T) map[string]float64 {
 	t.Helper()
+	metrics.Register()
 	out := map[string]float64{}
 	for _, state := range []string{metrics.RolloutProgressing, metrics.RolloutRolledOut, metrics.RolloutPaused,
 		metrics.RolloutStopped, metrics.RolloutUnverified} {
@@ -46,7 +48,6 @@ func changes(before, after map[string]float64) map[string]float64 {
 // The gauges follow a replica set through its rollout states and its
 // clusters' states, and lose what it added once it is gone.
 func TestGaugesFollowTheReplicaSet(t *testing.T) {
-	metrics.Register()
 	base := gaugeValues(t)
 	h := newHarness(t, withFinalizer(replicaSet(progressiveOne)), placement(plName, 3, 1), decision(plName, 0, "c1", "c2", "c3"))
 	healthyWork := func(cluster string) *workv1.ManifestWork {
