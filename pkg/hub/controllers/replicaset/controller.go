@@ -152,9 +152,13 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		c.gauges.forget(key)
 	}
 	switch {
-	case out.stopped != "" && c.announced.first(key, out.stoppedHead) && c.events != nil:
-		c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutStopped, out.stopped)
-	case out.write && out.stoppedHead == "":
+	case out.stoppedHead != "":
+		// Remembered even when the status named the set already (after a
+		// restart), so that a cache a write behind cannot bring it back.
+		if c.announced.first(key, out.stoppedHead) && out.stopped != "" && c.events != nil {
+			c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutStopped, out.stopped)
+		}
+	case out.write:
 		c.announced.forget(key)
 	}
 	if err != nil {
