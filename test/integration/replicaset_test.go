@@ -305,7 +305,7 @@ func TestReplicaSetPauseAndStop(t *testing.T) {
 	// c1 fails: the rollout stops, and says why.
 	report(t, s, "mwrs-c1", metav1.ConditionTrue, metav1.ConditionTrue)
 	stopped := waitForCondition(t, s, replicaset.ConditionRolloutStopped, metav1.ConditionTrue, replicaset.ReasonMaxFailuresReached)
-	require.Contains(t, stopped.Message, "more than maxFailures allows: mwrs-c1")
+	require.Contains(t, stopped.Message, "more clusters failed than maxFailures allows: mwrs-c1")
 	fleet := waitForCondition(t, s, replicaset.ConditionFleetHealthy, metav1.ConditionFalse, replicaset.ReasonClustersDegraded)
 	require.Equal(t, "0 of 1 clusters healthy; degraded: mwrs-c1", fleet.Message)
 	framework.Eventually(t, convergeTimeout, func() error {

@@ -169,8 +169,8 @@ func (c *Controller) setStopped(rs *workv1alpha1.ManifestWorkReplicaSet, stops [
 			}
 			details = append(details, f.cluster+": "+f.detail)
 		}
-		heads = append(heads, fmt.Sprintf("placement %s, %d failed clusters, more than maxFailures allows: %s",
-			s.placement, len(s.failures), named(names)))
+		heads = append(heads, fmt.Sprintf("placement %s: more clusters failed than maxFailures allows: %s",
+			s.placement, named(names)))
 	}
 	head = "Rollout stopped on " + strings.Join(heads, "; ")
 	msg := shorten(head+"\n"+strings.Join(details, "\n"), maxStoppedMessage)

@@ -56,25 +56,25 @@ func TestStoppedRolloutSaysWhyOncePerChange(t *testing.T) {
 		wantWorksOn []string
 	}{{
 		name:       "c1 failed: stopped",
-		wantFailed: "Rollout stopped on placement prod, 1 failed clusters, more than maxFailures allows: c1",
+		wantFailed: "Rollout stopped on placement prod: more clusters failed than maxFailures allows: c1",
 		wantEvents: 1,
 		wantInMsg: []string{"c1: Degraded=True ManifestsDegraded: 1 of 2 manifests are degraded",
 			"Deployment.apps default/web is Degraded (ImagePullBackOff)", "ConfigMap default/conf fails to apply (forbidden)"},
 		wantWorksOn: []string{"c1", "c2"},
 	}, {
 		name:        "nothing changed: no Event",
-		wantFailed:  "Rollout stopped on placement prod, 1 failed clusters, more than maxFailures allows: c1",
+		wantFailed:  "Rollout stopped on placement prod: more clusters failed than maxFailures allows: c1",
 		wantWorksOn: []string{"c1", "c2"},
 	}, {
 		name:        "c2 fails too: a new Event",
 		put:         degradedWork("c2"),
-		wantFailed:  "Rollout stopped on placement prod, 2 failed clusters, more than maxFailures allows: c1, c2",
+		wantFailed:  "Rollout stopped on placement prod: more clusters failed than maxFailures allows: c1, c2",
 		wantEvents:  1,
 		wantWorksOn: []string{"c1", "c2"},
 	}, {
 		name:        "c1 recovers, c2 still failed: a new Event",
 		put:         succeeded(work("c1", rsName, "1")),
-		wantFailed:  "Rollout stopped on placement prod, 1 failed clusters, more than maxFailures allows: c2",
+		wantFailed:  "Rollout stopped on placement prod: more clusters failed than maxFailures allows: c2",
 		wantEvents:  1,
 		wantWorksOn: []string{"c1", "c2"},
 	}, {
