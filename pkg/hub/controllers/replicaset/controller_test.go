@@ -257,6 +257,14 @@ func (h *harness) replicaSet() *workv1alpha1.ManifestWorkReplicaSet {
 	return rs
 }
 
+func conditionTypes(rs *workv1alpha1.ManifestWorkReplicaSet) []string {
+	var types []string
+	for _, c := range rs.Status.Conditions {
+		types = append(types, c.Type)
+	}
+	return types
+}
+
 func conditionReason(rs *workv1alpha1.ManifestWorkReplicaSet, t string) string {
 	c := apimeta.FindStatusCondition(rs.Status.Conditions, t)
 	if c == nil {
@@ -293,6 +301,10 @@ func TestProgressiveRolloutOneClusterAtATime(t *testing.T) {
 	assert.Equal(t, "True/AsExpected", conditionReason(rs, workv1alpha1.ConditionPlacementVerified))
 	assert.Equal(t, "False/Progressing", conditionReason(rs, workv1alpha1.ConditionPlacementRolledOut))
 	assert.Equal(t, "False/NotAsExpected", conditionReason(rs, workv1alpha1.ConditionManifestworkApplied))
+	assert.Equal(t, []string{
+		workv1alpha1.ConditionPlacementVerified, workv1alpha1.ConditionPlacementRolledOut, workv1alpha1.ConditionManifestworkApplied,
+		ConditionFleetHealthy, ConditionFleetInSync,
+	}, conditionTypes(rs), "OCM's conditions first, in OCM's order; ours after them")
 
 	before := gaugeValues(t)
 	writes, _ = h.sync()

@@ -68,13 +68,16 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 	}
 	d, err := c.deploy(ctx, rs, works, paused)
 	errs = append(errs, err)
+	// OCM's conditions come first, in OCM's order, and this controller's own
+	// after them: a client that reads them by position sees OCM's layout.
 	f := fleetOf(works)
-	c.setFleet(rs, f)
 	if d.stop {
+		c.setFleet(rs, f)
 		c.setPaused(rs, paused, d)
 		return outcome{rs: rs, write: true, fleet: &f}, errors.Join(errs...)
 	}
 	c.setStatus(rs, d, works)
+	c.setFleet(rs, f)
 	c.setPaused(rs, paused, d)
 	var stops []stopped
 	for _, p := range d.placements {
