@@ -5,12 +5,17 @@ import (
 	"math"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
 	"github.com/manifestwork/work/pkg/kubeconn"
 )
@@ -41,7 +46,14 @@ func (h *hub) runReplicaSets(ctx context.Context, w *wiring) {
 	if err := waitForAPIs(ctx, h.probeReplicaSetAPIs, apiBackoff); err != nil {
 		return // stopped while waiting
 	}
+	events, stopEvents, err := h.replicaSetEvents(ctx)
+	if err != nil {
+		logger.Error(err, "ManifestWorkReplicaSets are not handled: no client for their Events")
+		return
+	}
+	defer stopEvents()
 	d := replicaset.Deps{
+		Events:      events,
 		Client:      w.client,
 		ReplicaSets: w.informers.Work().V1alpha1().ManifestWorkReplicaSets(),
 		Works:       w.informers.Work().V1().ManifestWorks(),
@@ -60,6 +72,21 @@ func (h *hub) runReplicaSets(ctx context.Context, w *wiring) {
 		return
 	}
 	c.Run(ctx, replicaSetWorkers)
+}
+
+// eventComponent is the source of the Events on replica sets.
+const eventComponent = "work-hub"
+
+// replicaSetEvents returns a recorder of Kubernetes Events on replica sets,
+// written in their namespaces, and the function that stops it.
+func (h *hub) replicaSetEvents(ctx context.Context) (record.EventRecorder, func(), error) {
+	kube, err := kubernetes.NewForConfig(h.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
+	broadcaster.StartRecordingToSink(&corev1client.EventSinkImpl{Interface: kube.CoreV1().Events("")})
+	return broadcaster.NewRecorder(workscheme.Scheme, corev1.EventSource{Component: eventComponent}), broadcaster.Shutdown, nil
 }
 
 // probeReplicaSetAPIs asks the hub's discovery whether it serves every

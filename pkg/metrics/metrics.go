@@ -78,6 +78,26 @@ const (
 	ReviewError   = "error"
 )
 
+// Label values of the state label of ReplicaSetRollouts.
+const (
+	RolloutProgressing = "progressing" // reaching the selected clusters
+	RolloutRolledOut   = "rolledout"   // every selected cluster has the current template and succeeded
+	RolloutPaused      = "paused"      // paused by its annotation
+	RolloutStopped     = "stopped"     // failures beyond maxFailures stopped it
+	RolloutUnverified  = "unverified"  // a placement is missing or cannot be read
+)
+
+// Label values of the state label of ReplicaSetClusters: the work
+// conditions that are True (drifted: InSync False).
+const (
+	ClusterApplied     = "applied"
+	ClusterAvailable   = "available"
+	ClusterProgressing = "progressing"
+	ClusterDegraded    = "degraded"
+	ClusterHealthy     = "healthy"
+	ClusterDrifted     = "drifted"
+)
+
 var (
 	// Reconciles counts the syncs of each controller by result.
 	Reconciles = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
@@ -174,6 +194,22 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"kind", "health"})
 
+	// ReplicaSetRollouts is the number of ManifestWorkReplicaSets by the
+	// state of their rollout.
+	ReplicaSetRollouts = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Subsystem: "replicaset", Name: "rollouts",
+		Help:           "ManifestWorkReplicaSets by rollout state (progressing, rolledout, paused, stopped, unverified).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"state"})
+
+	// ReplicaSetClusters is the number of clusters where replica sets have a
+	// work, summed over the replica sets, by what the work reports.
+	ReplicaSetClusters = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Subsystem: "replicaset", Name: "clusters",
+		Help:           "Clusters with a work of a ManifestWorkReplicaSet, summed over replica sets, by the state the work reports (applied, available, progressing, degraded, healthy, drifted); a cluster counts in each state it is in.",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"state"})
+
 	// ExecutorCacheHits counts executor decisions answered from the cache.
 	ExecutorCacheHits = k8smetrics.NewCounter(&k8smetrics.CounterOpts{
 		Namespace: namespace, Subsystem: "executor", Name: "cache_hits_total",
@@ -253,7 +289,7 @@ func Register() {
 			Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
 			StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorCacheHits, ManifestHealth,
 			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, UnimplementedFeatureGates,
-			WritesLimit, WritesOverloaded, WatchRestarts,
+			WritesLimit, WritesOverloaded, WatchRestarts, ReplicaSetRollouts, ReplicaSetClusters,
 		)
 	})
 }

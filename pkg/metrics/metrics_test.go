@@ -56,6 +56,8 @@ func TestRegistryServesWorkAndQueueMetrics(t *testing.T) {
 	StatusPatches.WithLabelValues("TestController", PatchSkipped).Inc()
 	FinalizerPatches.WithLabelValues("TestController", FinalizerAdd, PatchSent).Inc()
 	FeedbackWatches.Set(2)
+	ReplicaSetRollouts.WithLabelValues(RolloutPaused).Add(1)
+	ReplicaSetClusters.WithLabelValues(ClusterDrifted).Add(3)
 	queue := workqueue.NewNamedRateLimitingQueue(workqueue.DefaultControllerRateLimiter(), "TestQueue")
 	defer queue.ShutDown()
 	queue.Add("a")
@@ -69,6 +71,8 @@ func TestRegistryServesWorkAndQueueMetrics(t *testing.T) {
 		`work_status_patches_total{controller="TestController",result="skipped"} 1`,
 		`work_finalizer_patches_total{action="add",controller="TestController",result="sent"} 1`,
 		`work_feedback_watches 2`,
+		`work_replicaset_rollouts{state="paused"} 1`,
+		`work_replicaset_clusters{state="drifted"} 3`,
 		`workqueue_depth{name="TestQueue"} 2`,
 		`workqueue_adds_total{name="TestQueue"} 2`,
 	} {

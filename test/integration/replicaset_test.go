@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,6 +17,7 @@ import (
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/hub"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
 	"github.com/manifestwork/work/pkg/startup/startuptest"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -231,4 +233,106 @@ func TestReplicaSetRollout(t *testing.T) {
 		}
 		return nil
 	}, "replica set gone")
+}
+
+// waitForCondition waits until the replica set's condition of type t has
+// the status and reason; an empty status waits for it to be absent.
+func waitForCondition(t *testing.T, s *framework.APIServer, condType string, status metav1.ConditionStatus, reason string) *metav1.Condition {
+	t.Helper()
+	var found *metav1.Condition
+	framework.Eventually(t, convergeTimeout, func() error {
+		found = apimeta.FindStatusCondition(getReplicaSet(t, s).Status.Conditions, condType)
+		switch {
+		case status == "" && found == nil:
+			return nil
+		case status == "":
+			return fmt.Errorf("%s is %s/%s, want it absent", condType, found.Status, found.Reason)
+		case found == nil:
+			return fmt.Errorf("no %s", condType)
+		case found.Status != status || found.Reason != reason:
+			return fmt.Errorf("%s is %s/%s", condType, found.Status, found.Reason)
+		}
+		return nil
+	}, "%s %s/%s", condType, status, reason)
+	return found
+}
+
+// A paused replica set creates no work and says so; resumed, it rolls out;
+// a failure beyond maxFailures stops it with RolloutStopped and one Warning
+// Event on the replica set naming the cluster and its agent's message, and
+// FleetHealthy counts the cluster as degraded.
+func TestReplicaSetPauseAndStop(t *testing.T) {
+	s, ctx := setup(t)
+	require.NoError(t, s.EnsureNamespaces(ctx, append([]string{rsNamespace}, rsClusters...)...))
+	runReadyHub(t, s)
+	installReplicaSetCRDs(t, s)
+	writePlacement(t, s, rsClusters...)
+
+	rs := &workv1alpha1.ManifestWorkReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Namespace: rsNamespace, Name: rsName,
+			Annotations: map[string]string{replicaset.PausedAnnotation: "true"}},
+		Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
+			ManifestWorkTemplate: fixture.NewWork("x", "x").WithManifest(fixture.ConfigMap("default", "web", nil)).Build().Spec,
+			PlacementRefs: []workv1alpha1.LocalPlacementReference{{
+				Name: rsPlacement,
+				RolloutStrategy: workv1alpha1.RolloutStrategy{Type: workv1alpha1.Progressive, Progressive: &workv1alpha1.RolloutProgressive{
+					MaxConcurrency: intstr.FromInt32(1),
+				}},
+			}},
+		},
+	}
+	sets := s.Work.WorkV1alpha1().ManifestWorkReplicaSets(rsNamespace)
+	created, err := sets.Create(ctx, rs, metav1.CreateOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		_ = sets.Delete(context.Background(), rsName, metav1.DeleteOptions{})
+	})
+
+	paused := waitForCondition(t, s, replicaset.ConditionRolloutPaused, metav1.ConditionTrue, replicaset.ReasonPaused)
+	require.Contains(t, paused.Message, "0 of 3 selected clusters have the current template")
+	got, err := clustersWithWork(ctx, s)
+	require.NoError(t, err)
+	require.Empty(t, got, "the status is written after the works: none while paused")
+
+	// Resume: the rollout starts, and the condition goes.
+	stored := getReplicaSet(t, s)
+	delete(stored.Annotations, replicaset.PausedAnnotation)
+	_, err = sets.Update(ctx, stored, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	waitForClusters(t, s, "mwrs-c1")
+	waitForCondition(t, s, replicaset.ConditionRolloutPaused, "", "")
+
+	// c1 fails: the rollout stops, and says why.
+	report(t, s, "mwrs-c1", metav1.ConditionTrue, metav1.ConditionTrue)
+	stopped := waitForCondition(t, s, replicaset.ConditionRolloutStopped, metav1.ConditionTrue, replicaset.ReasonMaxFailuresReached)
+	require.Contains(t, stopped.Message, "more clusters failed than maxFailures allows: mwrs-c1")
+	fleet := waitForCondition(t, s, replicaset.ConditionFleetHealthy, metav1.ConditionFalse, replicaset.ReasonClustersDegraded)
+	require.Equal(t, "0 of 1 clusters healthy; degraded: mwrs-c1", fleet.Message)
+	framework.Eventually(t, convergeTimeout, func() error {
+		list, err := s.Kube.CoreV1().Events(rsNamespace).List(ctx, metav1.ListOptions{
+			FieldSelector: "involvedObject.uid=" + string(created.UID) + ",reason=" + replicaset.EventRolloutStopped,
+		})
+		if err != nil {
+			return err
+		}
+		if len(list.Items) != 1 {
+			return fmt.Errorf("%d RolloutStopped Events", len(list.Items))
+		}
+		ev := list.Items[0]
+		if ev.Type != "Warning" || ev.InvolvedObject.Kind != "ManifestWorkReplicaSet" || !strings.Contains(ev.Message, "mwrs-c1: Degraded=True Reported") {
+			return fmt.Errorf("event %s %s %q", ev.Type, ev.InvolvedObject.Kind, ev.Message)
+		}
+		return nil
+	}, "one RolloutStopped Event")
+	got, err = clustersWithWork(ctx, s)
+	require.NoError(t, err)
+	require.Equal(t, []string{"mwrs-c1"}, got)
+
+	// c1 recovers: the condition goes, and c2 is next.
+	report(t, s, "mwrs-c1", metav1.ConditionFalse, metav1.ConditionFalse)
+	waitForClusters(t, s, "mwrs-c1", "mwrs-c2")
+	waitForCondition(t, s, replicaset.ConditionRolloutStopped, "", "")
+
+	require.NoError(t, sets.Delete(ctx, rsName, metav1.DeleteOptions{}))
+	waitForClusters(t, s)
 }

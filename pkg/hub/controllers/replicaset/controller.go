@@ -12,6 +12,7 @@ import (
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -51,7 +53,10 @@ type Deps struct {
 	Placements  clusterinformers.PlacementInformer
 	Decisions   clusterinformers.PlacementDecisionInformer
 	Recorder    events.Recorder
-	Clock       clock.PassiveClock // nil means the real clock
+	// Events records Kubernetes Events on the replica sets (RolloutStopped);
+	// nil sends none.
+	Events record.EventRecorder
+	Clock  clock.PassiveClock // nil means the real clock
 }
 
 // Controller reconciles ManifestWorkReplicaSets.
@@ -62,6 +67,9 @@ type Controller struct {
 	works       cache.Indexer
 	placements  clusterlisters.PlacementLister
 	decisions   clusterlisters.PlacementDecisionLister
+	events      record.EventRecorder
+	announced   announcements // the failed sets of the RolloutStopped Events sent
+	gauges      gauges        // what each replica set adds to the metrics
 	clock       clock.PassiveClock
 }
 
@@ -104,6 +112,7 @@ func newController(d Deps) *Controller {
 		works:       d.Works.Informer().GetIndexer(),
 		placements:  d.Placements.Lister(),
 		decisions:   d.Decisions.Lister(),
+		events:      d.Events,
 		clock:       clk,
 	}
 }
@@ -119,6 +128,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	}
 	old, err := c.replicaSets.ManifestWorkReplicaSets(namespace).Get(name)
 	if apierrors.IsNotFound(err) {
+		c.announced.forget(key)
+		c.gauges.forget(key)
 		return nil
 	}
 	if err != nil {
@@ -133,6 +144,22 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		if werr := c.writeStatus(ctx, out.rs); werr != nil {
 			return werr
 		}
+	}
+	switch {
+	case out.fleet != nil:
+		c.gauges.set(key, snapshotOf(out.rs, *out.fleet))
+	case out.rs.DeletionTimestamp != nil:
+		c.gauges.forget(key)
+	}
+	switch {
+	case out.stoppedHead != "":
+		// Remembered even when the status named the set already (after a
+		// restart), so that a cache a write behind cannot bring it back.
+		if c.announced.first(key, out.stoppedHead) && out.stopped != "" && c.events != nil {
+			c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutStopped, out.stopped)
+		}
+	case out.write:
+		c.announced.forget(key)
 	}
 	if err != nil {
 		return err

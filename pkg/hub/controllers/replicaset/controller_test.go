@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
@@ -115,6 +116,7 @@ type harness struct {
 	informers externalversions.SharedInformerFactory
 	c         *Controller
 	clock     *clocktesting.FakeClock
+	events    *record.FakeRecorder
 }
 
 func newHarness(t *testing.T, objs ...runtime.Object) *harness {
@@ -123,16 +125,18 @@ func newHarness(t *testing.T, objs ...runtime.Object) *harness {
 	bumpGenerations(client)
 	informers := externalversions.NewSharedInformerFactory(client, 0)
 	clk := clocktesting.NewFakeClock(now)
+	events := record.NewFakeRecorder(100)
 	d := Deps{
 		Client:      client,
 		ReplicaSets: informers.Work().V1alpha1().ManifestWorkReplicaSets(),
 		Works:       informers.Work().V1().ManifestWorks(),
 		Placements:  informers.Cluster().V1beta1().Placements(),
 		Decisions:   informers.Cluster().V1beta1().PlacementDecisions(),
+		Events:      events,
 		Clock:       clk,
 	}
 	require.NoError(t, addIndexers(d))
-	h := &harness{t: t, client: client, informers: informers, c: newController(d), clock: clk}
+	h := &harness{t: t, client: client, informers: informers, c: newController(d), clock: clk, events: events}
 	h.refresh()
 	return h
 }
@@ -253,6 +257,14 @@ func (h *harness) replicaSet() *workv1alpha1.ManifestWorkReplicaSet {
 	return rs
 }
 
+func conditionTypes(rs *workv1alpha1.ManifestWorkReplicaSet) []string {
+	var types []string
+	for _, c := range rs.Status.Conditions {
+		types = append(types, c.Type)
+	}
+	return types
+}
+
 func conditionReason(rs *workv1alpha1.ManifestWorkReplicaSet, t string) string {
 	c := apimeta.FindStatusCondition(rs.Status.Conditions, t)
 	if c == nil {
@@ -289,9 +301,16 @@ func TestProgressiveRolloutOneClusterAtATime(t *testing.T) {
 	assert.Equal(t, "True/AsExpected", conditionReason(rs, workv1alpha1.ConditionPlacementVerified))
 	assert.Equal(t, "False/Progressing", conditionReason(rs, workv1alpha1.ConditionPlacementRolledOut))
 	assert.Equal(t, "False/NotAsExpected", conditionReason(rs, workv1alpha1.ConditionManifestworkApplied))
+	assert.Equal(t, []string{
+		workv1alpha1.ConditionPlacementVerified, workv1alpha1.ConditionPlacementRolledOut, workv1alpha1.ConditionManifestworkApplied,
+		ConditionFleetHealthy, ConditionFleetInSync,
+	}, conditionTypes(rs), "OCM's conditions first, in OCM's order; ours after them")
 
+	before := gaugeValues(t)
 	writes, _ = h.sync()
 	assert.Empty(t, writes, "nothing changed, nothing written")
+	assert.Empty(t, ct.Recorded(h.events), "nor any Event")
+	assert.Equal(t, before, gaugeValues(t), "nor any metric")
 
 	h.put(reported(h.work("c1", rsName), metav1.ConditionTrue, metav1.ConditionFalse, time.Minute))
 	writes, _ = h.sync()

@@ -26,6 +26,9 @@ type outcome struct {
 	rs           *workv1alpha1.ManifestWorkReplicaSet // with its new status
 	write        bool                                 // whether its status is to be written (if it changed)
 	recheckAfter time.Duration                        // when to look again; zero: on events only
+	stoppedHead  string                               // the failed clusters RolloutStopped names; "" when not stopped
+	stopped      string                               // a Warning Event's message, once the status is written
+	fleet        *fleet                               // the clusters' works, for the gauges; nil when rs is being deleted
 }
 
 // reconcile brings the works of rs in line with its placements and strategy,
@@ -37,7 +40,12 @@ type outcome struct {
 //  3. each placement's clusters get the template as the rollout allows
 //     (deploy), and the works of clusters that no placement selects any
 //     longer, or the extra works of a cluster, are deleted;
-//  4. the summary and conditions are counted from the works.
+//  4. the summary and conditions are counted from the works; when failures
+//     stop the rollout, RolloutStopped says which, and sync sends a Warning
+//     Event each time the set of failed clusters changes.
+//
+// A paused replica set (PausedAnnotation) goes through the same steps but
+// writes no work: only its finalizer and status change.
 func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (outcome, error) {
 	if rs.DeletionTimestamp != nil {
 		return outcome{rs: rs}, c.finalize(ctx, rs)
@@ -50,17 +58,36 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 		rs = updated
 	}
 	works, extras := c.worksByCluster(rs)
+	paused := isPaused(rs)
 	var errs []error
 	for _, w := range extras {
+		if paused {
+			continue // a paused rollout changes nothing on the clusters
+		}
 		errs = append(errs, c.deleteWork(ctx, w, "another work of the replica set is on the same cluster"))
 	}
-	d, err := c.deploy(ctx, rs, works)
+	d, err := c.deploy(ctx, rs, works, paused)
 	errs = append(errs, err)
+	// OCM's conditions come first, in OCM's order, and this controller's own
+	// after them: a client that reads them by position sees OCM's layout.
+	f := fleetOf(works)
 	if d.stop {
-		return outcome{rs: rs, write: true}, errors.Join(errs...)
+		c.setFleet(rs, f)
+		c.setPaused(rs, paused, d)
+		return outcome{rs: rs, write: true, fleet: &f}, errors.Join(errs...)
 	}
 	c.setStatus(rs, d, works)
-	return outcome{rs: rs, write: true, recheckAfter: d.recheckAfter}, errors.Join(errs...)
+	c.setFleet(rs, f)
+	c.setPaused(rs, paused, d)
+	var stops []stopped
+	for _, p := range d.placements {
+		if len(p.failures) > 0 {
+			stops = append(stops, stopped{placement: p.name, failures: p.failures})
+		}
+	}
+	head, event := c.setStopped(rs, stops)
+	return outcome{rs: rs, write: true, recheckAfter: d.recheckAfter, stoppedHead: head, stopped: event, fleet: &f},
+		errors.Join(errs...)
 }
 
 // deployment is what deploy found and did, for the status.
@@ -69,13 +96,19 @@ type deployment struct {
 	problems     []string
 	placements   []placementResult
 	recheckAfter time.Duration
+	// kept are the clusters that no placement selects any longer whose
+	// works stay while the rollout is paused.
+	kept   []string
+	paused bool
 }
 
 type placementResult struct {
 	name      string
 	placement *clusterv1beta1.Placement
 	clusters  []string // clusters whose work has the current template
+	waiting   []string // clusters it selects whose work lacks the current template
 	succeeded int
+	failures  []failure // set when failures stopped the rollout short of waiting clusters
 }
 
 // plan is one placement reference with what its decisions say.
@@ -89,8 +122,11 @@ type plan struct {
 // deploy rolls the template out over each placement's clusters. A cluster
 // selected by several placements belongs to the one its work is labelled
 // with, else to the first in spec order: a cluster never has two works.
-func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, works map[string]*workv1.ManifestWork) (deployment, error) {
-	var d deployment
+//
+// While paused, nothing is written: the decisions are made, for the status,
+// but no work is created, updated or deleted.
+func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, works map[string]*workv1.ManifestWork, paused bool) (deployment, error) {
+	d := deployment{paused: paused}
 	plans := make([]*plan, 0, len(rs.Spec.PlacementRefs))
 	for _, ref := range rs.Spec.PlacementRefs {
 		placement, err := c.placements.Placements(rs.Namespace).Get(ref.Name)
@@ -116,7 +152,7 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 			d.problems = append(d.problems, p.err.Error())
 			continue
 		}
-		res, recheck, err := c.rollOut(ctx, rs, p, owner, works, now)
+		res, recheck, err := c.rollOut(ctx, rs, p, owner, works, now, paused)
 		if res == nil {
 			d.problems = append(d.problems, err.Error()) // the strategy is invalid: only a new spec helps
 			continue
@@ -129,17 +165,22 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 	}
 	for cluster, w := range works {
 		if owner[cluster] == nil && !unknownOwner(plans, w) {
+			if paused {
+				d.kept = append(d.kept, cluster)
+				continue
+			}
 			errs = append(errs, c.deleteWork(ctx, w, "no placement of the replica set selects the cluster"))
 			delete(works, cluster)
 		}
 	}
+	slices.Sort(d.kept)
 	return d, errors.Join(errs...)
 }
 
 // rollOut decides and applies the rollout of one placement; a nil result
 // means its strategy could not be read, and the error says why.
 func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, p *plan, owner map[string]*plan,
-	works map[string]*workv1.ManifestWork, now time.Time) (*placementResult, time.Duration, error) {
+	works map[string]*workv1.ManifestWork, now time.Time, paused bool) (*placementResult, time.Duration, error) {
 	var groups []Group
 	for _, g := range p.groups {
 		var mine []string
@@ -171,6 +212,9 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 	}
 	var errs []error
 	for _, cluster := range decision.ToApply() {
+		if paused {
+			break
+		}
 		w, err := c.applyWork(ctx, rs, p.ref.Name, cluster, works[cluster])
 		if err != nil {
 			errs = append(errs, err)
@@ -182,8 +226,13 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 		for _, cluster := range g.Clusters {
 			if current(rs, works[cluster], p.ref.Name) {
 				res.clusters = append(res.clusters, cluster)
+			} else {
+				res.waiting = append(res.waiting, cluster)
 			}
 		}
+	}
+	if decision.MaxFailuresReached && len(res.waiting) > 0 {
+		res.failures = failuresOf(states, decision, works)
 	}
 	return res, decision.RecheckAfter, errors.Join(errs...)
 }
@@ -322,10 +371,14 @@ func (c *Controller) setStatus(rs *workv1alpha1.ManifestWorkReplicaSet, d deploy
 	c.setCondition(rs, workv1alpha1.ConditionPlacementVerified, verified == workv1alpha1.ReasonAsExpected, verified,
 		strings.Join(d.problems, "; "))
 
+	stopped := false
+	for _, p := range d.placements {
+		stopped = stopped || len(p.failures) > 0
+	}
 	if selected == succeeded {
 		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, true, workv1alpha1.ReasonComplete, "")
 	} else {
-		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, false, workv1alpha1.ReasonProgressing, "")
+		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, false, workv1alpha1.ReasonProgressing, rolledOutMessage(d, stopped))
 	}
 
 	applied := workv1alpha1.ReasonNotAsExpected
@@ -364,6 +417,10 @@ func (c *Controller) setCondition(rs *workv1alpha1.ManifestWorkReplicaSet, t str
 	if ok {
 		status = metav1.ConditionTrue
 	}
+	c.setConditionStatus(rs, t, status, reason, message)
+}
+
+func (c *Controller) setConditionStatus(rs *workv1alpha1.ManifestWorkReplicaSet, t string, status metav1.ConditionStatus, reason, message string) {
 	apimeta.SetStatusCondition(&rs.Status.Conditions, metav1.Condition{
 		Type: t, Status: status, Reason: reason, Message: message, LastTransitionTime: metav1.NewTime(c.clock.Now()),
 	})

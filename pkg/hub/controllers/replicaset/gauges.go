@@ -1,0 +1,82 @@
+package replicaset
+
+import (
+	"sync"
+
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/metrics"
+)
+
+// snapshot is what one replica set adds to the gauges.
+type snapshot struct {
+	rollout  string         // a metrics.Rollout* value
+	clusters map[string]int // by metrics.Cluster* value
+}
+
+// gauges keeps metrics.ReplicaSetRollouts and metrics.ReplicaSetClusters:
+// it remembers what each replica set added, so that a change, or the
+// replica set's deletion, takes it back. It moves the gauges by the
+// difference, so that several controllers in one process (as in tests) add
+// up.
+type gauges struct {
+	mu   sync.Mutex
+	last map[string]snapshot
+}
+
+func (g *gauges) set(key string, s snapshot) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.last == nil {
+		g.last = map[string]snapshot{}
+	}
+	if old, ok := g.last[key]; ok {
+		add(old, -1)
+	}
+	add(s, 1)
+	g.last[key] = s
+}
+
+func (g *gauges) forget(key string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if old, ok := g.last[key]; ok {
+		add(old, -1)
+		delete(g.last, key)
+	}
+}
+
+func add(s snapshot, sign float64) {
+	metrics.ReplicaSetRollouts.WithLabelValues(s.rollout).Add(sign)
+	for state, n := range s.clusters {
+		metrics.ReplicaSetClusters.WithLabelValues(state).Add(sign * float64(n))
+	}
+}
+
+// snapshotOf reads the rollout state from the replica set's new status and
+// paused annotation, and the clusters from f.
+func snapshotOf(rs *workv1alpha1.ManifestWorkReplicaSet, f fleet) snapshot {
+	conds := rs.Status.Conditions
+	verified := apimeta.FindStatusCondition(conds, workv1alpha1.ConditionPlacementVerified)
+	state := metrics.RolloutProgressing
+	switch {
+	case isPaused(rs):
+		state = metrics.RolloutPaused
+	case apimeta.IsStatusConditionTrue(conds, ConditionRolloutStopped):
+		state = metrics.RolloutStopped
+	case verified != nil && verified.Status != metav1.ConditionTrue && verified.Reason != workv1alpha1.ReasonPlacementDecisionEmpty:
+		state = metrics.RolloutUnverified
+	case apimeta.IsStatusConditionTrue(conds, workv1alpha1.ConditionPlacementRolledOut):
+		state = metrics.RolloutRolledOut
+	}
+	return snapshot{rollout: state, clusters: map[string]int{
+		metrics.ClusterApplied:     f.applied,
+		metrics.ClusterAvailable:   f.available,
+		metrics.ClusterProgressing: f.progressing,
+		metrics.ClusterDegraded:    len(f.degraded),
+		metrics.ClusterHealthy:     f.healthy,
+		metrics.ClusterDrifted:     len(f.drifted),
+	}}
+}

@@ -1,0 +1,229 @@
+package replicaset
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+)
+
+// ConditionRolloutStopped is True while failures beyond maxFailures (a
+// work's Degraded, or a progressDeadline passed) keep a rollout from
+// reaching the clusters still waiting, and absent otherwise. Its message
+// names the failed clusters, then says for each what its agent reports.
+//
+// It is a condition of its own, not a reason of PlacementRolledOut: OCM's
+// clients know that one's reasons as Progressing and Complete only.
+const ConditionRolloutStopped = "RolloutStopped"
+
+// Reasons of RolloutStopped, and of its Event.
+const (
+	// ReasonMaxFailuresReached: more clusters failed than maxFailures allows.
+	ReasonMaxFailuresReached = "MaxFailuresReached"
+	// ReasonProgressDeadlineExceeded: as MaxFailuresReached, and some of the
+	// failed clusters did not finish within the progressDeadline.
+	ReasonProgressDeadlineExceeded = "ProgressDeadlineExceeded"
+	// EventRolloutStopped is the reason of the Warning Event sent when the
+	// set of failed clusters of a stopped rollout changes.
+	EventRolloutStopped = "RolloutStopped"
+)
+
+// Bounds of what a stopped rollout says: the condition's message, and the
+// Event's (an Event is read in a list, and the API bounds it too).
+const (
+	maxStoppedMessage = 4096
+	maxEventMessage   = 1024
+	maxDetail         = 512 // one failed cluster's part
+)
+
+// failure is a failed cluster of a stopped placement.
+type failure struct {
+	cluster  string
+	timedOut bool   // past the progressDeadline
+	detail   string // what its work's status says
+}
+
+// stopped is a placement whose rollout failures stopped.
+type stopped struct {
+	placement string
+	failures  []failure
+}
+
+// failuresOf are the clusters of the decision that failed or timed out,
+// sorted, each with what its work reports.
+func failuresOf(states []ClusterState, decision Decision, works map[string]*workv1.ManifestWork) []failure {
+	timedOut := map[string]bool{}
+	for _, s := range decision.TimedOut {
+		timedOut[s.Cluster] = true
+	}
+	var names []string
+	for _, s := range states {
+		if s.State == Failed || timedOut[s.Cluster] {
+			names = append(names, s.Cluster)
+		}
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	out := make([]failure, 0, len(names))
+	for _, name := range names {
+		out = append(out, failure{cluster: name, timedOut: timedOut[name], detail: failureDetail(works[name], timedOut[name])})
+	}
+	return out
+}
+
+// failureDetail is what a failed work's status says: the work's Degraded
+// (or, past the deadline without it, Progressing) and Stalled conditions,
+// and the manifests whose health is Degraded or that fail to apply.
+func failureDetail(w *workv1.ManifestWork, timedOut bool) string {
+	if w == nil {
+		return "no work"
+	}
+	var parts []string
+	conds := w.Status.Conditions
+	if c := apimeta.FindStatusCondition(conds, workv1.WorkDegraded); c != nil && c.Status == metav1.ConditionTrue {
+		parts = append(parts, conditionText(c))
+	} else if c := apimeta.FindStatusCondition(conds, workv1.WorkProgressing); timedOut && c != nil {
+		parts = append(parts, "past the progressDeadline, "+conditionText(c))
+	}
+	if c := apimeta.FindStatusCondition(conds, workStalled); c != nil && c.Status == metav1.ConditionTrue {
+		parts = append(parts, conditionText(c))
+	}
+	var manifests []string
+	for _, mc := range w.Status.ResourceStatus.Manifests {
+		ref := manifestRef(mc.ResourceMeta)
+		if c := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestHealthy); c != nil &&
+			c.Status == metav1.ConditionFalse && c.Reason == workv1.HealthyReasonDegraded {
+			manifests = append(manifests, ref+" is Degraded ("+c.Message+")")
+		}
+		if c := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestApplied); c != nil && c.Status == metav1.ConditionFalse {
+			manifests = append(manifests, ref+" fails to apply ("+c.Message+")")
+		}
+	}
+	if len(manifests) > 0 {
+		parts = append(parts, "manifests: "+strings.Join(manifests, "; "))
+	}
+	if len(parts) == 0 {
+		return "its work reports nothing more"
+	}
+	return shorten(strings.Join(parts, "; "), maxDetail)
+}
+
+// workStalled is the agent's work condition for failures that last (see
+// the agent's package stalled).
+const workStalled = "Stalled"
+
+func conditionText(c *metav1.Condition) string {
+	s := c.Type + "=" + string(c.Status) + " " + c.Reason
+	if c.Message != "" {
+		s += ": " + c.Message
+	}
+	return s
+}
+
+// manifestRef is "Kind.group namespace/name" (no group for the core API,
+// no namespace for a cluster-scoped object).
+func manifestRef(m workv1.ManifestResourceMeta) string {
+	kind := m.Kind
+	if kind == "" {
+		kind = m.Resource
+	}
+	if m.Group != "" {
+		kind += "." + m.Group
+	}
+	name := m.Name
+	if m.Namespace != "" {
+		name = m.Namespace + "/" + name
+	}
+	return kind + " " + name
+}
+
+// setStopped sets RolloutStopped from the stopped placements, or removes
+// it. It returns the head of the condition's message, which names the
+// failed clusters ("" when not stopped), and the Event to send: a message
+// when the set of failed clusters differs from the one the condition named
+// before, else "".
+func (c *Controller) setStopped(rs *workv1alpha1.ManifestWorkReplicaSet, stops []stopped) (head, event string) {
+	var oldHead string // what the condition said before: setCondition changes it in place
+	if old := apimeta.FindStatusCondition(rs.Status.Conditions, ConditionRolloutStopped); old != nil && old.Status == metav1.ConditionTrue {
+		oldHead = firstLine(old.Message)
+	}
+	if len(stops) == 0 {
+		apimeta.RemoveStatusCondition(&rs.Status.Conditions, ConditionRolloutStopped)
+		return "", ""
+	}
+	reason := ReasonMaxFailuresReached
+	var heads, details []string
+	for _, s := range stops {
+		var names []string
+		for _, f := range s.failures {
+			names = append(names, f.cluster)
+			if f.timedOut {
+				reason = ReasonProgressDeadlineExceeded
+			}
+			details = append(details, f.cluster+": "+f.detail)
+		}
+		heads = append(heads, fmt.Sprintf("placement %s: more clusters failed than maxFailures allows: %s",
+			s.placement, named(names)))
+	}
+	head = "Rollout stopped on " + strings.Join(heads, "; ")
+	msg := shorten(head+"\n"+strings.Join(details, "\n"), maxStoppedMessage)
+	c.setCondition(rs, ConditionRolloutStopped, true, reason, msg)
+	if oldHead == head {
+		return head, ""
+	}
+	return head, shorten(head+". "+strings.Join(details, ". "), maxEventMessage)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// shorten cuts s to at most n bytes, on a rune boundary, marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = " …"
+	cut := n - len(mark)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + mark
+}
+
+// announcements remembers, per replica set, the failed set its last
+// RolloutStopped Event named. The status says it too, but the cache may be
+// a write behind it: a sync that reads the status before the write lands
+// would send the Event again.
+type announcements struct {
+	mu   sync.Mutex
+	sent map[string]string
+}
+
+// first records head for key and tells whether it is new.
+func (a *announcements) first(key, head string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.sent == nil {
+		a.sent = map[string]string{}
+	}
+	if a.sent[key] == head {
+		return false
+	}
+	a.sent[key] = head
+	return true
+}
+
+func (a *announcements) forget(key string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.sent, key)
+}
