@@ -156,6 +156,18 @@ var replicaSetOCMDifferences = func() []framework.DifferenceRow {
 				Reason: "added to the API after v1.0",
 			})
 	}
+	// Ours writes two conditions of its own after OCM's three.
+	rows = append(rows,
+		framework.DifferenceRow{
+			Case: sbsCase, Path: "replicaset.status.conditions[3]",
+			Behaviour: "the condition FleetHealthy", OCM: "absent", Ours: "the clusters whose works are Healthy, Degraded or neither",
+			Reason: "beyond OCM: fleet health at a glance, without a new field",
+		},
+		framework.DifferenceRow{
+			Case: sbsCase, Path: "replicaset.status.conditions[4]",
+			Behaviour: "the condition FleetInSync", OCM: "absent", Ours: "the clusters whose works report InSync=False",
+			Reason: "beyond OCM: drift at a glance, without a new field",
+		})
 	return rows
 }()
 
