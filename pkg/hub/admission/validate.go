@@ -4,6 +4,7 @@ package admission
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -97,10 +98,10 @@ func validateAsOCM(manifests []workv1.Manifest, opts Options) error {
 			return err
 		}
 		if obj.GetName() == "" {
-			return fmt.Errorf(MessageNoName)
+			return errors.New(MessageNoName)
 		}
 		if obj.GetGenerateName() != "" {
-			return fmt.Errorf(MessageGenerateName)
+			return errors.New(MessageGenerateName)
 		}
 	}
 	return nil

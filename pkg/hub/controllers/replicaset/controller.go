@@ -74,7 +74,7 @@ type Controller struct {
 }
 
 // New returns the controller, ready to Run. It adds its indexes to the
-// replica set and work informers, so it must be called before they start.
+// replica set and work informers (started or not).
 // It is woken by its replica sets, by works with the replica set label, and
 // by the Placements and PlacementDecisions its replica sets refer to; a soak
 // time or a progress deadline queues the replica set again when it ends.
@@ -199,28 +199,32 @@ func replicaSetKey(rs *workv1alpha1.ManifestWorkReplicaSet) string {
 	return rs.Namespace + "." + rs.Name
 }
 
-// hasReplicaSetLabel tells whether obj (or the last state of a deleted
-// object) is a work with the replica set label.
-func hasReplicaSetLabel(obj any) bool {
+// replicaSetLabelOf is the replica set label of a work (or of the last
+// state of a deleted one): the filter, the queue key and the index of works
+// all read it here.
+func replicaSetLabelOf(obj any) (string, bool) {
 	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tombstone.Obj
 	}
 	w, ok := obj.(*workv1.ManifestWork)
 	if !ok {
-		return false
+		return "", false
 	}
-	_, ok = w.Labels[workv1alpha1.ReplicaSetLabel]
+	v, ok := w.Labels[workv1alpha1.ReplicaSetLabel]
+	return v, ok
+}
+
+// hasReplicaSetLabel tells whether obj is a work with the replica set label.
+func hasReplicaSetLabel(obj any) bool {
+	_, ok := replicaSetLabelOf(obj)
 	return ok
 }
 
 // replicaSetOfWork maps a work to the replica set its label names
 // (<namespace>.<name>; namespaces have no dots).
 func replicaSetOfWork(obj runtime.Object) []string {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return nil
-	}
-	namespace, name, ok := strings.Cut(m.GetLabels()[workv1alpha1.ReplicaSetLabel], ".")
+	label, _ := replicaSetLabelOf(obj)
+	namespace, name, ok := strings.Cut(label, ".")
 	if !ok || namespace == "" || name == "" {
 		return nil
 	}
@@ -228,11 +232,7 @@ func replicaSetOfWork(obj runtime.Object) []string {
 }
 
 func indexByReplicaSet(obj any) ([]string, error) {
-	w, ok := obj.(*workv1.ManifestWork)
-	if !ok {
-		return nil, nil
-	}
-	if v, ok := w.Labels[workv1alpha1.ReplicaSetLabel]; ok {
+	if v, ok := replicaSetLabelOf(obj); ok {
 		return []string{v}, nil
 	}
 	return nil, nil

@@ -1,6 +1,7 @@
 package replicaset
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -618,4 +619,26 @@ func TestClusterMovingBetweenPlacements(t *testing.T) {
 	assert.Contains(t, writes, "update manifestworks c1/"+rsName)
 	assert.NotContains(t, writes, "delete manifestworks c1/"+rsName)
 	assert.Equal(t, "b", h.work("c1", rsName).Labels[workv1alpha1.PlacementNameLabel])
+}
+
+// The works of a pass are written in parallel: every cluster but the one
+// whose write fails gets its work, and the error names that one.
+func TestWorksOfAPassWrittenTogether(t *testing.T) {
+	var clusters []string
+	for i := range 3 * writeWorkers {
+		clusters = append(clusters, fmt.Sprintf("c%02d", i))
+	}
+	h := newHarness(t, withFinalizer(replicaSet(all(none))), placement(plName, int32(len(clusters)), 1), decision(plName, 0, clusters...))
+	h.client.PrependReactor("create", "manifestworks", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if a.GetNamespace() == "c07" {
+			return true, nil, errors.New("refused")
+		}
+		return false, nil, nil
+	})
+
+	err := h.c.sync(t.Context(), ct.NewSyncContext(rsKey))
+	require.ErrorContains(t, err, "create work c07/"+rsName+": refused")
+	h.refresh()
+	want := slices.DeleteFunc(slices.Clone(clusters), func(c string) bool { return c == "c07" })
+	assert.Equal(t, want, h.clusters())
 }

@@ -19,8 +19,6 @@ import (
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 )
 
-var metav1UpdateOptions = metav1.UpdateOptions{}
-
 // outcome is what reconcile leaves for sync to do.
 type outcome struct {
 	rs           *workv1alpha1.ManifestWorkReplicaSet // with its new status
@@ -192,11 +190,22 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 		groups = append(groups, Group{Key: g.Key, Clusters: mine})
 	}
 	res := &placementResult{name: p.ref.Name, placement: p.placement}
+	// Each work is compared with the template once per pass; a work the
+	// pass writes is a new object, compared again.
+	known := map[*workv1.ManifestWork]bool{}
+	isCurrent := func(w *workv1.ManifestWork) bool {
+		v, ok := known[w]
+		if !ok {
+			v = current(rs, w, p.ref.Name)
+			known[w] = v
+		}
+		return v
+	}
 	var states []ClusterState
 	for _, g := range groups {
 		for _, cluster := range g.Clusters {
 			w := works[cluster]
-			if !current(rs, w, p.ref.Name) {
+			if !isCurrent(w) {
 				continue
 			}
 			state, since := WorkState(w)
@@ -210,21 +219,13 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 	if err != nil {
 		return nil, 0, fmt.Errorf("placement %s: %w", p.ref.Name, err)
 	}
-	var errs []error
-	for _, cluster := range decision.ToApply() {
-		if paused {
-			break
-		}
-		w, err := c.applyWork(ctx, rs, p.ref.Name, cluster, works[cluster])
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		works[cluster] = w
+	var applyErr error
+	if !paused {
+		applyErr = c.applyWorks(ctx, rs, p.ref.Name, decision.ToApply(), works)
 	}
 	for _, g := range groups {
 		for _, cluster := range g.Clusters {
-			if current(rs, works[cluster], p.ref.Name) {
+			if isCurrent(works[cluster]) {
 				res.clusters = append(res.clusters, cluster)
 			} else {
 				res.waiting = append(res.waiting, cluster)
@@ -234,7 +235,7 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 	if decision.MaxFailuresReached && len(res.waiting) > 0 {
 		res.failures = failuresOf(states, decision, works)
 	}
-	return res, decision.RecheckAfter, errors.Join(errs...)
+	return res, decision.RecheckAfter, applyErr
 }
 
 // owners maps each selected cluster to the placement it belongs to.

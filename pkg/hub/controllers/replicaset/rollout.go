@@ -81,8 +81,6 @@ type Decision struct {
 	Rollout []ClusterState
 	// TimedOut are the clusters past their progressDeadline.
 	TimedOut []ClusterState
-	// Removed are the clusters with a state that no group holds any longer.
-	Removed []ClusterState
 	// MaxFailuresReached tells that failures stopped the rollout.
 	MaxFailuresReached bool
 	// RecheckAfter is how long until a soak time or a deadline ends, the
@@ -125,7 +123,8 @@ const noDeadline = time.Duration(math.MaxInt64)
 func Decide(strategy workv1alpha1.RolloutStrategy, groups []Group, states []ClusterState, now time.Time) (Decision, error) {
 	sorted := slices.Clone(groups)
 	slices.SortStableFunc(sorted, func(a, b Group) int { return int(a.Key.Index) - int(b.Key.Index) })
-	current, removed := splitRemoved(sorted, states)
+	// A cluster no group holds any longer has left: its state frees its slot.
+	current := heldStates(sorted, states)
 
 	var d Decision
 	var err error
@@ -142,7 +141,6 @@ func Decide(strategy workv1alpha1.RolloutStrategy, groups []Group, states []Clus
 	if err != nil {
 		return Decision{}, err
 	}
-	d.Removed = removed
 	d.RecheckAfter = recheckAfter(d.Rollout, now)
 	return d, nil
 }
@@ -274,7 +272,7 @@ func perGroup(groups []Group, maxFailures intstr.IntOrString, soak, deadline tim
 	for _, g := range groups {
 		allowed, _ := portion(maxFailures, len(g.Clusters), 0)
 		failures := 0
-		for _, name := range sortedCopy(g.Clusters) {
+		for _, name := range clustersOf([]Group{g}) {
 			if state, ok := judged[name]; ok {
 				if state == Failed || state == TimeOut {
 					failures++
@@ -342,21 +340,19 @@ func recheckAfter(rollout []ClusterState, now time.Time) time.Duration {
 	return least
 }
 
-// splitRemoved separates the states of clusters that some group holds from
-// those of clusters no group holds any longer.
-func splitRemoved(groups []Group, states []ClusterState) (current, removed []ClusterState) {
+// heldStates are the states of the clusters that some group holds.
+func heldStates(groups []Group, states []ClusterState) []ClusterState {
 	held := map[string]bool{}
 	for _, name := range clustersOf(groups) {
 		held[name] = true
 	}
+	var current []ClusterState
 	for _, s := range states {
 		if held[s.Cluster] {
 			current = append(current, s)
-		} else {
-			removed = append(removed, s)
 		}
 	}
-	return current, removed
+	return current
 }
 
 // splitMandatory separates the mandatory groups (by name, every group of that
@@ -400,12 +396,6 @@ func groupIndex(groups []Group) map[string]GroupKey {
 		}
 	}
 	return m
-}
-
-func sortedCopy(names []string) []string {
-	c := slices.Clone(names)
-	slices.Sort(c)
-	return slices.Compact(c)
 }
 
 // portion reads a count or a percentage of total (rounded up). A value that

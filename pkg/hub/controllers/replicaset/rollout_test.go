@@ -63,9 +63,9 @@ var (
 // decided is a Decision reduced to names: apply are the clusters that get
 // the template now, holding those keeping a slot in another state.
 type decided struct {
-	apply, holding, timedOut, removed []string
-	stopped                           bool
-	recheck                           time.Duration
+	apply, holding, timedOut []string
+	stopped                  bool
+	recheck                  time.Duration
 }
 
 func decidedOf(d Decision) decided {
@@ -77,9 +77,6 @@ func decidedOf(d Decision) decided {
 	}
 	for _, c := range d.TimedOut {
 		o.timedOut = append(o.timedOut, c.Cluster)
-	}
-	for _, c := range d.Removed {
-		o.removed = append(o.removed, c.Cluster)
 	}
 	return o
 }
@@ -203,10 +200,10 @@ func TestDecide(t *testing.T) {
 			want:   decided{apply: []string{"d"}}},
 		{name: "a cluster leaving is removed and frees its slot", strategy: progressive(one, none), groups: []Group{group(0, "", "a", "b")},
 			states: []ClusterState{st("x", Progressing, time.Minute)},
-			want:   decided{apply: []string{"a"}, removed: []string{"x"}}},
+			want:   decided{apply: []string{"a"}}},
 		{name: "a cluster leaving with every group gone", strategy: progressive(one, none),
 			states: []ClusterState{st("a", Succeeded, time.Minute)},
-			want:   decided{removed: []string{"a"}}},
+			want:   decided{}},
 
 		// ProgressivePerGroup
 		{name: "per group: the whole first group", strategy: perGroupStrategy(none), groups: twoGroups,

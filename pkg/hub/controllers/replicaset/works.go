@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -72,6 +73,42 @@ func (c *Controller) worksByCluster(rs *workv1alpha1.ManifestWorkReplicaSet) (ma
 	return byCluster, extras
 }
 
+// writeWorkers bounds the work writes of one pass that are in flight at
+// once: a template change on a large fleet is written in parallel rather
+// than one cluster after the other, within the client's rate limit.
+const writeWorkers = 16
+
+// applyWorks applies the template to the works of the given clusters, in
+// parallel, and records in works what each became. Errors are joined in
+// the clusters' order.
+func (c *Controller) applyWorks(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, placement string,
+	clusters []string, works map[string]*workv1.ManifestWork) error {
+	results := make([]*workv1.ManifestWork, len(clusters))
+	errs := make([]error, len(clusters))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(writeWorkers, len(clusters)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i], errs[i] = c.applyWork(ctx, rs, placement, clusters[i], works[clusters[i]])
+			}
+		}()
+	}
+	for i := range clusters {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, cluster := range clusters {
+		if errs[i] == nil {
+			works[cluster] = results[i]
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // applyWork gives the cluster's work the current template and the replica
 // set's labels: it updates the work the replica set has there (whatever its
 // name), or creates one named after the replica set. A work being deleted is
@@ -113,7 +150,7 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 		w.Labels = map[string]string{}
 	}
 	maps.Copy(w.Labels, want)
-	updated, err := works.Update(ctx, w, metav1UpdateOptions)
+	updated, err := works.Update(ctx, w, metav1.UpdateOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("update work %s/%s: %w", cluster, w.Name, err)
 	}
@@ -170,7 +207,7 @@ func (c *Controller) finalize(ctx context.Context, rs *workv1alpha1.ManifestWork
 		return nil // their deletions queue the replica set again
 	}
 	rs.Finalizers = slices.DeleteFunc(rs.Finalizers, func(f string) bool { return f == workv1alpha1.ReplicaSetFinalizer })
-	_, err := c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Update(ctx, rs, metav1UpdateOptions)
+	_, err := c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Update(ctx, rs, metav1.UpdateOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
@@ -180,7 +217,7 @@ func (c *Controller) finalize(ctx context.Context, rs *workv1alpha1.ManifestWork
 // addFinalizer adds the finalizer and returns the stored replica set.
 func (c *Controller) addFinalizer(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (*workv1alpha1.ManifestWorkReplicaSet, error) {
 	rs.Finalizers = append(rs.Finalizers, workv1alpha1.ReplicaSetFinalizer)
-	return c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Update(ctx, rs, metav1UpdateOptions)
+	return c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Update(ctx, rs, metav1.UpdateOptions{})
 }
 
 // sameSpec compares two work specs, their manifests as JSON values (so that
