@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -182,10 +183,9 @@ func TestDeliveredCRDWithAggregatedRights(t *testing.T) {
 			waitWorkReason(t, "cluster2", objects, workv1.WorkDegraded, metav1.ConditionTrue,
 				workv1.WorkDegradedReasonManifestsDegraded, fmt.Sprintf("Gizmo %s/g is Degraded", ns))
 
-			// A refused list or watch of Gizmos is in the agent's log (the
-			// refusal of an apply names the object instead). The RBAC change
-			// that brought the rights restarted it.
-			refusals := strings.Count(logSince(t, agent.LogPath, logStart), crd.Name+" is forbidden")
+			// The agent logs each refused list or watch of Gizmos. The RBAC
+			// change that brought the rights restarted it.
+			refusals := logLines(t, agent.LogPath, logStart, "Cannot list or watch objects", crd.Name+" is forbidden")
 			restarts := scrape(t, agent)[rbacRestarts] - restartsBefore
 			t.Logf("refused lists or watches of %s: %d; %s rose by %v", crd.Name, refusals, rbacRestarts, restarts)
 			if !tc.rightsFirst {
@@ -295,10 +295,17 @@ func logSize(t *testing.T, path string) int64 {
 	return info.Size()
 }
 
-// logSince is what a process wrote to its log from offset on.
-func logSince(t *testing.T, path string, offset int64) string {
+// logLines counts the lines that a process wrote to its log from offset on
+// and that contain every one of words.
+func logLines(t *testing.T, path string, offset int64, words ...string) int {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	return string(data[min(offset, int64(len(data))):])
+	n := 0
+	for line := range strings.Lines(string(data[min(offset, int64(len(data))):])) {
+		if !slices.ContainsFunc(words, func(w string) bool { return !strings.Contains(line, w) }) {
+			n++
+		}
+	}
+	return n
 }
