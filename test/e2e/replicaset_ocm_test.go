@@ -18,11 +18,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/util/retry"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	clusterac "github.com/manifestwork/work/pkg/client/applyconfiguration/cluster/v1beta1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
 )
@@ -80,23 +82,8 @@ import (
 // 0 (see zeroCounts). The test fails on any other difference, and on a row
 // no step shows any longer.
 func TestReplicaSetSideBySideWithOCM(t *testing.T) {
-	e := setup(t)
-	binary := framework.OCMAgentBinary(t)
-	runningAgent(t, "cluster1")
-	runningAgent(t, "cluster2")
-	installPlacementCRDs(t)
-	require.NoError(t, e.Hub.EnsureNamespaces(t.Context(), sbsNamespace))
-	t.Cleanup(func() { removeSideBySideReplicaSets(t) })
-
-	// OCM's controller. OCM's operator deploys it only with the gate
-	// ManifestWorkReplicaSet on, and renders `/work manager` alone; the
-	// binary accepts the gate as a flag too (v1.0 does not read it), given
-	// as one running it by hand would. One instance runs at a time, so it
-	// needs no leader election.
-	grantOCMServing(t)
-	ocm, err := e.StartOCMManager(binary, "--disable-leader-election", "--feature-gates=ManifestWorkReplicaSet=true")
-	require.NoError(t, err, "starting OCM's work manager")
-	t.Cleanup(func() { stopProcess(t, ocm) })
+	e, binary := replicaSetOCMSetup(t, sbsReplicaSets...)
+	ocm := startOCMManager(t, e, binary)
 	recorded := map[string]framework.Snapshot{}
 	var steps []string
 	replicaSetSteps(t, func(step, rs string, want, silent []string) {
@@ -474,13 +461,43 @@ func deleteSideBySideReplicaSet(t *testing.T, name string) {
 	require.NoError(t, err)
 }
 
-// removeSideBySideReplicaSets removes what a failed run may leave: the
-// replica sets (their finalizer dropped, as no controller may run) and
-// their works.
-func removeSideBySideReplicaSets(t *testing.T) {
+// replicaSetOCMSetup readies the hub for a test with OCM's controller: our
+// agents on cluster1 and cluster2, the Placement CRDs, the namespace, and
+// what OCM's serving code reads; replicaSets are removed when the test
+// ends. It returns OCM's binary.
+func replicaSetOCMSetup(t *testing.T, replicaSets ...string) (*framework.E2E, string) {
+	t.Helper()
+	e := setup(t)
+	binary := framework.OCMAgentBinary(t)
+	runningAgent(t, "cluster1")
+	runningAgent(t, "cluster2")
+	installPlacementCRDs(t)
+	require.NoError(t, e.Hub.EnsureNamespaces(t.Context(), sbsNamespace))
+	t.Cleanup(func() { removeReplicaSets(t, replicaSets...) })
+	grantOCMServing(t)
+	return e, binary
+}
+
+// startOCMManager starts OCM's controller until it is stopped or the test
+// ends. OCM's operator deploys it only with the gate ManifestWorkReplicaSet
+// on, and renders `/work manager` alone; the binary accepts the gate as a
+// flag too (v1.0 does not read it), given as one running it by hand would.
+// One instance runs at a time, so it needs no leader election.
+func startOCMManager(t *testing.T, e *framework.E2E, binary string) *framework.Process {
+	t.Helper()
+	ocm, err := e.StartOCMManager(binary, "--disable-leader-election", "--feature-gates=ManifestWorkReplicaSet=true")
+	require.NoError(t, err, "starting OCM's work manager")
+	t.Cleanup(func() { stopProcess(t, ocm) })
+	return ocm
+}
+
+// removeReplicaSets removes what a failed run may leave: the replica sets
+// of sbsNamespace (their finalizer dropped, as no controller may run) and
+// the works named after them.
+func removeReplicaSets(t *testing.T, names ...string) {
 	ctx := context.Background()
 	sets := env.Hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(sbsNamespace)
-	for _, name := range sbsReplicaSets {
+	for _, name := range names {
 		_, _ = sets.Patch(ctx, name, types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{})
 		_ = sets.Delete(ctx, name, metav1.DeleteOptions{})
 		for _, cluster := range []string{"cluster1", "cluster2"} {
@@ -546,4 +563,244 @@ func stopProcess(t *testing.T, p *framework.Process) {
 		_, err := p.Stop(30 * time.Second)
 		assert.NoError(t, err, "stop %s", p.Name)
 	}
+}
+
+// TestReplicaSetTakeOverFromOCM hands a replica set from OCM's own
+// controller (`work manager` of OCM v1.0.0) to ours (`work hub`) and back,
+// one controller at a time on the same hub, with our agents on cluster1 and
+// cluster2. Neither side may duplicate or recreate a cluster's work:
+//   - OCM's controller creates the works of a replica set (All) and the
+//     agents apply them;
+//   - ours takes over: each cluster keeps exactly its one work, of the same
+//     UID and generation; the agents apply nothing again (the ConfigMap the
+//     work delivers keeps its UID and resourceVersion); ours writes the
+//     replica set's status (the counts v1.0 never writes, its own
+//     FleetHealthy condition);
+//   - a work labelled for a second replica set and named with a suffix, as
+//     OCM releases after v1.0 name them, is adopted by ours, not duplicated;
+//   - ours rolls a template change out over the same works;
+//   - OCM's controller takes them back: it rolls out a further template
+//     change over the same works, and deletes them with the replica set.
+func TestReplicaSetTakeOverFromOCM(t *testing.T) {
+	e, binary := replicaSetOCMSetup(t, takeOverReplicaSet, takeOverSuffixed)
+	t.Cleanup(func() {
+		err := env.Hub.Work.WorkV1().ManifestWorks("cluster1").Delete(context.Background(), takeOverSuffixedWork, metav1.DeleteOptions{})
+		if err != nil && !apierrors.IsNotFound(err) {
+			t.Logf("delete work cluster1/%s: %v", takeOverSuffixedWork, err)
+		}
+	})
+	clusters := []string{"cluster1", "cluster2"}
+	writeSideBySidePlacement(t, clusters...)
+
+	// OCM's controller creates the works.
+	ocm := startOCMManager(t, e, binary)
+	createSideBySideReplicaSet(t, takeOverReplicaSet, workv1alpha1.RolloutStrategy{Type: workv1alpha1.All})
+	settledSnapshot(t, "OCM v1.0.0 after creation", takeOverReplicaSet, clusters, nil)
+	works := oneWorkPerCluster(t, takeOverReplicaSet, clusters)
+	delivered := deliveredConfigMaps(t, takeOverReplicaSet, clusters, "blue")
+	stopProcess(t, ocm)
+
+	// Ours takes over: the same works, nothing applied again, its status.
+	ours, err := e.StartHub("--disable-leader-election")
+	require.NoError(t, err, "starting work hub")
+	t.Cleanup(func() { stopProcess(t, ours) })
+	framework.Eventually(t, 2*convergeTimeout, func() error {
+		return statusByOurs(t.Context(), takeOverReplicaSet, len(clusters))
+	}, "ours writes the status of %s", takeOverReplicaSet)
+	settledSnapshot(t, "ours after taking over", takeOverReplicaSet, clusters, nil)
+	assertSameWorks(t, "after ours took over", works, oneWorkPerCluster(t, takeOverReplicaSet, clusters), true)
+	assert.Equal(t, delivered, deliveredConfigMaps(t, takeOverReplicaSet, clusters, "blue"),
+		"the agents applied nothing again: each ConfigMap keeps its UID and resourceVersion")
+
+	// A work named with a suffix is adopted, not duplicated.
+	suffixedAdopted(t, clusters)
+
+	// Ours rolls a template change out over the same works.
+	setTemplateColor(t, takeOverReplicaSet, "green")
+	rolledOut(t, "ours after the template change", takeOverReplicaSet, clusters, "green")
+	afterOurs := oneWorkPerCluster(t, takeOverReplicaSet, clusters)
+	assertSameWorks(t, "after ours rolled the template out", works, afterOurs, false)
+	stopProcess(t, ours)
+
+	// OCM's controller takes the works back.
+	startOCMManager(t, e, binary)
+	setTemplateColor(t, takeOverReplicaSet, "red")
+	rolledOut(t, "OCM v1.0.0 after the template change", takeOverReplicaSet, clusters, "red")
+	assertSameWorks(t, "after OCM's controller took the works back", afterOurs, oneWorkPerCluster(t, takeOverReplicaSet, clusters), false)
+	deleteSideBySideReplicaSet(t, takeOverReplicaSet)
+	settledSnapshot(t, "OCM v1.0.0 after deletion", takeOverReplicaSet, nil, nil)
+}
+
+const (
+	takeOverReplicaSet = "takeover"
+	takeOverSuffixed   = "takeover-suffixed"
+	// takeOverSuffixedWork is named as OCM releases after v1.0 name works.
+	takeOverSuffixedWork = takeOverSuffixed + "-x7k2p"
+)
+
+// heldWork is what must not change when a controller takes a work over.
+type heldWork struct {
+	Name       string
+	UID        types.UID
+	Generation int64
+}
+
+// oneWorkPerCluster checks that each of clusters has exactly one work
+// labelled for the replica set, and no other cluster one, and returns them
+// by cluster.
+func oneWorkPerCluster(t *testing.T, rs string, clusters []string) map[string]heldWork {
+	t.Helper()
+	list, err := env.Hub.Work.WorkV1().ManifestWorks("").List(t.Context(), metav1.ListOptions{
+		LabelSelector: workv1alpha1.ReplicaSetLabel + "=" + sbsNamespace + "." + rs,
+	})
+	require.NoError(t, err)
+	held := map[string]heldWork{}
+	var names []string
+	for _, w := range list.Items {
+		names = append(names, w.Namespace+"/"+w.Name)
+		held[w.Namespace] = heldWork{Name: w.Name, UID: w.UID, Generation: w.Generation}
+	}
+	require.Len(t, list.Items, len(clusters), "the works of %s: %v", rs, names)
+	for _, c := range clusters {
+		require.Contains(t, held, c, "the works of %s: %v", rs, names)
+	}
+	return held
+}
+
+// assertSameWorks asserts that the works are the ones before (name, UID),
+// and, with sameSpec, of the same generation.
+func assertSameWorks(t *testing.T, when string, before, after map[string]heldWork, sameSpec bool) {
+	t.Helper()
+	for cluster, b := range before {
+		a := after[cluster]
+		assert.Equal(t, b.Name, a.Name, "%s: the name of %s's work", when, cluster)
+		assert.Equal(t, b.UID, a.UID, "%s: %s's work is the same, not recreated", when, cluster)
+		if sameSpec {
+			assert.Equal(t, b.Generation, a.Generation, "%s: %s's work keeps its spec", when, cluster)
+		} else {
+			assert.Greater(t, a.Generation, b.Generation, "%s: %s's work has the new template", when, cluster)
+		}
+	}
+}
+
+// deliveredConfigMaps waits until each cluster has the ConfigMap the
+// replica set's template delivers, of the color, and returns its UID and
+// resourceVersion by cluster.
+func deliveredConfigMaps(t *testing.T, rs string, clusters []string, color string) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	for _, c := range clusters {
+		framework.Eventually(t, convergeTimeout, func() error {
+			cm, err := env.Cluster(c).Kube.CoreV1().ConfigMaps("default").Get(t.Context(), rs, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			if cm.Data["color"] != color {
+				return fmt.Errorf("color %q, want %q", cm.Data["color"], color)
+			}
+			got[c] = string(cm.UID) + "@" + cm.ResourceVersion
+			return nil
+		}, "ConfigMap default/%s on %s", rs, c)
+	}
+	return got
+}
+
+// statusByOurs says why the replica set's status is not ours yet: ours
+// writes the counts applied, desiredTotal and updated, which OCM v1.0 never
+// writes, and the condition FleetHealthy, which it does not know.
+func statusByOurs(ctx context.Context, rs string, clusters int) error {
+	got, err := env.Hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(sbsNamespace).Get(ctx, rs, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	s := got.Status.Summary
+	if s.Total != clusters || s.Applied != clusters || s.DesiredTotal != clusters || s.Updated != clusters || s.Available != clusters {
+		return fmt.Errorf("summary %+v, want %d of each", s, clusters)
+	}
+	if apimeta.FindStatusCondition(got.Status.Conditions, replicaset.ConditionFleetHealthy) == nil {
+		return fmt.Errorf("no condition %s yet", replicaset.ConditionFleetHealthy)
+	}
+	return rolledOutCondition(got)
+}
+
+// rolledOutCondition says why PlacementRolledOut is not True with reason
+// Complete.
+func rolledOutCondition(rs *workv1alpha1.ManifestWorkReplicaSet) error {
+	c := apimeta.FindStatusCondition(rs.Status.Conditions, workv1alpha1.ConditionPlacementRolledOut)
+	if c == nil || c.Status != metav1.ConditionTrue || c.Reason != workv1alpha1.ReasonComplete {
+		return fmt.Errorf("%s is %+v", workv1alpha1.ConditionPlacementRolledOut, c)
+	}
+	return nil
+}
+
+// rolledOut waits until the works of the replica set deliver the color, the
+// step has settled and PlacementRolledOut is Complete.
+func rolledOut(t *testing.T, what, rs string, clusters []string, color string) {
+	t.Helper()
+	framework.Eventually(t, 2*convergeTimeout, func() error {
+		list, err := env.Hub.Work.WorkV1().ManifestWorks("").List(t.Context(), metav1.ListOptions{
+			LabelSelector: workv1alpha1.ReplicaSetLabel + "=" + sbsNamespace + "." + rs,
+		})
+		if err != nil {
+			return err
+		}
+		for _, w := range list.Items {
+			if !strings.Contains(string(w.Spec.Workload.Manifests[0].Raw), `"color":"`+color+`"`) {
+				return fmt.Errorf("work %s/%s has not the template of %s yet", w.Namespace, w.Name, color)
+			}
+		}
+		if _, err := settledOnce(t.Context(), rs, clusters, nil); err != nil {
+			return err
+		}
+		got, err := env.Hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(sbsNamespace).Get(t.Context(), rs, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		return rolledOutCondition(got)
+	}, "%s: rolled out", what)
+	deliveredConfigMaps(t, rs, clusters, color)
+}
+
+// suffixedAdopted puts a work labelled for a new replica set, named with a
+// suffix, on cluster1, then creates the replica set: ours must adopt that
+// work on cluster1 and create one named after the replica set on cluster2
+// only. The replica set is deleted at the end, with its works.
+func suffixedAdopted(t *testing.T, clusters []string) {
+	t.Helper()
+	work := fixture.NewWork("cluster1", takeOverSuffixedWork).WithManifest(
+		fixture.ConfigMap("default", takeOverSuffixed, map[string]string{"color": "blue"}),
+	).Build()
+	work.Labels = map[string]string{
+		workv1alpha1.ReplicaSetLabel:    sbsNamespace + "." + takeOverSuffixed,
+		workv1alpha1.PlacementNameLabel: sbsPlacement,
+	}
+	created, err := env.Hub.Work.WorkV1().ManifestWorks("cluster1").Create(t.Context(), work, metav1.CreateOptions{})
+	require.NoError(t, err)
+	createSideBySideReplicaSet(t, takeOverSuffixed, workv1alpha1.RolloutStrategy{Type: workv1alpha1.All})
+	settledSnapshot(t, "ours with a suffixed work", takeOverSuffixed, clusters, nil)
+	works := oneWorkPerCluster(t, takeOverSuffixed, clusters)
+	assert.Equal(t, heldWork{Name: takeOverSuffixedWork, UID: created.UID, Generation: created.Generation}, works["cluster1"],
+		"cluster1's suffixed work is adopted as it is")
+	assert.Equal(t, takeOverSuffixed, works["cluster2"].Name, "cluster2's work is named after the replica set")
+	deleteSideBySideReplicaSet(t, takeOverSuffixed)
+	settledSnapshot(t, "ours after deleting the suffixed replica set", takeOverSuffixed, nil, nil)
+}
+
+// setTemplateColor changes the color of the ConfigMap the replica set's
+// template delivers.
+func setTemplateColor(t *testing.T, rs, color string) {
+	t.Helper()
+	sets := env.Hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(sbsNamespace)
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		got, err := sets.Get(t.Context(), rs, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		got.Spec.ManifestWorkTemplate = fixture.NewWork("x", "x").WithManifest(
+			fixture.ConfigMap("default", rs, map[string]string{"color": color}),
+		).Build().Spec
+		_, err = sets.Update(t.Context(), got, metav1.UpdateOptions{})
+		return err
+	})
+	require.NoError(t, err)
 }
