@@ -46,7 +46,8 @@ const (
 	// ManifestWorkReplicaSet runs the controller of ManifestWorkReplicaSets:
 	// one ManifestWork per cluster a Placement selects, rolled out as the
 	// replica set's strategy says. On by default in work hub, off by default
-	// in work manager, as in OCM.
+	// in work manager, as in OCM; a work manager given no gate at all runs it,
+	// as OCM v1.0's (hub.ManagerOptions.ReplicaSetsOn).
 	ManifestWorkReplicaSet featuregate.Feature = "ManifestWorkReplicaSet"
 
 	// CloudEventsDrivers is OCM's delivery of works over CloudEvents:

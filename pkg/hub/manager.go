@@ -29,13 +29,15 @@ var managerProcess = startup.Process{
 // cluster-manager-work-controller), with OCM's arguments. Which controllers
 // run is said by OCM's feature gates: CleanUpCompletedManifestWork runs the
 // TTL clean-up of completed works, ManifestWorkReplicaSet runs the replica
-// set controller.
+// set controller (see ReplicaSetsOn).
 type ManagerOptions struct {
 	startup.Options
 
 	WorkDriver          string // --work-driver; only kube
 	WorkDriverConfig    string // --work-driver-config, for other drivers
 	CloudEventsClientID string // --cloudevents-client-id, for other drivers
+
+	gatesGiven func() bool // whether --feature-gates was on the command line
 }
 
 // NewManagerOptions returns the defaults documented in the flag help.
@@ -55,6 +57,19 @@ func (o *ManagerOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.CloudEventsClientID, "cloudevents-client-id", o.CloudEventsClientID,
 		"Accepted for compatibility with OCM's ClusterManager; meaningful only with drivers other than "+KubeDriver+".")
 	o.Options.AddFlags(fs)
+	o.gatesGiven = func() bool { return fs.Changed("feature-gates") }
+}
+
+// ReplicaSetsOn tells whether the replica set controller runs. OCM's
+// operators say so in two ways. v1.0's deploys work manager only when the
+// gate ManifestWorkReplicaSet is on, and passes no gate: its manager always
+// runs replica sets. Later ones pass --feature-gates, the gate among them.
+// So without --feature-gates the controller runs; with them, as they say.
+func (o *ManagerOptions) ReplicaSetsOn() bool {
+	if o.gatesGiven == nil || !o.gatesGiven() {
+		return true
+	}
+	return o.FeatureGate.Enabled(features.ManifestWorkReplicaSet)
 }
 
 // Validate reports every invalid option at once, on one line.
@@ -80,7 +95,7 @@ func RunManager(ctx context.Context, o *ManagerOptions) error {
 		deps := hubDeps{
 			Config: cfg, Ready: ready, Hub: hub,
 			CleanUp:     o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork),
-			ReplicaSets: o.FeatureGate.Enabled(features.ManifestWorkReplicaSet),
+			ReplicaSets: o.ReplicaSetsOn(),
 		}
 		return &startup.Work{LeaseCluster: cfg, Lead: newHub(deps).run}, nil
 	})

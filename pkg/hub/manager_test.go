@@ -35,10 +35,31 @@ func TestManagerFlags(t *testing.T) {
 		`--work-driver "mqtt" is not supported: the only supported driver is kube (ManifestWorks on the hub's API server)`)
 }
 
+// The replica set controller runs without --feature-gates, as OCM v1.0's
+// manager (its operator passes no gate), and as the gates say once they are
+// given, as later operators pass them.
+func TestManagerReplicaSetsFollowTheOperatorsWays(t *testing.T) {
+	tests := map[string]struct {
+		args []string
+		want bool
+	}{
+		"no --feature-gates (OCM v1.0's operator)": {want: true},
+		"the gate on":       {args: []string{"--feature-gates=ManifestWorkReplicaSet=true"}, want: true},
+		"another gate only": {args: []string{"--feature-gates=CleanUpCompletedManifestWork=true"}, want: false},
+		"the gate off":      {args: []string{"--feature-gates=ManifestWorkReplicaSet=false"}, want: false},
+		"the gate on beside another, in two arguments": {args: []string{"--feature-gates=CleanUpCompletedManifestWork=true", "--feature-gates=ManifestWorkReplicaSet=true"}, want: true},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			assert.Equal(t, tt.want, startuptest.Parse(t, NewManagerOptions(), tt.args...).ReplicaSetsOn())
+		})
+	}
+}
+
 // work manager runs the TTL clean-up only with OCM's gate
-// CleanUpCompletedManifestWork; without it, it watches nothing.
+// CleanUpCompletedManifestWork; without it, it lists no works.
 func TestRunManagerControllersFollowTheGates(t *testing.T) {
-	t.Run("no gate: nothing watched", func(t *testing.T) {
+	t.Run("no gate: no work listed (replica sets wait for their APIs)", func(t *testing.T) {
 		srv := kubeconntest.NewServer(t, kubeconn.ManifestWorkAPI)
 		o := managerOptions(t, "--kubeconfig="+srv.Kubeconfig(t), "--disable-leader-election")
 		stop := startuptest.Start(t, o.HealthProbeBindAddress, func(ctx context.Context) error { return RunManager(ctx, o) })
