@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
 	"github.com/openshift/library-go/pkg/operator/events"
@@ -69,6 +70,7 @@ type Controller struct {
 	decisions   clusterlisters.PlacementDecisionLister
 	events      record.EventRecorder
 	announced   announcements // the failed sets of the RolloutStopped Events sent
+	written     writtenStatuses
 	gauges      gauges        // what each replica set adds to the metrics
 	clock       clock.PassiveClock
 }
@@ -130,6 +132,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	if apierrors.IsNotFound(err) {
 		c.announced.forget(key)
 		c.gauges.forget(key)
+		c.written.forget(key)
 		return nil
 	}
 	if err != nil {
@@ -140,10 +143,12 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 
 	rs := old.DeepCopy()
 	out, err := c.reconcile(ctx, rs)
-	if out.write && !equality.Semantic.DeepEqual(old.Status, out.rs.Status) {
-		if werr := c.writeStatus(ctx, out.rs); werr != nil {
+	if out.write && !equality.Semantic.DeepEqual(old.Status, out.rs.Status) && !c.written.same(key, old.Status, out.rs.Status) {
+		stored, werr := c.writeStatus(ctx, out.rs)
+		if werr != nil {
 			return werr
 		}
+		c.written.remember(key, out.rs.Status, stored)
 	}
 	switch {
 	case out.fleet != nil:
@@ -172,18 +177,64 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 }
 
 // writeStatus writes the whole status with a merge patch: the status is the
-// controller's alone, so that a cache one write behind costs no conflict.
-func (c *Controller) writeStatus(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) error {
+// controller's alone, so that a cache one write behind costs no conflict. It
+// returns the status as the hub stored it (nil when the replica set is gone).
+func (c *Controller) writeStatus(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (*workv1alpha1.ManifestWorkReplicaSetStatus, error) {
 	patch, err := json.Marshal(map[string]any{"status": rs.Status})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Patch(ctx, rs.Name, types.MergePatchType, patch,
+	stored, err := c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Patch(ctx, rs.Name, types.MergePatchType, patch,
 		metav1.PatchOptions{}, "status")
 	if apierrors.IsNotFound(err) {
-		return nil
+		return nil, nil
 	}
-	return err
+	if err != nil {
+		return nil, err
+	}
+	return &stored.Status, nil
+}
+
+// writtenStatuses remember, per replica set, the last status written and
+// what the hub stored of it. A hub whose CRD has an older schema (OCM v1.0's
+// has no summary.applied, desiredTotal or updated) drops fields of every
+// write, so the cached status never equals the one computed: that it is
+// what the hub kept of the same status is what tells that nothing changed.
+type writtenStatuses struct {
+	mu   sync.Mutex
+	last map[string]writtenStatus
+}
+
+type writtenStatus struct {
+	computed, stored workv1alpha1.ManifestWorkReplicaSetStatus
+}
+
+// same tells whether computed was written last for key and cached is what
+// the hub stored of it.
+func (w *writtenStatuses) same(key string, cached, computed workv1alpha1.ManifestWorkReplicaSetStatus) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	last, ok := w.last[key]
+	return ok && equality.Semantic.DeepEqual(last.computed, computed) && equality.Semantic.DeepEqual(last.stored, cached)
+}
+
+func (w *writtenStatuses) remember(key string, computed workv1alpha1.ManifestWorkReplicaSetStatus, stored *workv1alpha1.ManifestWorkReplicaSetStatus) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if stored == nil {
+		delete(w.last, key)
+		return
+	}
+	if w.last == nil {
+		w.last = map[string]writtenStatus{}
+	}
+	w.last[key] = writtenStatus{computed: *computed.DeepCopy(), stored: *stored.DeepCopy()}
+}
+
+func (w *writtenStatuses) forget(key string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.last, key)
 }
 
 func objectKey(obj runtime.Object) []string {

@@ -642,3 +642,41 @@ func TestWorksOfAPassWrittenTogether(t *testing.T) {
 	want := slices.DeleteFunc(slices.Clone(clusters), func(c string) bool { return c == "c07" })
 	assert.Equal(t, want, h.clusters())
 }
+
+// On a hub whose CRD has OCM v1.0's schema, the summaries' applied,
+// desiredTotal and updated are dropped from every write: the cached status
+// never equals the computed one, and yet nothing changed, so nothing is
+// written again.
+func TestNoRewriteWhenTheHubDropsFields(t *testing.T) {
+	h := newHarness(t, withFinalizer(replicaSet(all(none))), placement(plName, 2, 1), decision(plName, 0, "c1", "c2"))
+	rsResource := workv1alpha1.SchemeGroupVersion.WithResource("manifestworkreplicasets")
+	h.client.PrependReactor("patch", "manifestworkreplicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if a.GetSubresource() != "status" {
+			return false, nil, nil
+		}
+		_, obj, err := clienttesting.ObjectReaction(h.client.Tracker())(a)
+		if err != nil {
+			return true, nil, err
+		}
+		rs := obj.(*workv1alpha1.ManifestWorkReplicaSet)
+		prune := func(s *workv1alpha1.ManifestWorkReplicaSetSummary) { s.Applied, s.DesiredTotal, s.Updated = 0, 0, 0 }
+		prune(&rs.Status.Summary)
+		for i := range rs.Status.PlacementsSummary {
+			prune(&rs.Status.PlacementsSummary[i].Summary)
+		}
+		return true, rs, h.client.Tracker().Update(rsResource, rs, rs.Namespace)
+	})
+
+	writes, _ := h.sync()
+	require.Contains(t, writes, "patch manifestworkreplicasets/status "+rsKey)
+	require.Zero(t, h.replicaSet().Status.Summary.DesiredTotal, "the hub dropped it")
+
+	writes, _ = h.sync()
+	assert.Empty(t, writes, "nothing changed: what the hub kept is what it kept of the same status")
+
+	h.c.written.forget(rsKey) // as after a restart: the status is written once more, then remembered
+	writes, _ = h.sync()
+	assert.Equal(t, []string{"patch manifestworkreplicasets/status " + rsKey}, writes)
+	writes, _ = h.sync()
+	assert.Empty(t, writes)
+}
