@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +17,13 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
 )
 
@@ -244,4 +251,123 @@ func TestOCMClusterManagerOperatorRendersWorkHub(t *testing.T) {
 		assert.Equal(t, *d.Spec.Replicas, d.Status.UpdatedReplicas, name)
 		assert.Equal(t, *d.Spec.Replicas, d.Status.AvailableReplicas, name)
 	}
+}
+
+// ocmWorkControllerBinding is the ClusterRoleBinding OCM's operator renders
+// for the work controller; its ClusterRole has the same name.
+const ocmWorkControllerBinding = "open-cluster-management:" + framework.ClusterManagerName + "-work:controller"
+
+// Our `work manager` runs replica sets with the rights of OCM's
+// ClusterManager and nothing more. OCM's operator, on a fresh hub with the
+// gate ManifestWorkReplicaSet, installs the hub's CRDs (Placements and
+// replica sets among them) and renders the work controller's Deployment,
+// its ServiceAccount and the ClusterRole bound to it. kwok runs no pods, so
+// the manager runs here, with the Deployment's arguments (leader election
+// on, its Lease in the ClusterRole too) and a token of that ServiceAccount,
+// with the gate turned on. It creates a replica set's work in the cluster's
+// namespace, writes its status, deletes the work with it, and is never
+// refused.
+func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
+	e := setup(t)
+	operator := framework.OCMOperatorBinary(t)
+	hub := e.NewCluster(t, "ocmrbac-hub", 0)
+	m := e.StartClusterManagerOperator(t, operator, hub, framework.ClusterManagerOptions{
+		WorkImage: "quay.io/manifestwork/work:v0.1.0", WorkFeatureGates: []string{"ManifestWorkReplicaSet"},
+	})
+	ctx := t.Context()
+	d, err := m.Deployment(ctx, framework.ClusterManagerWorkController)
+	require.NoError(t, err)
+	sa := d.Spec.Template.Spec.ServiceAccountName
+	args := workAgentContainer(t, d).Args
+	require.Equal(t, []string{"/work", "manager"}, args, "the rendered command line")
+	framework.Eventually(t, time.Minute, func() error {
+		b, err := hub.Kube.RbacV1().ClusterRoleBindings().Get(ctx, ocmWorkControllerBinding, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		want := rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Namespace: framework.ClusterManagerNamespace, Name: sa}
+		if !slices.Contains(b.Subjects, want) || b.RoleRef.Name != ocmWorkControllerBinding {
+			return fmt.Errorf("binds %s to %v", b.RoleRef.Name, b.Subjects)
+		}
+		return nil
+	}, "the operator binds the work controller's ClusterRole to ServiceAccount %s", sa)
+	for _, crd := range []string{"manifestworks.work.open-cluster-management.io", "manifestworkreplicasets.work.open-cluster-management.io",
+		"placements.cluster.open-cluster-management.io", "placementdecisions.cluster.open-cluster-management.io"} {
+		framework.Eventually(t, time.Minute, func() error {
+			ok, err := hub.CRDEstablished(ctx, crd)
+			if err == nil && !ok {
+				err = fmt.Errorf("not established")
+			}
+			return err
+		}, "the operator installs CRD %s", crd)
+	}
+
+	kubeconfig, err := e.TokenKubeconfig(hub, framework.ClusterManagerNamespace, sa, nil)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, os.WriteFile(path, kubeconfig, 0o600))
+	manager := startOCMProcess(t, "manager-cm-rbac", nil,
+		append(slices.Clone(args[1:]), "--feature-gates=ManifestWorkReplicaSet=true", "--kubeconfig="+path))
+
+	const ns, placement, rs = "e2e-mwrs-rbac", "fleet", "web"
+	require.NoError(t, hub.EnsureNamespaces(ctx, ns, "cluster1"))
+	applyPlacement(t, hub, ns, placement, placement+"-decision-1", "cluster1")
+	sets := hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(ns)
+	_, err = sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: rs},
+		Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
+			ManifestWorkTemplate: fixture.NewWork("x", "x").WithManifest(
+				fixture.ConfigMap("default", rs, map[string]string{"color": "blue"})).Build().Spec,
+			PlacementRefs: []workv1alpha1.LocalPlacementReference{{Name: placement,
+				RolloutStrategy: workv1alpha1.RolloutStrategy{Type: workv1alpha1.All}}},
+		},
+	}, metav1.CreateOptions{})
+	require.NoError(t, err)
+
+	works := hub.Work.WorkV1().ManifestWorks("cluster1")
+	framework.Eventually(t, convergeTimeout, func() error {
+		w, err := works.Get(ctx, rs, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		want := map[string]string{workv1alpha1.ReplicaSetLabel: ns + "." + rs, workv1alpha1.PlacementNameLabel: placement}
+		if !maps.Equal(w.Labels, want) {
+			return fmt.Errorf("labels %v, want %v", w.Labels, want)
+		}
+		return nil
+	}, "the manager creates cluster1's work with OCM's labels")
+	framework.Eventually(t, convergeTimeout, func() error {
+		got, err := sets.Get(ctx, rs, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(got.Finalizers, workv1alpha1.ReplicaSetFinalizer) {
+			return fmt.Errorf("finalizers %v", got.Finalizers)
+		}
+		if got.Status.Summary.Total != 1 {
+			return fmt.Errorf("summary %+v", got.Status.Summary)
+		}
+		if !apimeta.IsStatusConditionTrue(got.Status.Conditions, workv1alpha1.ConditionPlacementVerified) {
+			return fmt.Errorf("conditions %+v", got.Status.Conditions)
+		}
+		return nil
+	}, "the manager writes the replica set's finalizer and status")
+
+	require.NoError(t, sets.Delete(ctx, rs, metav1.DeleteOptions{}))
+	framework.Eventually(t, convergeTimeout, func() error {
+		if _, err := works.Get(ctx, rs, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("work still there (%v)", err)
+		}
+		if _, err := sets.Get(ctx, rs, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("replica set still there (%v)", err)
+		}
+		return nil
+	}, "the work goes with the replica set")
+	var refused []string
+	for _, line := range strings.Split(manager.Tail(100000), "\n") {
+		if strings.Contains(strings.ToLower(line), "forbidden") {
+			refused = append(refused, line)
+		}
+	}
+	assert.Empty(t, refused, "the manager is never refused")
 }

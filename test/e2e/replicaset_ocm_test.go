@@ -407,16 +407,24 @@ func zeroCounts(u *unstructured.Unstructured) error {
 // standalone hub's GitOps pipeline would.
 func writeSideBySidePlacement(t *testing.T, clusters ...string) {
 	t.Helper()
+	applyPlacement(t, env.Hub, sbsNamespace, sbsPlacement, sbsDecision, clusters...)
+}
+
+// applyPlacement applies, on hub, Placement ns/name and its one decision,
+// in group 0, selecting clusters, and their status, as a hub where nothing
+// schedules placements has them written (by hand or from GitOps).
+func applyPlacement(t *testing.T, hub *framework.Cluster, ns, name, decisionName string, clusters ...string) {
+	t.Helper()
 	ctx := t.Context()
 	apply := metav1.ApplyOptions{FieldManager: "e2e-gitops", Force: true}
-	group := clusterac.DecisionGroupStatus().WithDecisionGroupIndex(0).WithDecisions(sbsDecision).
+	group := clusterac.DecisionGroupStatus().WithDecisionGroupIndex(0).WithDecisions(decisionName).
 		WithClustersCount(int32(len(clusters)))
 	placement := func() *clusterac.PlacementApplyConfiguration {
-		return clusterac.Placement(sbsPlacement, sbsNamespace)
+		return clusterac.Placement(name, ns)
 	}
 	decision := func() *clusterac.PlacementDecisionApplyConfiguration {
-		return clusterac.PlacementDecision(sbsDecision, sbsNamespace).WithLabels(map[string]string{
-			clusterv1beta1.PlacementLabel:          sbsPlacement,
+		return clusterac.PlacementDecision(decisionName, ns).WithLabels(map[string]string{
+			clusterv1beta1.PlacementLabel:          name,
 			clusterv1beta1.DecisionGroupIndexLabel: "0",
 			clusterv1beta1.DecisionGroupNameLabel:  "",
 		})
@@ -425,8 +433,8 @@ func writeSideBySidePlacement(t *testing.T, clusters ...string) {
 	for _, c := range clusters {
 		status.WithDecisions(clusterac.ClusterDecision().WithClusterName(c).WithReason(""))
 	}
-	placements := env.Hub.Work.ClusterV1beta1().Placements(sbsNamespace)
-	decisions := env.Hub.Work.ClusterV1beta1().PlacementDecisions(sbsNamespace)
+	placements := hub.Work.ClusterV1beta1().Placements(ns)
+	decisions := hub.Work.ClusterV1beta1().PlacementDecisions(ns)
 	_, err := placements.Apply(ctx, placement().WithSpec(clusterac.PlacementSpec()), apply)
 	require.NoError(t, err)
 	_, err = placements.ApplyStatus(ctx, placement().WithStatus(clusterac.PlacementStatus().
