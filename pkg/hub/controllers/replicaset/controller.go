@@ -71,7 +71,7 @@ type Controller struct {
 	events      record.EventRecorder
 	announced   announcements // the failed sets of the RolloutStopped Events sent
 	written     writtenStatuses
-	gauges      gauges        // what each replica set adds to the metrics
+	gauges      gauges // what each replica set adds to the metrics
 	clock       clock.PassiveClock
 }
 
