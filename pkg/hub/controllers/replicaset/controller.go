@@ -69,9 +69,9 @@ type Controller struct {
 	placements  clusterlisters.PlacementLister
 	decisions   clusterlisters.PlacementDecisionLister
 	events      record.EventRecorder
-	announced   announcements // the failed sets of the RolloutStopped Events sent
-	written     writtenStatuses
-	gauges      gauges // what each replica set adds to the metrics
+	announced   announcements   // the failed sets of the RolloutStopped Events sent
+	written     writtenStatuses // the last status written, and what the hub kept of it
+	gauges      gauges          // what each replica set adds to the metrics
 	clock       clock.PassiveClock
 }
 
