@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -422,6 +423,12 @@ func TestManagerWithOCMGates(t *testing.T) {
 	})
 	assert.Equal(t, http.StatusOK, httpsProbe(manager.SecureAddr))
 	assert.NotContains(t, scrape(t, manager), `work_feature_gate_unimplemented{gate="ManifestWorkReplicaSet"}`, "the gate is implemented")
-	assert.Contains(t, manager.Tail(1000), "ManifestWorkReplicaSets wait: the hub does not serve their APIs yet")
+	// Ready comes first; the discovery that finds the APIs missing a moment later.
+	framework.Eventually(t, convergeTimeout, func() error {
+		if !strings.Contains(manager.Tail(1000), "ManifestWorkReplicaSets wait: the hub does not serve their APIs yet") {
+			return errors.New("not said yet")
+		}
+		return nil
+	}, "the manager says once why replica sets wait")
 	completedWorkIsDeletedAfterTTL(t, "e2e-manager-ttl", "job-manager")
 }

@@ -196,13 +196,14 @@ func startFleet(t *testing.T, e *framework.E2E) *framework.Process {
 	return hub
 }
 
-// startFleetClusters starts agents on cluster1 and cluster2, and makes a
+// startFleetClusters uses the shared agent of cluster1, starts one of the
+// test on cluster2 (later tests start their own there), and makes a
 // third managed cluster of the test with an agent of its own. The nodes of
 // cluster2 and cluster3 carry fleetNodeLabel; cluster1's do not.
 func startFleetClusters(t *testing.T, e *framework.E2E) {
 	t.Helper()
 	runningAgent(t, "cluster1")
-	runningAgent(t, "cluster2")
+	startAgent(t, "cluster2")
 	e.NewManagedCluster(t, "cluster3", 1)
 	agent, err := e.StartAgent("cluster3", "--disable-leader-election")
 	require.NoError(t, err, "starting the agent of cluster3")

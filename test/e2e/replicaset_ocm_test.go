@@ -478,7 +478,7 @@ func replicaSetOCMSetup(t *testing.T, replicaSets ...string) (*framework.E2E, st
 	e := setup(t)
 	binary := framework.OCMAgentBinary(t)
 	runningAgent(t, "cluster1")
-	runningAgent(t, "cluster2")
+	startAgent(t, "cluster2") // its own: a shared agent of cluster2 would meet the later tests' own
 	installPlacementCRDs(t)
 	require.NoError(t, e.Hub.EnsureNamespaces(t.Context(), sbsNamespace))
 	t.Cleanup(func() { removeReplicaSets(t, replicaSets...) })
