@@ -15,7 +15,7 @@ import (
 // cluster hold every field the manifest sets? It is this agent's addition
 // to OCM's condition types.
 const (
-	ConditionInSync = "InSync"
+	ConditionInSync = workv1.WorkInSync
 
 	InSyncReasonInSync      = "InSync"
 	InSyncReasonDrifted     = "Drifted"

@@ -18,11 +18,13 @@ package stalled
 import (
 	"sync"
 	"time"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 // The work condition, and its reasons.
 const (
-	ConditionType = "Stalled"
+	ConditionType = workv1.WorkStalled
 
 	// ReasonAppliedManifestWorkUnavailable: the work's AppliedManifestWork
 	// on the managed cluster cannot be created or read, or is being deleted

@@ -44,6 +44,13 @@ const (
 	// Degraded types stay free for users' condition rules.
 	WorkHealthy     = "Healthy"
 	ManifestHealthy = "Healthy"
+
+	// WorkInSync (of a work and of each manifest) says whether the managed
+	// cluster holds every field the manifests set; WorkStalled, that applying
+	// the work keeps failing. Both are this agent's, and the hub's replica
+	// set controller reads them.
+	WorkInSync  = "InSync"
+	WorkStalled = "Stalled"
 )
 
 // Reasons of the Healthy conditions, of a manifest and of a work.

@@ -33,18 +33,16 @@ const (
 	ReasonInSyncNotReported = "InSyncNotReported" // no work reports InSync
 )
 
-// workInSync is the agent's work condition that compares the live objects
-// with the manifests.
-const workInSync = "InSync"
-
 // fleet counts the clusters with a live work of the replica set by what
 // their works report. The name lists are sorted.
 type fleet struct {
-	clusters                        int
-	applied, available, progressing int
-	healthy, healthReported         int
-	inSyncReported                  int
-	degraded, notHealthy, drifted   []string
+	clusters int
+	// counts are the works' Applied, Available and Progressing (as the
+	// summary counts them, for every live work whatever its template).
+	counts                        workv1alpha1.ManifestWorkReplicaSetSummary
+	healthy, healthReported       int
+	inSyncReported                int
+	degraded, notHealthy, drifted []string
 }
 
 // fleetOf counts the live works of works, one per cluster.
@@ -56,15 +54,10 @@ func fleetOf(works map[string]*workv1.ManifestWork) fleet {
 		}
 		f.clusters++
 		conds := w.Status.Conditions
-		isTrue := func(t string) bool { return apimeta.IsStatusConditionTrue(conds, t) }
-		for t, n := range map[string]*int{workv1.WorkApplied: &f.applied, workv1.WorkAvailable: &f.available, workv1.WorkProgressing: &f.progressing} {
-			if isTrue(t) {
-				*n++
-			}
-		}
+		count(&f.counts, conds)
 		healthy := apimeta.FindStatusCondition(conds, workv1.WorkHealthy)
 		switch {
-		case isTrue(workv1.WorkDegraded):
+		case apimeta.IsStatusConditionTrue(conds, workv1.WorkDegraded):
 			f.degraded = append(f.degraded, cluster)
 		case healthy != nil && healthy.Status == metav1.ConditionTrue:
 			f.healthy++
@@ -74,7 +67,7 @@ func fleetOf(works map[string]*workv1.ManifestWork) fleet {
 		if healthy != nil {
 			f.healthReported++
 		}
-		if c := apimeta.FindStatusCondition(conds, workInSync); c != nil {
+		if c := apimeta.FindStatusCondition(conds, workv1.WorkInSync); c != nil {
 			f.inSyncReported++
 			if c.Status == metav1.ConditionFalse {
 				f.drifted = append(f.drifted, cluster)

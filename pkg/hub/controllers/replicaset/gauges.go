@@ -72,9 +72,9 @@ func snapshotOf(rs *workv1alpha1.ManifestWorkReplicaSet, f fleet) snapshot {
 		state = metrics.RolloutRolledOut
 	}
 	return snapshot{rollout: state, clusters: map[string]int{
-		metrics.ClusterApplied:     f.applied,
-		metrics.ClusterAvailable:   f.available,
-		metrics.ClusterProgressing: f.progressing,
+		metrics.ClusterApplied:     f.counts.Applied,
+		metrics.ClusterAvailable:   f.counts.Available,
+		metrics.ClusterProgressing: f.counts.Progressing,
 		metrics.ClusterDegraded:    len(f.degraded),
 		metrics.ClusterHealthy:     f.healthy,
 		metrics.ClusterDrifted:     len(f.drifted),

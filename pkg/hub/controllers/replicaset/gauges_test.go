@@ -54,7 +54,7 @@ func TestGaugesFollowTheReplicaSet(t *testing.T) {
 		w := succeeded(h.work(cluster, rsName))
 		w.Status.Conditions = append(w.Status.Conditions,
 			metav1.Condition{Type: workv1.WorkHealthy, Status: metav1.ConditionTrue, Reason: "R", LastTransitionTime: metav1.NewTime(now)},
-			metav1.Condition{Type: workInSync, Status: metav1.ConditionFalse, Reason: "R", LastTransitionTime: metav1.NewTime(now)})
+			metav1.Condition{Type: workv1.WorkInSync, Status: metav1.ConditionFalse, Reason: "R", LastTransitionTime: metav1.NewTime(now)})
 		return w
 	}
 

@@ -92,7 +92,7 @@ func failureDetail(w *workv1.ManifestWork, timedOut bool) string {
 	} else if c := apimeta.FindStatusCondition(conds, workv1.WorkProgressing); timedOut && c != nil {
 		parts = append(parts, "past the progressDeadline, "+conditionText(c))
 	}
-	if c := apimeta.FindStatusCondition(conds, workStalled); c != nil && c.Status == metav1.ConditionTrue {
+	if c := apimeta.FindStatusCondition(conds, workv1.WorkStalled); c != nil && c.Status == metav1.ConditionTrue {
 		parts = append(parts, conditionText(c))
 	}
 	var manifests []string
@@ -114,10 +114,6 @@ func failureDetail(w *workv1.ManifestWork, timedOut bool) string {
 	}
 	return shorten(strings.Join(parts, "; "), maxDetail)
 }
-
-// workStalled is the agent's work condition for failures that last (see
-// the agent's package stalled).
-const workStalled = "Stalled"
 
 func conditionText(c *metav1.Condition) string {
 	s := c.Type + "=" + string(c.Status) + " " + c.Reason
