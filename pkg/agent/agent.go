@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/diagnostics"
 )
@@ -21,10 +22,13 @@ const informerResync = 10 * time.Minute
 type agentDeps struct {
 	ClusterName string
 	AgentID     string
-	Hub         *rest.Config // the hub, with --hub-kube-api-qps/burst
-	Spoke       *rest.Config // the managed cluster, with --kube-api-qps/burst
-	Ready       *diagnostics.Readiness
-	Workers     int // concurrent ManifestWork reconciles
+	Hub         *rest.Config // the hub, with --hub-kube-api-qps/burst; nil with Source
+	// Source delivers the works as CloudEvents (--workload-source-driver
+	// mqtt or grpc); nil with the kube driver.
+	Source  *cloudevents.Hub
+	Spoke   *rest.Config // the managed cluster, with --kube-api-qps/burst
+	Ready   *diagnostics.Readiness
+	Workers int // concurrent ManifestWork reconciles
 	// EvictionGracePeriod is how long an AppliedManifestWork whose work is gone stays.
 	EvictionGracePeriod time.Duration
 	// Feedback: how often polled manifests are read, how many watches may

@@ -8,6 +8,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	"github.com/manifestwork/work/pkg/kubeconn/outage"
 )
@@ -36,9 +37,32 @@ type hubConnection interface {
 }
 
 // dialHub returns the connection to the hub named by the agent's options.
-// It only builds clients: the hub was probed once at startup (connect).
+// It only builds clients: the hub was probed once at startup (connect), or
+// the source's config file was loaded then.
 func dialHub(d agentDeps) (hubConnection, error) {
+	if d.Source != nil {
+		return d.Source, nil
+	}
 	return newKubeHub(d.Hub)
+}
+
+// transports are the drivers that deliver works as CloudEvents, by
+// --workload-source-driver: each loads its config file and builds a
+// transport that has not connected yet.
+var transports = map[string]func(config, cluster, clientID string) (cloudevents.Transport, error){}
+
+// dialSource builds the Hub of a CloudEvents driver from its config file.
+// The broker need not answer yet: the Hub connects once the agent runs.
+func dialSource(o *Options) (*cloudevents.Hub, error) {
+	newTransport, ok := transports[o.WorkloadSourceDriver]
+	if !ok {
+		return nil, fmt.Errorf("--workload-source-driver %q is not supported", o.WorkloadSourceDriver)
+	}
+	t, err := newTransport(o.WorkloadSourceConfig, o.ClusterName, o.cloudEventsClientID())
+	if err != nil {
+		return nil, fmt.Errorf("--workload-source-config: %w", err)
+	}
+	return cloudevents.NewHub(cloudevents.Deps{ClusterName: o.ClusterName, ClientID: o.cloudEventsClientID(), Transport: t}), nil
 }
 
 // kubeHub is the hub's kube-apiserver.

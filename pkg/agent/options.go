@@ -35,9 +35,10 @@ type Options struct {
 	SpokeKubeconfig string // --spoke-kubeconfig: where manifests are applied
 	AgentID         string // --agent-id; empty means the cluster name
 
-	// OCM's names for the hub connection: --workload-source-driver (only
-	// "kube"), --workload-source-config (the hub kubeconfig with it) and
-	// --cloudevents-client-id (meaningful only with other drivers).
+	// OCM's names for the hub connection: --workload-source-driver,
+	// --workload-source-config (the hub kubeconfig with "kube", the
+	// source's config file with "mqtt" or "grpc") and
+	// --cloudevents-client-id (with "mqtt" or "grpc").
 	WorkloadSourceDriver string
 	WorkloadSourceConfig string
 	CloudEventsClientID  string
@@ -69,8 +70,13 @@ func NewOptions() *Options {
 	}
 }
 
-// KubeDriver is the only --workload-source-driver: the hub's API server.
-const KubeDriver = "kube"
+// The --workload-source-drivers: the hub's API server, or a broker (MQTT) or
+// server (gRPC) that delivers works as CloudEvents.
+const (
+	KubeDriver = "kube"
+	MQTTDriver = "mqtt"
+	GRPCDriver = "grpc"
+)
 
 // AddFlags registers the agent flags, then the common ones.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
@@ -92,11 +98,14 @@ func (o *Options) addClusterFlags(fs *pflag.FlagSet) {
 			"so that it stays the same across restarts and replicas; give each agent its own ID only when "+
 			"several agents apply to the same managed cluster.")
 	fs.StringVar(&o.WorkloadSourceDriver, "workload-source-driver", o.WorkloadSourceDriver,
-		"Where the ManifestWorks come from, as OCM's Klusterlet names it: only "+KubeDriver+" (the hub's API server) is supported.")
+		"Where the ManifestWorks come from, as OCM's Klusterlet names it: "+KubeDriver+" (the hub's API server), or "+
+			MQTTDriver+" or "+GRPCDriver+" (CloudEvents from a broker or server, such as Maestro's or OCM's gRPC server).")
 	fs.StringVar(&o.WorkloadSourceConfig, "workload-source-config", o.WorkloadSourceConfig,
-		"OCM's name of --hub-kubeconfig, with --workload-source-driver="+KubeDriver+".")
+		"With --workload-source-driver="+KubeDriver+", OCM's name of --hub-kubeconfig; with "+MQTTDriver+" or "+GRPCDriver+
+			", the broker's or server's config file, in OCM's format (docs/deliver-over-cloudevents.md).")
 	fs.StringVar(&o.CloudEventsClientID, "cloudevents-client-id", o.CloudEventsClientID,
-		"Accepted for compatibility with OCM's Klusterlet; meaningful only with drivers other than "+KubeDriver+".")
+		"The agent's ID in its CloudEvents, with --workload-source-driver="+MQTTDriver+" or "+GRPCDriver+
+			"; its MQTT client ID is this with -client. Defaults to <cluster name>-work-agent.")
 }
 
 func (o *Options) addTuningFlags(fs *pflag.FlagSet) {
@@ -130,16 +139,23 @@ func (o *Options) Validate() error {
 		p.Addf("--spoke-cluster-name %q is not a valid namespace name: %s", o.ClusterName,
 			strings.Join(validation.IsDNS1123Label(o.ClusterName), ", "))
 	}
-	if o.WorkloadSourceDriver != KubeDriver {
-		p.Addf("--workload-source-driver %q is not supported: the only supported driver is %s (ManifestWorks from the hub's API server)",
-			o.WorkloadSourceDriver, KubeDriver)
-	}
-	switch {
-	case o.HubKubeconfig == "" && o.WorkloadSourceConfig == "":
-		p.Addf("--hub-kubeconfig is required")
-	case o.HubKubeconfig != "" && o.WorkloadSourceConfig != "" && o.HubKubeconfig != o.WorkloadSourceConfig:
-		p.Addf("--hub-kubeconfig %q and --workload-source-config %q name different hub kubeconfigs; give one",
-			o.HubKubeconfig, o.WorkloadSourceConfig)
+	switch o.WorkloadSourceDriver {
+	case KubeDriver:
+		switch {
+		case o.HubKubeconfig == "" && o.WorkloadSourceConfig == "":
+			p.Addf("--hub-kubeconfig is required")
+		case o.HubKubeconfig != "" && o.WorkloadSourceConfig != "" && o.HubKubeconfig != o.WorkloadSourceConfig:
+			p.Addf("--hub-kubeconfig %q and --workload-source-config %q name different hub kubeconfigs; give one",
+				o.HubKubeconfig, o.WorkloadSourceConfig)
+		}
+	case MQTTDriver, GRPCDriver:
+		if o.WorkloadSourceConfig == "" {
+			p.Addf("--workload-source-config is required with --workload-source-driver=%s: it names the %s config file",
+				o.WorkloadSourceDriver, o.WorkloadSourceDriver)
+		}
+	default:
+		p.Addf("--workload-source-driver %q is not supported: the supported drivers are %s (ManifestWorks from the hub's API server), %s and %s (ManifestWorks as CloudEvents)",
+			o.WorkloadSourceDriver, KubeDriver, MQTTDriver, GRPCDriver)
 	}
 	startup.Positive(&p, "--status-sync-interval", o.StatusSyncInterval)
 	startup.Positive(&p, "--appliedmanifestwork-eviction-grace-period", o.AppliedManifestWorkEvictionGracePeriod)
@@ -160,6 +176,15 @@ func (o *Options) hubKubeconfig() (file, flag string) {
 		return o.WorkloadSourceConfig, "--workload-source-config"
 	}
 	return o.HubKubeconfig, "--hub-kubeconfig"
+}
+
+// cloudEventsClientID is --cloudevents-client-id, defaulting to
+// <cluster>-work-agent.
+func (o *Options) cloudEventsClientID() string {
+	if o.CloudEventsClientID != "" {
+		return o.CloudEventsClientID
+	}
+	return o.ClusterName + "-work-agent"
 }
 
 // agentID is --agent-id, defaulting to the cluster name.

@@ -135,7 +135,8 @@ func TestValidate(t *testing.T) {
 }
 
 // OCM's Klusterlet names the hub kubeconfig --workload-source-config, with
-// the kube driver; the agent refuses the drivers it does not have.
+// the kube driver, and the source's config file with mqtt and grpc; the
+// agent refuses the drivers it does not have.
 func TestWorkloadSource(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -151,8 +152,14 @@ func TestWorkloadSource(t *testing.T) {
 		{"both, different", []string{"--hub-kubeconfig=/a", "--workload-source-config=/b"}, "/a", "--hub-kubeconfig",
 			`--hub-kubeconfig "/a" and --workload-source-config "/b" name different hub kubeconfigs; give one`},
 		{"grpc", []string{"--workload-source-driver=grpc", "--workload-source-config=/spoke/hub-kubeconfig/config.yaml",
-			"--cloudevents-client-id=cluster1-work-agent"}, "/spoke/hub-kubeconfig/config.yaml", "--workload-source-config",
-			`--workload-source-driver "grpc" is not supported: the only supported driver is kube (ManifestWorks from the hub's API server)`},
+			"--cloudevents-client-id=cluster1-work-agent"}, "/spoke/hub-kubeconfig/config.yaml", "--workload-source-config", ""},
+		{"mqtt", []string{"--workload-source-driver=mqtt", "--workload-source-config=/spoke/mqtt/config.yaml"},
+			"/spoke/mqtt/config.yaml", "--workload-source-config", ""},
+		{"mqtt without its config", []string{"--workload-source-driver=mqtt"}, "", "--hub-kubeconfig",
+			"--workload-source-config is required with --workload-source-driver=mqtt: it names the mqtt config file"},
+		{"kafka", []string{"--workload-source-driver=kafka", "--workload-source-config=/spoke/kafka/config.yaml"},
+			"/spoke/kafka/config.yaml", "--workload-source-config",
+			`--workload-source-driver "kafka" is not supported: the supported drivers are kube (ManifestWorks from the hub's API server), mqtt and grpc (ManifestWorks as CloudEvents)`},
 		{"neither", nil, "", "--hub-kubeconfig", "--hub-kubeconfig is required"},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
@@ -43,6 +44,7 @@ func (o *Options) agentDeps(conns *connections, ready *diagnostics.Readiness) ag
 		ClusterName:         o.ClusterName,
 		AgentID:             o.agentID(),
 		Hub:                 conns.hub,
+		Source:              conns.source,
 		Spoke:               conns.spoke,
 		Ready:               ready,
 		Workers:             o.WorkloadAgentWorkers,
@@ -60,19 +62,28 @@ func (o *Options) agentDeps(conns *connections, ready *diagnostics.Readiness) ag
 
 // connections are the client configs of the clusters the agent talks to.
 type connections struct {
-	hub   *rest.Config // ManifestWorks
-	spoke *rest.Config // the managed cluster: AppliedManifestWorks and applied resources
-	lease *rest.Config // the agent's own cluster; the same as spoke unless --spoke-kubeconfig differs
+	hub    *rest.Config     // ManifestWorks, with the kube driver
+	source *cloudevents.Hub // ManifestWorks, with a CloudEvents driver
+	spoke  *rest.Config     // the managed cluster: AppliedManifestWorks and applied resources
+	lease  *rest.Config     // the agent's own cluster; the same as spoke unless --spoke-kubeconfig differs
 }
 
-// connect loads and probes each cluster once, hub first.
+// connect loads and probes each cluster once, hub first. With a CloudEvents
+// driver it loads the source's config file instead of probing a hub: the
+// broker is connected to once the agent runs, and reconnected to whenever
+// it goes away.
 func connect(ctx context.Context, o *Options) (*connections, error) {
-	hub, err := o.Connect(ctx, o.hubCluster(), kubeconn.ManifestWorkAPI)
-	if err != nil {
+	conns := &connections{}
+	var err error
+	if o.WorkloadSourceDriver == KubeDriver {
+		if conns.hub, err = o.Connect(ctx, o.hubCluster(), kubeconn.ManifestWorkAPI); err != nil {
+			return nil, err
+		}
+		conns.hub.QPS, conns.hub.Burst = o.HubKubeAPIQPS, o.HubKubeAPIBurst
+		conns.hub.Wrap(hubWriteLimit(ctx).Wrap)
+	} else if conns.source, err = dialSource(o); err != nil {
 		return nil, err
 	}
-	hub.QPS, hub.Burst = o.HubKubeAPIQPS, o.HubKubeAPIBurst
-	hub.Wrap(hubWriteLimit(ctx).Wrap)
 	spoke, err := o.Connect(ctx, o.spokeCluster(), kubeconn.AppliedManifestWorkAPI)
 	if err != nil {
 		return nil, err
@@ -83,7 +94,8 @@ func connect(ctx context.Context, o *Options) (*connections, error) {
 			return nil, err
 		}
 	}
-	return &connections{hub: hub, spoke: spoke, lease: lease}, nil
+	conns.spoke, conns.lease = spoke, lease
+	return conns, nil
 }
 
 // hubWriteLimit is the backpressure on the agent's writes to the hub: when

@@ -271,6 +271,25 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"cluster", "reason"})
 
+	// CloudEventsReceived counts the events an agent on a CloudEvents
+	// driver received, by what became of them: spec, delete, stale (a
+	// duplicate or late spec), invalid (a spec refused with InvalidSpec),
+	// status_resync, malformed, unknown (a type the agent does not know),
+	// ignored (for another cluster, or not for agents).
+	CloudEventsReceived = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "cloudevents", Name: "received_total",
+		Help:           "Events received from the sources over MQTT or gRPC, by what became of them: spec, delete, stale, invalid, status_resync, malformed, unknown, ignored.",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"result"})
+
+	// CloudEventsSent counts the status events an agent on a CloudEvents
+	// driver sent, by action and result (sent, error).
+	CloudEventsSent = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "cloudevents", Name: "sent_total",
+		Help:           "Status events sent to the sources over MQTT or gRPC, by action (update_request, delete_request, resync_response) and result (sent, error).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"action", "result"})
+
 	// UnimplementedFeatureGates is 1 for each feature gate that is enabled
 	// but that this process does not implement.
 	UnimplementedFeatureGates = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
@@ -290,6 +309,7 @@ func Register() {
 			StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorCacheHits, ManifestHealth,
 			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, UnimplementedFeatureGates,
 			WritesLimit, WritesOverloaded, WatchRestarts, ReplicaSetRollouts, ReplicaSetClusters,
+			CloudEventsReceived, CloudEventsSent,
 		)
 	})
 }
