@@ -167,10 +167,10 @@ type file struct {
 	BrokerHost     string          `json:"brokerHost"`
 	Username       string          `json:"username"`
 	Password       string          `json:"password"`
-	KeepAlive      *int64          `json:"keepAlive"`
+	KeepAlive      json.RawMessage `json:"keepAlive"`
 	DialTimeout    json.RawMessage `json:"dialTimeout"`
-	PubQoS         *int64          `json:"pubQoS"`
-	SubQoS         *int64          `json:"subQoS"`
+	PubQoS         json.RawMessage `json:"pubQoS"`
+	SubQoS         json.RawMessage `json:"subQoS"`
 	CAFile         string          `json:"caFile"`
 	CAData         string          `json:"caData"`
 	ClientCertFile string          `json:"clientCertFile"`
@@ -211,16 +211,17 @@ func (c *Config) fill(f *file) error {
 	c.BrokerHost = f.BrokerHost
 	c.Username, c.Password = f.Username, f.Password
 
-	c.KeepAlive = DefaultKeepAlive
-	if f.KeepAlive != nil {
-		if *f.KeepAlive < 0 || *f.KeepAlive > 65535 {
-			return fmt.Errorf("keepAlive: %d is not a number of seconds from 0 to 65535", *f.KeepAlive)
-		}
-		c.KeepAlive = uint16(*f.KeepAlive)
+	keepAlive, err := wholeNumber("keepAlive", f.KeepAlive, DefaultKeepAlive)
+	if err != nil {
+		return err
 	}
+	if keepAlive < 0 || keepAlive > 65535 {
+		return fmt.Errorf("keepAlive: %d is not a number of seconds from 0 to 65535", keepAlive)
+	}
+	c.KeepAlive = uint16(keepAlive)
 
 	c.DialTimeout = DefaultDialTimeout
-	if len(f.DialTimeout) != 0 && string(f.DialTimeout) != "null" {
+	if isSet(f.DialTimeout) {
 		d, err := parseDuration(f.DialTimeout)
 		if err != nil {
 			return fmt.Errorf("dialTimeout: %w", err)
@@ -228,7 +229,6 @@ func (c *Config) fill(f *file) error {
 		c.DialTimeout = d
 	}
 
-	var err error
 	if c.PubQoS, err = qos("pubQoS", f.PubQoS); err != nil {
 		return err
 	}
@@ -267,14 +267,32 @@ func parseDuration(raw json.RawMessage) (time.Duration, error) {
 	return d, nil
 }
 
-func qos(key string, v *int64) (byte, error) {
-	if v == nil {
-		return DefaultQoS, nil
+func qos(key string, raw json.RawMessage) (byte, error) {
+	v, err := wholeNumber(key, raw, DefaultQoS)
+	if err != nil {
+		return 0, err
 	}
-	if *v < 0 || *v > 2 {
-		return 0, fmt.Errorf("%s: %d is not a QoS (0, 1 or 2)", key, *v)
+	if v < 0 || v > 2 {
+		return 0, fmt.Errorf("%s: %d is not a QoS (0, 1 or 2)", key, v)
 	}
-	return byte(*v), nil
+	return byte(v), nil
+}
+
+// wholeNumber reads the number of key, or def when the file leaves it out.
+func wholeNumber(key string, raw json.RawMessage, def int64) (int64, error) {
+	if !isSet(raw) {
+		return def, nil
+	}
+	var v int64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return 0, fmt.Errorf("%s: %s is not a whole number", key, raw)
+	}
+	return v, nil
+}
+
+// isSet tells whether the file gives a key a value (null counts as none).
+func isSet(raw json.RawMessage) bool {
+	return len(raw) != 0 && string(raw) != "null"
 }
 
 // fillCerts resolves the CA and the client certificate and key the way
