@@ -1,0 +1,402 @@
+// Package mqtt is the agent's MQTT transport: it reads OCM's MQTT config
+// file, resolves the topics of one agent, and carries CloudEvents between
+// the agent and a broker with MQTT 5 and the CloudEvents MQTT binding
+// (docs/contributors/cloudevents.md, section MQTT).
+package mqtt
+
+import (
+	"bytes"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+// The defaults OCM's agent applies to a key the file leaves out.
+const (
+	DefaultKeepAlive   = 60 // seconds
+	DefaultDialTimeout = 60 * time.Second
+	DefaultQoS         = 1
+)
+
+// Topics are the four topics of the config file, as written there.
+type Topics struct {
+	SourceEvents    string `json:"sourceEvents"`
+	AgentEvents     string `json:"agentEvents"`
+	SourceBroadcast string `json:"sourceBroadcast,omitempty"`
+	AgentBroadcast  string `json:"agentBroadcast,omitempty"`
+}
+
+// Config is OCM's MQTT config file (--workload-source-config with
+// --workload-source-driver=mqtt), loaded, defaulted and checked.
+type Config struct {
+	// BrokerHost is host:port of the broker, verbatim: the agent's
+	// AppliedManifestWorks are named after its hash.
+	BrokerHost string
+	Username   string
+	Password   string
+	// KeepAlive is the MQTT keep-alive in seconds; 0 turns it off.
+	KeepAlive   uint16
+	DialTimeout time.Duration
+	PubQoS      byte
+	SubQoS      byte
+	Topics      Topics
+
+	// CAData is the PEM of the broker's CA: caData decoded, or caFile's
+	// content. It is used only with a client certificate, as OCM does.
+	CAData []byte
+	// ClientCertData and ClientKeyData are the PEM of the client
+	// certificate and key, from *Data or read from *File.
+	ClientCertData []byte
+	ClientKeyData  []byte
+	// ClientCertFile and ClientKeyFile are kept when the certificate came
+	// from files (and not from *Data), so that each new connection reads
+	// them again and picks up a renewed certificate.
+	ClientCertFile string
+	ClientKeyFile  string
+
+	// Path is the file the config was loaded from, for messages.
+	Path string
+
+	caFromFile bool
+}
+
+// TLS reports whether connections use TLS: only with a client certificate
+// and key, as OCM's agent decides. A CA alone leaves plain TCP.
+func (c *Config) TLS() bool {
+	return len(c.ClientCertData) != 0 && len(c.ClientKeyData) != 0
+}
+
+// TLSConfig builds the TLS configuration of a connection, or nil without
+// TLS. It trusts the system's roots plus the configured CA, speaks TLS 1.3
+// only (as OCM does), and reads the client certificate again at each
+// handshake when it came from files.
+func (c *Config) TLSConfig() (*tls.Config, error) {
+	if !c.TLS() {
+		return nil, nil
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if len(c.CAData) != 0 && !pool.AppendCertsFromPEM(c.CAData) {
+		return nil, fmt.Errorf("%s: %s: no PEM certificate in it", c.Path, c.caKey())
+	}
+	loaded, err := tls.X509KeyPair(c.ClientCertData, c.ClientKeyData)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s and %s: %w", c.Path, c.certKey(), c.keyKey(), err)
+	}
+	cfg := &tls.Config{
+		RootCAs:    pool,
+		MinVersion: tls.VersionTLS13,
+		MaxVersion: tls.VersionTLS13,
+	}
+	if c.ClientCertFile == "" && c.ClientKeyFile == "" {
+		cfg.Certificates = []tls.Certificate{loaded}
+		return cfg, nil
+	}
+	var mu sync.Mutex
+	cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		// A renewal caught half-written must not cost the connection:
+		// the certificate that loaded last serves until it reads whole.
+		if cert, err := c.readClientCertificate(); err == nil {
+			loaded = *cert
+		}
+		current := loaded
+		return &current, nil
+	}
+	return cfg, nil
+}
+
+// readClientCertificate reads the client certificate and key again, each
+// from its file if it came from one.
+func (c *Config) readClientCertificate() (*tls.Certificate, error) {
+	certPEM, keyPEM := c.ClientCertData, c.ClientKeyData
+	var err error
+	if c.ClientCertFile != "" {
+		if certPEM, err = os.ReadFile(c.ClientCertFile); err != nil {
+			return nil, err
+		}
+	}
+	if c.ClientKeyFile != "" {
+		if keyPEM, err = os.ReadFile(c.ClientKeyFile); err != nil {
+			return nil, err
+		}
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return nil, err
+	}
+	return &cert, nil
+}
+
+func (c *Config) caKey() string {
+	if c.caFromFile {
+		return "caFile"
+	}
+	return "caData"
+}
+
+func (c *Config) certKey() string {
+	if c.ClientCertFile != "" {
+		return "clientCertFile"
+	}
+	return "clientCertData"
+}
+
+func (c *Config) keyKey() string {
+	if c.ClientKeyFile != "" {
+		return "clientKeyFile"
+	}
+	return "clientKeyData"
+}
+
+// file is the config file as written: every key of OCM's MQTTConfig.
+type file struct {
+	BrokerHost     string          `json:"brokerHost"`
+	Username       string          `json:"username"`
+	Password       string          `json:"password"`
+	KeepAlive      json.RawMessage `json:"keepAlive"`
+	DialTimeout    json.RawMessage `json:"dialTimeout"`
+	PubQoS         json.RawMessage `json:"pubQoS"`
+	SubQoS         json.RawMessage `json:"subQoS"`
+	CAFile         string          `json:"caFile"`
+	CAData         string          `json:"caData"`
+	ClientCertFile string          `json:"clientCertFile"`
+	ClientCertData string          `json:"clientCertData"`
+	ClientKeyFile  string          `json:"clientKeyFile"`
+	ClientKeyData  string          `json:"clientKeyData"`
+	Topics         *Topics         `json:"topics"`
+}
+
+// Load reads an MQTT config file (YAML or JSON), applies OCM's defaults and
+// checks it. Every error names the file and the key at fault. Keys the
+// file has beyond OCM's are ignored, as OCM's agent ignores them.
+func Load(path string) (*Config, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("MQTT config: %w", err)
+	}
+	var f file
+	if err := yaml.Unmarshal(raw, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	c := &Config{Path: path}
+	if err := c.fill(&f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// fill copies f into c with the defaults and checks every key; errors name
+// the key, the caller adds the file.
+func (c *Config) fill(f *file) error {
+	if f.BrokerHost == "" {
+		return fmt.Errorf("brokerHost: required")
+	}
+	if _, _, err := net.SplitHostPort(f.BrokerHost); err != nil {
+		return fmt.Errorf("brokerHost: %q is not host:port: %w", f.BrokerHost, err)
+	}
+	c.BrokerHost = f.BrokerHost
+	c.Username, c.Password = f.Username, f.Password
+
+	keepAlive, err := wholeNumber("keepAlive", f.KeepAlive, DefaultKeepAlive)
+	if err != nil {
+		return err
+	}
+	if keepAlive < 0 || keepAlive > 65535 {
+		return fmt.Errorf("keepAlive: %d is not a number of seconds from 0 to 65535", keepAlive)
+	}
+	c.KeepAlive = uint16(keepAlive)
+
+	c.DialTimeout = DefaultDialTimeout
+	if isSet(f.DialTimeout) {
+		d, err := parseDuration(f.DialTimeout)
+		if err != nil {
+			return fmt.Errorf("dialTimeout: %w", err)
+		}
+		c.DialTimeout = d
+	}
+
+	if c.PubQoS, err = qos("pubQoS", f.PubQoS); err != nil {
+		return err
+	}
+	if c.SubQoS, err = qos("subQoS", f.SubQoS); err != nil {
+		return err
+	}
+
+	if err := c.fillCerts(f); err != nil {
+		return err
+	}
+	if f.Topics == nil {
+		return fmt.Errorf("topics: required")
+	}
+	if err := f.Topics.validate(); err != nil {
+		return err
+	}
+	c.Topics = *f.Topics
+	return nil
+}
+
+// parseDuration reads dialTimeout: a Go duration as a string ("10s").
+// A bare number is refused: OCM's YAML library would read it as
+// nanoseconds, which no one means.
+func parseDuration(raw json.RawMessage) (time.Duration, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return 0, fmt.Errorf("%s is not a Go duration such as \"10s\"", raw)
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a Go duration such as \"10s\"", s)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("%q: must be positive", s)
+	}
+	return d, nil
+}
+
+func qos(key string, raw json.RawMessage) (byte, error) {
+	v, err := wholeNumber(key, raw, DefaultQoS)
+	if err != nil {
+		return 0, err
+	}
+	if v < 0 || v > 2 {
+		return 0, fmt.Errorf("%s: %d is not a QoS (0, 1 or 2)", key, v)
+	}
+	return byte(v), nil
+}
+
+// wholeNumber reads the number of key, or def when the file leaves it out.
+func wholeNumber(key string, raw json.RawMessage, def int64) (int64, error) {
+	if !isSet(raw) {
+		return def, nil
+	}
+	var v int64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return 0, fmt.Errorf("%s: %s is not a whole number", key, raw)
+	}
+	return v, nil
+}
+
+// isSet tells whether the file gives a key a value (null counts as none).
+func isSet(raw json.RawMessage) bool {
+	return len(raw) != 0 && string(raw) != "null"
+}
+
+// fillCerts resolves the CA and the client certificate and key the way
+// OCM does: *Data (base64 of the PEM) wins over *File, and the certificate
+// and the key go together.
+func (c *Config) fillCerts(f *file) error {
+	var err error
+	if c.CAData, c.caFromFile, err = pemFrom("caData", f.CAData, "caFile", f.CAFile); err != nil {
+		return err
+	}
+	var certFromFile, keyFromFile bool
+	if c.ClientCertData, certFromFile, err = pemFrom("clientCertData", f.ClientCertData, "clientCertFile", f.ClientCertFile); err != nil {
+		return err
+	}
+	if c.ClientKeyData, keyFromFile, err = pemFrom("clientKeyData", f.ClientKeyData, "clientKeyFile", f.ClientKeyFile); err != nil {
+		return err
+	}
+	if certFromFile {
+		c.ClientCertFile = f.ClientCertFile
+	}
+	if keyFromFile {
+		c.ClientKeyFile = f.ClientKeyFile
+	}
+	switch {
+	case len(c.ClientCertData) != 0 && len(c.ClientKeyData) == 0:
+		return fmt.Errorf("clientKeyFile or clientKeyData: required with %s", c.certKey())
+	case len(c.ClientCertData) == 0 && len(c.ClientKeyData) != 0:
+		return fmt.Errorf("clientCertFile or clientCertData: required with %s", c.keyKey())
+	}
+	if c.TLS() {
+		// Check now what each connection will need, so that a bad file
+		// stops the start rather than every connection.
+		if len(c.CAData) != 0 && !x509.NewCertPool().AppendCertsFromPEM(c.CAData) {
+			return fmt.Errorf("%s: no PEM certificate in it", c.caKey())
+		}
+		if _, err := tls.X509KeyPair(c.ClientCertData, c.ClientKeyData); err != nil {
+			return fmt.Errorf("%s and %s: %w", c.certKey(), c.keyKey(), err)
+		}
+	}
+	return nil
+}
+
+// pemFrom returns the data of dataKey decoded from base64 if set, else the
+// content of the file of fileKey if set; fromFile tells which.
+func pemFrom(dataKey, data, fileKey, path string) (pem []byte, fromFile bool, err error) {
+	if data != "" {
+		pem, err = base64.StdEncoding.DecodeString(strings.TrimSpace(data))
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: not base64: %w", dataKey, err)
+		}
+		if len(bytes.TrimSpace(pem)) == 0 {
+			return nil, false, fmt.Errorf("%s: empty once decoded", dataKey)
+		}
+		return pem, false, nil
+	}
+	if path == "" {
+		return nil, false, nil
+	}
+	pem, err = os.ReadFile(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", fileKey, err)
+	}
+	return pem, true, nil
+}
+
+// The topic patterns of OCM's config file: fixed words are lowercase
+// letters, a source id or a cluster name is lowercase letters, digits and
+// dashes or a single-level wildcard, and any topic may be a shared
+// subscription ($share/<group>/...).
+const (
+	sharePrefix   = `^(\$share/[a-z0-9-]+/)?`
+	idOrWildcard  = `([a-z0-9-]+|\+)`
+	patternEvents = sharePrefix + `[a-z]+/` + idOrWildcard + `/[a-z]+/` + idOrWildcard + `/`
+)
+
+var (
+	sourceEventsPattern    = regexp.MustCompile(patternEvents + `sourceevents$`)
+	agentEventsPattern     = regexp.MustCompile(patternEvents + `agentevents$`)
+	sourceBroadcastPattern = regexp.MustCompile(sharePrefix + `[a-z]+/` + idOrWildcard + `/sourcebroadcast$`)
+	agentBroadcastPattern  = regexp.MustCompile(sharePrefix + `[a-z]+/` + idOrWildcard + `/agentbroadcast$`)
+)
+
+func (t *Topics) validate() error {
+	if t.SourceEvents == "" {
+		return fmt.Errorf("topics.sourceEvents: required")
+	}
+	if !sourceEventsPattern.MatchString(t.SourceEvents) {
+		return fmt.Errorf("topics.sourceEvents: %q does not match %s", t.SourceEvents, sourceEventsPattern)
+	}
+	if t.AgentEvents == "" {
+		return fmt.Errorf("topics.agentEvents: required")
+	}
+	m := agentEventsPattern.FindStringSubmatch(t.AgentEvents)
+	if m == nil {
+		return fmt.Errorf("topics.agentEvents: %q does not match %s", t.AgentEvents, agentEventsPattern)
+	}
+	if m[2] == "+" {
+		return fmt.Errorf("topics.agentEvents: %q must name its source: the agent publishes to it, and MQTT forbids a wildcard in a published topic", t.AgentEvents)
+	}
+	if t.SourceBroadcast != "" && !sourceBroadcastPattern.MatchString(t.SourceBroadcast) {
+		return fmt.Errorf("topics.sourceBroadcast: %q does not match %s", t.SourceBroadcast, sourceBroadcastPattern)
+	}
+	if t.AgentBroadcast != "" && !agentBroadcastPattern.MatchString(t.AgentBroadcast) {
+		return fmt.Errorf("topics.agentBroadcast: %q does not match %s", t.AgentBroadcast, agentBroadcastPattern)
+	}
+	return nil
+}

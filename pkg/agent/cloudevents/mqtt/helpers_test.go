@@ -1,0 +1,224 @@
+package mqtt
+
+import (
+	"context"
+	"net"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cloudevents/sdk-go/v2/event"
+	"github.com/eclipse/paho.golang/paho"
+	"github.com/stretchr/testify/require"
+
+	"github.com/manifestwork/work/pkg/agent/cloudevents"
+)
+
+const (
+	testCluster  = "cluster1"
+	testClientID = "agent1"
+	specTopic    = "sources/maestro/consumers/cluster1/sourceevents"
+	statusTopic  = "sources/maestro/consumers/cluster1/agentevents"
+	// waitFor bounds every poll of the tests.
+	waitFor = 20 * time.Second
+	tick    = 10 * time.Millisecond
+)
+
+// testConfig is a loaded config for a broker at addr, with the topics of a
+// Maestro-like source.
+func testConfig(addr string) *Config {
+	return &Config{
+		BrokerHost:  addr,
+		KeepAlive:   60,
+		DialTimeout: 5 * time.Second,
+		PubQoS:      1,
+		SubQoS:      1,
+		Topics: Topics{
+			SourceEvents:    "sources/maestro/consumers/+/sourceevents",
+			AgentEvents:     "sources/maestro/consumers/+/agentevents",
+			SourceBroadcast: "sources/+/sourcebroadcast",
+		},
+		Path: "test-config.yaml",
+	}
+}
+
+// fastBackoff reconnects the tests' transports within milliseconds.
+func fastBackoff() time.Duration { return 20 * time.Millisecond }
+
+// recorder is a cloudevents.Handler that keeps what it was told.
+type recorder struct {
+	mu           sync.Mutex
+	connected    int
+	disconnected int
+	events       []event.Event
+	malformed    []error
+	// onConnected, when set, runs inside Connected.
+	onConnected func(ctx context.Context)
+}
+
+var _ cloudevents.Handler = (*recorder)(nil)
+
+func (r *recorder) Connected(ctx context.Context) {
+	r.mu.Lock()
+	r.connected++
+	f := r.onConnected
+	r.mu.Unlock()
+	if f != nil {
+		f(ctx)
+	}
+}
+
+func (r *recorder) Disconnected(error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.disconnected++
+}
+
+func (r *recorder) Receive(_ context.Context, e event.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+func (r *recorder) Malformed(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.malformed = append(r.malformed, err)
+}
+
+func (r *recorder) counts() (connected, disconnected int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.connected, r.disconnected
+}
+
+func (r *recorder) received() []event.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]event.Event(nil), r.events...)
+}
+
+func (r *recorder) malformedErrs() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]error(nil), r.malformed...)
+}
+
+// runTransport builds a transport for cfg and runs it until the test ends.
+func runTransport(t *testing.T, cfg *Config, h cloudevents.Handler) *Transport {
+	t.Helper()
+	tr, err := New(cfg, testCluster, testClientID, WithBackoff(fastBackoff))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tr.Run(ctx, h)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return tr
+}
+
+// source plays the source's part: a plain paho client on the broker.
+type source struct {
+	t   *testing.T
+	cli *paho.Client
+	got chan *paho.Publish
+}
+
+func newSource(t *testing.T, addr string) *source {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	require.NoError(t, err)
+	s := &source{t: t, got: make(chan *paho.Publish, 100)}
+	s.cli = paho.NewClient(paho.ClientConfig{
+		Conn: conn,
+		OnPublishReceived: []func(paho.PublishReceived) (bool, error){
+			func(pr paho.PublishReceived) (bool, error) {
+				s.got <- pr.Packet
+				return true, nil
+			},
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	_, err = s.cli.Connect(ctx, &paho.Connect{ClientID: "source-" + t.Name(), CleanStart: true, KeepAlive: 30})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.cli.Disconnect(&paho.Disconnect{}) })
+	return s
+}
+
+func (s *source) subscribe(topic string) {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	_, err := s.cli.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: topic, QoS: 1}}})
+	require.NoError(s.t, err)
+}
+
+func (s *source) publish(p *paho.Publish) {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	_, err := s.cli.Publish(ctx, p)
+	require.NoError(s.t, err)
+}
+
+// next returns the next message the source got.
+func (s *source) next() *paho.Publish {
+	s.t.Helper()
+	select {
+	case p := <-s.got:
+		return p
+	case <-time.After(waitFor):
+		s.t.Fatal("the source got no message")
+		return nil
+	}
+}
+
+// binarySpec is a spec create request in binary mode, written by hand as
+// OCM's source writes it: data as payload, attributes as ce-* properties.
+func binarySpec(resourceID string, version int) *paho.Publish {
+	return &paho.Publish{
+		Topic: specTopic,
+		QoS:   1,
+		Properties: &paho.PublishProperties{
+			ContentType: "application/json",
+			User: paho.UserProperties{
+				{Key: "ce-specversion", Value: "1.0"},
+				{Key: "ce-id", Value: "id-" + resourceID},
+				{Key: "ce-source", Value: "maestro"},
+				{Key: "ce-type", Value: cloudevents.EventType{SubResource: cloudevents.SubResourceSpec, Action: cloudevents.CreateRequest}.String()},
+				{Key: "ce-resourceid", Value: resourceID},
+				{Key: "ce-resourceversion", Value: strconv.Itoa(version)},
+				{Key: "ce-clustername", Value: testCluster},
+			},
+		},
+		Payload: []byte(`{"manifests":[]}`),
+	}
+}
+
+// statusEvent is a status update of the agent, as the Hub would publish.
+func statusEvent(resourceID string) event.Event {
+	e := event.New()
+	e.SetID("status-" + resourceID)
+	e.SetSource(testClientID)
+	e.SetType(cloudevents.EventType{SubResource: cloudevents.SubResourceStatus, Action: cloudevents.UpdateRequest}.String())
+	e.SetExtension(cloudevents.ExtResourceID, resourceID)
+	e.SetExtension(cloudevents.ExtResourceVersion, 3)
+	e.SetExtension(cloudevents.ExtClusterName, testCluster)
+	_ = e.SetData("application/json", map[string]any{"conditions": []any{}})
+	return e
+}
+
+// userProperty is the value of the user property key of p, "" without it.
+func userProperty(p *paho.Publish, key string) string {
+	if p.Properties == nil {
+		return ""
+	}
+	return p.Properties.User.Get(key)
+}
