@@ -9,6 +9,8 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
+	cegrpc "github.com/manifestwork/work/pkg/agent/cloudevents/grpc"
+	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	"github.com/manifestwork/work/pkg/kubeconn/outage"
 )
@@ -49,7 +51,22 @@ func dialHub(d agentDeps) (hubConnection, error) {
 // transports are the drivers that deliver works as CloudEvents, by
 // --workload-source-driver: each loads its config file and builds a
 // transport that has not connected yet.
-var transports = map[string]func(config, cluster, clientID string) (cloudevents.Transport, error){}
+var transports = map[string]func(config, cluster, clientID string) (cloudevents.Transport, error){
+	MQTTDriver: func(config, cluster, clientID string) (cloudevents.Transport, error) {
+		cfg, err := mqtt.Load(config)
+		if err != nil {
+			return nil, err
+		}
+		return mqtt.New(cfg, cluster, clientID)
+	},
+	GRPCDriver: func(config, cluster, clientID string) (cloudevents.Transport, error) {
+		cfg, err := cegrpc.Load(config)
+		if err != nil {
+			return nil, err
+		}
+		return cegrpc.New(cfg, cluster, clientID)
+	},
+}
 
 // dialSource builds the Hub of a CloudEvents driver from its config file.
 // The broker need not answer yet: the Hub connects once the agent runs.
