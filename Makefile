@@ -16,8 +16,10 @@ TESTBED = $(shell hack/testbed.sh)
 HELM = $(shell hack/helm.sh)
 # OCM's work agent, for the take-over tests, likewise.
 OCM_AGENT = $(shell hack/ocm-agent.sh)
+# The MQTT broker of the CloudEvents tests and bench, likewise.
+MQTT_BROKER = $(shell hack/mqtt-broker.sh)
 
-.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm ocm-agent update-codegen ocm-differences clean webhook-certs image kind-load push bench
+.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm ocm-agent mqtt-broker update-codegen ocm-differences clean webhook-certs image kind-load push bench
 
 all: build
 
@@ -33,7 +35,10 @@ helm:
 ocm-agent:
 	@hack/ocm-agent.sh
 
-test: testbed helm ocm-agent test-unit test-integration test-e2e test-demo
+mqtt-broker:
+	@hack/mqtt-broker.sh
+
+test: testbed helm ocm-agent mqtt-broker test-unit test-integration test-e2e test-demo
 
 test-unit:
 	$(GO) test -count=1 ./cmd/... ./pkg/...
@@ -43,8 +48,8 @@ test-unit:
 test-integration: testbed
 	WORK_TESTBED_BIN=$(TESTBED) $(GO) test -count=1 -timeout 20m ./test/integration/...
 
-test-e2e: testbed helm ocm-agent
-	WORK_TESTBED_BIN=$(TESTBED) WORK_HELM=$(HELM) WORK_OCM_AGENT=$(OCM_AGENT) $(GO) test -count=1 -timeout 45m -v ./test/e2e/...
+test-e2e: testbed helm ocm-agent mqtt-broker
+	WORK_TESTBED_BIN=$(TESTBED) WORK_HELM=$(HELM) WORK_OCM_AGENT=$(OCM_AGENT) WORK_MQTT_BROKER=$(MQTT_BROKER) $(GO) test -count=1 -timeout 45m -v ./test/e2e/...
 
 update-codegen:
 	hack/update-codegen.sh
@@ -104,5 +109,5 @@ clean:
 # BENCH_WORKS, BENCH_MANIFESTS, BENCH_IDLE, BENCH_QPS, BENCH_AGENTS,
 # BENCH_OUT and more (test/bench/params_test.go); the tables are printed and
 # written, with the JSON, to _output/bench.
-bench: testbed ocm-agent
-	WORK_TESTBED_BIN=$(TESTBED) WORK_OCM_AGENT=$(OCM_AGENT) WORK_BENCH=1 $(GO) test -count=1 -timeout 120m -v ./test/bench/...
+bench: testbed ocm-agent mqtt-broker
+	WORK_TESTBED_BIN=$(TESTBED) WORK_OCM_AGENT=$(OCM_AGENT) WORK_MQTT_BROKER=$(MQTT_BROKER) WORK_BENCH=1 $(GO) test -count=1 -timeout 120m -v ./test/bench/...

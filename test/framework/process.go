@@ -39,6 +39,9 @@ type Process struct {
 	// httpsOnly is for a program with its probes on --listen alone, over
 	// HTTPS (OCM's work agent): readiness is GET /healthz there.
 	httpsOnly bool
+	// plain is for a program without probes (the MQTT broker): its
+	// arguments are all its own.
+	plain bool
 
 	mu    sync.Mutex
 	cmd   *exec.Cmd
@@ -79,6 +82,9 @@ func (p *Process) Start() error {
 // processes never collide on the defaults (:8081, :8443; :8000 for the
 // webhook server, as OCM runs it).
 func (p *Process) probeFlags() ([]string, error) {
+	if p.plain {
+		return nil, nil
+	}
 	if p.httpsOnly {
 		secure, err := FreePort()
 		if err != nil {
