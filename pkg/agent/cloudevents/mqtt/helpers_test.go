@@ -110,17 +110,23 @@ func runTransport(t *testing.T, cfg *Config, h cloudevents.Handler) *Transport {
 	t.Helper()
 	tr, err := New(cfg, testCluster, testClientID, WithBackoff(fastBackoff))
 	require.NoError(t, err)
+	t.Cleanup(start(tr, h))
+	return tr
+}
+
+// start runs tr in the background; the function it returns ends the run
+// and waits for Run to return.
+func start(tr *Transport, h cloudevents.Handler) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		tr.Run(ctx, h)
 	}()
-	t.Cleanup(func() {
+	return func() {
 		cancel()
 		<-done
-	})
-	return tr
+	}
 }
 
 // source plays the source's part: a plain paho client on the broker.

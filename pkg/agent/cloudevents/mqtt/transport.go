@@ -375,9 +375,17 @@ func toEvent(pub *paho.Publish) (e *event.Event, err error) {
 		}
 	}()
 	if pub.Properties == nil {
-		return nil, errors.New("not a CloudEvent: no MQTT 5 properties, so no ce-specversion and no CloudEvents content type")
+		pub.Properties = &paho.PublishProperties{}
 	}
-	e, err = binding.ToEvent(context.Background(), mqttbinding.NewMessage(pub))
+	msg := mqttbinding.NewMessage(pub)
+	if msg.ReadEncoding() == binding.EncodingUnknown {
+		if v := pub.Properties.User.Get("ce-specversion"); v != "" {
+			return nil, fmt.Errorf("not a CloudEvent: unknown CloudEvents spec version %q", v)
+		}
+		return nil, fmt.Errorf("not a CloudEvent: neither a ce-specversion user property (binary mode) nor a CloudEvents content type (structured mode; content type %q)",
+			pub.Properties.ContentType)
+	}
+	e, err = binding.ToEvent(context.Background(), msg)
 	if err != nil {
 		return nil, fmt.Errorf("not a CloudEvent: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"io"
 	"log/slog"
+	"sort"
 	"sync"
 	"testing"
 	"time"
@@ -74,6 +75,24 @@ func Start(tb testing.TB, opts ...Option) *Broker {
 // Addr is host:port of the broker.
 func (b *Broker) Addr() string { return b.addr }
 
+// Clients lists the ids of the clients connected now; a stopped broker
+// has none.
+func (b *Broker) Clients() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.srv == nil {
+		return nil
+	}
+	var ids []string
+	for id, cl := range b.srv.Clients.GetAll() {
+		if !cl.Closed() {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
 // Stop stops the broker and drops its clients; it forgets every session
 // and subscription. Stopping a stopped broker does nothing.
 func (b *Broker) Stop() {
@@ -113,8 +132,7 @@ func (b *Broker) Restart() {
 // serve starts a server on b.addr and records the address it got.
 func (b *Broker) serve() (*mochi.Server, error) {
 	srv := mochi.New(&mochi.Options{
-		InlineClient: true,
-		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	var err error
 	if b.opts.username != "" {
