@@ -30,6 +30,11 @@ import (
 // answer in time gets its connection dropped, and the transport tries again.
 const subscribeTimeout = 30 * time.Second
 
+// DefaultCertCheckInterval is how often the transport reads a client
+// certificate from its files to see whether it was renewed, as OCM's agent
+// does.
+const DefaultCertCheckInterval = 5 * time.Minute
+
 // shutdownTimeout bounds the clean DISCONNECT when Run's context ends.
 const shutdownTimeout = 5 * time.Second
 
@@ -42,6 +47,8 @@ type Transport struct {
 	mqttClientID string
 	tls          *tls.Config
 	delay        func() time.Duration
+	certs        *certReloader // nil unless the client certificate is in files
+	certCheck    time.Duration
 
 	// everUp is set once a first connection came up: from then on, even
 	// the first attempt of a reconnect waits for the backoff, as OCM's
@@ -68,6 +75,12 @@ type Option func(*Transport)
 // reconnect fast.
 func WithBackoff(delay func() time.Duration) Option {
 	return func(t *Transport) { t.delay = delay }
+}
+
+// WithCertCheckInterval replaces how often the transport checks its
+// client certificate files for a renewal (DefaultCertCheckInterval).
+func WithCertCheckInterval(d time.Duration) Option {
+	return func(t *Transport) { t.certCheck = d }
 }
 
 // NewOCMBackoff is the reconnect backoff of OCM's agent: 5 s at first,
@@ -98,7 +111,7 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Path, err)
 	}
-	tlsCfg, err := cfg.TLSConfig()
+	tlsCfg, certs, err := cfg.tlsConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +120,8 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 		topics:       topics,
 		mqttClientID: clientID + "-client",
 		tls:          tlsCfg,
+		certs:        certs,
+		certCheck:    DefaultCertCheckInterval,
 		delay:        NewOCMBackoff(),
 	}
 	for _, o := range opts {
@@ -204,11 +219,22 @@ func (t *Transport) Run(ctx context.Context, h cloudevents.Handler) {
 		},
 	}
 
+	var background sync.WaitGroup
+	defer background.Wait()
+	background.Add(1)
 	delivered := make(chan struct{})
 	go func() {
+		defer background.Done()
 		defer close(delivered)
 		t.deliver(ctx, h, in)
 	}()
+	if t.certs != nil && t.certCheck > 0 {
+		background.Add(1)
+		go func() {
+			defer background.Done()
+			t.watchCertificate(ctx)
+		}()
+	}
 
 	cm, err := autopaho.NewConnection(ctx, cfg)
 	if err != nil {
@@ -283,6 +309,36 @@ func (t *Transport) dial(ctx context.Context, _ autopaho.ClientConfig, _ *url.UR
 	t.conn = safe
 	t.mu.Unlock()
 	return safe, nil
+}
+
+// watchCertificate checks the client certificate files every certCheck
+// until ctx ends; when they hold a renewed certificate it drops the
+// connection, so that the next one presents it, as OCM's agent does.
+func (t *Transport) watchCertificate(ctx context.Context) {
+	log := klog.FromContext(ctx)
+	ticker := time.NewTicker(t.certCheck)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		renewed, err := t.certs.renewed()
+		if err != nil {
+			log.Error(err, "Cannot read the client certificate; keeping the one in use",
+				"certFile", t.cfg.ClientCertFile, "keyFile", t.cfg.ClientKeyFile)
+			continue
+		}
+		if !renewed {
+			continue
+		}
+		t.mu.Lock()
+		gen := t.gen
+		t.mu.Unlock()
+		log.Info("The client certificate was renewed; reconnecting with it", "certFile", t.cfg.ClientCertFile)
+		t.dropConnection(gen)
+	}
 }
 
 // dropConnection closes the connection of generation gen, if it is still
