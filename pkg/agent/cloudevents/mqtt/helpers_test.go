@@ -2,7 +2,6 @@ package mqtt
 
 import (
 	"context"
-	"net"
 	"strconv"
 	"sync"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
+	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt/mqtttest"
 )
 
 const (
@@ -129,61 +129,9 @@ func start(tr *Transport, h cloudevents.Handler) (stop func()) {
 	}
 }
 
-// source plays the source's part: a plain paho client on the broker.
-type source struct {
-	t   *testing.T
-	cli *paho.Client
-	got chan *paho.Publish
-}
-
-func newSource(t *testing.T, addr string) *source {
-	t.Helper()
-	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	require.NoError(t, err)
-	s := &source{t: t, got: make(chan *paho.Publish, 100)}
-	s.cli = paho.NewClient(paho.ClientConfig{
-		Conn: conn,
-		OnPublishReceived: []func(paho.PublishReceived) (bool, error){
-			func(pr paho.PublishReceived) (bool, error) {
-				s.got <- pr.Packet
-				return true, nil
-			},
-		},
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-	defer cancel()
-	_, err = s.cli.Connect(ctx, &paho.Connect{ClientID: "source-" + t.Name(), CleanStart: true, KeepAlive: 30})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = s.cli.Disconnect(&paho.Disconnect{}) })
-	return s
-}
-
-func (s *source) subscribe(topic string) {
-	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-	defer cancel()
-	_, err := s.cli.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: topic, QoS: 1}}})
-	require.NoError(s.t, err)
-}
-
-func (s *source) publish(p *paho.Publish) {
-	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-	defer cancel()
-	_, err := s.cli.Publish(ctx, p)
-	require.NoError(s.t, err)
-}
-
-// next returns the next message the source got.
-func (s *source) next() *paho.Publish {
-	s.t.Helper()
-	select {
-	case p := <-s.got:
-		return p
-	case <-time.After(waitFor):
-		s.t.Fatal("the source got no message")
-		return nil
-	}
+// newSource connects a client that plays the source's part.
+func newSource(t *testing.T, addr string) *mqtttest.Client {
+	return mqtttest.Connect(t, addr, "source")
 }
 
 // binarySpec is a spec create request in binary mode, written by hand as

@@ -69,10 +69,9 @@ var _ cloudevents.Transport = (*Transport)(nil)
 // Option changes how New builds a Transport.
 type Option func(*Transport)
 
-// WithBackoff replaces OCM's reconnect backoff (5 s, growing to about a
-// minute with jitter, reset after ten quiet minutes) with delay, which is
-// asked for the wait before each reconnect attempt. Tests use it to
-// reconnect fast.
+// WithBackoff replaces OCM's reconnect backoff (NewOCMBackoff) with
+// delay, which is asked for the wait before each reconnect attempt. Tests
+// use it to reconnect fast.
 func WithBackoff(delay func() time.Duration) Option {
 	return func(t *Transport) { t.delay = delay }
 }
@@ -84,9 +83,9 @@ func WithCertCheckInterval(d time.Duration) Option {
 }
 
 // NewOCMBackoff is the reconnect backoff of OCM's agent: 5 s at first,
-// five times longer after each failure up to a minute, each with up to as
-// much again of jitter, and from 5 s again after ten minutes without a
-// reconnect.
+// five times longer after each wait up to a minute, each with up to as
+// much again of jitter (so 5-10 s, 25-50 s, then 1-2 min), and every ten
+// minutes it starts over from 5 s.
 func NewOCMBackoff() func() time.Duration {
 	return wait.Backoff{
 		Duration: 5 * time.Second,

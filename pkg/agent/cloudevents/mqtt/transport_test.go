@@ -27,14 +27,14 @@ func waitConnected(t *testing.T, h *recorder, n int) {
 func TestRoundTrip(t *testing.T) {
 	broker := mqtttest.Start(t)
 	src := newSource(t, broker.Addr())
-	src.subscribe("sources/maestro/consumers/+/agentevents")
+	src.Subscribe("sources/maestro/consumers/+/agentevents")
 
 	h := &recorder{}
 	tr := runTransport(t, testConfig(broker.Addr()), h)
 	waitConnected(t, h, 1)
 
 	// Source to agent: a binary-mode spec event keeps its extensions.
-	src.publish(binarySpec("work-1", 3))
+	src.Publish(binarySpec("work-1", 3))
 	require.Eventually(t, func() bool { return len(h.received()) == 1 }, waitFor, tick)
 	got := h.received()[0]
 	assert.Equal(t, "id-work-1", got.ID())
@@ -50,7 +50,7 @@ func TestRoundTrip(t *testing.T) {
 
 	// Agent to source: a status event in binary mode on the status topic.
 	require.NoError(t, tr.Publish(context.Background(), statusEvent("work-1")))
-	p := src.next()
+	p := src.Next()
 	assert.Equal(t, statusTopic, p.Topic)
 	assert.EqualValues(t, 1, p.QoS)
 	assert.False(t, p.Retain)
@@ -115,7 +115,7 @@ func TestReceiveBinaryAndStructured(t *testing.T) {
 			h := &recorder{}
 			runTransport(t, testConfig(broker.Addr()), h)
 			waitConnected(t, h, 1)
-			newSource(t, broker.Addr()).publish(tc.pub)
+			newSource(t, broker.Addr()).Publish(tc.pub)
 			require.Eventually(t, func() bool { return len(h.received()) == 1 }, waitFor, tick)
 			got := h.received()[0]
 			assert.Equal(t, tc.wantID, got.ID())
@@ -158,9 +158,9 @@ func TestMalformedMessages(t *testing.T) {
 	src := newSource(t, broker.Addr())
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			src.publish(tc.pub)
+			src.Publish(tc.pub)
 			// The transport goes on: the next good event arrives.
-			src.publish(binarySpec("good-"+strconv.Itoa(i), 1))
+			src.Publish(binarySpec("good-"+strconv.Itoa(i), 1))
 			require.Eventually(t, func() bool { return len(h.received()) == i+1 }, waitFor, tick)
 			assert.Equal(t, "good-"+strconv.Itoa(i), h.received()[i].Extensions()[cloudevents.ExtResourceID])
 			errs := h.malformedErrs()
@@ -221,12 +221,12 @@ func TestBrokerRestart(t *testing.T) {
 
 		// Events flow again both ways, on the new subscription.
 		src := newSource(t, broker.Addr())
-		src.subscribe("sources/maestro/consumers/+/agentevents")
-		src.publish(binarySpec("after-restart-"+strconv.Itoa(round), round))
+		src.Subscribe("sources/maestro/consumers/+/agentevents")
+		src.Publish(binarySpec("after-restart-"+strconv.Itoa(round), round))
 		require.Eventually(t, func() bool { return len(h.received()) == round }, waitFor, tick)
 		assert.Equal(t, "after-restart-"+strconv.Itoa(round), h.received()[round-1].Extensions()[cloudevents.ExtResourceID])
 		require.NoError(t, tr.Publish(context.Background(), statusEvent("w"+strconv.Itoa(round))))
-		assert.Equal(t, "w"+strconv.Itoa(round), userProperty(src.next(), "ce-resourceid"))
+		assert.Equal(t, "w"+strconv.Itoa(round), userProperty(src.Next(), "ce-resourceid"))
 	}
 }
 
@@ -272,8 +272,8 @@ func TestTopicsOfEachEvent(t *testing.T) {
 	cfg := testConfig(broker.Addr())
 	cfg.Topics.AgentBroadcast = "clusters/+/agentbroadcast"
 	src := newSource(t, broker.Addr())
-	src.subscribe("sources/maestro/consumers/+/agentevents")
-	src.subscribe("clusters/+/agentbroadcast")
+	src.Subscribe("sources/maestro/consumers/+/agentevents")
+	src.Subscribe("clusters/+/agentbroadcast")
 
 	h := &recorder{}
 	tr := runTransport(t, cfg, h)
@@ -293,7 +293,7 @@ func TestTopicsOfEachEvent(t *testing.T) {
 			e := statusEvent("w")
 			e.SetType(tc.action.String())
 			require.NoError(t, tr.Publish(context.Background(), e))
-			p := src.next()
+			p := src.Next()
 			assert.Equal(t, tc.wantTopic, p.Topic)
 			assert.Equal(t, tc.action.String(), userProperty(p, "ce-type"))
 		})
@@ -302,14 +302,14 @@ func TestTopicsOfEachEvent(t *testing.T) {
 	// The source's broadcast reaches the agent too.
 	bc := binarySpec("broadcast", 1)
 	bc.Topic = "sources/maestro/sourcebroadcast"
-	src.publish(bc)
+	src.Publish(bc)
 	require.Eventually(t, func() bool { return len(h.received()) == 1 }, waitFor, tick)
 }
 
 func TestConnectedMayPublishAndOrderIsKept(t *testing.T) {
 	broker := mqtttest.Start(t)
 	src := newSource(t, broker.Addr())
-	src.subscribe("sources/maestro/consumers/+/agentevents")
+	src.Subscribe("sources/maestro/consumers/+/agentevents")
 
 	var tr *Transport
 	var publishErr atomic.Value
@@ -326,13 +326,13 @@ func TestConnectedMayPublishAndOrderIsKept(t *testing.T) {
 	require.NoError(t, err)
 	defer start(tr, h)()
 
-	p := src.next()
+	p := src.Next()
 	assert.Equal(t, "resync", userProperty(p, "ce-resourceid"))
 	assert.Nil(t, publishErr.Load())
 
 	const n = 200
 	for i := range n {
-		src.publish(binarySpec("w"+strconv.Itoa(i), i))
+		src.Publish(binarySpec("w"+strconv.Itoa(i), i))
 	}
 	require.Eventually(t, func() bool { return len(h.received()) == n }, waitFor, tick)
 	for i, e := range h.received() {
