@@ -405,10 +405,16 @@ func (t *Transport) subscribe(ctx context.Context, gen uint64) bool {
 	}
 	subCtx, cancel := context.WithTimeout(ctx, subscribeTimeout)
 	defer cancel()
-	if _, err := cm.Subscribe(subCtx, sub); err != nil {
+	if suback, err := cm.Subscribe(subCtx, sub); err != nil {
 		if ctx.Err() == nil {
+			var reasons []int // one per topic; 0x80 and above is a refusal
+			if suback != nil {
+				for _, r := range suback.Reasons {
+					reasons = append(reasons, int(r))
+				}
+			}
 			klog.FromContext(ctx).Error(err, "Cannot subscribe to the agent's topics; reconnecting",
-				"spec", t.topics.Spec, "broadcast", t.topics.Broadcast)
+				"spec", t.topics.Spec, "broadcast", t.topics.Broadcast, "reasonCodes", reasons)
 		}
 		t.dropConnection(gen)
 		return false

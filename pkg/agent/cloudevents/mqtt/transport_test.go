@@ -363,3 +363,23 @@ func TestRunEndsWithItsContext(t *testing.T) {
 	assert.ErrorIs(t, tr.Publish(context.Background(), statusEvent("w")), cloudevents.ErrDisconnected)
 	require.Eventually(t, func() bool { return len(broker.Clients()) == 0 }, waitFor, tick, "the client disconnected")
 }
+
+func TestSubscriptionRefused(t *testing.T) {
+	broker := mqtttest.Start(t, mqtttest.WithDenied("sources/+/consumers/+/sourceevents"))
+	var attempts atomic.Int32
+	h := &recorder{}
+	tr, err := New(testConfig(broker.Addr()), testCluster, testClientID, WithBackoff(func() time.Duration {
+		attempts.Add(1)
+		return fastBackoff()
+	}))
+	require.NoError(t, err)
+	t.Cleanup(start(tr, h))
+
+	// Each connection comes up, its subscription is refused, and the
+	// transport drops it to try again; it never tells the Handler it is up.
+	require.Eventually(t, func() bool { return attempts.Load() >= 3 }, waitFor, tick, "the transport retries")
+	c, d := h.counts()
+	assert.Zero(t, c)
+	assert.Zero(t, d)
+	assert.ErrorIs(t, tr.Publish(context.Background(), statusEvent("w")), cloudevents.ErrDisconnected)
+}
