@@ -48,29 +48,3 @@ func TestReconnectDelay(t *testing.T) {
 		})
 	}
 }
-
-func TestNew(t *testing.T) {
-	cases := []struct {
-		name     string
-		cfg      *Config
-		cluster  string
-		clientID string
-		wantErr  string
-	}{
-		{name: "no config", cluster: testCluster, clientID: testClientID, wantErr: "no config"},
-		{name: "no client id", cfg: testConfig("b:1"), cluster: testCluster, wantErr: "client id"},
-		{name: "no cluster", cfg: testConfig("b:1"), clientID: testClientID, wantErr: "test-config.yaml: cluster name: required"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := New(tc.cfg, tc.cluster, tc.clientID)
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), tc.wantErr)
-		})
-	}
-	tr, err := New(testConfig("broker.example.com:1883"), testCluster, testClientID)
-	require.NoError(t, err)
-	assert.Equal(t, "broker.example.com:1883", tr.Address())
-	assert.Equal(t, "agent1-client", tr.ClientID())
-	assert.Equal(t, specTopic, tr.Topics().Spec)
-}

@@ -97,11 +97,11 @@ func (c *Config) tlsConfig() (*tls.Config, *certReloader, error) {
 		pool = x509.NewCertPool()
 	}
 	if len(c.CAData) != 0 && !pool.AppendCertsFromPEM(c.CAData) {
-		return nil, nil, fmt.Errorf("%s: %s: no PEM certificate in it", c.Path, c.caKey())
+		return nil, nil, c.errorf("%s: no PEM certificate in it", c.caKey())
 	}
 	loaded, err := tls.X509KeyPair(c.ClientCertData, c.ClientKeyData)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %s and %s: %w", c.Path, c.certKey(), c.keyKey(), err)
+		return nil, nil, c.errorf("%s and %s: %w", c.certKey(), c.keyKey(), err)
 	}
 	cfg := &tls.Config{
 		RootCAs:    pool,
@@ -175,6 +175,16 @@ func (c *Config) readClientCertificate() (*tls.Certificate, error) {
 		return nil, err
 	}
 	return &cert, nil
+}
+
+// errorf is an error about the config, prefixed with its file when it
+// came from one.
+func (c *Config) errorf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	if c.Path == "" {
+		return fmt.Errorf("MQTT config: %w", err)
+	}
+	return fmt.Errorf("%s: %w", c.Path, err)
 }
 
 func (c *Config) caKey() string {

@@ -108,7 +108,7 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 	}
 	topics, err := ResolveAgentTopics(cfg.Topics, clusterName)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cfg.Path, err)
+		return nil, cfg.errorf("%w", err)
 	}
 	tlsCfg, certs, err := cfg.tlsConfig()
 	if err != nil {
@@ -139,8 +139,10 @@ func (t *Transport) Topics() AgentTopics { return t.topics }
 func (t *Transport) ClientID() string { return t.mqttClientID }
 
 // Run connects and stays connected until ctx ends; see
-// cloudevents.Transport. A Transport runs once: a second Run logs an error
-// and only waits for its context.
+// cloudevents.Transport. When ctx ends while the Handler knows the
+// transport as connected, it hears Disconnected(ctx.Err()) before Run
+// returns. A Transport runs once: a second Run logs an error and only
+// waits for its context.
 func (t *Transport) Run(ctx context.Context, h cloudevents.Handler) {
 	log := klog.FromContext(ctx).WithValues("broker", t.cfg.BrokerHost, "mqttClientID", t.mqttClientID)
 	if !t.running.CompareAndSwap(false, true) {

@@ -347,6 +347,14 @@ func TestRunEndsWithItsContext(t *testing.T) {
 	require.NoError(t, err)
 	stop := start(tr, h)
 	waitConnected(t, h, 1)
+
+	// A second Run does nothing but wait for its context.
+	other := &recorder{}
+	start(tr, other)()
+	c, _ := other.counts()
+	assert.Zero(t, c)
+	require.NoError(t, tr.Publish(context.Background(), statusEvent("w")), "the first Run goes on")
+
 	stopped := make(chan struct{})
 	go func() {
 		stop()
@@ -382,4 +390,31 @@ func TestSubscriptionRefused(t *testing.T) {
 	assert.Zero(t, c)
 	assert.Zero(t, d)
 	assert.ErrorIs(t, tr.Publish(context.Background(), statusEvent("w")), cloudevents.ErrDisconnected)
+}
+
+func TestNew(t *testing.T) {
+	cases := []struct {
+		name     string
+		cfg      *Config
+		cluster  string
+		clientID string
+		wantErr  string
+	}{
+		{name: "no config", cluster: testCluster, clientID: testClientID, wantErr: "no config"},
+		{name: "no client id", cfg: testConfig("b:1"), cluster: testCluster, wantErr: "client id"},
+		{name: "no cluster", cfg: testConfig("b:1"), clientID: testClientID, wantErr: "test-config.yaml: cluster name: required"},
+		{name: "no cluster, no file", cfg: &Config{BrokerHost: "b:1"}, clientID: testClientID, wantErr: "MQTT config: cluster name: required"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New(tc.cfg, tc.cluster, tc.clientID)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.wantErr)
+		})
+	}
+	tr, err := New(testConfig("broker.example.com:1883"), testCluster, testClientID)
+	require.NoError(t, err)
+	assert.Equal(t, "broker.example.com:1883", tr.Address())
+	assert.Equal(t, "agent1-client", tr.ClientID())
+	assert.Equal(t, specTopic, tr.Topics().Spec)
 }
