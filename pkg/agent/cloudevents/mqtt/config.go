@@ -60,8 +60,9 @@ type Config struct {
 	ClientCertData []byte
 	ClientKeyData  []byte
 	// ClientCertFile and ClientKeyFile are kept when the certificate came
-	// from files (and not from *Data), so that each new connection reads
-	// them again and picks up a renewed certificate.
+	// from files (and not from *Data): each new connection reads them
+	// again, and the transport checks them for a renewal every
+	// DefaultCertCheckInterval, as OCM's agent does.
 	ClientCertFile string
 	ClientKeyFile  string
 

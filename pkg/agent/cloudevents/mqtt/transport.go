@@ -461,7 +461,8 @@ func toEvent(pub *paho.Publish) (e *event.Event, err error) {
 // Publish sends e to the topic its type calls for and returns once the
 // broker took it (PUBACK at QoS 1). While the transport has no subscribed
 // connection it fails at once with cloudevents.ErrDisconnected; nothing is
-// queued.
+// queued. When the connection drops while an event is on its way, the
+// error wraps ErrDisconnected: test it with errors.Is.
 func (t *Transport) Publish(ctx context.Context, e event.Event) error {
 	t.mu.Lock()
 	cm, ready := t.cm, t.ready
