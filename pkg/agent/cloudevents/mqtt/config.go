@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -59,8 +60,9 @@ type Config struct {
 	ClientCertData []byte
 	ClientKeyData  []byte
 	// ClientCertFile and ClientKeyFile are kept when the certificate came
-	// from files (and not from *Data), so that each new connection reads
-	// them again and picks up a renewed certificate.
+	// from files (and not from *Data): each new connection reads them
+	// again, and the transport checks them for a renewal every
+	// DefaultCertCheckInterval, as OCM's agent does.
 	ClientCertFile string
 	ClientKeyFile  string
 
@@ -81,19 +83,26 @@ func (c *Config) TLS() bool {
 // only (as OCM does), and reads the client certificate again at each
 // handshake when it came from files.
 func (c *Config) TLSConfig() (*tls.Config, error) {
+	cfg, _, err := c.tlsConfig()
+	return cfg, err
+}
+
+// tlsConfig is TLSConfig, with the reloader of a client certificate that
+// came from files (nil otherwise).
+func (c *Config) tlsConfig() (*tls.Config, *certReloader, error) {
 	if !c.TLS() {
-		return nil, nil
+		return nil, nil, nil
 	}
 	pool, err := x509.SystemCertPool()
 	if err != nil {
 		pool = x509.NewCertPool()
 	}
 	if len(c.CAData) != 0 && !pool.AppendCertsFromPEM(c.CAData) {
-		return nil, fmt.Errorf("%s: %s: no PEM certificate in it", c.Path, c.caKey())
+		return nil, nil, c.errorf("%s: no PEM certificate in it", c.caKey())
 	}
 	loaded, err := tls.X509KeyPair(c.ClientCertData, c.ClientKeyData)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s and %s: %w", c.Path, c.certKey(), c.keyKey(), err)
+		return nil, nil, c.errorf("%s and %s: %w", c.certKey(), c.keyKey(), err)
 	}
 	cfg := &tls.Config{
 		RootCAs:    pool,
@@ -102,21 +111,49 @@ func (c *Config) TLSConfig() (*tls.Config, error) {
 	}
 	if c.ClientCertFile == "" && c.ClientKeyFile == "" {
 		cfg.Certificates = []tls.Certificate{loaded}
-		return cfg, nil
+		return cfg, nil, nil
 	}
-	var mu sync.Mutex
-	cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		// A renewal caught half-written must not cost the connection:
-		// the certificate that loaded last serves until it reads whole.
-		if cert, err := c.readClientCertificate(); err == nil {
-			loaded = *cert
-		}
-		current := loaded
-		return &current, nil
+	r := &certReloader{cfg: c, current: loaded}
+	cfg.GetClientCertificate = r.get
+	return cfg, r, nil
+}
+
+// certReloader reads a client certificate from its files again: at each
+// handshake, and when asked whether it was renewed.
+type certReloader struct {
+	cfg *Config
+
+	mu      sync.Mutex
+	current tls.Certificate // the certificate read last
+}
+
+// get is tls.Config.GetClientCertificate. A renewal caught half-written
+// must not cost the connection: the certificate read last serves until the
+// files read whole again.
+func (r *certReloader) get(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cert, err := r.cfg.readClientCertificate(); err == nil {
+		r.current = *cert
 	}
-	return cfg, nil
+	current := r.current
+	return &current, nil
+}
+
+// renewed reads the files and reports whether they hold another
+// certificate than the one read last; it answers true once per renewal.
+func (r *certReloader) renewed() (bool, error) {
+	cert, err := r.cfg.readClientCertificate()
+	if err != nil {
+		return false, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if slices.EqualFunc(cert.Certificate, r.current.Certificate, bytes.Equal) {
+		return false, nil
+	}
+	r.current = *cert
+	return true, nil
 }
 
 // readClientCertificate reads the client certificate and key again, each
@@ -139,6 +176,16 @@ func (c *Config) readClientCertificate() (*tls.Certificate, error) {
 		return nil, err
 	}
 	return &cert, nil
+}
+
+// errorf is an error about the config, prefixed with its file when it
+// came from one.
+func (c *Config) errorf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	if c.Path == "" {
+		return fmt.Errorf("MQTT config: %w", err)
+	}
+	return fmt.Errorf("%s: %w", c.Path, err)
 }
 
 func (c *Config) caKey() string {

@@ -2,7 +2,6 @@ package mqtt
 
 import (
 	"context"
-	"net"
 	"strconv"
 	"sync"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
+	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt/mqtttest"
 )
 
 const (
@@ -110,74 +110,28 @@ func runTransport(t *testing.T, cfg *Config, h cloudevents.Handler) *Transport {
 	t.Helper()
 	tr, err := New(cfg, testCluster, testClientID, WithBackoff(fastBackoff))
 	require.NoError(t, err)
+	t.Cleanup(start(tr, h))
+	return tr
+}
+
+// start runs tr in the background; the function it returns ends the run
+// and waits for Run to return.
+func start(tr *Transport, h cloudevents.Handler) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		tr.Run(ctx, h)
 	}()
-	t.Cleanup(func() {
+	return func() {
 		cancel()
 		<-done
-	})
-	return tr
-}
-
-// source plays the source's part: a plain paho client on the broker.
-type source struct {
-	t   *testing.T
-	cli *paho.Client
-	got chan *paho.Publish
-}
-
-func newSource(t *testing.T, addr string) *source {
-	t.Helper()
-	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	require.NoError(t, err)
-	s := &source{t: t, got: make(chan *paho.Publish, 100)}
-	s.cli = paho.NewClient(paho.ClientConfig{
-		Conn: conn,
-		OnPublishReceived: []func(paho.PublishReceived) (bool, error){
-			func(pr paho.PublishReceived) (bool, error) {
-				s.got <- pr.Packet
-				return true, nil
-			},
-		},
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-	defer cancel()
-	_, err = s.cli.Connect(ctx, &paho.Connect{ClientID: "source-" + t.Name(), CleanStart: true, KeepAlive: 30})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = s.cli.Disconnect(&paho.Disconnect{}) })
-	return s
-}
-
-func (s *source) subscribe(topic string) {
-	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-	defer cancel()
-	_, err := s.cli.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: topic, QoS: 1}}})
-	require.NoError(s.t, err)
-}
-
-func (s *source) publish(p *paho.Publish) {
-	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-	defer cancel()
-	_, err := s.cli.Publish(ctx, p)
-	require.NoError(s.t, err)
-}
-
-// next returns the next message the source got.
-func (s *source) next() *paho.Publish {
-	s.t.Helper()
-	select {
-	case p := <-s.got:
-		return p
-	case <-time.After(waitFor):
-		s.t.Fatal("the source got no message")
-		return nil
 	}
+}
+
+// newSource connects a client that plays the source's part.
+func newSource(t *testing.T, addr string) *mqtttest.Client {
+	return mqtttest.Connect(t, addr, "source")
 }
 
 // binarySpec is a spec create request in binary mode, written by hand as

@@ -30,6 +30,11 @@ import (
 // answer in time gets its connection dropped, and the transport tries again.
 const subscribeTimeout = 30 * time.Second
 
+// DefaultCertCheckInterval is how often the transport reads a client
+// certificate from its files to see whether it was renewed, as OCM's agent
+// does.
+const DefaultCertCheckInterval = 5 * time.Minute
+
 // shutdownTimeout bounds the clean DISCONNECT when Run's context ends.
 const shutdownTimeout = 5 * time.Second
 
@@ -42,6 +47,8 @@ type Transport struct {
 	mqttClientID string
 	tls          *tls.Config
 	delay        func() time.Duration
+	certs        *certReloader // nil unless the client certificate is in files
+	certCheck    time.Duration
 
 	// everUp is set once a first connection came up: from then on, even
 	// the first attempt of a reconnect waits for the backoff, as OCM's
@@ -62,18 +69,23 @@ var _ cloudevents.Transport = (*Transport)(nil)
 // Option changes how New builds a Transport.
 type Option func(*Transport)
 
-// WithBackoff replaces OCM's reconnect backoff (5 s, growing to about a
-// minute with jitter, reset after ten quiet minutes) with delay, which is
-// asked for the wait before each reconnect attempt. Tests use it to
-// reconnect fast.
+// WithBackoff replaces OCM's reconnect backoff (NewOCMBackoff) with
+// delay, which is asked for the wait before each reconnect attempt. Tests
+// use it to reconnect fast.
 func WithBackoff(delay func() time.Duration) Option {
 	return func(t *Transport) { t.delay = delay }
 }
 
+// WithCertCheckInterval replaces how often the transport checks its
+// client certificate files for a renewal (DefaultCertCheckInterval).
+func WithCertCheckInterval(d time.Duration) Option {
+	return func(t *Transport) { t.certCheck = d }
+}
+
 // NewOCMBackoff is the reconnect backoff of OCM's agent: 5 s at first,
-// five times longer after each failure up to a minute, each with up to as
-// much again of jitter, and from 5 s again after ten minutes without a
-// reconnect.
+// five times longer after each wait up to a minute, each with up to as
+// much again of jitter (so 5-10 s, 25-50 s, then 1-2 min), and every ten
+// minutes it starts over from 5 s.
 func NewOCMBackoff() func() time.Duration {
 	return wait.Backoff{
 		Duration: 5 * time.Second,
@@ -96,9 +108,9 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 	}
 	topics, err := ResolveAgentTopics(cfg.Topics, clusterName)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cfg.Path, err)
+		return nil, cfg.errorf("%w", err)
 	}
-	tlsCfg, err := cfg.TLSConfig()
+	tlsCfg, certs, err := cfg.tlsConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +119,8 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 		topics:       topics,
 		mqttClientID: clientID + "-client",
 		tls:          tlsCfg,
+		certs:        certs,
+		certCheck:    DefaultCertCheckInterval,
 		delay:        NewOCMBackoff(),
 	}
 	for _, o := range opts {
@@ -125,8 +139,10 @@ func (t *Transport) Topics() AgentTopics { return t.topics }
 func (t *Transport) ClientID() string { return t.mqttClientID }
 
 // Run connects and stays connected until ctx ends; see
-// cloudevents.Transport. A Transport runs once: a second Run logs an error
-// and only waits for its context.
+// cloudevents.Transport. When ctx ends while the Handler knows the
+// transport as connected, it hears Disconnected(ctx.Err()) before Run
+// returns. A Transport runs once: a second Run logs an error and only
+// waits for its context.
 func (t *Transport) Run(ctx context.Context, h cloudevents.Handler) {
 	log := klog.FromContext(ctx).WithValues("broker", t.cfg.BrokerHost, "mqttClientID", t.mqttClientID)
 	if !t.running.CompareAndSwap(false, true) {
@@ -204,11 +220,22 @@ func (t *Transport) Run(ctx context.Context, h cloudevents.Handler) {
 		},
 	}
 
+	var background sync.WaitGroup
+	defer background.Wait()
+	background.Add(1)
 	delivered := make(chan struct{})
 	go func() {
+		defer background.Done()
 		defer close(delivered)
 		t.deliver(ctx, h, in)
 	}()
+	if t.certs != nil && t.certCheck > 0 {
+		background.Add(1)
+		go func() {
+			defer background.Done()
+			t.watchCertificate(ctx)
+		}()
+	}
 
 	cm, err := autopaho.NewConnection(ctx, cfg)
 	if err != nil {
@@ -285,6 +312,36 @@ func (t *Transport) dial(ctx context.Context, _ autopaho.ClientConfig, _ *url.UR
 	return safe, nil
 }
 
+// watchCertificate checks the client certificate files every certCheck
+// until ctx ends; when they hold a renewed certificate it drops the
+// connection, so that the next one presents it, as OCM's agent does.
+func (t *Transport) watchCertificate(ctx context.Context) {
+	log := klog.FromContext(ctx)
+	ticker := time.NewTicker(t.certCheck)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		renewed, err := t.certs.renewed()
+		if err != nil {
+			log.Error(err, "Cannot read the client certificate; keeping the one in use",
+				"certFile", t.cfg.ClientCertFile, "keyFile", t.cfg.ClientKeyFile)
+			continue
+		}
+		if !renewed {
+			continue
+		}
+		t.mu.Lock()
+		gen := t.gen
+		t.mu.Unlock()
+		log.Info("The client certificate was renewed; reconnecting with it", "certFile", t.cfg.ClientCertFile)
+		t.dropConnection(gen)
+	}
+}
+
 // dropConnection closes the connection of generation gen, if it is still
 // the current one; autopaho then reconnects after the backoff.
 func (t *Transport) dropConnection(gen uint64) {
@@ -350,10 +407,16 @@ func (t *Transport) subscribe(ctx context.Context, gen uint64) bool {
 	}
 	subCtx, cancel := context.WithTimeout(ctx, subscribeTimeout)
 	defer cancel()
-	if _, err := cm.Subscribe(subCtx, sub); err != nil {
+	if suback, err := cm.Subscribe(subCtx, sub); err != nil {
 		if ctx.Err() == nil {
+			var reasons []int // one per topic; 0x80 and above is a refusal
+			if suback != nil {
+				for _, r := range suback.Reasons {
+					reasons = append(reasons, int(r))
+				}
+			}
 			klog.FromContext(ctx).Error(err, "Cannot subscribe to the agent's topics; reconnecting",
-				"spec", t.topics.Spec, "broadcast", t.topics.Broadcast)
+				"spec", t.topics.Spec, "broadcast", t.topics.Broadcast, "reasonCodes", reasons)
 		}
 		t.dropConnection(gen)
 		return false
@@ -375,9 +438,17 @@ func toEvent(pub *paho.Publish) (e *event.Event, err error) {
 		}
 	}()
 	if pub.Properties == nil {
-		return nil, errors.New("not a CloudEvent: no MQTT 5 properties, so no ce-specversion and no CloudEvents content type")
+		pub.Properties = &paho.PublishProperties{}
 	}
-	e, err = binding.ToEvent(context.Background(), mqttbinding.NewMessage(pub))
+	msg := mqttbinding.NewMessage(pub)
+	if msg.ReadEncoding() == binding.EncodingUnknown {
+		if v := pub.Properties.User.Get("ce-specversion"); v != "" {
+			return nil, fmt.Errorf("not a CloudEvent: unknown CloudEvents spec version %q", v)
+		}
+		return nil, fmt.Errorf("not a CloudEvent: neither a ce-specversion user property (binary mode) nor a CloudEvents content type (structured mode; content type %q)",
+			pub.Properties.ContentType)
+	}
+	e, err = binding.ToEvent(context.Background(), msg)
 	if err != nil {
 		return nil, fmt.Errorf("not a CloudEvent: %w", err)
 	}
@@ -390,7 +461,8 @@ func toEvent(pub *paho.Publish) (e *event.Event, err error) {
 // Publish sends e to the topic its type calls for and returns once the
 // broker took it (PUBACK at QoS 1). While the transport has no subscribed
 // connection it fails at once with cloudevents.ErrDisconnected; nothing is
-// queued.
+// queued. When the connection drops while an event is on its way, the
+// error wraps ErrDisconnected: test it with errors.Is.
 func (t *Transport) Publish(ctx context.Context, e event.Event) error {
 	t.mu.Lock()
 	cm, ready := t.cm, t.ready

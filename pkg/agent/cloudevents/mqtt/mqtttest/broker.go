@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"io"
 	"log/slog"
+	"sort"
 	"sync"
 	"testing"
 	"time"
@@ -29,6 +30,7 @@ type Broker struct {
 
 type options struct {
 	username, password string
+	denied             []string
 	tls                *tls.Config
 }
 
@@ -39,6 +41,12 @@ type Option func(*options)
 // password; without it the broker accepts anyone.
 func WithUser(username, password string) Option {
 	return func(o *options) { o.username, o.password = username, password }
+}
+
+// WithDenied refuses every client both subscriptions and publications
+// on the topics that match these filters.
+func WithDenied(filters ...string) Option {
+	return func(o *options) { o.denied = append(o.denied, filters...) }
 }
 
 // WithTLS serves TLS with cfg instead of plain TCP.
@@ -73,6 +81,24 @@ func Start(tb testing.TB, opts ...Option) *Broker {
 
 // Addr is host:port of the broker.
 func (b *Broker) Addr() string { return b.addr }
+
+// Clients lists the ids of the clients connected now; a stopped broker
+// has none.
+func (b *Broker) Clients() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.srv == nil {
+		return nil
+	}
+	var ids []string
+	for id, cl := range b.srv.Clients.GetAll() {
+		if !cl.Closed() {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
 
 // Stop stops the broker and drops its clients; it forgets every session
 // and subscription. Stopping a stopped broker does nothing.
@@ -110,23 +136,33 @@ func (b *Broker) Restart() {
 	}
 }
 
+// ledger holds the rules of WithUser and WithDenied.
+func (b *Broker) ledger() *auth.Ledger {
+	rule := auth.AuthRule{Allow: true} // anyone, unless WithUser
+	if b.opts.username != "" {
+		rule.Username, rule.Password = auth.RString(b.opts.username), auth.RString(b.opts.password)
+	}
+	l := &auth.Ledger{Auth: auth.AuthRules{rule}}
+	if len(b.opts.denied) > 0 {
+		filters := auth.Filters{}
+		for _, f := range b.opts.denied {
+			filters[auth.RString(f)] = auth.Deny
+		}
+		l.ACL = auth.ACLRules{{Filters: filters}}
+	}
+	return l
+}
+
 // serve starts a server on b.addr and records the address it got.
 func (b *Broker) serve() (*mochi.Server, error) {
 	srv := mochi.New(&mochi.Options{
-		InlineClient: true,
-		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	var err error
-	if b.opts.username != "" {
-		err = srv.AddHook(new(auth.Hook), &auth.Options{Ledger: &auth.Ledger{
-			Auth: auth.AuthRules{{
-				Username: auth.RString(b.opts.username),
-				Password: auth.RString(b.opts.password),
-				Allow:    true,
-			}},
-		}})
-	} else {
+	if b.opts.username == "" && len(b.opts.denied) == 0 {
 		err = srv.AddHook(new(auth.AllowHook), nil)
+	} else {
+		err = srv.AddHook(new(auth.Hook), &auth.Options{Ledger: b.ledger()})
 	}
 	if err != nil {
 		return nil, err

@@ -1,0 +1,154 @@
+package mqtt
+
+import (
+	"context"
+	"crypto/tls"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/manifestwork/work/pkg/agent/cloudevents"
+	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt/mqtttest"
+)
+
+// peers records the common name of each client certificate a TLS broker
+// accepted.
+type peers struct {
+	mu    sync.Mutex
+	names []string
+}
+
+func (p *peers) verify(cs tls.ConnectionState) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(cs.PeerCertificates) > 0 {
+		p.names = append(p.names, cs.PeerCertificates[0].Subject.CommonName)
+	}
+	return nil
+}
+
+func (p *peers) last() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.names) == 0 {
+		return ""
+	}
+	return p.names[len(p.names)-1]
+}
+
+// tlsBed is a TLS broker that requires client certificates of ca, and an
+// agent's config file with a certificate "agent-1" of ca in files.
+type tlsBed struct {
+	ca       *pki
+	broker   *mqtttest.Broker
+	seen     *peers
+	dir      string
+	certFile string
+	keyFile  string
+}
+
+// newTLSBed starts the broker; the agent trusts the CA trust.
+func newTLSBed(t *testing.T, ca, trust *pki) (*tlsBed, *Config) {
+	t.Helper()
+	b := &tlsBed{ca: ca, seen: &peers{}, dir: t.TempDir()}
+	serverTLS := ca.serverTLS(t)
+	serverTLS.VerifyConnection = b.seen.verify
+	b.broker = mqtttest.Start(t, mqtttest.WithTLS(serverTLS))
+	b.renew(t, "agent-1")
+	path := writeFile(t, b.dir, "config.yaml", []byte(`brokerHost: `+b.broker.Addr()+`
+caFile: `+writeFile(t, b.dir, "ca.crt", trust.caPEM)+`
+clientCertFile: `+b.certFile+`
+clientKeyFile: `+b.keyFile+`
+dialTimeout: 5s
+topics:
+  sourceEvents: sources/maestro/consumers/+/sourceevents
+  agentEvents: sources/maestro/consumers/+/agentevents
+`))
+	cfg, err := Load(path)
+	require.NoError(t, err)
+	require.True(t, cfg.TLS())
+	return b, cfg
+}
+
+// renew writes a new client certificate for cn to the agent's files.
+func (b *tlsBed) renew(t *testing.T, cn string) {
+	certPEM, keyPEM := b.ca.issue(t, cn, false)
+	b.certFile = writeFile(t, b.dir, "tls.crt", certPEM)
+	b.keyFile = writeFile(t, b.dir, "tls.key", keyPEM)
+}
+
+func TestTLS(t *testing.T) {
+	ca := newPKI(t)
+	cases := []struct {
+		name          string
+		trust         *pki
+		wantConnected bool
+	}{
+		{name: "the broker's CA", trust: ca, wantConnected: true},
+		{name: "another CA", trust: newPKI(t)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			bed, cfg := newTLSBed(t, ca, tc.trust)
+			var attempts atomic.Int32
+			h := &recorder{}
+			tr, err := New(cfg, testCluster, testClientID, WithBackoff(func() time.Duration {
+				attempts.Add(1)
+				return fastBackoff()
+			}))
+			require.NoError(t, err)
+			t.Cleanup(start(tr, h))
+
+			if !tc.wantConnected {
+				require.Eventually(t, func() bool { return attempts.Load() >= 3 }, waitFor, tick, "the transport retries")
+				c, _ := h.counts()
+				assert.Zero(t, c, "no connection to a broker the agent does not trust")
+				assert.ErrorIs(t, tr.Publish(context.Background(), statusEvent("w")), cloudevents.ErrDisconnected)
+				return
+			}
+			waitConnected(t, h, 1)
+			require.NoError(t, tr.Publish(context.Background(), statusEvent("w")))
+			assert.Equal(t, "agent-1", bed.seen.last())
+		})
+	}
+}
+
+func TestClientCertificateRenewal(t *testing.T) {
+	cases := []struct {
+		name string
+		// checkEvery is how often the transport looks at the files; 0
+		// never.
+		checkEvery time.Duration
+		// restart restarts the broker after the renewal.
+		restart bool
+	}{
+		{name: "the next connection reads the files", restart: true},
+		{name: "a renewal found in the files drops the connection", checkEvery: 20 * time.Millisecond},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ca := newPKI(t)
+			bed, cfg := newTLSBed(t, ca, ca)
+			h := &recorder{}
+			tr, err := New(cfg, testCluster, testClientID, WithBackoff(fastBackoff), WithCertCheckInterval(tc.checkEvery))
+			require.NoError(t, err)
+			t.Cleanup(start(tr, h))
+			waitConnected(t, h, 1)
+			require.Equal(t, "agent-1", bed.seen.last())
+
+			bed.renew(t, "agent-2")
+			if tc.restart {
+				bed.broker.Restart()
+			}
+			waitConnected(t, h, 2)
+			require.NoError(t, tr.Publish(context.Background(), statusEvent("w")))
+			assert.Equal(t, "agent-2", bed.seen.last())
+			assert.Never(t, func() bool { c, _ := h.counts(); return c > 2 }, 20*tc.checkEvery+100*time.Millisecond, tick,
+				"one reconnect per renewal")
+		})
+	}
+}
