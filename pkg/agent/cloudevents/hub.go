@@ -18,7 +18,7 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
-	"github.com/manifestwork/work/pkg/hub/admission"
+	"github.com/manifestwork/work/pkg/admission"
 	"github.com/manifestwork/work/pkg/kubeconn/outage"
 	"github.com/manifestwork/work/pkg/metrics"
 )

@@ -14,7 +14,7 @@ import (
 	"k8s.io/klog/v2"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
-	"github.com/manifestwork/work/pkg/hub/admission"
+	"github.com/manifestwork/work/pkg/admission"
 )
 
 // manifestWorkKind is the kind this webhook reviews.

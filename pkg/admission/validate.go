@@ -1,5 +1,7 @@
 // Package admission validates ManifestWorks as the hub admits them on create
-// and update. It is a pure library: the webhook server wires it in.
+// and update. It is a pure library that both sides use: the hub's webhook
+// server wires it in, and the agent runs the same checks on works that reach
+// it as CloudEvents, without a kube-apiserver and its webhook.
 package admission
 
 import (
