@@ -21,7 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
-	"github.com/manifestwork/work/pkg/hub/admission"
+	"github.com/manifestwork/work/pkg/admission"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
 )

@@ -23,7 +23,7 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/filewatch/filewatchtest"
-	"github.com/manifestwork/work/pkg/hub/admission"
+	"github.com/manifestwork/work/pkg/admission"
 	"github.com/manifestwork/work/pkg/startup/startuptest"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"

@@ -101,6 +101,17 @@ func (l *MQTTSourceLink) Send(ctx context.Context, cluster string, e cloudevents
 	return err
 }
 
+// Publish sends a message as given, valid or not: for tests of bad input.
+func (l *MQTTSourceLink) Publish(ctx context.Context, msg *paho.Publish) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := l.cm.AwaitConnection(ctx); err != nil {
+		return err
+	}
+	_, err := l.cm.Publish(ctx, msg)
+	return err
+}
+
 // Run hands each event the agents publish to receive until ctx ends.
 func (l *MQTTSourceLink) Run(ctx context.Context, receive func(cloudevents.Event)) {
 	for {
