@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/admission"
+	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/hub/webhook"
 	"github.com/manifestwork/work/pkg/startup"
 )

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/manifestwork/work/pkg/admission"
 	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
-	"github.com/manifestwork/work/pkg/admission"
 	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/startup"
 )

@@ -21,9 +21,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/manifestwork/work/pkg/admission"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/filewatch/filewatchtest"
-	"github.com/manifestwork/work/pkg/admission"
 	"github.com/manifestwork/work/pkg/startup/startuptest"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"

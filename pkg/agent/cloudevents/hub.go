@@ -16,9 +16,9 @@ import (
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/admission"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
-	"github.com/manifestwork/work/pkg/admission"
 	"github.com/manifestwork/work/pkg/kubeconn/outage"
 	"github.com/manifestwork/work/pkg/metrics"
 )

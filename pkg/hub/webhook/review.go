@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
-	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/admission"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 // manifestWorkKind is the kind this webhook reviews.
