@@ -277,61 +277,88 @@ func TestCloudEventsOverGRPC(t *testing.T) {
 	deleteThroughSource(t, source, ns, "web")
 }
 
-// OCM's v1.0.0 agent and ours take turns on the same source and broker:
-// each takes over the other's AppliedManifestWork, reports the work, and
-// writes nothing to the objects.
+// OCM's v1.0.0 agent and ours take turns on the same source, over MQTT and
+// over gRPC: each takes over the other's AppliedManifestWork, reports the
+// work, and writes nothing to the objects. Over gRPC this also shows that
+// OCM's generated protobuf code and our hand-written messages read each
+// other: OCM's agent reads our server's events and our server reads OCM's.
 func TestCloudEventsSwapWithOCMAgent(t *testing.T) {
 	e := setup(t)
-	ctx := t.Context()
 	ocmBinary := framework.OCMAgentBinary(t)
-	ns := "e2e-cloudevents-swap"
-	ceNamespace(t, ns)
-	source := startMQTTSource(t, e, "maestro")
-	args := ceAgentArgs("mqtt", source.config)
+	drivers := []struct {
+		name  string
+		start func(t *testing.T) (*framework.Source, []string, string)
+	}{
+		{"mqtt", func(t *testing.T) (*framework.Source, []string, string) {
+			source := startMQTTSource(t, e, "maestro")
+			return source.Source, ceAgentArgs("mqtt", source.config), source.broker.Addr
+		}},
+		{"grpc", func(t *testing.T) (*framework.Source, []string, string) {
+			server := grpcserver.New()
+			addr, err := server.Start("127.0.0.1:0")
+			require.NoError(t, err)
+			t.Cleanup(server.Stop)
+			ctx, cancel := context.WithCancel(context.Background())
+			t.Cleanup(cancel)
+			source := framework.NewSource("grpc-source", framework.GRPCSourceLink{Server: server})
+			go source.Run(ctx)
+			config := filepath.Join(t.TempDir(), "grpc.yaml")
+			require.NoError(t, os.WriteFile(config, []byte("url: "+addr+"\n"), 0o600))
+			return source, ceAgentArgs("grpc", config), addr
+		}},
+	}
+	for _, d := range drivers {
+		t.Run(d.name, func(t *testing.T) {
+			ctx := t.Context()
+			ns := "e2e-cloudevents-swap-" + d.name
+			ceNamespace(t, ns)
+			source, args, address := d.start(t)
 
-	ocm, err := e.StartOCMAgent(ocmBinary, ceCluster, args...)
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = ocm.Stop(convergeTimeout) })
-	version, err := source.Apply(ctx, ceWork(ns, "swap", "one"))
-	require.NoError(t, err)
-	waitSourceStatus(t, source.Source, "rid-swap", version, ceRolledOut("one"))
-	_, before, err := configMapValue(t, ns, "swap")
-	require.NoError(t, err)
-	deploy, err := e.Cluster(ceCluster).Kube.AppsV1().Deployments(ns).Get(ctx, "swap", metav1.GetOptions{})
-	require.NoError(t, err)
-	applied := appliedwork.Name(appliedwork.HubHash(source.broker.Addr), "rid-swap")
-	_, err = e.Cluster(ceCluster).Work.WorkV1().AppliedManifestWorks().Get(ctx, applied, metav1.GetOptions{})
-	require.NoError(t, err, "OCM's agent names the AppliedManifestWork as ours does")
+			ocm, err := e.StartOCMAgent(ocmBinary, ceCluster, args...)
+			require.NoError(t, err)
+			t.Cleanup(func() { _, _ = ocm.Stop(convergeTimeout) })
+			version, err := source.Apply(ctx, ceWork(ns, "swap", "one"))
+			require.NoError(t, err)
+			waitSourceStatus(t, source, "rid-swap", version, ceRolledOut("one"))
+			_, before, err := configMapValue(t, ns, "swap")
+			require.NoError(t, err)
+			deploy, err := e.Cluster(ceCluster).Kube.AppsV1().Deployments(ns).Get(ctx, "swap", metav1.GetOptions{})
+			require.NoError(t, err)
+			applied := appliedwork.Name(appliedwork.HubHash(address), "rid-swap")
+			_, err = e.Cluster(ceCluster).Work.WorkV1().AppliedManifestWorks().Get(ctx, applied, metav1.GetOptions{})
+			require.NoError(t, err, "OCM's agent names the AppliedManifestWork as ours does")
 
-	sent := len(source.Received())
-	_, err = ocm.Stop(convergeTimeout)
-	require.NoError(t, err)
-	ours := startAgent(t, ceCluster, args...)
-	framework.Eventually(t, convergeTimeout, func() error {
-		for _, st := range source.Received()[sent:] {
-			if st.Source == ceCluster+"-work-agent" && ceRolledOut("one")(st) == nil {
-				return nil
-			}
-		}
-		return errors.New("no status from our agent yet")
-	})
-	source.Forget()
-	require.NoError(t, source.RequestStatus(ctx, ceCluster, true))
-	waitSourceStatus(t, source.Source, "rid-swap", version, ceRolledOut("one"))
+			sent := len(source.Received())
+			_, err = ocm.Stop(convergeTimeout)
+			require.NoError(t, err)
+			ours := startAgent(t, ceCluster, args...)
+			framework.Eventually(t, convergeTimeout, func() error {
+				for _, st := range source.Received()[sent:] {
+					if st.Source == ceCluster+"-work-agent" && ceRolledOut("one")(st) == nil {
+						return nil
+					}
+				}
+				return errors.New("no status from our agent yet")
+			})
+			source.Forget()
+			require.NoError(t, source.RequestStatus(ctx, ceCluster, true))
+			waitSourceStatus(t, source, "rid-swap", version, ceRolledOut("one"))
 
-	_, after, err := configMapValue(t, ns, "swap")
-	require.NoError(t, err)
-	require.Equal(t, before, after, "our agent did not write the ConfigMap")
-	deployAfter, err := e.Cluster(ceCluster).Kube.AppsV1().Deployments(ns).Get(ctx, "swap", metav1.GetOptions{})
-	require.NoError(t, err)
-	require.Equal(t, deploy.Generation, deployAfter.Generation, "our agent did not change the Deployment's spec")
+			_, after, err := configMapValue(t, ns, "swap")
+			require.NoError(t, err)
+			require.Equal(t, before, after, "our agent did not write the ConfigMap")
+			deployAfter, err := e.Cluster(ceCluster).Kube.AppsV1().Deployments(ns).Get(ctx, "swap", metav1.GetOptions{})
+			require.NoError(t, err)
+			require.Equal(t, deploy.Generation, deployAfter.Generation, "our agent did not change the Deployment's spec")
 
-	t.Log("And back to OCM's agent, which deletes the work.")
-	_, err = ours.Stop(convergeTimeout)
-	require.NoError(t, err)
-	require.NoError(t, ocm.Start())
-	require.NoError(t, ocm.WaitReady(convergeTimeout))
-	deleteThroughSource(t, source.Source, ns, "swap")
+			t.Log("And back to OCM's agent, which deletes the work.")
+			_, err = ours.Stop(convergeTimeout)
+			require.NoError(t, err)
+			require.NoError(t, ocm.Start())
+			require.NoError(t, ocm.WaitReady(convergeTimeout))
+			deleteThroughSource(t, source, ns, "swap")
+		})
+	}
 }
 
 // restartableGRPCLink is a source link whose server can be replaced, as a
