@@ -2,7 +2,9 @@
 // work agent and ours (docs/ocm-differences.yaml) into its section of
 // docs/replace-ocm-work-agent.md, or with -verify checks that the section is
 // up to date and that every row names a case of the differential e2e
-// (test/e2e/differential*_test.go, or an example of test/fixture/testdata/spec).
+// (test/e2e/differential*_test.go, or an example of test/fixture/testdata/spec),
+// or, for what no case can show (the CloudEvents drivers), a test of test/e2e
+// or test/integration.
 //
 //	go run ./hack/ocmdifferences [-verify]
 package main
@@ -44,8 +46,17 @@ func run(verify bool) error {
 	if err != nil {
 		return err
 	}
+	tests, err := testNames()
+	if err != nil {
+		return err
+	}
 	for _, r := range rows {
-		if !cases[r.Case] {
+		switch {
+		case (r.Case == "") == (r.Test == ""):
+			return fmt.Errorf("%s: the row %q names a case or a test, and not both", framework.DifferencesFile, r.Behaviour)
+		case r.Test != "" && !tests[r.Test]:
+			return fmt.Errorf("%s: test %q is not a test of test/e2e or test/integration", framework.DifferencesFile, r.Test)
+		case r.Case != "" && !cases[r.Case]:
 			return fmt.Errorf("%s: case %q is not a case of the differential e2e", framework.DifferencesFile, r.Case)
 		}
 	}
@@ -73,6 +84,29 @@ func run(verify bool) error {
 
 // caseName is a case's name in the case table of the differential e2e.
 var caseName = regexp.MustCompile(`\{name: "([a-z0-9-]+)"|name: +"([a-z0-9-]+)",`)
+
+var testFunc = regexp.MustCompile(`(?m)^func (Test[A-Za-z0-9_]+)\(t \*testing\.T\)`)
+
+// testNames are the names of the tests of test/e2e and test/integration.
+func testNames() (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, dir := range []string{"e2e", "integration"} {
+		files, err := filepath.Glob(framework.RepoPath("test", dir, "*_test.go"))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range testFunc.FindAllStringSubmatch(string(src), -1) {
+				out[m[1]] = true
+			}
+		}
+	}
+	return out, nil
+}
 
 // differentialCases are the names of the differential e2e's cases.
 func differentialCases() (map[string]bool, error) {
@@ -121,6 +155,9 @@ func table(b *strings.Builder, why string, rows []framework.DifferenceRow, open 
 			continue
 		}
 		where := fmt.Sprintf("`%s` (`%s`)", r.Case, r.Path)
+		if r.Test != "" {
+			where = fmt.Sprintf("`%s`", r.Test)
+		}
 		if r.AllCases {
 			where += ", every case"
 		}
