@@ -65,10 +65,11 @@ func ceAgentArgs(driver, config string) []string {
 }
 
 // ceWork is a work of a Deployment and a ConfigMap whose data is value,
-// with feedback on both.
+// with feedback on both; the ConfigMap's is watched rather than polled.
 func ceWork(ns, name, value string) *workv1.ManifestWork {
 	cm := fixture.Config("", "configmaps", ns, name)
 	cm.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.JSONPathsType, JsonPaths: []workv1.JsonPath{{Name: "value", Path: ".data.key"}}}}
+	cm.FeedbackScrapeType = workv1.FeedbackWatchType // a field newer than OCM v1.0's api, carried by the event
 	deploy := fixture.Config("apps", "deployments", ns, name)
 	deploy.FeedbackRules = []workv1.FeedbackRule{{Type: workv1.WellKnownStatusType}}
 	return fixture.NewWork(ceCluster, name).WithUID(types.UID("rid-"+name)).
