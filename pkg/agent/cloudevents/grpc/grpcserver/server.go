@@ -64,6 +64,7 @@ type Server struct {
 	mu        sync.Mutex
 	subs      map[*subscriber]struct{}
 	onPublish func(event.Event)
+	rejected  int
 }
 
 // subscriber is one open Subscribe call.
@@ -142,6 +143,13 @@ func (s *Server) Subscribers(clusterName string) int {
 	return n
 }
 
+// Rejected is the number of calls refused for a missing or wrong token.
+func (s *Server) Rejected() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rejected
+}
+
 // Subscriptions is the request of each open subscription.
 func (s *Server) Subscriptions() []cegrpc.SubscriptionRequest {
 	s.mu.Lock()
@@ -206,6 +214,9 @@ func (s *Server) authorize(ctx context.Context) error {
 			return nil
 		}
 	}
+	s.mu.Lock()
+	s.rejected++
+	s.mu.Unlock()
 	return status.Error(codes.Unauthenticated, "missing or wrong bearer token")
 }
 
