@@ -2,8 +2,11 @@ package grpc_test
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
+	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -332,4 +335,118 @@ func TestHeartbeatsKeepTheSubscription(t *testing.T) {
 	require.Equal(t, 1, c)
 	require.Zero(t, d)
 	require.Zero(t, m)
+}
+
+func TestTLSAndToken(t *testing.T) {
+	ca := newTestCA(t)
+	clientCert, clientKey := ca.issue(t, "agent1", x509.ExtKeyUsageClientAuth)
+	otherCA := newTestCA(t)
+
+	tests := []struct {
+		name       string
+		server     []grpcserver.Option
+		cfg        cegrpc.Config
+		wantReject bool
+
+		wantHandshakeFailure bool
+	}{
+		{
+			name:   "right token",
+			server: []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, false)), grpcserver.WithToken("s3cret")},
+			cfg:    cegrpc.Config{CAData: ca.certPEM, Token: "s3cret"},
+		},
+		{
+			name:       "wrong token",
+			server:     []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, false)), grpcserver.WithToken("s3cret")},
+			cfg:        cegrpc.Config{CAData: ca.certPEM, Token: "guess"},
+			wantReject: true,
+		},
+		{
+			name:   "client certificate",
+			server: []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, true))},
+			cfg:    cegrpc.Config{CAData: ca.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey},
+		},
+		{
+			name:   "client certificate and token",
+			server: []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, true)), grpcserver.WithToken("s3cret")},
+			cfg:    cegrpc.Config{CAData: ca.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey, Token: "s3cret"},
+		},
+		{
+			name:       "client certificate without the token",
+			server:     []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, true)), grpcserver.WithToken("s3cret")},
+			cfg:        cegrpc.Config{CAData: ca.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey},
+			wantReject: true,
+		},
+		{
+			name:                 "server of an unknown CA",
+			server:               []grpcserver.Option{grpcserver.WithTLS(otherCA.serverTLS(t, false))},
+			cfg:                  cegrpc.Config{CAData: ca.certPEM, Token: "s3cret"},
+			wantHandshakeFailure: true,
+		},
+		{
+			name:                 "client certificate of an unknown CA",
+			server:               []grpcserver.Option{grpcserver.WithTLS(otherCA.serverTLS(t, true))},
+			cfg:                  cegrpc.Config{CAData: otherCA.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey},
+			wantHandshakeFailure: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := grpcserver.New(tt.server...)
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			require.NoError(t, err)
+			lis := &countingListener{Listener: l}
+			go func() { _ = srv.Serve(lis) }()
+			t.Cleanup(srv.Stop)
+			cfg := tt.cfg
+			cfg.URL = l.Addr().String()
+			require.True(t, cfg.UseTLS())
+			tr, err := cegrpc.New(&cfg, "cluster1", "agent1", fastBackoff)
+			require.NoError(t, err)
+			rec := &recorder{}
+			runTransport(t, tr, rec)
+
+			if tt.wantReject {
+				require.Eventually(t, func() bool { return srv.Rejected() >= 2 }, wait, tick)
+				c, _, _, _ := rec.counts()
+				require.Zero(t, c, "connected with a refused token")
+				require.Zero(t, srv.Subscribers("cluster1"))
+				return
+			}
+			if tt.wantHandshakeFailure {
+				// The client tried again and again, and never subscribed.
+				require.Eventually(t, func() bool { return lis.accepted.Load() >= 3 }, wait, tick)
+				c, _, _, _ := rec.counts()
+				require.Zero(t, c, "connected to a server of an unknown CA")
+				require.ErrorIs(t, tr.Publish(context.Background(), statusEvent("s")), cloudevents.ErrDisconnected)
+				return
+			}
+			require.Eventually(t, func() bool {
+				c, _, _, _ := rec.counts()
+				return c == 1 && srv.Subscribers("cluster1") == 1
+			}, wait, tick)
+			require.NoError(t, tr.Publish(context.Background(), statusEvent("s1")))
+			select {
+			case pub := <-srv.Published():
+				require.Equal(t, "s1", pub.ID())
+			case <-time.After(wait):
+				t.Fatal("the server got no published event")
+			}
+			require.Zero(t, srv.Rejected())
+		})
+	}
+}
+
+// countingListener counts the connections it accepts.
+type countingListener struct {
+	net.Listener
+	accepted atomic.Int32
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.accepted.Add(1)
+	}
+	return c, err
 }
