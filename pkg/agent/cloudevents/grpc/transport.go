@@ -62,6 +62,12 @@ func (s *backoffState) delay() time.Duration {
 	return d
 }
 
+// MaxMessageSize is the largest message the transport sends or takes:
+// gRPC's default of 4 MiB raised, so that an event with too large a work
+// still arrives and the Hub can say what is wrong with it. A larger one ends
+// the subscription (gRPC cannot skip a message), and the error says why.
+const MaxMessageSize = 64 << 20
+
 // Option changes a Transport made by New.
 type Option func(*Transport)
 
@@ -114,7 +120,11 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 	for _, o := range opts {
 		o(t)
 	}
-	t.dialOptions = []grpclib.DialOption{grpclib.WithDefaultCallOptions(grpclib.ForceCodec(Codec{}))}
+	t.dialOptions = []grpclib.DialOption{grpclib.WithDefaultCallOptions(
+		grpclib.ForceCodec(Codec{}),
+		grpclib.MaxCallRecvMsgSize(MaxMessageSize),
+		grpclib.MaxCallSendMsgSize(MaxMessageSize),
+	)}
 	if cfg.UseTLS() {
 		tc, err := cfg.tlsConfig()
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -449,4 +450,29 @@ func (l *countingListener) Accept() (net.Conn, error) {
 		l.accepted.Add(1)
 	}
 	return c, err
+}
+
+func TestLargeEvents(t *testing.T) {
+	srv, addr := startServer(t)
+	tr, rec := connect(t, addr)
+	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
+
+	// Over gRPC's default limit of 4 MiB, both ways.
+	big := `{"manifests":"` + strings.Repeat("x", 5<<20) + `"}`
+	spec := workEvent("big-spec", "maestro", cloudevents.SubResourceSpec, cloudevents.CreateRequest, nil, big)
+	require.NoError(t, srv.Send("cluster1", spec))
+	require.Eventually(t, func() bool { return len(rec.received()) == 1 }, wait, tick)
+	require.Len(t, rec.received()[0].Data(), len(big))
+
+	status := workEvent("big-status", "agent1", cloudevents.SubResourceStatus, cloudevents.UpdateRequest, nil, big)
+	require.NoError(t, tr.Publish(context.Background(), status))
+	select {
+	case pub := <-srv.Published():
+		require.Len(t, pub.Data(), len(big))
+	case <-time.After(wait):
+		t.Fatal("the server got no published event")
+	}
+	_, d, _, m := rec.counts()
+	require.Zero(t, d)
+	require.Zero(t, m)
 }

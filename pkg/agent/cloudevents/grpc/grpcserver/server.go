@@ -82,6 +82,7 @@ func New(opts ...Option) *Server {
 	}
 	sopts := []grpclib.ServerOption{
 		grpclib.ForceServerCodec(cegrpc.Codec{}),
+		grpclib.MaxRecvMsgSize(cegrpc.MaxMessageSize),
 		grpclib.UnaryInterceptor(s.authorizeUnary),
 		grpclib.StreamInterceptor(s.authorizeStream),
 	}
