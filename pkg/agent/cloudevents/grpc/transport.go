@@ -255,8 +255,12 @@ func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connect
 		wait.Stop()
 		if !ok {
 			// The call failed before any header: its status is the error.
-			r := <-messages
-			return false, streamError(r.err)
+			select {
+			case r := <-messages:
+				return false, streamError(r.err)
+			case <-ctx.Done():
+				return false, ctx.Err()
+			}
 		}
 	case <-wait.C:
 		// A server that sends its headers only with its first event.
