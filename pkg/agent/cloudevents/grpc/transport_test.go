@@ -5,6 +5,8 @@ import (
 	"crypto/x509"
 	"errors"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -475,4 +477,34 @@ func TestLargeEvents(t *testing.T) {
 	_, d, _, m := rec.counts()
 	require.Zero(t, d)
 	require.Zero(t, m)
+}
+
+func TestClientCertificateRenewed(t *testing.T) {
+	ca := newTestCA(t)
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
+	writePair := func(name string) {
+		certPEM, keyPEM := ca.issue(t, name, x509.ExtKeyUsageClientAuth)
+		require.NoError(t, os.WriteFile(certFile, certPEM, 0o600))
+		require.NoError(t, os.WriteFile(keyFile, keyPEM, 0o600))
+	}
+	writePair("agent1")
+
+	srv, addr := startServer(t, grpcserver.WithTLS(ca.serverTLS(t, true)))
+	cfg := &cegrpc.Config{URL: addr, CAData: ca.certPEM, ClientCertFile: certFile, ClientKeyFile: keyFile}
+	tr, err := cegrpc.New(cfg, "cluster1", "agent1", fastBackoff, cegrpc.WithCertReload(20*time.Millisecond))
+	require.NoError(t, err)
+	rec := &recorder{}
+	runTransport(t, tr, rec)
+	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
+
+	// A renewed certificate in the same files: the transport connects again
+	// with it.
+	writePair("agent1-renewed")
+	require.Eventually(t, func() bool { c, _, _, _ := rec.counts(); return c == 2 }, wait, tick)
+	rec.mu.Lock()
+	require.ErrorContains(t, rec.disconnected[0], "the client certificate changed")
+	rec.mu.Unlock()
+	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
+	require.NoError(t, tr.Publish(context.Background(), statusEvent("after-renewal")))
 }
