@@ -21,6 +21,7 @@ import (
 	grpclib "google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"k8s.io/klog/v2"
@@ -83,6 +84,9 @@ func New(opts ...Option) *Server {
 	sopts := []grpclib.ServerOption{
 		grpclib.ForceServerCodec(cegrpc.Codec{}),
 		grpclib.MaxRecvMsgSize(cegrpc.MaxMessageSize),
+		// Agents may ping as often as gRPC lets them (every 10 s), with or
+		// without a call, without being sent away for too many pings.
+		grpclib.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
 		grpclib.UnaryInterceptor(s.authorizeUnary),
 		grpclib.StreamInterceptor(s.authorizeStream),
 	}
