@@ -285,6 +285,33 @@ func (c *Config) clientCertificate() (*tls.Certificate, error) {
 	return &cert, nil
 }
 
+// clientCertFiles is the content of the client certificate and key files,
+// or nil when the certificate is not read from files.
+func (c *Config) clientCertFiles() ([]byte, error) {
+	if c.ClientCertFile == "" && c.ClientKeyFile == "" || len(c.ClientCertData) > 0 && len(c.ClientKeyData) > 0 {
+		return nil, nil
+	}
+	var all []byte
+	for _, f := range []struct {
+		data      []byte
+		file, key string
+	}{
+		{c.ClientCertData, c.ClientCertFile, "clientCertFile"},
+		{c.ClientKeyData, c.ClientKeyFile, "clientKeyFile"},
+	} {
+		if len(f.data) > 0 {
+			all = append(all, f.data...)
+			continue
+		}
+		b, err := os.ReadFile(f.file)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.key, err)
+		}
+		all = append(all, b...)
+	}
+	return all, nil
+}
+
 // tlsConfig is the client's TLS config, as OCM builds it: the system's
 // roots plus the CA, TLS 1.3, and the client certificate when set.
 func (c *Config) tlsConfig() (*tls.Config, error) {

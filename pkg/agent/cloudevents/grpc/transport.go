@@ -1,6 +1,7 @@
 package grpc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -62,6 +63,12 @@ func (s *backoffState) delay() time.Duration {
 	return d
 }
 
+// MaxMessageSize is the largest message the transport sends or takes:
+// gRPC's default of 4 MiB raised, so that an event with too large a work
+// still arrives and the Hub can say what is wrong with it. A larger one ends
+// the subscription (gRPC cannot skip a message), and the error says why.
+const MaxMessageSize = 64 << 20
+
 // Option changes a Transport made by New.
 type Option func(*Transport)
 
@@ -74,6 +81,11 @@ func WithBackoff(b Backoff) Option { return func(t *Transport) { t.backoff = b }
 // the subscription counts as up after this wait if the call has not failed.
 func WithHeaderWait(d time.Duration) Option { return func(t *Transport) { t.headerWait = d } }
 
+// WithCertReload sets how often a client certificate read from files is
+// read again (default 5 minutes, as in OCM). When it changed, the
+// subscription is dropped and made again with the new certificate.
+func WithCertReload(d time.Duration) Option { return func(t *Transport) { t.certReload = d } }
+
 // Transport is the agent's gRPC transport: one subscription to the server
 // for the agent's cluster and the manifestbundles data type, and a Publish
 // call per event the agent sends.
@@ -84,6 +96,7 @@ type Transport struct {
 	dialOptions []grpclib.DialOption
 	backoff     Backoff
 	headerWait  time.Duration
+	certReload  time.Duration
 
 	mu   sync.Mutex
 	conn *grpclib.ClientConn // the connection of the live subscription; nil without one
@@ -110,11 +123,16 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 		clientID:    clientID,
 		backoff:     DefaultBackoff,
 		headerWait:  2 * time.Second,
+		certReload:  5 * time.Minute,
 	}
 	for _, o := range opts {
 		o(t)
 	}
-	t.dialOptions = []grpclib.DialOption{grpclib.WithDefaultCallOptions(grpclib.ForceCodec(Codec{}))}
+	t.dialOptions = []grpclib.DialOption{grpclib.WithDefaultCallOptions(
+		grpclib.ForceCodec(Codec{}),
+		grpclib.MaxCallRecvMsgSize(MaxMessageSize),
+		grpclib.MaxCallSendMsgSize(MaxMessageSize),
+	)}
 	if cfg.UseTLS() {
 		tc, err := cfg.tlsConfig()
 		if err != nil {
@@ -195,6 +213,9 @@ type received struct {
 // if so, h.Disconnected is called before it returns.
 func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connected bool, err error) {
 	logger := klog.FromContext(ctx)
+	// The certificate files as this connection reads them, to tell when
+	// they change.
+	certs, _ := t.cfg.clientCertFiles()
 	conn, err := grpclib.NewClient(t.cfg.URL, t.dialOptions...)
 	if err != nil {
 		return false, err
@@ -245,8 +266,12 @@ func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connect
 		wait.Stop()
 		if !ok {
 			// The call failed before any header: its status is the error.
-			r := <-messages
-			return false, streamError(r.err)
+			select {
+			case r := <-messages:
+				return false, streamError(r.err)
+			case <-ctx.Done():
+				return false, ctx.Err()
+			}
 		}
 	case <-wait.C:
 		// A server that sends its headers only with its first event.
@@ -272,10 +297,23 @@ func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connect
 			health.Stop()
 		}
 	}()
+	var certCheck <-chan time.Time
+	if certs != nil {
+		ticker := time.NewTicker(t.certReload)
+		defer ticker.Stop()
+		certCheck = ticker.C
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return true, ctx.Err()
+		case <-certCheck:
+			now, err := t.cfg.clientCertFiles()
+			if err != nil {
+				logger.Error(err, "cannot read the client certificate again; keeping the connection")
+			} else if !bytes.Equal(now, certs) {
+				return true, errors.New("the client certificate changed: connecting again with the new one")
+			}
 		case <-healthC:
 			return true, fmt.Errorf("no heartbeat from the server for %s", t.cfg.ServerHealthinessTimeout)
 		case r := <-messages:

@@ -2,7 +2,14 @@ package grpc_test
 
 import (
 	"context"
+	"crypto/x509"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -188,4 +195,316 @@ func TestEventsBothWays(t *testing.T) {
 	case <-time.After(wait):
 		t.Fatal("the server got no published event")
 	}
+}
+
+func TestBadInputKeepsTheStream(t *testing.T) {
+	srv, addr := startServer(t)
+	_, rec := connect(t, addr)
+	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
+
+	// Each goes to Malformed, or is skipped, and the stream goes on.
+	require.NoError(t, srv.SendRaw("cluster1", []byte{0x0a, 0x05, 'a'}))                                      // truncated
+	require.NoError(t, srv.SendRaw("cluster1", []byte{0x0a, 0x01, 0xff}))                                     // id not UTF-8
+	require.NoError(t, srv.SendProto("cluster1", &cegrpc.CloudEvent{ID: "1", SpecVersion: "1.0", Type: "t"})) // no source
+	require.NoError(t, srv.SendProto("cluster1", &cegrpc.CloudEvent{ID: "2", Source: "s", SpecVersion: "0.1", Type: "t"}))
+	noValue, err := (&cegrpc.CloudEvent{ID: "3", Source: "s", SpecVersion: "1.0", Type: "t"}).Marshal()
+	require.NoError(t, err)
+	noValue = append(noValue, 0x2a, 0x08, 0x0a, 0x04, 'c', 'e', '-', 'x', 0x12, 0x00) // attribute ce-x without a value
+	require.NoError(t, srv.SendRaw("cluster1", noValue))
+	require.NoError(t, srv.SendProto("cluster1", &cegrpc.CloudEvent{ID: "hb", SpecVersion: "1.0", Type: cegrpc.HeartbeatType}))
+
+	// An unknown type is still a CloudEvent: what it means is the Hub's call.
+	unknown := workEvent("u1", "maestro", "other", "thing", nil, "{}")
+	require.NoError(t, srv.Send("cluster1", unknown))
+	good := specEvent("spec-2", 4)
+	require.NoError(t, srv.Send("cluster1", good))
+
+	require.Eventually(t, func() bool { return len(rec.received()) == 2 }, wait, tick)
+	requireSameEvent(t, unknown, rec.received()[0])
+	requireSameEvent(t, good, rec.received()[1])
+	errs := rec.malformedErrors()
+	require.Len(t, errs, 5)
+	for i, want := range []string{"not a CloudEvent", "invalid UTF-8", "source", `spec version "0.1"`, "ce-x"} {
+		assert.ErrorContains(t, errs[i], want)
+	}
+	c, d, _, _ := rec.counts()
+	require.Equal(t, 1, c)
+	require.Equal(t, 0, d)
+}
+
+func TestPublishWhileDisconnected(t *testing.T) {
+	srv, addr := startServer(t)
+	tr, err := cegrpc.New(&cegrpc.Config{URL: addr}, "cluster1", "agent1", fastBackoff)
+	require.NoError(t, err)
+
+	// Before Run.
+	err = tr.Publish(context.Background(), statusEvent("s1"))
+	require.ErrorIs(t, err, cloudevents.ErrDisconnected)
+
+	rec := &recorder{}
+	runTransport(t, tr, rec)
+	require.Eventually(t, func() bool { c, _, _, _ := rec.counts(); return c == 1 }, wait, tick)
+	require.NoError(t, tr.Publish(context.Background(), statusEvent("s2")))
+
+	// The server is gone: at once, no waiting for a timeout.
+	srv.Stop()
+	require.Eventually(t, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		return errors.Is(tr.Publish(ctx, statusEvent("s3")), cloudevents.ErrDisconnected)
+	}, wait, tick)
+	require.Eventually(t, func() bool { _, d, _, _ := rec.counts(); return d >= 1 }, wait, tick)
+	require.ErrorIs(t, tr.Publish(context.Background(), statusEvent("s4")), cloudevents.ErrDisconnected)
+}
+
+func TestReconnectAfterServerRestart(t *testing.T) {
+	srv, addr := startServer(t)
+	tr, rec := connect(t, addr)
+	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
+	require.NoError(t, srv.Send("cluster1", specEvent("before", 1)))
+	require.Eventually(t, func() bool { return len(rec.received()) == 1 }, wait, tick)
+
+	srv.Stop()
+	require.Eventually(t, func() bool { _, d, _, _ := rec.counts(); return d == 1 }, wait, tick)
+
+	// A new server on the same address, as a restarted process.
+	srv2 := grpcserver.New()
+	got, err := srv2.Start(addr)
+	require.NoError(t, err)
+	t.Cleanup(srv2.Stop)
+	require.Equal(t, addr, got)
+
+	require.Eventually(t, func() bool {
+		c, _, _, _ := rec.counts()
+		return c == 2 && srv2.Subscribers("cluster1") == 1
+	}, wait, tick)
+	after := specEvent("after", 2)
+	require.NoError(t, srv2.Send("cluster1", after))
+	require.Eventually(t, func() bool { return len(rec.received()) == 2 }, wait, tick)
+	requireSameEvent(t, after, rec.received()[1])
+
+	require.NoError(t, tr.Publish(context.Background(), statusEvent("s-after")))
+	select {
+	case pub := <-srv2.Published():
+		require.Equal(t, "s-after", pub.ID())
+	case <-time.After(wait):
+		t.Fatal("the restarted server got no published event")
+	}
+	_, d, _, _ := rec.counts()
+	require.Equal(t, 1, d)
+}
+
+func TestHeartbeats(t *testing.T) {
+	srv, addr := startServer(t)
+	cfg := &cegrpc.Config{URL: addr, ServerHealthinessTimeout: 100 * time.Millisecond}
+	tr, err := cegrpc.New(cfg, "cluster1", "agent1", fastBackoff)
+	require.NoError(t, err)
+	rec := &recorder{}
+	runTransport(t, tr, rec)
+	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
+
+	// No heartbeat yet: a server without them is not taken for dead. One
+	// heartbeat arms the check; none after it drops the subscription.
+	heartbeat := &cegrpc.CloudEvent{ID: "hb1", SpecVersion: "1.0", Type: cegrpc.HeartbeatType}
+	require.NoError(t, srv.SendProto("cluster1", heartbeat))
+	require.Eventually(t, func() bool {
+		c, d, _, _ := rec.counts()
+		return d >= 1 && c >= 2
+	}, wait, tick)
+	rec.mu.Lock()
+	require.ErrorContains(t, rec.disconnected[0], "no heartbeat from the server for 100ms")
+	rec.mu.Unlock()
+	_, _, events, malformed := rec.counts()
+	require.Zero(t, events)
+	require.Zero(t, malformed)
+}
+
+func TestHeartbeatsKeepTheSubscription(t *testing.T) {
+	srv, addr := startServer(t, grpcserver.WithHeartbeat(10*time.Millisecond))
+	cfg := &cegrpc.Config{URL: addr, ServerHealthinessTimeout: 5 * time.Second}
+	tr, err := cegrpc.New(cfg, "cluster1", "agent1", fastBackoff)
+	require.NoError(t, err)
+	rec := &recorder{}
+	runTransport(t, tr, rec)
+	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
+
+	// Heartbeats flow (10 ms apart) and never reach the Handler; the event
+	// sent after them is the first the Handler gets.
+	marker := specEvent("after-heartbeats", 1)
+	require.Eventually(t, func() bool { return srv.Send("cluster1", marker) == nil }, wait, tick)
+	require.Eventually(t, func() bool { return len(rec.received()) >= 1 }, wait, tick)
+	require.Equal(t, "after-heartbeats", rec.received()[0].ID())
+	c, d, _, m := rec.counts()
+	require.Equal(t, 1, c)
+	require.Zero(t, d)
+	require.Zero(t, m)
+}
+
+func TestTLSAndToken(t *testing.T) {
+	ca := newTestCA(t)
+	clientCert, clientKey := ca.issue(t, "agent1", x509.ExtKeyUsageClientAuth)
+	otherCA := newTestCA(t)
+
+	tests := []struct {
+		name       string
+		server     []grpcserver.Option
+		cfg        cegrpc.Config
+		wantReject bool
+
+		wantHandshakeFailure bool
+	}{
+		{
+			name:   "right token",
+			server: []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, false)), grpcserver.WithToken("s3cret")},
+			cfg:    cegrpc.Config{CAData: ca.certPEM, Token: "s3cret"},
+		},
+		{
+			name:       "wrong token",
+			server:     []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, false)), grpcserver.WithToken("s3cret")},
+			cfg:        cegrpc.Config{CAData: ca.certPEM, Token: "guess"},
+			wantReject: true,
+		},
+		{
+			name:   "client certificate",
+			server: []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, true))},
+			cfg:    cegrpc.Config{CAData: ca.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey},
+		},
+		{
+			name:   "client certificate and token",
+			server: []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, true)), grpcserver.WithToken("s3cret")},
+			cfg:    cegrpc.Config{CAData: ca.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey, Token: "s3cret"},
+		},
+		{
+			name:       "client certificate without the token",
+			server:     []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, true)), grpcserver.WithToken("s3cret")},
+			cfg:        cegrpc.Config{CAData: ca.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey},
+			wantReject: true,
+		},
+		{
+			name:                 "server of an unknown CA",
+			server:               []grpcserver.Option{grpcserver.WithTLS(otherCA.serverTLS(t, false))},
+			cfg:                  cegrpc.Config{CAData: ca.certPEM, Token: "s3cret"},
+			wantHandshakeFailure: true,
+		},
+		{
+			name:                 "client certificate of an unknown CA",
+			server:               []grpcserver.Option{grpcserver.WithTLS(otherCA.serverTLS(t, true))},
+			cfg:                  cegrpc.Config{CAData: otherCA.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey},
+			wantHandshakeFailure: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := grpcserver.New(tt.server...)
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			require.NoError(t, err)
+			lis := &countingListener{Listener: l}
+			go func() { _ = srv.Serve(lis) }()
+			t.Cleanup(srv.Stop)
+			cfg := tt.cfg
+			cfg.URL = l.Addr().String()
+			require.True(t, cfg.UseTLS())
+			tr, err := cegrpc.New(&cfg, "cluster1", "agent1", fastBackoff)
+			require.NoError(t, err)
+			rec := &recorder{}
+			runTransport(t, tr, rec)
+
+			if tt.wantReject {
+				require.Eventually(t, func() bool { return srv.Rejected() >= 2 }, wait, tick)
+				c, _, _, _ := rec.counts()
+				require.Zero(t, c, "connected with a refused token")
+				require.Zero(t, srv.Subscribers("cluster1"))
+				return
+			}
+			if tt.wantHandshakeFailure {
+				// The client tried again and again, and never subscribed.
+				require.Eventually(t, func() bool { return lis.accepted.Load() >= 3 }, wait, tick)
+				c, _, _, _ := rec.counts()
+				require.Zero(t, c, "connected to a server of an unknown CA")
+				require.ErrorIs(t, tr.Publish(context.Background(), statusEvent("s")), cloudevents.ErrDisconnected)
+				return
+			}
+			require.Eventually(t, func() bool {
+				c, _, _, _ := rec.counts()
+				return c == 1 && srv.Subscribers("cluster1") == 1
+			}, wait, tick)
+			require.NoError(t, tr.Publish(context.Background(), statusEvent("s1")))
+			select {
+			case pub := <-srv.Published():
+				require.Equal(t, "s1", pub.ID())
+			case <-time.After(wait):
+				t.Fatal("the server got no published event")
+			}
+			require.Zero(t, srv.Rejected())
+		})
+	}
+}
+
+// countingListener counts the connections it accepts.
+type countingListener struct {
+	net.Listener
+	accepted atomic.Int32
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.accepted.Add(1)
+	}
+	return c, err
+}
+
+func TestLargeEvents(t *testing.T) {
+	srv, addr := startServer(t)
+	tr, rec := connect(t, addr)
+	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
+
+	// Over gRPC's default limit of 4 MiB, both ways.
+	big := `{"manifests":"` + strings.Repeat("x", 5<<20) + `"}`
+	spec := workEvent("big-spec", "maestro", cloudevents.SubResourceSpec, cloudevents.CreateRequest, nil, big)
+	require.NoError(t, srv.Send("cluster1", spec))
+	require.Eventually(t, func() bool { return len(rec.received()) == 1 }, wait, tick)
+	require.Len(t, rec.received()[0].Data(), len(big))
+
+	status := workEvent("big-status", "agent1", cloudevents.SubResourceStatus, cloudevents.UpdateRequest, nil, big)
+	require.NoError(t, tr.Publish(context.Background(), status))
+	select {
+	case pub := <-srv.Published():
+		require.Len(t, pub.Data(), len(big))
+	case <-time.After(wait):
+		t.Fatal("the server got no published event")
+	}
+	_, d, _, m := rec.counts()
+	require.Zero(t, d)
+	require.Zero(t, m)
+}
+
+func TestClientCertificateRenewed(t *testing.T) {
+	ca := newTestCA(t)
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
+	writePair := func(name string) {
+		certPEM, keyPEM := ca.issue(t, name, x509.ExtKeyUsageClientAuth)
+		require.NoError(t, os.WriteFile(certFile, certPEM, 0o600))
+		require.NoError(t, os.WriteFile(keyFile, keyPEM, 0o600))
+	}
+	writePair("agent1")
+
+	srv, addr := startServer(t, grpcserver.WithTLS(ca.serverTLS(t, true)))
+	cfg := &cegrpc.Config{URL: addr, CAData: ca.certPEM, ClientCertFile: certFile, ClientKeyFile: keyFile}
+	tr, err := cegrpc.New(cfg, "cluster1", "agent1", fastBackoff, cegrpc.WithCertReload(20*time.Millisecond))
+	require.NoError(t, err)
+	rec := &recorder{}
+	runTransport(t, tr, rec)
+	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
+
+	// A renewed certificate in the same files: the transport connects again
+	// with it.
+	writePair("agent1-renewed")
+	require.Eventually(t, func() bool { c, _, _, _ := rec.counts(); return c == 2 }, wait, tick)
+	rec.mu.Lock()
+	require.ErrorContains(t, rec.disconnected[0], "the client certificate changed")
+	rec.mu.Unlock()
+	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
+	require.NoError(t, tr.Publish(context.Background(), statusEvent("after-renewal")))
 }

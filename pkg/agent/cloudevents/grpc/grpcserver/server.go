@@ -21,6 +21,7 @@ import (
 	grpclib "google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"k8s.io/klog/v2"
@@ -64,6 +65,7 @@ type Server struct {
 	mu        sync.Mutex
 	subs      map[*subscriber]struct{}
 	onPublish func(event.Event)
+	rejected  int
 }
 
 // subscriber is one open Subscribe call.
@@ -81,6 +83,10 @@ func New(opts ...Option) *Server {
 	}
 	sopts := []grpclib.ServerOption{
 		grpclib.ForceServerCodec(cegrpc.Codec{}),
+		grpclib.MaxRecvMsgSize(cegrpc.MaxMessageSize),
+		// Agents may ping as often as gRPC lets them (every 10 s), with or
+		// without a call, without being sent away for too many pings.
+		grpclib.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 5 * time.Second, PermitWithoutStream: true}),
 		grpclib.UnaryInterceptor(s.authorizeUnary),
 		grpclib.StreamInterceptor(s.authorizeStream),
 	}
@@ -140,6 +146,13 @@ func (s *Server) Subscribers(clusterName string) int {
 		}
 	}
 	return n
+}
+
+// Rejected is the number of calls refused for a missing or wrong token.
+func (s *Server) Rejected() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rejected
 }
 
 // Subscriptions is the request of each open subscription.
@@ -206,6 +219,9 @@ func (s *Server) authorize(ctx context.Context) error {
 			return nil
 		}
 	}
+	s.mu.Lock()
+	s.rejected++
+	s.mu.Unlock()
 	return status.Error(codes.Unauthenticated, "missing or wrong bearer token")
 }
 
