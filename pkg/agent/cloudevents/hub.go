@@ -51,11 +51,13 @@ type Hub struct {
 	store  *store
 	client *client
 
-	writes sync.Mutex // one write at a time, so that status events go out in order
+	// writes serialises the changes of the local copy: the agent's patches
+	// (whose status events then go out in order) and the specs received,
+	// so that neither overwrites what the other just stored.
+	writes sync.Mutex
 
 	mu          sync.Mutex
 	invalid     map[string]metav1.Condition // by work name: why its latest spec was refused
-	connected   bool
 	connections int
 	reconnected []func()
 }
@@ -104,7 +106,6 @@ func (c *connection) OnReconnect(f func()) {
 func (h *Hub) Connected(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	h.mu.Lock()
-	h.connected = true
 	h.connections++
 	again := h.connections > 1
 	callbacks := append([]func(){}, h.reconnected...)
@@ -130,9 +131,6 @@ func (h *Hub) Connected(ctx context.Context) {
 
 // Disconnected notes that the transport is down.
 func (h *Hub) Disconnected(err error) {
-	h.mu.Lock()
-	h.connected = false
-	h.mu.Unlock()
 	klog.Background().Info("Lost the connection to the broker; reconnecting", "address", h.Address(), "err", err)
 }
 
@@ -176,6 +174,8 @@ func (h *Hub) receiveSpec(ctx context.Context, e cloudevents.Event) {
 		return
 	}
 	logger = logger.WithValues("work", s.ResourceID, "version", s.Version)
+	h.writes.Lock()
+	defer h.writes.Unlock()
 	current, exists := h.store.get(s.ResourceID)
 	switch {
 	case s.Deleting != nil:
