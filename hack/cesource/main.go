@@ -8,7 +8,7 @@
 //	go run ./hack/cesource serve --driver mqtt --broker 127.0.0.1:1883
 //	go run ./hack/cesource serve --driver grpc --listen 127.0.0.1:8090
 //	go run ./hack/cesource apply -f work.yaml
-//	go run ./hack/cesource status NAME [--wait Available]
+//	go run ./hack/cesource status NAME [--wait Available [--feedback NAME=VALUE]]
 //	go run ./hack/cesource delete NAME [--wait]
 //
 // `serve` runs until interrupted. It keeps its works in a state folder
@@ -55,7 +55,7 @@ const usage = `cesource: a work source over MQTT or gRPC, for docs/deliver-over-
 
   cesource serve [--driver mqtt --broker HOST:PORT | --driver grpc --listen HOST:PORT] [--source ID]
   cesource apply -f WORK.yaml
-  cesource status NAME [--wait CONDITION] [--timeout 2m]
+  cesource status NAME [--wait CONDITION [--feedback NAME=VALUE]] [--timeout 2m] [-o yaml]
   cesource delete NAME [--wait] [--timeout 2m]
 
 Every command takes --state DIR (default _output/cesource): the folder where
@@ -514,24 +514,20 @@ func status(args []string) error {
 	wait := fs.String("wait", "", "wait until the agent reports this work condition True, such as Applied or Available, "+
 		"for the source's latest resource version")
 	timeout := fs.Duration("timeout", 2*time.Minute, "how long --wait waits")
+	feedback := fs.String("feedback", "", "with --wait, wait also until a manifest reports this feedback value, as NAME=VALUE")
 	output := fs.String("o", "", "yaml: print the whole status")
 	name, err := parse(fs, args, "work name")
 	if err != nil {
 		return err
 	}
-	v, err := waitFor(*state, name, *timeout, *wait+" True", func(v statusView) bool {
+	v, err := waitFor(*state, name, *timeout, strings.TrimSpace(*wait+" True "+*feedback), func(v statusView) bool {
 		if !v.Known || *wait == "" {
 			return true
 		}
 		if v.Status == nil {
 			return false
 		}
-		for _, c := range v.Status.Conditions {
-			if c.Type == *wait && c.Status == "True" && c.ObservedGeneration == v.SourceVersion {
-				return true
-			}
-		}
-		return false
+		return hasCondition(v, *wait) && (*feedback == "" || hasFeedback(v, *feedback))
 	})
 	if err != nil {
 		return err
@@ -580,6 +576,29 @@ func feedbackValue(v workv1.FieldValue) string {
 		return *v.JsonRaw
 	}
 	return "?"
+}
+
+// hasCondition tells whether the status has the condition True for the
+// source's latest resource version.
+func hasCondition(v statusView, condition string) bool {
+	for _, c := range v.Status.Conditions {
+		if c.Type == condition && c.Status == "True" && c.ObservedGeneration == v.SourceVersion {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFeedback tells whether a manifest reports the feedback value NAME=VALUE.
+func hasFeedback(v statusView, want string) bool {
+	for _, m := range v.Status.ResourceStatus.Manifests {
+		for _, f := range m.StatusFeedbacks.Values {
+			if f.Name+"="+feedbackValue(f.Value) == want {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sortedManifests(m []workv1.ManifestCondition) []workv1.ManifestCondition {
