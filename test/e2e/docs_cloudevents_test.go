@@ -78,8 +78,11 @@ func TestDocsCloudEventsPage(t *testing.T) {
 
 	require.NoDirExists(t, state, "the page's clean-up removes its folder")
 	require.Len(t, started, 6, "the page starts a broker twice, a source and an agent over MQTT, and both again over gRPC")
+	// The page's kill asks them to stop; the agent then shuts down cleanly,
+	// which takes a moment.
 	for pid, what := range started {
-		require.True(t, exited(pid), "process %d (%s) is stopped by the page's clean-up", pid, what)
+		require.Eventually(t, func() bool { return exited(pid) }, 30*time.Second, 100*time.Millisecond,
+			"process %d (%s) is stopped by the page's clean-up", pid, what)
 	}
 }
 
