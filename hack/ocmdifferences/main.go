@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -55,7 +56,7 @@ func run(verify bool) error {
 		case (r.Case == "") == (r.Test == ""):
 			return fmt.Errorf("%s: the row %q names a case or a test, and not both", framework.DifferencesFile, r.Behaviour)
 		case r.Test != "" && !tests[r.Test]:
-			return fmt.Errorf("%s: test %q is not a test of test/e2e or test/integration", framework.DifferencesFile, r.Test)
+			return fmt.Errorf("%s: test %q is not a test of test/e2e, test/integration or pkg", framework.DifferencesFile, r.Test)
 		case r.Case != "" && !cases[r.Case]:
 			return fmt.Errorf("%s: case %q is not a case of the differential e2e", framework.DifferencesFile, r.Case)
 		}
@@ -87,22 +88,34 @@ var caseName = regexp.MustCompile(`\{name: "([a-z0-9-]+)"|name: +"([a-z0-9-]+)",
 
 var testFunc = regexp.MustCompile(`(?m)^func (Test[A-Za-z0-9_]+)\(t \*testing\.T\)`)
 
-// testNames are the names of the tests of test/e2e and test/integration.
+// testNames are the names of the tests of the repository: those of test/e2e
+// and test/integration, and the unit tests under pkg.
 func testNames() (map[string]bool, error) {
-	out := map[string]bool{}
+	var files []string
 	for _, dir := range []string{"e2e", "integration"} {
-		files, err := filepath.Glob(framework.RepoPath("test", dir, "*_test.go"))
+		found, err := filepath.Glob(framework.RepoPath("test", dir, "*_test.go"))
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				return nil, err
-			}
-			for _, m := range testFunc.FindAllStringSubmatch(string(src), -1) {
-				out[m[1]] = true
-			}
+		files = append(files, found...)
+	}
+	err := filepath.WalkDir(framework.RepoPath("pkg"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, "_test.go") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range testFunc.FindAllStringSubmatch(string(src), -1) {
+			out[m[1]] = true
 		}
 	}
 	return out, nil

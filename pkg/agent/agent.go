@@ -9,7 +9,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/diagnostics"
 )
@@ -25,7 +24,7 @@ type agentDeps struct {
 	Hub         *rest.Config // the hub, with --hub-kube-api-qps/burst; nil with Source
 	// Source delivers the works as CloudEvents (--workload-source-driver
 	// mqtt or grpc); nil with the kube driver.
-	Source  *cloudevents.Hub
+	Source  *source
 	Spoke   *rest.Config // the managed cluster, with --kube-api-qps/burst
 	Ready   *diagnostics.Readiness
 	Workers int // concurrent ManifestWork reconciles

@@ -1,13 +1,17 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
 
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	cegrpc "github.com/manifestwork/work/pkg/agent/cloudevents/grpc"
 	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt"
@@ -43,9 +47,16 @@ type hubConnection interface {
 // the source's config file was loaded then.
 func dialHub(d agentDeps) (hubConnection, error) {
 	if d.Source != nil {
-		return d.Source, nil
+		return newCloudEventsHub(d)
 	}
 	return newKubeHub(d.Hub)
+}
+
+// source is a driver that delivers works as CloudEvents: its transport,
+// built from the config file but not connected, and the agent's client ID.
+type source struct {
+	Transport cloudevents.Transport
+	ClientID  string
 }
 
 // transports are the drivers that deliver works as CloudEvents, by
@@ -68,9 +79,10 @@ var transports = map[string]func(config, cluster, clientID string) (cloudevents.
 	},
 }
 
-// dialSource builds the Hub of a CloudEvents driver from its config file.
-// The broker need not answer yet: the Hub connects once the agent runs.
-func dialSource(o *Options) (*cloudevents.Hub, error) {
+// dialSource loads the config file of a CloudEvents driver and builds its
+// transport. The broker need not answer yet: the Hub connects once the
+// agent runs.
+func dialSource(o *Options) (*source, error) {
 	newTransport, ok := transports[o.WorkloadSourceDriver]
 	if !ok {
 		return nil, fmt.Errorf("--workload-source-driver %q is not supported", o.WorkloadSourceDriver)
@@ -79,7 +91,29 @@ func dialSource(o *Options) (*cloudevents.Hub, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--workload-source-config: %w", err)
 	}
-	return cloudevents.NewHub(cloudevents.Deps{ClusterName: o.ClusterName, ClientID: o.cloudEventsClientID(), Transport: t}), nil
+	return &source{Transport: t, ClientID: o.cloudEventsClientID()}, nil
+}
+
+// newCloudEventsHub is the Hub of a CloudEvents driver. It names new works
+// by the AppliedManifestWorks it finds on the managed cluster, so that it
+// takes over from any version of OCM's agent.
+func newCloudEventsHub(d agentDeps) (*cloudevents.Hub, error) {
+	spoke, err := versioned.NewForConfig(d.Spoke)
+	if err != nil {
+		return nil, fmt.Errorf("managed cluster client: %w", err)
+	}
+	applied := spoke.WorkV1().AppliedManifestWorks()
+	hash := appliedwork.HubHash(d.Source.Transport.Address())
+	return cloudevents.NewHub(cloudevents.Deps{
+		ClusterName: d.ClusterName, ClientID: d.Source.ClientID, Transport: d.Source.Transport,
+		Applied: func(ctx context.Context, workName string) (bool, error) {
+			_, err := applied.Get(ctx, appliedwork.Name(hash, workName), metav1.GetOptions{})
+			if apierrors.IsNotFound(err) {
+				return false, nil
+			}
+			return err == nil, err
+		},
+	}), nil
 }
 
 // kubeHub is the hub's kube-apiserver.

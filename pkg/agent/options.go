@@ -39,9 +39,10 @@ type Options struct {
 	// --workload-source-config (the hub kubeconfig with "kube", the
 	// source's config file with "mqtt" or "grpc") and
 	// --cloudevents-client-id (with "mqtt" or "grpc").
-	WorkloadSourceDriver string
-	WorkloadSourceConfig string
-	CloudEventsClientID  string
+	WorkloadSourceDriver    string
+	WorkloadSourceConfig    string
+	CloudEventsClientID     string
+	CloudEventsClientCodecs []string // accepted, as OCM's agent accepts it; works travel as manifestbundles
 
 	StatusSyncInterval                     time.Duration
 	AppliedManifestWorkEvictionGracePeriod time.Duration
@@ -106,6 +107,8 @@ func (o *Options) addClusterFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.CloudEventsClientID, "cloudevents-client-id", o.CloudEventsClientID,
 		"The agent's ID in its CloudEvents, with --workload-source-driver="+MQTTDriver+" or "+GRPCDriver+
 			"; its MQTT client ID is this with -client. Defaults to <cluster name>-work-agent.")
+	fs.StringSliceVar(&o.CloudEventsClientCodecs, "cloudevents-client-codecs", o.CloudEventsClientCodecs,
+		"Accepted for compatibility with OCM's agent, which declares it and reads it nowhere: works always travel as manifestbundles.")
 }
 
 func (o *Options) addTuningFlags(fs *pflag.FlagSet) {

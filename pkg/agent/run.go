@@ -6,7 +6,6 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
@@ -62,10 +61,10 @@ func (o *Options) agentDeps(conns *connections, ready *diagnostics.Readiness) ag
 
 // connections are the client configs of the clusters the agent talks to.
 type connections struct {
-	hub    *rest.Config     // ManifestWorks, with the kube driver
-	source *cloudevents.Hub // ManifestWorks, with a CloudEvents driver
-	spoke  *rest.Config     // the managed cluster: AppliedManifestWorks and applied resources
-	lease  *rest.Config     // the agent's own cluster; the same as spoke unless --spoke-kubeconfig differs
+	hub    *rest.Config // ManifestWorks, with the kube driver
+	source *source      // ManifestWorks, with a CloudEvents driver
+	spoke  *rest.Config // the managed cluster: AppliedManifestWorks and applied resources
+	lease  *rest.Config // the agent's own cluster; the same as spoke unless --spoke-kubeconfig differs
 }
 
 // connect loads and probes each cluster once, hub first. With a CloudEvents

@@ -22,6 +22,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/cloudevents/grpc/grpcserver"
+	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -172,9 +173,9 @@ func TestCloudEventsOverMQTT(t *testing.T) {
 	require.NoError(t, err)
 	st := waitSourceStatus(t, source.Source, "rid-web", version, ceRolledOut("one"))
 	require.Equal(t, "maestro", st.Original)
-	applied := appliedwork.Name(appliedwork.HubHash(source.broker.Addr), "rid-web")
+	applied := appliedwork.Name(appliedwork.HubHash(source.broker.Addr), "web")
 	_, err = e.Cluster(ceCluster).Work.WorkV1().AppliedManifestWorks().Get(ctx, applied, metav1.GetOptions{})
-	require.NoError(t, err, "the AppliedManifestWork is named after the broker's address and the resource id")
+	require.NoError(t, err, "the AppliedManifestWork is named after the broker's address and the name in the event's metadata")
 
 	version, err = source.Apply(ctx, ceWork(ns, "web", "two"))
 	require.NoError(t, err)
@@ -236,6 +237,10 @@ func TestCloudEventsOverMQTT(t *testing.T) {
 	for _, name := range []string{"web", "api", "big"} {
 		deleteThroughSource(t, source.Source, ns, name)
 	}
+	log, err = os.ReadFile(agent.LogPath)
+	require.NoError(t, err)
+	require.Contains(t, string(log), `"Event" work="web" type="Normal" reason="`+finalize.EventResourcesCleanedUp+`"`,
+		"with no hub kube-apiserver, Events on works go to the agent's log")
 	_, err = e.Cluster(ceCluster).Work.WorkV1().AppliedManifestWorks().Get(ctx, applied, metav1.GetOptions{})
 	require.True(t, apierrors.IsNotFound(err), "the AppliedManifestWork is gone: %v", err)
 }
@@ -327,7 +332,7 @@ func TestCloudEventsSwapWithOCMAgent(t *testing.T) {
 			require.NoError(t, err)
 			applied := appliedwork.Name(appliedwork.HubHash(address), "rid-swap")
 			_, err = e.Cluster(ceCluster).Work.WorkV1().AppliedManifestWorks().Get(ctx, applied, metav1.GetOptions{})
-			require.NoError(t, err, "OCM's agent names the AppliedManifestWork as ours does")
+			require.NoError(t, err, "OCM v1.0.0's agent names the AppliedManifestWork after the resource id, and ours takes it over")
 
 			sent := len(source.Received())
 			_, err = ocm.Stop(convergeTimeout)

@@ -72,6 +72,10 @@ type specEvent struct {
 	Version    int64
 	Cluster    string
 	Source     string
+	// MetaName is the name in the metadata extension, if any.
+	MetaName string
+	// Name is the work's name, which the Hub chooses (Hub.nameOf).
+	Name string
 	// Deleting is set on a deletion; Work is then nil.
 	Deleting *metav1.Time
 	// Work is the work as the event describes it: name, labels and
@@ -108,6 +112,18 @@ func decodeSpec(e cloudevents.Event) (specEvent, error) {
 	if s.Cluster, err = cetypes.ToString(ext[ExtClusterName]); err != nil || s.Cluster == "" {
 		return s, fmt.Errorf("event %s has no %s extension", e.ID(), ExtClusterName)
 	}
+	var meta metav1.ObjectMeta
+	var badMeta error
+	if v, ok := ext[ExtMetadata]; ok {
+		raw, err := cetypes.ToString(v)
+		if err == nil {
+			err = json.Unmarshal([]byte(raw), &meta)
+		}
+		if err != nil {
+			badMeta = fmt.Errorf("the %s extension is not an object's metadata: %v", ExtMetadata, err)
+		}
+		s.MetaName = meta.Name
+	}
 	if v, ok := ext[ExtDeletionTimestamp]; ok {
 		at, err := cetypes.ToTime(v)
 		if err != nil {
@@ -116,10 +132,9 @@ func decodeSpec(e cloudevents.Event) (specEvent, error) {
 		s.Deleting = &metav1.Time{Time: at}
 		return s, nil
 	}
+	// The Hub names the work (see Hub.nameOf); until then it goes by its
+	// resource id.
 	s.Work = &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{
-		// The work is named after its resource id, as OCM v1.0.0's agent
-		// names it, so that the AppliedManifestWorks of both agents agree
-		// (docs/deliver-over-cloudevents.md).
 		Name:        s.ResourceID,
 		Namespace:   s.Cluster,
 		UID:         types.UID(s.ResourceID),
@@ -127,22 +142,15 @@ func decodeSpec(e cloudevents.Event) (specEvent, error) {
 		Labels:      map[string]string{},
 		Annotations: map[string]string{},
 	}}
-	if v, ok := ext[ExtMetadata]; ok {
-		var meta metav1.ObjectMeta
-		raw, err := cetypes.ToString(v)
-		if err == nil {
-			err = json.Unmarshal([]byte(raw), &meta)
-		}
-		if err != nil {
-			s.Invalid = fmt.Errorf("the %s extension is not an object's metadata: %v", ExtMetadata, err)
-			return s, nil
-		}
-		for k, v := range meta.Labels {
-			s.Work.Labels[k] = v
-		}
-		for k, v := range meta.Annotations {
-			s.Work.Annotations[k] = v
-		}
+	if badMeta != nil {
+		s.Invalid = badMeta
+		return s, nil
+	}
+	for k, v := range meta.Labels {
+		s.Work.Labels[k] = v
+	}
+	for k, v := range meta.Annotations {
+		s.Work.Annotations[k] = v
 	}
 	s.Work.Labels[OriginalSourceLabel] = s.Source
 	s.Work.Annotations[DataTypeAnnotation] = DataType

@@ -39,6 +39,10 @@ type Deps struct {
 	// ManifestLimit is the most bytes of manifests a work may carry; 0 is
 	// the hub webhook's default.
 	ManifestLimit int
+	// Applied tells whether the managed cluster holds an AppliedManifestWork
+	// of this hub for a work of that name; nil means never. It names the
+	// works (see Hub.nameOf).
+	Applied func(ctx context.Context, workName string) (bool, error)
 }
 
 // Hub is the agent's way to its works when they come as CloudEvents: the
@@ -176,7 +180,11 @@ func (h *Hub) receiveSpec(ctx context.Context, e cloudevents.Event) {
 	logger = logger.WithValues("work", s.ResourceID, "version", s.Version)
 	h.writes.Lock()
 	defer h.writes.Unlock()
-	current, exists := h.store.get(s.ResourceID)
+	current, exists := h.store.byID(s.ResourceID)
+	s.Name = h.nameOf(ctx, s, current)
+	if s.Work != nil {
+		s.Work.Name = s.Name
+	}
 	switch {
 	case s.Deleting != nil:
 		metrics.CloudEventsReceived.WithLabelValues("delete").Inc()
@@ -199,6 +207,33 @@ func (h *Hub) receiveSpec(ctx context.Context, e cloudevents.Event) {
 		metrics.CloudEventsReceived.WithLabelValues("spec").Inc()
 		h.accept(ctx, s, current)
 	}
+}
+
+// nameOf is the name of the work of a spec event: the name it has in the
+// local copy; for a new work, the name in the event's metadata, as OCM's
+// agent names works from v1.1 on, unless an AppliedManifestWork of this hub
+// already exists under its resource id, the name OCM v1.0.0's agent gives.
+// Either way, an agent that takes over from OCM's on the same source finds
+// the AppliedManifestWorks it left, and writes nothing to their objects.
+func (h *Hub) nameOf(ctx context.Context, s specEvent, current *workv1.ManifestWork) string {
+	switch {
+	case current != nil:
+		return current.Name
+	case s.MetaName == "" || s.MetaName == s.ResourceID || h.d.Applied == nil:
+		if s.MetaName == "" {
+			return s.ResourceID
+		}
+		return s.MetaName
+	}
+	byID, err := h.d.Applied(ctx, s.ResourceID)
+	if err != nil {
+		klog.FromContext(ctx).Info("Could not look for an AppliedManifestWork under the work's resource id; naming the work as its metadata does",
+			"work", s.ResourceID, "name", s.MetaName, "err", err)
+	}
+	if byID {
+		return s.ResourceID
+	}
+	return s.MetaName
 }
 
 // accept stores a new spec: a new work, or the next spec of one the agent
@@ -239,16 +274,16 @@ func (h *Hub) refuse(ctx context.Context, s specEvent, current *workv1.ManifestW
 		if work == nil {
 			work = &workv1.ManifestWork{}
 		}
-		work.Name, work.Namespace, work.UID, work.Generation = s.ResourceID, s.Cluster, workUID(s.ResourceID), s.Version
+		work.Name, work.Namespace, work.UID, work.Generation = s.Name, s.Cluster, workUID(s.ResourceID), s.Version
 		if work.Labels == nil {
 			work.Labels = map[string]string{}
 		}
 		work.Labels[OriginalSourceLabel] = s.Source
 	}
 	h.mu.Lock()
-	h.invalid[s.ResourceID] = c
+	h.invalid[s.Name] = c
 	h.mu.Unlock()
-	klog.FromContext(ctx).Info("Refused a work's spec", "work", s.ResourceID, "version", s.Version, "err", why)
+	klog.FromContext(ctx).Info("Refused a work's spec", "work", s.Name, "version", s.Version, "err", why)
 	h.sendStatus(ctx, work)
 }
 
@@ -259,7 +294,7 @@ func (h *Hub) refuse(ctx context.Context, s specEvent, current *workv1.ManifestW
 func (h *Hub) delete(ctx context.Context, s specEvent, current *workv1.ManifestWork) {
 	if current == nil {
 		current = &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{
-			Name: s.ResourceID, Namespace: s.Cluster, UID: workUID(s.ResourceID), Generation: s.Version,
+			Name: s.Name, Namespace: s.Cluster, UID: workUID(s.ResourceID), Generation: s.Version,
 			Labels:            map[string]string{OriginalSourceLabel: s.Source},
 			Annotations:       map[string]string{DataTypeAnnotation: DataType},
 			Finalizers:        []string{workv1.ManifestWorkFinalizer},

@@ -3,6 +3,7 @@ package cloudevents
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -202,9 +203,53 @@ func TestSpecFieldsSurvive(t *testing.T) {
 	require.NoError(t, s.Invalid)
 	assert.Equal(t, w.Spec, s.Work.Spec)
 	assert.Equal(t, int64(7), s.Work.Generation)
-	assert.Equal(t, "uid-1", s.Work.Name, "named after the resource id, as OCM v1.0.0 names it")
+	assert.Equal(t, "web", s.MetaName)
 	assert.Equal(t, "web", s.Work.Labels["app"])
 	assert.Equal(t, "n", s.Work.Annotations["note"])
+}
+
+// A new work is named as the metadata of its event names it (OCM's agent
+// from v1.1 on), unless an AppliedManifestWork exists under its resource id
+// (OCM v1.0.0's agent names works so); a work keeps its name.
+func TestNaming(t *testing.T) {
+	named := fixture.NewWork(cluster, "web").WithUID("uid-1").WithManifest(fixture.ConfigMap("default", "web", nil)).Build()
+	tests := []struct {
+		name    string
+		event   cloudevents.Event
+		applied []string // AppliedManifestWorks by work name
+		before  []cloudevents.Event
+		want    string
+	}{
+		{name: "metadata", event: fixture.SpecEvent(source, fixture.SpecCreateType, named, 1), want: "web"},
+		{name: "no metadata", event: without(fixture.SpecEvent(source, fixture.SpecCreateType, named, 1), ExtMetadata), want: "uid-1"},
+		{name: "applied under the resource id", event: fixture.SpecEvent(source, fixture.SpecCreateType, named, 1),
+			applied: []string{"uid-1"}, want: "uid-1"},
+		{name: "applied under the name", event: fixture.SpecEvent(source, fixture.SpecCreateType, named, 1),
+			applied: []string{"web"}, want: "web"},
+		{name: "a deletion of an unknown work", event: withMeta(fixture.DeleteEvent(source, cluster, "uid-1", 1), "web"),
+			applied: []string{"uid-1"}, want: "uid-1"},
+		{name: "a work keeps its name", before: []cloudevents.Event{without(fixture.SpecEvent(source, fixture.SpecCreateType, named, 1), ExtMetadata)},
+			event: fixture.SpecEvent(source, fixture.SpecUpdateType, named, 2), want: "uid-1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := NewHub(Deps{ClusterName: cluster, ClientID: agentID, Transport: &fakeTransport{},
+				Applied: func(_ context.Context, name string) (bool, error) { return slices.Contains(tt.applied, name), nil }})
+			for _, e := range append(tt.before, tt.event) {
+				h.Receive(context.Background(), e)
+			}
+			w, ok := h.store.byID("uid-1")
+			require.True(t, ok)
+			assert.Equal(t, tt.want, w.Name)
+			_, err := h.Client().WorkV1().ManifestWorks(cluster).Get(context.Background(), tt.want, metav1.GetOptions{})
+			assert.NoError(t, err)
+		})
+	}
+}
+
+func withMeta(e cloudevents.Event, name string) cloudevents.Event {
+	e.SetExtension(ExtMetadata, `{"name":"`+name+`"}`)
+	return e
 }
 
 // A status patch goes to the source first, then into the copy; while the

@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -35,12 +36,24 @@ type store struct {
 	mu       sync.Mutex
 	version  uint64
 	works    map[string]*workv1.ManifestWork // by name
+	names    map[types.UID]string            // work name by resource id (the work's UID)
 	history  []watch.Event                   // the last changes, oldest first
 	watchers map[*storeWatch]struct{}
 }
 
 func newStore() *store {
-	return &store{works: map[string]*workv1.ManifestWork{}, watchers: map[*storeWatch]struct{}{}}
+	return &store{works: map[string]*workv1.ManifestWork{}, names: map[types.UID]string{}, watchers: map[*storeWatch]struct{}{}}
+}
+
+// byID returns a copy of the work of that resource id.
+func (s *store) byID(id string) (*workv1.ManifestWork, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name, ok := s.names[types.UID(id)]
+	if !ok {
+		return nil, false
+	}
+	return s.works[name].DeepCopy(), true
 }
 
 // get returns a copy of the work of that name.
@@ -102,6 +115,7 @@ func (s *store) put(w *workv1.ManifestWork) *workv1.ManifestWork {
 	s.version++
 	w.ResourceVersion = strconv.FormatUint(s.version, 10)
 	s.works[w.Name] = w
+	s.names[w.UID] = w.Name
 	s.publish(watch.Event{Type: kind, Object: w.DeepCopy()})
 	return w.DeepCopy()
 }
@@ -115,6 +129,7 @@ func (s *store) remove(name string) {
 		return
 	}
 	delete(s.works, name)
+	delete(s.names, w.UID)
 	s.version++
 	gone := w.DeepCopy()
 	gone.ResourceVersion = strconv.FormatUint(s.version, 10)
