@@ -1,6 +1,7 @@
 package mqtt
 
 import (
+	"crypto/x509"
 	"encoding/base64"
 	"fmt"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
 )
 
 const topicsYAML = `
@@ -20,18 +23,18 @@ topics:
 
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
-	ca := newPKI(t)
-	certPEM, keyPEM := ca.issue(t, "agent", false)
-	caFile := writeFile(t, dir, "ca.crt", ca.caPEM)
-	certFile := writeFile(t, dir, "tls.crt", certPEM)
-	keyFile := writeFile(t, dir, "tls.key", keyPEM)
-	notPEM := writeFile(t, dir, "garbage", []byte("not a PEM"))
+	ca := cetest.NewCA(t)
+	certPEM, keyPEM := ca.Issue(t, "agent", x509.ExtKeyUsageClientAuth)
+	caFile := cetest.WriteFile(t, dir, "ca.crt", ca.PEM)
+	certFile := cetest.WriteFile(t, dir, "tls.crt", certPEM)
+	keyFile := cetest.WriteFile(t, dir, "tls.key", keyPEM)
+	notPEM := cetest.WriteFile(t, dir, "garbage", []byte("not a PEM"))
 	missing := filepath.Join(dir, "missing")
 	b64 := base64.StdEncoding.EncodeToString
 	// The placeholders the cases use in their files.
 	expand := strings.NewReplacer(
 		"$CAFILE", caFile, "$CERTFILE", certFile, "$KEYFILE", keyFile, "$NOTPEM", notPEM, "$MISSING", missing,
-		"$CADATA", b64(ca.caPEM), "$CERTDATA", b64(certPEM), "$KEYDATA", b64(keyPEM), "$GARBAGE64", b64([]byte("garbage")),
+		"$CADATA", b64(ca.PEM), "$CERTDATA", b64(certPEM), "$KEYDATA", b64(keyPEM), "$GARBAGE64", b64([]byte("garbage")),
 	)
 	defaults := Topics{
 		SourceEvents: "sources/maestro/consumers/+/sourceevents",
@@ -80,7 +83,7 @@ topics:
 					SourceEvents: defaults.SourceEvents, AgentEvents: defaults.AgentEvents,
 					SourceBroadcast: "sources/+/sourcebroadcast", AgentBroadcast: "clusters/+/agentbroadcast",
 				},
-				CAData: ca.caPEM, ClientCertData: certPEM, ClientKeyData: keyPEM,
+				CAData: ca.PEM, ClientCertData: certPEM, ClientKeyData: keyPEM,
 				ClientCertFile: certFile, ClientKeyFile: keyFile, caFromFile: true,
 			},
 			wantTLS: true,
@@ -92,7 +95,7 @@ topics:
 "topics": {"sourceEvents": "sources/maestro/consumers/+/sourceevents", "agentEvents": "sources/maestro/consumers/+/agentevents"}}`,
 			want: &Config{
 				BrokerHost: "10.0.0.1:1883", KeepAlive: 0, DialTimeout: 90 * time.Second, PubQoS: 1, SubQoS: 1,
-				Topics: defaults, CAData: ca.caPEM, ClientCertData: certPEM, ClientKeyData: keyPEM,
+				Topics: defaults, CAData: ca.PEM, ClientCertData: certPEM, ClientKeyData: keyPEM,
 			},
 			wantTLS: true,
 		},
@@ -102,7 +105,7 @@ topics:
 				"clientKeyData: $KEYDATA\nclientKeyFile: $MISSING\n" + topicsYAML,
 			want: &Config{
 				BrokerHost: "broker:1883", KeepAlive: 60, DialTimeout: 60 * time.Second, PubQoS: 1, SubQoS: 1,
-				Topics: defaults, CAData: ca.caPEM, ClientCertData: certPEM, ClientKeyData: keyPEM,
+				Topics: defaults, CAData: ca.PEM, ClientCertData: certPEM, ClientKeyData: keyPEM,
 			},
 			wantTLS: true,
 		},
@@ -196,7 +199,7 @@ topics:
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			path := writeFile(t, dir, fmt.Sprintf("config-%02d.yaml", i), []byte(expand.Replace(tc.file)))
+			path := cetest.WriteFile(t, dir, fmt.Sprintf("config-%02d.yaml", i), []byte(expand.Replace(tc.file)))
 			got, err := Load(path)
 			if tc.wantErr != nil {
 				require.Error(t, err)

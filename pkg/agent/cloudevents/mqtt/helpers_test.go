@@ -3,7 +3,6 @@ package mqtt
 import (
 	"context"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -45,65 +44,6 @@ func testConfig(addr string) *Config {
 
 // fastBackoff reconnects the tests' transports within milliseconds.
 func fastBackoff() time.Duration { return 20 * time.Millisecond }
-
-// recorder is a cloudevents.Handler that keeps what it was told.
-type recorder struct {
-	mu           sync.Mutex
-	connected    int
-	disconnected int
-	events       []event.Event
-	malformed    []error
-	// onConnected, when set, runs inside Connected.
-	onConnected func(ctx context.Context)
-}
-
-var _ cloudevents.Handler = (*recorder)(nil)
-
-func (r *recorder) Connected(ctx context.Context) {
-	r.mu.Lock()
-	r.connected++
-	f := r.onConnected
-	r.mu.Unlock()
-	if f != nil {
-		f(ctx)
-	}
-}
-
-func (r *recorder) Disconnected(error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.disconnected++
-}
-
-func (r *recorder) Receive(_ context.Context, e event.Event) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, e)
-}
-
-func (r *recorder) Malformed(err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.malformed = append(r.malformed, err)
-}
-
-func (r *recorder) counts() (connected, disconnected int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.connected, r.disconnected
-}
-
-func (r *recorder) received() []event.Event {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]event.Event(nil), r.events...)
-}
-
-func (r *recorder) malformedErrs() []error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]error(nil), r.malformed...)
-}
 
 // runTransport builds a transport for cfg and runs it until the test ends.
 func runTransport(t *testing.T, cfg *Config, h cloudevents.Handler) *Transport {

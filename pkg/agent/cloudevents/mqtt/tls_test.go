@@ -3,6 +3,7 @@ package mqtt
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
+	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
 	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt/mqtttest"
 )
 
@@ -43,7 +45,7 @@ func (p *peers) last() string {
 // tlsBed is a TLS broker that requires client certificates of ca, and an
 // agent's config file with a certificate "agent-1" of ca in files.
 type tlsBed struct {
-	ca       *pki
+	ca       *cetest.CA
 	broker   *mqtttest.Broker
 	seen     *peers
 	dir      string
@@ -52,15 +54,15 @@ type tlsBed struct {
 }
 
 // newTLSBed starts the broker; the agent trusts the CA trust.
-func newTLSBed(t *testing.T, ca, trust *pki) (*tlsBed, *Config) {
+func newTLSBed(t *testing.T, ca, trust *cetest.CA) (*tlsBed, *Config) {
 	t.Helper()
 	b := &tlsBed{ca: ca, seen: &peers{}, dir: t.TempDir()}
-	serverTLS := ca.serverTLS(t)
+	serverTLS := ca.ServerTLS(t, true)
 	serverTLS.VerifyConnection = b.seen.verify
 	b.broker = mqtttest.Start(t, mqtttest.WithTLS(serverTLS))
 	b.renew(t, "agent-1")
-	path := writeFile(t, b.dir, "config.yaml", []byte(`brokerHost: `+b.broker.Addr()+`
-caFile: `+writeFile(t, b.dir, "ca.crt", trust.caPEM)+`
+	path := cetest.WriteFile(t, b.dir, "config.yaml", []byte(`brokerHost: `+b.broker.Addr()+`
+caFile: `+cetest.WriteFile(t, b.dir, "ca.crt", trust.PEM)+`
 clientCertFile: `+b.certFile+`
 clientKeyFile: `+b.keyFile+`
 dialTimeout: 5s
@@ -76,26 +78,26 @@ topics:
 
 // renew writes a new client certificate for cn to the agent's files.
 func (b *tlsBed) renew(t *testing.T, cn string) {
-	certPEM, keyPEM := b.ca.issue(t, cn, false)
-	b.certFile = writeFile(t, b.dir, "tls.crt", certPEM)
-	b.keyFile = writeFile(t, b.dir, "tls.key", keyPEM)
+	certPEM, keyPEM := b.ca.Issue(t, cn, x509.ExtKeyUsageClientAuth)
+	b.certFile = cetest.WriteFile(t, b.dir, "tls.crt", certPEM)
+	b.keyFile = cetest.WriteFile(t, b.dir, "tls.key", keyPEM)
 }
 
 func TestTLS(t *testing.T) {
-	ca := newPKI(t)
+	ca := cetest.NewCA(t)
 	cases := []struct {
 		name          string
-		trust         *pki
+		trust         *cetest.CA
 		wantConnected bool
 	}{
 		{name: "the broker's CA", trust: ca, wantConnected: true},
-		{name: "another CA", trust: newPKI(t)},
+		{name: "another CA", trust: cetest.NewCA(t)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			bed, cfg := newTLSBed(t, ca, tc.trust)
 			var attempts atomic.Int32
-			h := &recorder{}
+			h := &cetest.Handler{}
 			tr, err := New(cfg, testCluster, testClientID, WithBackoff(func() time.Duration {
 				attempts.Add(1)
 				return fastBackoff()
@@ -105,12 +107,12 @@ func TestTLS(t *testing.T) {
 
 			if !tc.wantConnected {
 				require.Eventually(t, func() bool { return attempts.Load() >= 3 }, waitFor, tick, "the transport retries")
-				c, _ := h.counts()
+				c := h.Counts().Connected
 				assert.Zero(t, c, "no connection to a broker the agent does not trust")
 				assert.ErrorIs(t, tr.Publish(context.Background(), statusEvent("w")), cloudevents.ErrDisconnected)
 				return
 			}
-			waitConnected(t, h, 1)
+			h.WaitConnected(t, 1)
 			require.NoError(t, tr.Publish(context.Background(), statusEvent("w")))
 			assert.Equal(t, "agent-1", bed.seen.last())
 		})
@@ -131,23 +133,23 @@ func TestClientCertificateRenewal(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ca := newPKI(t)
+			ca := cetest.NewCA(t)
 			bed, cfg := newTLSBed(t, ca, ca)
-			h := &recorder{}
+			h := &cetest.Handler{}
 			tr, err := New(cfg, testCluster, testClientID, WithBackoff(fastBackoff), WithCertCheckInterval(tc.checkEvery))
 			require.NoError(t, err)
 			t.Cleanup(start(tr, h))
-			waitConnected(t, h, 1)
+			h.WaitConnected(t, 1)
 			require.Equal(t, "agent-1", bed.seen.last())
 
 			bed.renew(t, "agent-2")
 			if tc.restart {
 				bed.broker.Restart()
 			}
-			waitConnected(t, h, 2)
+			h.WaitConnected(t, 2)
 			require.NoError(t, tr.Publish(context.Background(), statusEvent("w")))
 			assert.Equal(t, "agent-2", bed.seen.last())
-			assert.Never(t, func() bool { c, _ := h.counts(); return c > 2 }, 20*tc.checkEvery+100*time.Millisecond, tick,
+			assert.Never(t, func() bool { c := h.Counts().Connected; return c > 2 }, 20*tc.checkEvery+100*time.Millisecond, tick,
 				"one reconnect per renewal")
 		})
 	}

@@ -12,31 +12,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
+	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
 	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt/mqtttest"
 )
-
-// connected waits until h heard of its first connection.
-func waitConnected(t *testing.T, h *recorder, n int) {
-	t.Helper()
-	require.Eventually(t, func() bool {
-		c, _ := h.counts()
-		return c >= n
-	}, waitFor, tick, "the transport did not connect %d times", n)
-}
 
 func TestRoundTrip(t *testing.T) {
 	broker := mqtttest.Start(t)
 	src := newSource(t, broker.Addr())
 	src.Subscribe("sources/maestro/consumers/+/agentevents")
 
-	h := &recorder{}
+	h := &cetest.Handler{}
 	tr := runTransport(t, testConfig(broker.Addr()), h)
-	waitConnected(t, h, 1)
+	h.WaitConnected(t, 1)
 
 	// Source to agent: a binary-mode spec event keeps its extensions.
 	src.Publish(binarySpec("work-1", 3))
-	require.Eventually(t, func() bool { return len(h.received()) == 1 }, waitFor, tick)
-	got := h.received()[0]
+	got := h.WaitReceived(t, 1)[0]
 	assert.Equal(t, "id-work-1", got.ID())
 	assert.Equal(t, "maestro", got.Source())
 	assert.Equal(t, cloudevents.EventType{SubResource: cloudevents.SubResourceSpec, Action: cloudevents.CreateRequest}.String(), got.Type())
@@ -46,7 +37,7 @@ func TestRoundTrip(t *testing.T) {
 	assert.Equal(t, "work-1", ext[cloudevents.ExtResourceID])
 	assert.EqualValues(t, "3", ext[cloudevents.ExtResourceVersion])
 	assert.Equal(t, testCluster, ext[cloudevents.ExtClusterName])
-	assert.Empty(t, h.malformedErrs())
+	assert.Empty(t, h.MalformedErrors())
 
 	// Agent to source: a status event in binary mode on the status topic.
 	require.NoError(t, tr.Publish(context.Background(), statusEvent("work-1")))
@@ -112,12 +103,11 @@ func TestReceiveBinaryAndStructured(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			broker := mqtttest.Start(t)
-			h := &recorder{}
+			h := &cetest.Handler{}
 			runTransport(t, testConfig(broker.Addr()), h)
-			waitConnected(t, h, 1)
+			h.WaitConnected(t, 1)
 			newSource(t, broker.Addr()).Publish(tc.pub)
-			require.Eventually(t, func() bool { return len(h.received()) == 1 }, waitFor, tick)
-			got := h.received()[0]
+			got := h.WaitReceived(t, 1)[0]
 			assert.Equal(t, tc.wantID, got.ID())
 			assert.Equal(t, tc.wantExt, got.Extensions())
 			if tc.wantData == "" {
@@ -125,7 +115,7 @@ func TestReceiveBinaryAndStructured(t *testing.T) {
 			} else {
 				assert.JSONEq(t, tc.wantData, string(got.Data()))
 			}
-			assert.Empty(t, h.malformedErrs())
+			assert.Empty(t, h.MalformedErrors())
 		})
 	}
 }
@@ -152,18 +142,18 @@ func TestMalformedMessages(t *testing.T) {
 		{name: "an unknown spec version", pub: unknownVersion, wantErr: `unknown CloudEvents spec version "9.9"`},
 	}
 	broker := mqtttest.Start(t)
-	h := &recorder{}
+	h := &cetest.Handler{}
 	runTransport(t, testConfig(broker.Addr()), h)
-	waitConnected(t, h, 1)
+	h.WaitConnected(t, 1)
 	src := newSource(t, broker.Addr())
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			src.Publish(tc.pub)
 			// The transport goes on: the next good event arrives.
 			src.Publish(binarySpec("good-"+strconv.Itoa(i), 1))
-			require.Eventually(t, func() bool { return len(h.received()) == i+1 }, waitFor, tick)
-			assert.Equal(t, "good-"+strconv.Itoa(i), h.received()[i].Extensions()[cloudevents.ExtResourceID])
-			errs := h.malformedErrs()
+			events := h.WaitReceived(t, i+1)
+			assert.Equal(t, "good-"+strconv.Itoa(i), events[i].Extensions()[cloudevents.ExtResourceID])
+			errs := h.MalformedErrors()
 			require.Len(t, errs, i+1)
 			assert.Contains(t, errs[i].Error(), `topic "`+specTopic+`"`)
 			assert.Contains(t, errs[i].Error(), tc.wantErr)
@@ -177,13 +167,13 @@ func TestPublishWhileDisconnected(t *testing.T) {
 		broker := mqtttest.Start(t)
 		addr := broker.Addr()
 		broker.Stop()
-		h := &recorder{}
+		h := &cetest.Handler{}
 		tr := runTransport(t, testConfig(addr), h)
 		start := time.Now()
 		err := tr.Publish(context.Background(), statusEvent("w"))
 		assert.ErrorIs(t, err, cloudevents.ErrDisconnected)
 		assert.Less(t, time.Since(start), time.Second, "Publish fails at once")
-		c, _ := h.counts()
+		c := h.Counts().Connected
 		assert.Zero(t, c)
 	})
 	t.Run("before Run", func(t *testing.T) {
@@ -193,12 +183,12 @@ func TestPublishWhileDisconnected(t *testing.T) {
 	})
 	t.Run("broker stopped", func(t *testing.T) {
 		broker := mqtttest.Start(t)
-		h := &recorder{}
+		h := &cetest.Handler{}
 		tr := runTransport(t, testConfig(broker.Addr()), h)
-		waitConnected(t, h, 1)
+		h.WaitConnected(t, 1)
 		require.NoError(t, tr.Publish(context.Background(), statusEvent("w")))
 		broker.Stop()
-		require.Eventually(t, func() bool { _, d := h.counts(); return d == 1 }, waitFor, tick)
+		require.Eventually(t, func() bool { return h.Counts().Disconnected == 1 }, waitFor, tick)
 		start := time.Now()
 		assert.ErrorIs(t, tr.Publish(context.Background(), statusEvent("w")), cloudevents.ErrDisconnected)
 		assert.Less(t, time.Since(start), time.Second, "Publish fails at once")
@@ -207,24 +197,24 @@ func TestPublishWhileDisconnected(t *testing.T) {
 
 func TestBrokerRestart(t *testing.T) {
 	broker := mqtttest.Start(t)
-	h := &recorder{}
+	h := &cetest.Handler{}
 	tr := runTransport(t, testConfig(broker.Addr()), h)
-	waitConnected(t, h, 1)
+	h.WaitConnected(t, 1)
 	require.Equal(t, []string{testClientID + "-client"}, broker.Clients())
 
 	for round := 1; round <= 2; round++ {
 		broker.Restart() // empty: no session, no subscription
 		require.Eventually(t, func() bool {
-			c, d := h.counts()
-			return d == round && c == round+1
+			got := h.Counts()
+			return got.Disconnected == round && got.Connected == round+1
 		}, waitFor, tick, "Disconnected, then Connected again")
 
 		// Events flow again both ways, on the new subscription.
 		src := newSource(t, broker.Addr())
 		src.Subscribe("sources/maestro/consumers/+/agentevents")
 		src.Publish(binarySpec("after-restart-"+strconv.Itoa(round), round))
-		require.Eventually(t, func() bool { return len(h.received()) == round }, waitFor, tick)
-		assert.Equal(t, "after-restart-"+strconv.Itoa(round), h.received()[round-1].Extensions()[cloudevents.ExtResourceID])
+		events := h.WaitReceived(t, round)
+		assert.Equal(t, "after-restart-"+strconv.Itoa(round), events[round-1].Extensions()[cloudevents.ExtResourceID])
 		require.NoError(t, tr.Publish(context.Background(), statusEvent("w"+strconv.Itoa(round))))
 		assert.Equal(t, "w"+strconv.Itoa(round), userProperty(src.Next(), "ce-resourceid"))
 	}
@@ -245,7 +235,7 @@ func TestCredentials(t *testing.T) {
 			cfg := testConfig(broker.Addr())
 			cfg.Username, cfg.Password = "agent", tc.password
 			var attempts atomic.Int32
-			h := &recorder{}
+			h := &cetest.Handler{}
 			tr, err := New(cfg, testCluster, testClientID, WithBackoff(func() time.Duration {
 				attempts.Add(1)
 				return 10 * time.Millisecond
@@ -253,15 +243,14 @@ func TestCredentials(t *testing.T) {
 			require.NoError(t, err)
 			defer start(tr, h)()
 			if tc.wantConnected {
-				waitConnected(t, h, 1)
+				h.WaitConnected(t, 1)
 				require.NoError(t, tr.Publish(context.Background(), statusEvent("w")))
 				return
 			}
 			// Refused: the transport keeps trying, and never says it is up.
 			require.Eventually(t, func() bool { return attempts.Load() >= 5 }, waitFor, tick, "the transport retries")
-			c, d := h.counts()
-			assert.Zero(t, c)
-			assert.Zero(t, d)
+			assert.Zero(t, h.Counts().Connected)
+			assert.Zero(t, h.Counts().Disconnected)
 			assert.ErrorIs(t, tr.Publish(context.Background(), statusEvent("w")), cloudevents.ErrDisconnected)
 		})
 	}
@@ -275,9 +264,9 @@ func TestTopicsOfEachEvent(t *testing.T) {
 	src.Subscribe("sources/maestro/consumers/+/agentevents")
 	src.Subscribe("clusters/+/agentbroadcast")
 
-	h := &recorder{}
+	h := &cetest.Handler{}
 	tr := runTransport(t, cfg, h)
-	waitConnected(t, h, 1)
+	h.WaitConnected(t, 1)
 
 	cases := []struct {
 		action    cloudevents.EventType
@@ -303,7 +292,7 @@ func TestTopicsOfEachEvent(t *testing.T) {
 	bc := binarySpec("broadcast", 1)
 	bc.Topic = "sources/maestro/sourcebroadcast"
 	src.Publish(bc)
-	require.Eventually(t, func() bool { return len(h.received()) == 1 }, waitFor, tick)
+	h.WaitReceived(t, 1)
 }
 
 func TestConnectedMayPublishAndOrderIsKept(t *testing.T) {
@@ -313,8 +302,8 @@ func TestConnectedMayPublishAndOrderIsKept(t *testing.T) {
 
 	var tr *Transport
 	var publishErr atomic.Value
-	h := &recorder{}
-	h.onConnected = func(ctx context.Context) {
+	h := &cetest.Handler{}
+	h.OnConnected = func(ctx context.Context) {
 		// What the Hub does: ask for specs from inside Connected.
 		e := statusEvent("resync")
 		e.SetType(cloudevents.EventType{SubResource: cloudevents.SubResourceSpec, Action: cloudevents.ResyncRequest}.String())
@@ -334,24 +323,23 @@ func TestConnectedMayPublishAndOrderIsKept(t *testing.T) {
 	for i := range n {
 		src.Publish(binarySpec("w"+strconv.Itoa(i), i))
 	}
-	require.Eventually(t, func() bool { return len(h.received()) == n }, waitFor, tick)
-	for i, e := range h.received() {
+	for i, e := range h.WaitReceived(t, n) {
 		assert.Equal(t, "w"+strconv.Itoa(i), e.Extensions()[cloudevents.ExtResourceID])
 	}
 }
 
 func TestRunEndsWithItsContext(t *testing.T) {
 	broker := mqtttest.Start(t)
-	h := &recorder{}
+	h := &cetest.Handler{}
 	tr, err := New(testConfig(broker.Addr()), testCluster, testClientID, WithBackoff(fastBackoff))
 	require.NoError(t, err)
 	stop := start(tr, h)
-	waitConnected(t, h, 1)
+	h.WaitConnected(t, 1)
 
 	// A second Run does nothing but wait for its context.
-	other := &recorder{}
+	other := &cetest.Handler{}
 	start(tr, other)()
-	c, _ := other.counts()
+	c := other.Counts().Connected
 	assert.Zero(t, c)
 	require.NoError(t, tr.Publish(context.Background(), statusEvent("w")), "the first Run goes on")
 
@@ -365,9 +353,9 @@ func TestRunEndsWithItsContext(t *testing.T) {
 	case <-time.After(waitFor):
 		t.Fatal("Run did not return after its context ended")
 	}
-	c, d := h.counts()
-	assert.Equal(t, 1, c)
-	assert.Equal(t, 1, d, "the Handler hears that the connection is gone")
+	got := h.Counts()
+	assert.Equal(t, 1, got.Connected)
+	assert.Equal(t, 1, got.Disconnected, "the Handler hears that the connection is gone")
 	assert.ErrorIs(t, tr.Publish(context.Background(), statusEvent("w")), cloudevents.ErrDisconnected)
 	require.Eventually(t, func() bool { return len(broker.Clients()) == 0 }, waitFor, tick, "the client disconnected")
 }
@@ -375,7 +363,7 @@ func TestRunEndsWithItsContext(t *testing.T) {
 func TestSubscriptionRefused(t *testing.T) {
 	broker := mqtttest.Start(t, mqtttest.WithDenied("sources/+/consumers/+/sourceevents"))
 	var attempts atomic.Int32
-	h := &recorder{}
+	h := &cetest.Handler{}
 	tr, err := New(testConfig(broker.Addr()), testCluster, testClientID, WithBackoff(func() time.Duration {
 		attempts.Add(1)
 		return fastBackoff()
@@ -386,9 +374,8 @@ func TestSubscriptionRefused(t *testing.T) {
 	// Each connection comes up, its subscription is refused, and the
 	// transport drops it to try again; it never tells the Handler it is up.
 	require.Eventually(t, func() bool { return attempts.Load() >= 3 }, waitFor, tick, "the transport retries")
-	c, d := h.counts()
-	assert.Zero(t, c)
-	assert.Zero(t, d)
+	assert.Zero(t, h.Counts().Connected)
+	assert.Zero(t, h.Counts().Disconnected)
 	assert.ErrorIs(t, tr.Publish(context.Background(), statusEvent("w")), cloudevents.ErrDisconnected)
 }
 
