@@ -4,31 +4,26 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
 	cegrpc "github.com/manifestwork/work/pkg/agent/cloudevents/grpc"
 )
 
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, data []byte) string {
-		p := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(p, data, 0o600))
-		return p
-	}
-	ca := newTestCA(t)
-	certPEM, keyPEM := ca.issue(t, "agent1", x509.ExtKeyUsageClientAuth)
-	_, otherKeyPEM := ca.issue(t, "other", x509.ExtKeyUsageClientAuth)
-	caFile := write("ca.crt", ca.certPEM)
-	certFile := write("tls.crt", certPEM)
-	keyFile := write("tls.key", keyPEM)
-	tokenFile := write("token", []byte("file-token\n"))
-	emptyFile := write("empty", []byte("  \n"))
+	ca := cetest.NewCA(t)
+	certPEM, keyPEM := ca.Issue(t, "agent1", x509.ExtKeyUsageClientAuth)
+	_, otherKeyPEM := ca.Issue(t, "other", x509.ExtKeyUsageClientAuth)
+	caFile := cetest.WriteFile(t, dir, "ca.crt", ca.PEM)
+	certFile := cetest.WriteFile(t, dir, "tls.crt", certPEM)
+	keyFile := cetest.WriteFile(t, dir, "tls.key", keyPEM)
+	tokenFile := cetest.WriteFile(t, dir, "token", []byte("file-token\n"))
+	emptyFile := cetest.WriteFile(t, dir, "empty", []byte("  \n"))
 	missing := filepath.Join(dir, "missing")
 	b64 := base64.StdEncoding.EncodeToString
 
@@ -60,7 +55,7 @@ keepAliveConfig:
 serverHealthinessTimeout: 1m
 `,
 			want: cegrpc.Config{
-				URL: "maestro-grpc.example.com:8090", CAFile: caFile, CAData: ca.certPEM,
+				URL: "maestro-grpc.example.com:8090", CAFile: caFile, CAData: ca.PEM,
 				ClientCertFile: certFile, ClientKeyFile: keyFile,
 				TokenFile: tokenFile, Token: "file-token",
 				KeepAlive:                cegrpc.KeepAliveConfig{Enable: true, Time: 45 * time.Second, Timeout: 5 * time.Second, PermitWithoutStream: true},
@@ -70,22 +65,22 @@ serverHealthinessTimeout: 1m
 		},
 		{
 			name: "data keys win over files, which are then not read",
-			yaml: "url: h:1\ncaFile: " + missing + "\ncaData: " + b64(ca.certPEM) +
+			yaml: "url: h:1\ncaFile: " + missing + "\ncaData: " + b64(ca.PEM) +
 				"\nclientCertData: " + b64(certPEM) + "\nclientKeyData: " + b64(keyPEM) + "\n",
-			want: cegrpc.Config{URL: "h:1", CAFile: missing, CAData: ca.certPEM,
+			want: cegrpc.Config{URL: "h:1", CAFile: missing, CAData: ca.PEM,
 				ClientCertData: certPEM, ClientKeyData: keyPEM, KeepAlive: defaults},
 			wantTLS: true,
 		},
 		{
 			name:    "token wins over tokenFile, which is then not read",
 			yaml:    "url: h:1\ncaFile: " + caFile + "\ntoken: inline\ntokenFile: " + missing + "\n",
-			want:    cegrpc.Config{URL: "h:1", CAFile: caFile, CAData: ca.certPEM, Token: "inline", TokenFile: missing, KeepAlive: defaults},
+			want:    cegrpc.Config{URL: "h:1", CAFile: caFile, CAData: ca.PEM, Token: "inline", TokenFile: missing, KeepAlive: defaults},
 			wantTLS: true,
 		},
 		{
 			name: "a CA alone leaves plain text",
 			yaml: "url: h:1\ncaFile: " + caFile + "\n",
-			want: cegrpc.Config{URL: "h:1", CAFile: caFile, CAData: ca.certPEM, KeepAlive: defaults},
+			want: cegrpc.Config{URL: "h:1", CAFile: caFile, CAData: ca.PEM, KeepAlive: defaults},
 		},
 		{
 			name: "durations as nanoseconds, as OCM's YAML reads a number",
@@ -134,7 +129,7 @@ serverHealthinessTimeout: 1m
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := write(fmt.Sprintf("config-%d.yaml", i), []byte(tt.yaml))
+			path := cetest.WriteFile(t, dir, fmt.Sprintf("config-%d.yaml", i), []byte(tt.yaml))
 			got, err := cegrpc.Load(path)
 			if tt.wantErr != "" {
 				require.Error(t, err)

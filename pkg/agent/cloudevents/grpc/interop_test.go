@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
+	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
 	cegrpc "github.com/manifestwork/work/pkg/agent/cloudevents/grpc"
 )
 
@@ -155,7 +156,7 @@ func TestTransportAgainstProtobufServer(t *testing.T) {
 
 	tr, err := cegrpc.New(&cegrpc.Config{URL: lis.Addr().String()}, "cluster1", "agent1", fastBackoff, cegrpc.WithHeaderWait(50*time.Millisecond))
 	require.NoError(t, err)
-	rec := &recorder{}
+	rec := &cetest.Handler{}
 	runTransport(t, tr, rec)
 
 	select {
@@ -170,14 +171,13 @@ func TestTransportAgainstProtobufServer(t *testing.T) {
 	}
 	// No header comes before the first event: the subscription counts as up
 	// once the wait is over.
-	require.Eventually(t, func() bool { c, _, _, _ := rec.counts(); return c == 1 }, wait, tick)
+	require.Eventually(t, func() bool { return rec.Counts().Connected == 1 }, wait, tick)
 
 	spec := specEvent("spec-7", 7)
 	m, err := cegrpc.ToProto(spec)
 	require.NoError(t, err)
 	p.send <- cegrpc.DynamicEvent(fd, m)
-	require.Eventually(t, func() bool { return len(rec.received()) == 1 }, wait, tick)
-	requireSameEvent(t, spec, rec.received()[0])
+	requireSameEvent(t, spec, rec.WaitReceived(t, 1)[0])
 
 	status := statusEvent("status-7")
 	require.NoError(t, tr.Publish(context.Background(), status))

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
+	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
 	cegrpc "github.com/manifestwork/work/pkg/agent/cloudevents/grpc"
 	"github.com/manifestwork/work/pkg/agent/cloudevents/grpc/grpcserver"
 )
@@ -28,57 +28,6 @@ const (
 )
 
 var fastBackoff = cegrpc.WithBackoff(cegrpc.Backoff{Initial: 20 * time.Millisecond, Max: 50 * time.Millisecond, Factor: 2})
-
-// recorder is a Handler that keeps what it is given.
-type recorder struct {
-	mu           sync.Mutex
-	connected    int
-	disconnected []error
-	events       []event.Event
-	malformed    []error
-}
-
-func (r *recorder) Connected(context.Context) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.connected++
-}
-
-func (r *recorder) Disconnected(err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.disconnected = append(r.disconnected, err)
-}
-
-func (r *recorder) Receive(_ context.Context, e event.Event) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, e)
-}
-
-func (r *recorder) Malformed(err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.malformed = append(r.malformed, err)
-}
-
-func (r *recorder) counts() (connected, disconnected, events, malformed int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.connected, len(r.disconnected), len(r.events), len(r.malformed)
-}
-
-func (r *recorder) received() []event.Event {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]event.Event(nil), r.events...)
-}
-
-func (r *recorder) malformedErrors() []error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]error(nil), r.malformed...)
-}
 
 // startServer runs a test server on 127.0.0.1:0 until the test ends.
 func startServer(t *testing.T, opts ...grpcserver.Option) (*grpcserver.Server, string) {
@@ -157,11 +106,11 @@ func requireSameEvent(t *testing.T, want, got event.Event) {
 	require.Equal(t, want.Extensions(), got.Extensions())
 }
 
-func connect(t *testing.T, addr string, opts ...cegrpc.Option) (*cegrpc.Transport, *recorder) {
+func connect(t *testing.T, addr string, opts ...cegrpc.Option) (*cegrpc.Transport, *cetest.Handler) {
 	t.Helper()
 	tr, err := cegrpc.New(&cegrpc.Config{URL: addr}, "cluster1", "agent1", append([]cegrpc.Option{fastBackoff}, opts...)...)
 	require.NoError(t, err)
-	rec := &recorder{}
+	rec := &cetest.Handler{}
 	runTransport(t, tr, rec)
 	return tr, rec
 }
@@ -172,16 +121,14 @@ func TestEventsBothWays(t *testing.T) {
 	require.Equal(t, addr, tr.Address())
 
 	require.Eventually(t, func() bool {
-		c, _, _, _ := rec.counts()
-		return c == 1 && srv.Subscribers("cluster1") == 1
+		return rec.Counts().Connected == 1 && srv.Subscribers("cluster1") == 1
 	}, wait, tick)
 	require.Equal(t, []cegrpc.SubscriptionRequest{{ClusterName: "cluster1", DataType: cloudevents.DataType}}, srv.Subscriptions())
 
 	// Source to agent.
 	spec := specEvent("spec-1", 3)
 	require.NoError(t, srv.Send("cluster1", spec))
-	require.Eventually(t, func() bool { return len(rec.received()) == 1 }, wait, tick)
-	got := rec.received()[0]
+	got := rec.WaitReceived(t, 1)[0]
 	requireSameEvent(t, spec, got)
 	assert.IsType(t, int32(0), got.Extensions()[cloudevents.ExtResourceVersion])
 	assert.IsType(t, "", got.Extensions()[cloudevents.ExtResourceID])
@@ -219,17 +166,17 @@ func TestBadInputKeepsTheStream(t *testing.T) {
 	good := specEvent("spec-2", 4)
 	require.NoError(t, srv.Send("cluster1", good))
 
-	require.Eventually(t, func() bool { return len(rec.received()) == 2 }, wait, tick)
-	requireSameEvent(t, unknown, rec.received()[0])
-	requireSameEvent(t, good, rec.received()[1])
-	errs := rec.malformedErrors()
+	events := rec.WaitReceived(t, 2)
+	requireSameEvent(t, unknown, events[0])
+	requireSameEvent(t, good, events[1])
+	errs := rec.MalformedErrors()
 	require.Len(t, errs, 5)
 	for i, want := range []string{"not a CloudEvent", "invalid UTF-8", "source", `spec version "0.1"`, "ce-x"} {
 		assert.ErrorContains(t, errs[i], want)
 	}
-	c, d, _, _ := rec.counts()
-	require.Equal(t, 1, c)
-	require.Equal(t, 0, d)
+	got := rec.Counts()
+	require.Equal(t, 1, got.Connected)
+	require.Equal(t, 0, got.Disconnected)
 }
 
 func TestPublishWhileDisconnected(t *testing.T) {
@@ -241,9 +188,9 @@ func TestPublishWhileDisconnected(t *testing.T) {
 	err = tr.Publish(context.Background(), statusEvent("s1"))
 	require.ErrorIs(t, err, cloudevents.ErrDisconnected)
 
-	rec := &recorder{}
+	rec := &cetest.Handler{}
 	runTransport(t, tr, rec)
-	require.Eventually(t, func() bool { c, _, _, _ := rec.counts(); return c == 1 }, wait, tick)
+	require.Eventually(t, func() bool { return rec.Counts().Connected == 1 }, wait, tick)
 	require.NoError(t, tr.Publish(context.Background(), statusEvent("s2")))
 
 	// The server is gone: at once, no waiting for a timeout.
@@ -253,7 +200,7 @@ func TestPublishWhileDisconnected(t *testing.T) {
 		defer cancel()
 		return errors.Is(tr.Publish(ctx, statusEvent("s3")), cloudevents.ErrDisconnected)
 	}, wait, tick)
-	require.Eventually(t, func() bool { _, d, _, _ := rec.counts(); return d >= 1 }, wait, tick)
+	require.Eventually(t, func() bool { return rec.Counts().Disconnected >= 1 }, wait, tick)
 	require.ErrorIs(t, tr.Publish(context.Background(), statusEvent("s4")), cloudevents.ErrDisconnected)
 }
 
@@ -262,10 +209,10 @@ func TestReconnectAfterServerRestart(t *testing.T) {
 	tr, rec := connect(t, addr)
 	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
 	require.NoError(t, srv.Send("cluster1", specEvent("before", 1)))
-	require.Eventually(t, func() bool { return len(rec.received()) == 1 }, wait, tick)
+	rec.WaitReceived(t, 1)
 
 	srv.Stop()
-	require.Eventually(t, func() bool { _, d, _, _ := rec.counts(); return d == 1 }, wait, tick)
+	require.Eventually(t, func() bool { return rec.Counts().Disconnected == 1 }, wait, tick)
 
 	// A new server on the same address, as a restarted process.
 	srv2 := grpcserver.New()
@@ -275,13 +222,11 @@ func TestReconnectAfterServerRestart(t *testing.T) {
 	require.Equal(t, addr, got)
 
 	require.Eventually(t, func() bool {
-		c, _, _, _ := rec.counts()
-		return c == 2 && srv2.Subscribers("cluster1") == 1
+		return rec.Counts().Connected == 2 && srv2.Subscribers("cluster1") == 1
 	}, wait, tick)
 	after := specEvent("after", 2)
 	require.NoError(t, srv2.Send("cluster1", after))
-	require.Eventually(t, func() bool { return len(rec.received()) == 2 }, wait, tick)
-	requireSameEvent(t, after, rec.received()[1])
+	requireSameEvent(t, after, rec.WaitReceived(t, 2)[1])
 
 	require.NoError(t, tr.Publish(context.Background(), statusEvent("s-after")))
 	select {
@@ -290,8 +235,7 @@ func TestReconnectAfterServerRestart(t *testing.T) {
 	case <-time.After(wait):
 		t.Fatal("the restarted server got no published event")
 	}
-	_, d, _, _ := rec.counts()
-	require.Equal(t, 1, d)
+	require.Equal(t, 1, rec.Counts().Disconnected)
 }
 
 func TestHeartbeats(t *testing.T) {
@@ -299,7 +243,7 @@ func TestHeartbeats(t *testing.T) {
 	cfg := &cegrpc.Config{URL: addr, ServerHealthinessTimeout: 100 * time.Millisecond}
 	tr, err := cegrpc.New(cfg, "cluster1", "agent1", fastBackoff)
 	require.NoError(t, err)
-	rec := &recorder{}
+	rec := &cetest.Handler{}
 	runTransport(t, tr, rec)
 	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
 
@@ -308,15 +252,13 @@ func TestHeartbeats(t *testing.T) {
 	heartbeat := &cegrpc.CloudEvent{ID: "hb1", SpecVersion: "1.0", Type: cegrpc.HeartbeatType}
 	require.NoError(t, srv.SendProto("cluster1", heartbeat))
 	require.Eventually(t, func() bool {
-		c, d, _, _ := rec.counts()
-		return d >= 1 && c >= 2
+		got := rec.Counts()
+		return got.Disconnected >= 1 && got.Connected >= 2
 	}, wait, tick)
-	rec.mu.Lock()
-	require.ErrorContains(t, rec.disconnected[0], "no heartbeat from the server for 100ms")
-	rec.mu.Unlock()
-	_, _, events, malformed := rec.counts()
-	require.Zero(t, events)
-	require.Zero(t, malformed)
+	require.ErrorContains(t, rec.DisconnectErrors()[0], "no heartbeat from the server for 100ms")
+	got := rec.Counts()
+	require.Zero(t, got.Received)
+	require.Zero(t, got.Malformed)
 }
 
 func TestHeartbeatsKeepTheSubscription(t *testing.T) {
@@ -324,7 +266,7 @@ func TestHeartbeatsKeepTheSubscription(t *testing.T) {
 	cfg := &cegrpc.Config{URL: addr, ServerHealthinessTimeout: 5 * time.Second}
 	tr, err := cegrpc.New(cfg, "cluster1", "agent1", fastBackoff)
 	require.NoError(t, err)
-	rec := &recorder{}
+	rec := &cetest.Handler{}
 	runTransport(t, tr, rec)
 	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
 
@@ -332,18 +274,18 @@ func TestHeartbeatsKeepTheSubscription(t *testing.T) {
 	// sent after them is the first the Handler gets.
 	marker := specEvent("after-heartbeats", 1)
 	require.Eventually(t, func() bool { return srv.Send("cluster1", marker) == nil }, wait, tick)
-	require.Eventually(t, func() bool { return len(rec.received()) >= 1 }, wait, tick)
-	require.Equal(t, "after-heartbeats", rec.received()[0].ID())
-	c, d, _, m := rec.counts()
-	require.Equal(t, 1, c)
-	require.Zero(t, d)
-	require.Zero(t, m)
+	require.Eventually(t, func() bool { return len(rec.Received()) >= 1 }, wait, tick)
+	require.Equal(t, "after-heartbeats", rec.Received()[0].ID())
+	got := rec.Counts()
+	require.Equal(t, 1, got.Connected)
+	require.Zero(t, got.Disconnected)
+	require.Zero(t, got.Malformed)
 }
 
 func TestTLSAndToken(t *testing.T) {
-	ca := newTestCA(t)
-	clientCert, clientKey := ca.issue(t, "agent1", x509.ExtKeyUsageClientAuth)
-	otherCA := newTestCA(t)
+	ca := cetest.NewCA(t)
+	clientCert, clientKey := ca.Issue(t, "agent1", x509.ExtKeyUsageClientAuth)
+	otherCA := cetest.NewCA(t)
 
 	tests := []struct {
 		name       string
@@ -355,41 +297,41 @@ func TestTLSAndToken(t *testing.T) {
 	}{
 		{
 			name:   "right token",
-			server: []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, false)), grpcserver.WithToken("s3cret")},
-			cfg:    cegrpc.Config{CAData: ca.certPEM, Token: "s3cret"},
+			server: []grpcserver.Option{grpcserver.WithTLS(ca.ServerTLS(t, false)), grpcserver.WithToken("s3cret")},
+			cfg:    cegrpc.Config{CAData: ca.PEM, Token: "s3cret"},
 		},
 		{
 			name:       "wrong token",
-			server:     []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, false)), grpcserver.WithToken("s3cret")},
-			cfg:        cegrpc.Config{CAData: ca.certPEM, Token: "guess"},
+			server:     []grpcserver.Option{grpcserver.WithTLS(ca.ServerTLS(t, false)), grpcserver.WithToken("s3cret")},
+			cfg:        cegrpc.Config{CAData: ca.PEM, Token: "guess"},
 			wantReject: true,
 		},
 		{
 			name:   "client certificate",
-			server: []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, true))},
-			cfg:    cegrpc.Config{CAData: ca.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey},
+			server: []grpcserver.Option{grpcserver.WithTLS(ca.ServerTLS(t, true))},
+			cfg:    cegrpc.Config{CAData: ca.PEM, ClientCertData: clientCert, ClientKeyData: clientKey},
 		},
 		{
 			name:   "client certificate and token",
-			server: []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, true)), grpcserver.WithToken("s3cret")},
-			cfg:    cegrpc.Config{CAData: ca.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey, Token: "s3cret"},
+			server: []grpcserver.Option{grpcserver.WithTLS(ca.ServerTLS(t, true)), grpcserver.WithToken("s3cret")},
+			cfg:    cegrpc.Config{CAData: ca.PEM, ClientCertData: clientCert, ClientKeyData: clientKey, Token: "s3cret"},
 		},
 		{
 			name:       "client certificate without the token",
-			server:     []grpcserver.Option{grpcserver.WithTLS(ca.serverTLS(t, true)), grpcserver.WithToken("s3cret")},
-			cfg:        cegrpc.Config{CAData: ca.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey},
+			server:     []grpcserver.Option{grpcserver.WithTLS(ca.ServerTLS(t, true)), grpcserver.WithToken("s3cret")},
+			cfg:        cegrpc.Config{CAData: ca.PEM, ClientCertData: clientCert, ClientKeyData: clientKey},
 			wantReject: true,
 		},
 		{
 			name:                 "server of an unknown CA",
-			server:               []grpcserver.Option{grpcserver.WithTLS(otherCA.serverTLS(t, false))},
-			cfg:                  cegrpc.Config{CAData: ca.certPEM, Token: "s3cret"},
+			server:               []grpcserver.Option{grpcserver.WithTLS(otherCA.ServerTLS(t, false))},
+			cfg:                  cegrpc.Config{CAData: ca.PEM, Token: "s3cret"},
 			wantHandshakeFailure: true,
 		},
 		{
 			name:                 "client certificate of an unknown CA",
-			server:               []grpcserver.Option{grpcserver.WithTLS(otherCA.serverTLS(t, true))},
-			cfg:                  cegrpc.Config{CAData: otherCA.certPEM, ClientCertData: clientCert, ClientKeyData: clientKey},
+			server:               []grpcserver.Option{grpcserver.WithTLS(otherCA.ServerTLS(t, true))},
+			cfg:                  cegrpc.Config{CAData: otherCA.PEM, ClientCertData: clientCert, ClientKeyData: clientKey},
 			wantHandshakeFailure: true,
 		},
 	}
@@ -406,27 +348,24 @@ func TestTLSAndToken(t *testing.T) {
 			require.True(t, cfg.UseTLS())
 			tr, err := cegrpc.New(&cfg, "cluster1", "agent1", fastBackoff)
 			require.NoError(t, err)
-			rec := &recorder{}
+			rec := &cetest.Handler{}
 			runTransport(t, tr, rec)
 
 			if tt.wantReject {
 				require.Eventually(t, func() bool { return srv.Rejected() >= 2 }, wait, tick)
-				c, _, _, _ := rec.counts()
-				require.Zero(t, c, "connected with a refused token")
+				require.Zero(t, rec.Counts().Connected, "connected with a refused token")
 				require.Zero(t, srv.Subscribers("cluster1"))
 				return
 			}
 			if tt.wantHandshakeFailure {
 				// The client tried again and again, and never subscribed.
 				require.Eventually(t, func() bool { return lis.accepted.Load() >= 3 }, wait, tick)
-				c, _, _, _ := rec.counts()
-				require.Zero(t, c, "connected to a server of an unknown CA")
+				require.Zero(t, rec.Counts().Connected, "connected to a server of an unknown CA")
 				require.ErrorIs(t, tr.Publish(context.Background(), statusEvent("s")), cloudevents.ErrDisconnected)
 				return
 			}
 			require.Eventually(t, func() bool {
-				c, _, _, _ := rec.counts()
-				return c == 1 && srv.Subscribers("cluster1") == 1
+				return rec.Counts().Connected == 1 && srv.Subscribers("cluster1") == 1
 			}, wait, tick)
 			require.NoError(t, tr.Publish(context.Background(), statusEvent("s1")))
 			select {
@@ -463,8 +402,7 @@ func TestLargeEvents(t *testing.T) {
 	big := `{"manifests":"` + strings.Repeat("x", 5<<20) + `"}`
 	spec := workEvent("big-spec", "maestro", cloudevents.SubResourceSpec, cloudevents.CreateRequest, nil, big)
 	require.NoError(t, srv.Send("cluster1", spec))
-	require.Eventually(t, func() bool { return len(rec.received()) == 1 }, wait, tick)
-	require.Len(t, rec.received()[0].Data(), len(big))
+	require.Len(t, rec.WaitReceived(t, 1)[0].Data(), len(big))
 
 	status := workEvent("big-status", "agent1", cloudevents.SubResourceStatus, cloudevents.UpdateRequest, nil, big)
 	require.NoError(t, tr.Publish(context.Background(), status))
@@ -474,37 +412,35 @@ func TestLargeEvents(t *testing.T) {
 	case <-time.After(wait):
 		t.Fatal("the server got no published event")
 	}
-	_, d, _, m := rec.counts()
-	require.Zero(t, d)
-	require.Zero(t, m)
+	got := rec.Counts()
+	require.Zero(t, got.Disconnected)
+	require.Zero(t, got.Malformed)
 }
 
 func TestClientCertificateRenewed(t *testing.T) {
-	ca := newTestCA(t)
+	ca := cetest.NewCA(t)
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
 	writePair := func(name string) {
-		certPEM, keyPEM := ca.issue(t, name, x509.ExtKeyUsageClientAuth)
+		certPEM, keyPEM := ca.Issue(t, name, x509.ExtKeyUsageClientAuth)
 		require.NoError(t, os.WriteFile(certFile, certPEM, 0o600))
 		require.NoError(t, os.WriteFile(keyFile, keyPEM, 0o600))
 	}
 	writePair("agent1")
 
-	srv, addr := startServer(t, grpcserver.WithTLS(ca.serverTLS(t, true)))
-	cfg := &cegrpc.Config{URL: addr, CAData: ca.certPEM, ClientCertFile: certFile, ClientKeyFile: keyFile}
+	srv, addr := startServer(t, grpcserver.WithTLS(ca.ServerTLS(t, true)))
+	cfg := &cegrpc.Config{URL: addr, CAData: ca.PEM, ClientCertFile: certFile, ClientKeyFile: keyFile}
 	tr, err := cegrpc.New(cfg, "cluster1", "agent1", fastBackoff, cegrpc.WithCertReload(20*time.Millisecond))
 	require.NoError(t, err)
-	rec := &recorder{}
+	rec := &cetest.Handler{}
 	runTransport(t, tr, rec)
 	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
 
 	// A renewed certificate in the same files: the transport connects again
 	// with it.
 	writePair("agent1-renewed")
-	require.Eventually(t, func() bool { c, _, _, _ := rec.counts(); return c == 2 }, wait, tick)
-	rec.mu.Lock()
-	require.ErrorContains(t, rec.disconnected[0], "the client certificate changed")
-	rec.mu.Unlock()
+	require.Eventually(t, func() bool { return rec.Counts().Connected == 2 }, wait, tick)
+	require.ErrorContains(t, rec.DisconnectErrors()[0], "the client certificate changed")
 	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
 	require.NoError(t, tr.Publish(context.Background(), statusEvent("after-renewal")))
 }
