@@ -3,7 +3,6 @@ package grpc
 import (
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/manifestwork/work/pkg/agent/cloudevents/internal/pemconf"
 )
 
 // The keep-alive defaults of OCM's gRPC config file.
@@ -92,15 +93,10 @@ func (c *Config) hasClientCert() bool {
 // fileConfig is the file as written. Durations and base64 data stay raw, so
 // that an error in them names its key.
 type fileConfig struct {
-	URL            string `json:"url"`
-	CAFile         string `json:"caFile"`
-	CAData         string `json:"caData"`
-	ClientCertFile string `json:"clientCertFile"`
-	ClientCertData string `json:"clientCertData"`
-	ClientKeyFile  string `json:"clientKeyFile"`
-	ClientKeyData  string `json:"clientKeyData"`
-	Token          string `json:"token"`
-	TokenFile      string `json:"tokenFile"`
+	URL string `json:"url"`
+	pemconf.Keys
+	Token     string `json:"token"`
+	TokenFile string `json:"tokenFile"`
 
 	KeepAliveConfig struct {
 		Enable              bool            `json:"enable"`
@@ -156,13 +152,14 @@ func parse(raw []byte) (*Config, error) {
 		return nil, err
 	}
 	// Data wins over its file, as in OCM.
-	if c.CAData, err = dataOrFile(f.CAData, "caData", f.CAFile, "caFile"); err != nil {
+	if c.CAData, _, err = pemconf.DataOrFile("caData", f.CAData, "caFile", f.CAFile); err != nil {
 		return nil, err
 	}
-	if c.ClientCertData, err = dataOrFile(f.ClientCertData, "clientCertData", "", ""); err != nil {
+	// The client certificate and key files are read when used.
+	if c.ClientCertData, _, err = pemconf.DataOrFile("clientCertData", f.ClientCertData, "", ""); err != nil {
 		return nil, err
 	}
-	if c.ClientKeyData, err = dataOrFile(f.ClientKeyData, "clientKeyData", "", ""); err != nil {
+	if c.ClientKeyData, _, err = pemconf.DataOrFile("clientKeyData", f.ClientKeyData, "", ""); err != nil {
 		return nil, err
 	}
 	if c.Token == "" && c.TokenFile != "" {
@@ -200,26 +197,6 @@ func duration(raw json.RawMessage, key string, def time.Duration) (time.Duration
 		return 0, fmt.Errorf("%s: %s is not positive", key, d)
 	}
 	return d, nil
-}
-
-// dataOrFile is the base64 data of dataKey, else the content of the file
-// of fileKey, else nil.
-func dataOrFile(data, dataKey, file, fileKey string) ([]byte, error) {
-	if data != "" {
-		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(data))
-		if err != nil {
-			return nil, fmt.Errorf("%s: not base64: %w", dataKey, err)
-		}
-		return b, nil
-	}
-	if file == "" {
-		return nil, nil
-	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", fileKey, err)
-	}
-	return b, nil
 }
 
 // Validate checks c as Load checks a file: the URL, the client certificate

@@ -8,18 +8,18 @@ import (
 	"bytes"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"regexp"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/manifestwork/work/pkg/agent/cloudevents/internal/pemconf"
 )
 
 // The defaults OCM's agent applies to a key the file leaves out.
@@ -211,20 +211,15 @@ func (c *Config) keyKey() string {
 
 // file is the config file as written: every key of OCM's MQTTConfig.
 type file struct {
-	BrokerHost     string          `json:"brokerHost"`
-	Username       string          `json:"username"`
-	Password       string          `json:"password"`
-	KeepAlive      json.RawMessage `json:"keepAlive"`
-	DialTimeout    json.RawMessage `json:"dialTimeout"`
-	PubQoS         json.RawMessage `json:"pubQoS"`
-	SubQoS         json.RawMessage `json:"subQoS"`
-	CAFile         string          `json:"caFile"`
-	CAData         string          `json:"caData"`
-	ClientCertFile string          `json:"clientCertFile"`
-	ClientCertData string          `json:"clientCertData"`
-	ClientKeyFile  string          `json:"clientKeyFile"`
-	ClientKeyData  string          `json:"clientKeyData"`
-	Topics         *Topics         `json:"topics"`
+	BrokerHost  string          `json:"brokerHost"`
+	Username    string          `json:"username"`
+	Password    string          `json:"password"`
+	KeepAlive   json.RawMessage `json:"keepAlive"`
+	DialTimeout json.RawMessage `json:"dialTimeout"`
+	PubQoS      json.RawMessage `json:"pubQoS"`
+	SubQoS      json.RawMessage `json:"subQoS"`
+	pemconf.Keys
+	Topics *Topics `json:"topics"`
 }
 
 // Load reads an MQTT config file (YAML or JSON), applies OCM's defaults and
@@ -382,27 +377,14 @@ func (c *Config) fillCerts(f *file) error {
 	return nil
 }
 
-// pemFrom returns the data of dataKey decoded from base64 if set, else the
-// content of the file of fileKey if set; fromFile tells which.
+// pemFrom is pemconf.DataOrFile, and refuses data that is empty once
+// decoded.
 func pemFrom(dataKey, data, fileKey, path string) (pem []byte, fromFile bool, err error) {
-	if data != "" {
-		pem, err = base64.StdEncoding.DecodeString(strings.TrimSpace(data))
-		if err != nil {
-			return nil, false, fmt.Errorf("%s: not base64: %w", dataKey, err)
-		}
-		if len(bytes.TrimSpace(pem)) == 0 {
-			return nil, false, fmt.Errorf("%s: empty once decoded", dataKey)
-		}
-		return pem, false, nil
+	pem, fromFile, err = pemconf.DataOrFile(dataKey, data, fileKey, path)
+	if err == nil && data != "" && len(bytes.TrimSpace(pem)) == 0 {
+		return nil, false, fmt.Errorf("%s: empty once decoded", dataKey)
 	}
-	if path == "" {
-		return nil, false, nil
-	}
-	pem, err = os.ReadFile(path)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", fileKey, err)
-	}
-	return pem, true, nil
+	return pem, fromFile, err
 }
 
 // The topic patterns of OCM's config file: fixed words are lowercase
