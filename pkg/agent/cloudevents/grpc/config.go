@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"os"
 	"strings"
 	"time"
 
 	"sigs.k8s.io/yaml"
-
-	"github.com/manifestwork/work/pkg/agent/cloudevents/internal/pemconf"
 )
 
 // The keep-alive defaults of OCM's gRPC config file.
@@ -94,7 +93,7 @@ func (c *Config) hasClientCert() bool {
 // that an error in them names its key.
 type fileConfig struct {
 	URL string `json:"url"`
-	pemconf.Keys
+	cloudevents.CertKeys
 	Token     string `json:"token"`
 	TokenFile string `json:"tokenFile"`
 
@@ -152,14 +151,14 @@ func parse(raw []byte) (*Config, error) {
 		return nil, err
 	}
 	// Data wins over its file, as in OCM.
-	if c.CAData, _, err = pemconf.DataOrFile("caData", f.CAData, "caFile", f.CAFile); err != nil {
+	if c.CAData, _, err = cloudevents.DataOrFile("caData", f.CAData, "caFile", f.CAFile); err != nil {
 		return nil, err
 	}
 	// The client certificate and key files are read when used.
-	if c.ClientCertData, _, err = pemconf.DataOrFile("clientCertData", f.ClientCertData, "", ""); err != nil {
+	if c.ClientCertData, _, err = cloudevents.DataOrFile("clientCertData", f.ClientCertData, "", ""); err != nil {
 		return nil, err
 	}
-	if c.ClientKeyData, _, err = pemconf.DataOrFile("clientKeyData", f.ClientKeyData, "", ""); err != nil {
+	if c.ClientKeyData, _, err = cloudevents.DataOrFile("clientKeyData", f.ClientKeyData, "", ""); err != nil {
 		return nil, err
 	}
 	if c.Token == "" && c.TokenFile != "" {

@@ -10,6 +10,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
+	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"net"
 	"os"
 	"regexp"
@@ -18,8 +19,6 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
-
-	"github.com/manifestwork/work/pkg/agent/cloudevents/internal/pemconf"
 )
 
 // The defaults OCM's agent applies to a key the file leaves out.
@@ -218,7 +217,7 @@ type file struct {
 	DialTimeout json.RawMessage `json:"dialTimeout"`
 	PubQoS      json.RawMessage `json:"pubQoS"`
 	SubQoS      json.RawMessage `json:"subQoS"`
-	pemconf.Keys
+	cloudevents.CertKeys
 	Topics *Topics `json:"topics"`
 }
 
@@ -377,10 +376,10 @@ func (c *Config) fillCerts(f *file) error {
 	return nil
 }
 
-// pemFrom is pemconf.DataOrFile, and refuses data that is empty once
+// pemFrom is cloudevents.DataOrFile, and refuses data that is empty once
 // decoded.
 func pemFrom(dataKey, data, fileKey, path string) (pem []byte, fromFile bool, err error) {
-	pem, fromFile, err = pemconf.DataOrFile(dataKey, data, fileKey, path)
+	pem, fromFile, err = cloudevents.DataOrFile(dataKey, data, fileKey, path)
 	if err == nil && data != "" && len(bytes.TrimSpace(pem)) == 0 {
 		return nil, false, fmt.Errorf("%s: empty once decoded", dataKey)
 	}

@@ -1,6 +1,4 @@
-// Package pemconf reads the certificate keys that the MQTT and the gRPC
-// config files share.
-package pemconf
+package cloudevents
 
 import (
 	"encoding/base64"
@@ -9,9 +7,10 @@ import (
 	"strings"
 )
 
-// Keys is the CA and client certificate keys of a config file, as written.
+// CertKeys are the CA and client certificate keys that the MQTT and the gRPC
+// config files share, as written.
 // Each *Data key holds base64 of PEM; each *File key holds a path.
-type Keys struct {
+type CertKeys struct {
 	CAFile         string `json:"caFile"`
 	CAData         string `json:"caData"`
 	ClientCertFile string `json:"clientCertFile"`
