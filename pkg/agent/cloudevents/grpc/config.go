@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"os"
 	"strings"
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/manifestwork/work/pkg/agent/cloudevents"
 )
 
 // The keep-alive defaults of OCM's gRPC config file.

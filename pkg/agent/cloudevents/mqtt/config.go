@@ -10,7 +10,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
-	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"net"
 	"os"
 	"regexp"
@@ -19,6 +18,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/manifestwork/work/pkg/agent/cloudevents"
 )
 
 // The defaults OCM's agent applies to a key the file leaves out.
