@@ -48,14 +48,17 @@ type ceDriver struct {
 
 // ceResult is what was measured of one driver.
 type ceResult struct {
-	Driver  string     `json:"driver"`
-	Command string     `json:"command"`
-	Log     string     `json:"log"`
-	Cold    *cePhase   `json:"cold,omitempty"`
-	Idle    *ceIdle    `json:"idle,omitempty"`
-	Drift   *cePhase   `json:"drift,omitempty"`
-	Process *procStats `json:"process,omitempty"`
-	Errors  []string   `json:"errors,omitempty"`
+	Driver  string `json:"driver"`
+	Command string `json:"command"`
+	Log     string `json:"log"`
+	// Background is what the clusters did per second without agent, taken
+	// out of every window.
+	Background map[string]map[string]float64 `json:"backgroundPerSecond"`
+	Cold       *cePhase                      `json:"cold,omitempty"`
+	Idle       *ceIdle                       `json:"idle,omitempty"`
+	Drift      *cePhase                      `json:"drift,omitempty"`
+	Process    *procStats                    `json:"process,omitempty"`
+	Errors     []string                      `json:"errors,omitempty"`
 }
 
 // cePhase is cold apply or the repair of drift on every object.
@@ -383,6 +386,7 @@ func (h *harness) measureDriver(ctx context.Context, t *testing.T, d *ceDriver, 
 		res.Errors = append(res.Errors, err.Error())
 		return res
 	}
+	res.Background = map[string]map[string]float64{"hub": rates(h.hub.background), "managed": rates(h.spoke.background)}
 	_ = os.Remove(res.Log)
 	agent, err := startAgentProcess(d.command, res.Log)
 	if err != nil {
