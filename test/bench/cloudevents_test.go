@@ -339,9 +339,14 @@ func (s *mqttSource) wait(ctx context.Context, exited <-chan struct{}, cond func
 }
 
 // warmup is the harness's warm-up through the source: one small work
-// applied, deleted, and gone from the source and the cluster.
+// applied, deleted, and gone from the source and the cluster. It starts
+// once the agent has asked for the specs, which it does when it has
+// subscribed: a spec sent before that would reach no subscriber.
 func (s *mqttSource) warmup(ctx context.Context, exited <-chan struct{}) error {
 	const name = "warmup"
+	if err := s.wait(ctx, exited, func() bool { return s.source.Resyncs() > 0 }); err != nil {
+		return fmt.Errorf("the agent did not ask for the specs: %w", err)
+	}
 	work := fixture.NewWork(clusterName, name).
 		WithManifest(fixture.ConfigMap(benchNamespace, name, map[string]string{"v": "1"})).Build()
 	if err := s.send(ctx, work); err != nil {
