@@ -38,6 +38,7 @@ type params struct {
 	Timeout           time.Duration // BENCH_TIMEOUT: bound of each convergence wait
 	Fleet             fleetParams   // BENCH_FLEET_*: the many-clusters phase (TestFleet)
 	Rollout           rolloutParams // BENCH_ROLLOUT_*: a replica set's rollout to many clusters (TestRollout)
+	CloudEvents       bool          // BENCH_CLOUDEVENTS: 0 skips TestCloudEvents (the kube and MQTT drivers side by side)
 	Agents            []agentSpec   // BENCH_AGENTS: name=command;name=command
 }
 
@@ -87,7 +88,7 @@ func loadParams(getenv func(string) string) (params, error) {
 		Works: 100, Manifests: 20, Idle: 60 * time.Second, Baseline: 15 * time.Second,
 		QPS: 50, Out: "", FeedbackSamples: 5, HealthDeployments: 1000, PollInterval: 10 * time.Second, Timeout: 10 * time.Minute,
 		Fleet:   fleetParams{Agents: 50, Works: 10, Manifests: 10, Batch: 20},
-		Rollout: rolloutParams{Clusters: 200},
+		Rollout: rolloutParams{Clusters: 200}, CloudEvents: true,
 	}
 	var errs []string
 	atLeast := func(least int) func(name string, dst *int) {
@@ -126,6 +127,13 @@ func loadParams(getenv func(string) string) (params, error) {
 	durVar("BENCH_BASELINE", &p.Baseline)
 	durVar("BENCH_TIMEOUT", &p.Timeout)
 	durVar("BENCH_POLL_INTERVAL", &p.PollInterval)
+	switch s := getenv("BENCH_CLOUDEVENTS"); s {
+	case "", "1":
+	case "0":
+		p.CloudEvents = false
+	default:
+		errs = append(errs, fmt.Sprintf("BENCH_CLOUDEVENTS=%q: want 0 or 1", s))
+	}
 	if p.PollInterval <= 0 {
 		errs = append(errs, "BENCH_POLL_INTERVAL must be positive")
 	}
@@ -265,6 +273,11 @@ func TestParams(t *testing.T) {
 		}},
 		{name: "bad rollout size", env: map[string]string{"BENCH_ROLLOUT_CLUSTERS": "-1"}, wantErr: "BENCH_ROLLOUT_CLUSTERS"},
 		{name: "rollout controller without name", env: map[string]string{"BENCH_ROLLOUT_CONTROLLERS": "/bin/work hub"}, wantErr: "BENCH_ROLLOUT_CONTROLLERS"},
+		{name: "cloudevents by default", check: func(t *testing.T, p params) { assert.True(t, p.CloudEvents) }},
+		{name: "cloudevents off", env: map[string]string{"BENCH_CLOUDEVENTS": "0"}, check: func(t *testing.T, p params) {
+			assert.False(t, p.CloudEvents)
+		}},
+		{name: "bad cloudevents switch", env: map[string]string{"BENCH_CLOUDEVENTS": "yes"}, wantErr: "BENCH_CLOUDEVENTS"},
 		{name: "bad fleet size", env: map[string]string{"BENCH_FLEET_AGENTS": "-1"}, wantErr: "BENCH_FLEET_AGENTS"},
 		{name: "bad fleet works", env: map[string]string{"BENCH_FLEET_WORKS": "0"}, wantErr: "BENCH_FLEET_WORKS"},
 		{name: "bad number", env: map[string]string{"BENCH_WORKS": "0"}, wantErr: "BENCH_WORKS"},
