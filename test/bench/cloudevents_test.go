@@ -159,6 +159,13 @@ func TestCloudEvents(t *testing.T) {
 		if err := h.reset(ctx); err != nil {
 			t.Fatalf("cleaning up after %s: %v", d.name, err)
 		}
+		// The applied objects are owned by the AppliedManifestWorks that
+		// reset deleted: the managed cluster's garbage collector reads them
+		// for a while after. The next driver's background window must not
+		// take that in as the cluster's own steady traffic.
+		if _, err := h.waitQuiet(ctx, nil); err != nil {
+			t.Fatalf("waiting for the clusters to settle after %s: %v", d.name, err)
+		}
 	}
 	r.Machine.LoadAfter = loadAvg()
 	r.Table = tableOf(r.rows(), r.Drivers)
