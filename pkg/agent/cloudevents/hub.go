@@ -233,6 +233,10 @@ func (h *Hub) nameOf(ctx context.Context, s specEvent, current *workv1.ManifestW
 	if byID {
 		return s.ResourceID
 	}
+	if other, taken := h.store.get(s.MetaName); taken && string(other.UID) != s.ResourceID {
+		// Another work of the source has that name already.
+		return s.ResourceID
+	}
 	return s.MetaName
 }
 

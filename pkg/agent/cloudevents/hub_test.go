@@ -228,6 +228,9 @@ func TestNaming(t *testing.T) {
 			applied: []string{"web"}, want: "web"},
 		{name: "a deletion of an unknown work", event: withMeta(fixture.DeleteEvent(source, cluster, "uid-1", 1), "web"),
 			applied: []string{"uid-1"}, want: "uid-1"},
+		{name: "a name another work has", before: []cloudevents.Event{fixture.SpecEvent(source, fixture.SpecCreateType,
+			fixture.NewWork(cluster, "web").WithUID("uid-0").WithManifest(fixture.ConfigMap("default", "other", nil)).Build(), 1)},
+			event: fixture.SpecEvent(source, fixture.SpecCreateType, named, 1), want: "uid-1"},
 		{name: "a work keeps its name", before: []cloudevents.Event{without(fixture.SpecEvent(source, fixture.SpecCreateType, named, 1), ExtMetadata)},
 			event: fixture.SpecEvent(source, fixture.SpecUpdateType, named, 2), want: "uid-1"},
 	}
