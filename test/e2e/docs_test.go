@@ -206,7 +206,16 @@ func runDocsPage(t *testing.T, page string, pods []*docsPod, before func(*docsRu
 		// it reconciles, also between blocks: it is pointed here again
 		// before each block as well as after.
 		r.pointWebhookHere()
-		r.run(b)
+		pointed := r.webhookVersions()
+		if err := r.try(b); err != nil {
+			// The operator may reconcile, and write its Service back, in
+			// the moment between the pointing and the block: then the
+			// block's calls went to a Service kwok has no pods for.
+			require.NotEqual(t, pointed, r.webhookVersions(), "%s:%d: the block fails as written: %v", page, b.line, err)
+			t.Logf("%s:%d: OCM's operator rewrote a webhook configuration while the block ran; running it again", page, b.line)
+			r.pointWebhookHere()
+			r.run(b)
+		}
 		ran++
 		r.followPods(b)
 		r.pointWebhookHere()
@@ -264,6 +273,11 @@ func (r *docsRun) prepare() {
 // run runs a block in bash (-euo pipefail) in the copy of the checkout,
 // with the variables earlier blocks set, and fails the test if it fails.
 func (r *docsRun) run(b docBlock) {
+	require.NoError(r.t, r.try(b), "%s:%d: the block fails as written", r.page, b.line)
+}
+
+// try runs a block as run does, and returns its error.
+func (r *docsRun) try(b docBlock) error {
 	t := r.t
 	script := fmt.Sprintf(`set -euo pipefail
 set -a
@@ -280,7 +294,20 @@ mv %q.new %q
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s:%d (%s):\n%s\n%s", r.page, b.line, time.Since(start).Round(time.Millisecond), b.text, out)
-	require.NoError(t, err, "%s:%d: the block fails as written", r.page, b.line)
+	return err
+}
+
+// webhookVersions are the resource versions of the pages' webhook
+// configurations, by name.
+func (r *docsRun) webhookVersions() map[string]string {
+	out := map[string]string{}
+	configs := r.clusters["hub"].Kube.AdmissionregistrationV1().ValidatingWebhookConfigurations()
+	for _, c := range docsWebhookConfigs {
+		if config, err := configs.Get(r.t.Context(), c.name, metav1.GetOptions{}); err == nil {
+			out[c.name] = config.ResourceVersion
+		}
+	}
+	return out
 }
 
 // followPods does for each Deployment of ours what the cluster would do
