@@ -362,6 +362,17 @@ func TestCloudEventsSwapWithOCMAgent(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, ocm.Start())
 			require.NoError(t, ocm.WaitReady(convergeTimeout))
+			// OCM's agent answers for the work once it has subscribed and
+			// holds it again; a request sent before that is lost, so it is
+			// sent again until the answer comes.
+			source.Forget()
+			framework.Eventually(t, convergeTimeout, func() error {
+				if st, ok := source.Status("rid-swap"); ok && ceRolledOut("one")(st) == nil {
+					return nil
+				}
+				_ = source.RequestStatus(ctx, ceCluster, true)
+				return errors.New("OCM's agent has not answered a status resync yet")
+			}, "OCM's agent reports the work again")
 			deleteThroughSource(t, source, ns, "swap")
 		})
 	}
