@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -381,36 +382,39 @@ func TestCloudEventsSwapWithOCMAgent(t *testing.T) {
 // restartableGRPCLink is a source link whose server can be replaced, as a
 // source that restarts its gRPC server on the same address.
 type restartableGRPCLink struct {
-	mu     chan struct{}
-	server *grpcserver.Server
+	mu      sync.Mutex
+	server  *grpcserver.Server
+	swapped chan struct{} // closed when the server is replaced
 }
 
 func (l *restartableGRPCLink) set(s *grpcserver.Server) {
-	if l.mu == nil {
-		l.mu = make(chan struct{}, 1)
-	}
-	l.mu <- struct{}{}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.server = s
-	<-l.mu
+	if l.swapped != nil {
+		close(l.swapped)
+	}
+	l.swapped = make(chan struct{})
 }
 
-func (l *restartableGRPCLink) current() *grpcserver.Server {
-	l.mu <- struct{}{}
-	defer func() { <-l.mu }()
-	return l.server
+func (l *restartableGRPCLink) current() (*grpcserver.Server, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.server, l.swapped
 }
 
 func (l *restartableGRPCLink) Send(ctx context.Context, cluster string, e cloudevents.Event) error {
-	return framework.GRPCSourceLink{Server: l.current()}.Send(ctx, cluster, e)
+	server, _ := l.current()
+	return framework.GRPCSourceLink{Server: server}.Send(ctx, cluster, e)
 }
 
 func (l *restartableGRPCLink) Run(ctx context.Context, receive func(cloudevents.Event)) {
 	for {
-		server := l.current()
+		server, swapped := l.current()
 		select {
 		case e := <-server.Published():
 			receive(e)
-		case <-time.After(100 * time.Millisecond):
+		case <-swapped:
 		case <-ctx.Done():
 			return
 		}

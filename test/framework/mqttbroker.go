@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -20,16 +18,7 @@ const EnvMQTTBroker = "WORK_MQTT_BROKER"
 // WORK_MQTT_BROKER, or skips t when the variable is unset.
 func MQTTBrokerBinary(t testing.TB) string {
 	t.Helper()
-	path := os.Getenv(EnvMQTTBroker)
-	if path == "" {
-		t.Skipf("%s is not set: it names the MQTT broker, which `hack/mqtt-broker.sh` builds and prints "+
-			"(`make test-e2e` sets it): %s=$(hack/mqtt-broker.sh)", EnvMQTTBroker, EnvMQTTBroker)
-	}
-	path, err := filepath.Abs(path)
-	if err != nil {
-		t.Fatalf("framework: %s: %v", EnvMQTTBroker, err)
-	}
-	return path
+	return binaryFromEnv(t, EnvMQTTBroker, "the MQTT broker", "hack/mqtt-broker.sh", "make test-e2e")
 }
 
 // MQTTBroker is a broker running as a process of its own, on the same

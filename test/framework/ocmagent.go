@@ -19,21 +19,30 @@ const EnvOCMAgent = "WORK_OCM_AGENT"
 // executable fails t.
 func OCMAgentBinary(t testing.TB) string {
 	t.Helper()
-	path := os.Getenv(EnvOCMAgent)
+	return binaryFromEnv(t, EnvOCMAgent, "OCM's work agent", "hack/ocm-agent.sh", "make test-e2e")
+}
+
+// binaryFromEnv returns the absolute path of the binary that the variable
+// env names, or skips t when it is unset (a test run by hand without it),
+// saying which script builds it and which target sets it. A path that is set
+// but not an executable fails t.
+func binaryFromEnv(t testing.TB, env, what, script, target string) string {
+	t.Helper()
+	path := os.Getenv(env)
 	if path == "" {
-		t.Skipf("%s is not set: it names OCM's work agent, which `hack/ocm-agent.sh` builds and prints "+
-			"(`make test-e2e` sets it): %s=$(hack/ocm-agent.sh)", EnvOCMAgent, EnvOCMAgent)
+		t.Skipf("%s is not set: it names %s, which `%s` builds and prints (`%s` sets it): %s=$(%s)",
+			env, what, script, target, env, script)
 	}
 	path, err := filepath.Abs(path)
 	if err != nil {
-		t.Fatalf("framework: %s: %v", EnvOCMAgent, err)
+		t.Fatalf("framework: %s: %v", env, err)
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		t.Fatalf("framework: %s: %v", EnvOCMAgent, err)
+		t.Fatalf("framework: %s: %v", env, err)
 	}
 	if info.Mode()&0o111 == 0 {
-		t.Fatalf("framework: %s=%s is not executable", EnvOCMAgent, path)
+		t.Fatalf("framework: %s=%s is not executable", env, path)
 	}
 	return path
 }

@@ -2,7 +2,6 @@ package cloudevents
 
 import (
 	"context"
-	"net/http"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -158,9 +157,7 @@ func errBadPatch(name string, err error) error {
 }
 
 func errUnavailable(err error) error {
-	e := apierrors.NewServiceUnavailable(err.Error())
-	e.ErrStatus.Code = http.StatusServiceUnavailable
-	return e
+	return apierrors.NewServiceUnavailable(err.Error())
 }
 
 var errStale = staleError{}

@@ -114,14 +114,15 @@ func (h *Hub) Connected(ctx context.Context) {
 	again := h.connections > 1
 	callbacks := append([]func(){}, h.reconnected...)
 	h.mu.Unlock()
-	e, err := encodeSpecResync(h.d.ClientID, h.d.ClusterName, h.store.all())
+	held := h.store.all()
+	e, err := encodeSpecResync(h.d.ClientID, h.d.ClusterName, held)
 	if err == nil {
 		err = h.d.Transport.Publish(ctx, e)
 	}
 	if err != nil {
 		logger.Error(err, "Could not ask the sources for the works' specs; asking again on the next connection")
 	} else {
-		logger.V(2).Info("Asked the sources for the works' specs", "works", len(h.store.all()))
+		logger.V(2).Info("Asked the sources for the works' specs", "works", len(held))
 	}
 	if again {
 		logger.Info("Connected to the broker again", "address", h.Address())
@@ -330,16 +331,17 @@ func (h *Hub) answerStatusResync(ctx context.Context, e cloudevents.Event) {
 		if w.Labels[OriginalSourceLabel] != e.Source() {
 			continue
 		}
+		w = h.outgoing(w)
 		if len(hashes) > 0 {
 			have, listed := hashes[string(w.UID)]
 			if !listed {
 				continue
 			}
-			if mine, err := hashStatus(h.outgoing(w).Status); err == nil && mine == have {
+			if mine, err := hashStatus(w.Status); err == nil && mine == have {
 				continue
 			}
 		}
-		out, err := encodeStatus(h.d.ClientID, EventType{SubResource: SubResourceStatus, Action: ResyncResponse}, h.outgoing(w))
+		out, err := encodeStatus(h.d.ClientID, EventType{SubResource: SubResourceStatus, Action: ResyncResponse}, w)
 		if err == nil {
 			err = h.d.Transport.Publish(ctx, out)
 		}
