@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,12 +45,25 @@ import (
 // pointed at the local process, with a certificate for 127.0.0.1).
 //
 // A block preceded by `<!-- docs-test: skip, <reason> -->` is not run; the
-// reasons are what the test cannot do here (Docker, kind, a third cluster).
+// reasons are what the test cannot do here (Docker, kind). A line
+// `<!-- docs-test: again, <heading>, <heading> -->` runs the blocks between
+// the two headings again, as the text before it tells a reader to.
+//
+// What the test cannot see: the network of real clusters. Here every
+// process reaches every API server at 127.0.0.1, so a page that gives the
+// agent the address of the user's own kubeconfig would work although a
+// pod could not reach it. The test therefore sets HUB_SERVER, the page's
+// variable for the hub's address as the managed cluster's pods reach it,
+// to a proxy in front of the hub, and requires that every agent's hub
+// kubeconfig names the proxy and that the agents' requests went through it.
 
-// TestDocsInstallPage runs docs/install.md, from the CRDs to the uninstall.
+// TestDocsInstallPage runs docs/install.md, from the CRDs to the uninstall,
+// with a second managed cluster ("More managed clusters").
 func TestDocsInstallPage(t *testing.T) {
-	r := runDocsPage(t, "docs/install.md", ourPods, nil)
-	r.requireNothingLeft(hubNamespace, agentNamespace, "cluster1")
+	pods := append(slices.Clone(ourPods), &docsPod{context: "cluster2", namespace: agentNamespace, name: "work-agent"})
+	r := runDocsPage(t, "docs/install.md", pods, nil)
+	r.requireHubThroughProxy(2)
+	r.requireNothingLeft(hubNamespace, agentNamespace, "cluster1", "cluster2")
 }
 
 // TestDocsInstallWithHelmPage runs docs/install-with-helm.md: both
@@ -57,6 +71,7 @@ func TestDocsInstallPage(t *testing.T) {
 // kustomize base adopted by a release, which runs at the end.
 func TestDocsInstallWithHelmPage(t *testing.T) {
 	r := runDocsPage(t, "docs/install-with-helm.md", ourPods, nil)
+	r.requireHubThroughProxy(1)
 	// The namespaces were the user's, not the releases'.
 	r.requireNothingLeft()
 }
@@ -70,6 +85,7 @@ func TestDocsFleetRolloutsPage(t *testing.T) {
 	r := runDocsPage(t, "docs/fleet-rollouts.md", ourPods, func(r *docsRun) {
 		r.runPageUntil("docs/install.md", "## 5. Check")
 	})
+	r.requireHubThroughProxy(1)
 	works, err := r.clusters["hub"].Work.WorkV1().ManifestWorks("").List(t.Context(), metav1.ListOptions{
 		LabelSelector: "work.open-cluster-management.io/manifestworkreplicaset=fleet.web",
 	})
@@ -92,7 +108,7 @@ func (r *docsRun) runPageUntil(page, until string) {
 		if b.line > end {
 			break
 		}
-		if b.skip != "" {
+		if b.skip != "" || b.again != nil {
 			continue
 		}
 		r.pointWebhookHere()
@@ -102,12 +118,18 @@ func (r *docsRun) runPageUntil(page, until string) {
 	}
 }
 
-// docBlock is a ```sh block of a page.
+// docBlock is a ```sh block of a page, or a line that runs earlier blocks
+// again.
 type docBlock struct {
-	line int    // of the opening fence
-	text string // the commands
-	skip string // the reason it is not run, or ""
+	line  int     // of the opening fence
+	text  string  // the commands
+	skip  string  // the reason it is not run, or ""
+	again *[2]int // the lines of the headings whose blocks run again; nil for a block
 }
+
+// againDirective is the line that runs the blocks between two headings
+// again: `<!-- docs-test: again, <heading>, <heading> -->`.
+const againDirective = "<!-- docs-test: again, "
 
 // docBlocks reads the ```sh blocks of a Markdown page.
 func docBlocks(t *testing.T, page string) []docBlock {
@@ -118,10 +140,20 @@ func docBlocks(t *testing.T, page string) []docBlock {
 	var blocks []docBlock
 	var cur *docBlock
 	skip := ""
+	headings := map[string]int{}
 	scanner := bufio.NewScanner(f)
 	for n := 1; scanner.Scan(); n++ {
 		line := scanner.Text()
+		if cur == nil && strings.HasPrefix(line, "#") {
+			headings[line] = n
+		}
 		switch {
+		case cur == nil && strings.HasPrefix(line, againDirective):
+			from, until, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(line, againDirective), " -->"), ", ")
+			require.True(t, ok, "%s:%d: %s names two headings", page, n, againDirective)
+			again := [2]int{headings[from], headings[until]}
+			require.True(t, again[0] > 0 && again[1] > again[0], "%s:%d: the headings %q and %q come before it, in order", page, n, from, until)
+			blocks = append(blocks, docBlock{line: n, again: &again})
 		case cur != nil && strings.TrimSpace(line) == "```":
 			blocks = append(blocks, *cur)
 			cur = nil
@@ -155,6 +187,13 @@ type docsRun struct {
 	clusters map[string]*framework.Cluster // by context name
 	pods     []*docsPod
 	webhook  *docsWebhook
+	// hubProxy stands for the hub's address as the managed clusters' pods
+	// reach it (HUB_SERVER), and hubServer is its URL.
+	hubProxy  *framework.Proxy
+	hubServer string
+	// agentHubServers are the servers named by the hub kubeconfigs our
+	// agents were started with, one per start.
+	agentHubServers []string
 }
 
 // docsPod is a Deployment of ours whose pod the test runs as a process.
@@ -189,6 +228,9 @@ func runDocsPage(t *testing.T, page string, pods []*docsPod, before func(*docsRu
 	r.clusters["cluster1"] = e.NewCluster(t, "docs-cluster1", 1)
 	for _, p := range pods {
 		r.pods = append(r.pods, &docsPod{context: p.context, namespace: p.namespace, name: p.name})
+		if r.clusters[p.context] == nil {
+			r.clusters[p.context] = e.NewCluster(t, "docs-"+p.context, 1)
+		}
 	}
 	t.Cleanup(r.stopPods)
 	r.prepare()
@@ -197,7 +239,21 @@ func runDocsPage(t *testing.T, page string, pods []*docsPod, before func(*docsRu
 	}
 
 	ran := 0
-	for _, b := range docBlocks(t, page) {
+	blocks := docBlocks(t, page)
+	for i := 0; i < len(blocks); i++ {
+		b := blocks[i]
+		if b.again != nil {
+			t.Logf("%s:%d: the blocks of lines %d to %d again", page, b.line, b.again[0], b.again[1])
+			var again []docBlock
+			for _, a := range blocks[:i] {
+				if a.again == nil && a.line > b.again[0] && a.line < b.again[1] {
+					again = append(again, a)
+				}
+			}
+			blocks = slices.Insert(slices.Delete(slices.Clone(blocks), i, i+1), i, again...)
+			i--
+			continue
+		}
 		if b.skip != "" {
 			t.Logf("%s:%d: not run: %s", page, b.line, b.skip)
 			continue
@@ -256,6 +312,13 @@ func (r *docsRun) prepare() {
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	require.NoError(t, clientcmd.WriteToFile(*merged, kubeconfig))
 
+	hub, err := url.Parse(merged.Clusters["hub"].Server)
+	require.NoError(t, err)
+	r.hubProxy, err = framework.StartProxy(hub.Host)
+	require.NoError(t, err)
+	t.Cleanup(r.hubProxy.Close)
+	r.hubServer = (&url.URL{Scheme: hub.Scheme, Host: r.hubProxy.Addr()}).String()
+
 	home := t.TempDir()
 	helm, err := framework.HelmBinary()
 	require.NoError(t, err)
@@ -265,6 +328,7 @@ func (r *docsRun) prepare() {
 		"HOME=" + home,
 		"KUBECONFIG=" + kubeconfig,
 		"LANG=C",
+		"HUB_SERVER=" + r.hubServer,
 	}
 	r.state = filepath.Join(home, "state.sh")
 	require.NoError(t, os.WriteFile(r.state, nil, 0o600))
@@ -397,6 +461,13 @@ func (r *docsRun) startPod(p *docsPod, c *framework.Cluster, d *appsv1.Deploymen
 			"tls.key": filepath.Join(r.localWebhook().dir, "tls.key"),
 		}
 		serving = true
+	}
+	if s, ok := secrets["hub-kubeconfig"]; ok && p.name == "work-agent" {
+		cfg, err := clientcmd.Load(s.Data["kubeconfig"])
+		require.NoError(t, err, "the Secret hub-kubeconfig holds a kubeconfig")
+		for _, c := range cfg.Clusters {
+			r.agentHubServers = append(r.agentHubServers, c.Server)
+		}
 	}
 	env, args := podProcess(t, d.Spec.Template.Spec, p.name+"-docs-0", p.namespace, files)
 	sa := d.Spec.Template.Spec.ServiceAccountName
@@ -572,6 +643,19 @@ func (r *docsRun) pointConfigHere(name, service, path string) {
 	}
 	_, err = configs.Update(t.Context(), config, metav1.UpdateOptions{})
 	require.NoError(t, err)
+}
+
+// requireHubThroughProxy checks that the page gave each agent the hub's
+// address from HUB_SERVER, not the one of the user's kubeconfig (which only
+// the machine running the commands may reach), and that agents reached the
+// hub through it: at least agents connections, one per agent.
+func (r *docsRun) requireHubThroughProxy(agents int) {
+	t := r.t
+	require.NotEmpty(t, r.agentHubServers, "%s: an agent was started with a hub kubeconfig", r.page)
+	for _, server := range r.agentHubServers {
+		require.Equal(t, r.hubServer, server, "%s: the agent's hub kubeconfig names HUB_SERVER, the hub's address as pods reach it", r.page)
+	}
+	require.GreaterOrEqual(t, r.hubProxy.Forwarded(), int64(agents), "%s: the agents reached the hub at HUB_SERVER", r.page)
 }
 
 // requireNothingLeft checks what a page's last section, uninstall, leaves:

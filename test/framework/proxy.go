@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 )
 
 // Proxy forwards TCP connections to a target address until it is paused:
@@ -16,6 +17,8 @@ type Proxy struct {
 	mu     sync.Mutex
 	paused bool
 	conns  map[net.Conn]struct{}
+	// forwarded counts the connections forwarded so far.
+	forwarded atomic.Int64
 }
 
 // StartProxy listens on a free loopback port and forwards to target.
@@ -31,6 +34,9 @@ func StartProxy(target string) (*Proxy, error) {
 
 // Addr is the address to connect to instead of the target.
 func (p *Proxy) Addr() string { return p.listener.Addr().String() }
+
+// Forwarded is how many connections the proxy has forwarded to its target.
+func (p *Proxy) Forwarded() int64 { return p.forwarded.Load() }
 
 // Pause cuts every connection and refuses new ones until Resume.
 func (p *Proxy) Pause() {
@@ -74,6 +80,7 @@ func (p *Proxy) forward(client net.Conn) {
 		}
 		return
 	}
+	p.forwarded.Add(1)
 	done := make(chan struct{}, 2)
 	pipe := func(dst, src net.Conn) {
 		_, _ = io.Copy(dst, src)
