@@ -35,8 +35,9 @@ import (
 // from the API.
 type noCache struct{}
 
-func (noCache) SetUses(string, []objectwatch.Use)        {}
-func (noCache) SetReads(string, []objectwatch.ObjectKey) {}
+func (noCache) SetUses(string, []objectwatch.Use)                {}
+func (noCache) SetReads(string, []objectwatch.ObjectKey)         {}
+func (noCache) Wrote(schema.GroupVersionResource, metav1.Object) {}
 func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.PartialObjectMetadata, bool, error) {
 	return nil, false, nil
 }
