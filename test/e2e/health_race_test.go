@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -59,7 +61,7 @@ func TestHealthOfCustomResourceChangedBeforeFirstList(t *testing.T) {
 	// Runs before grantAgent's cleanup: the agent deletes g1 with the grant.
 	t.Cleanup(func() { deleteWorkAndWait(t, "cluster1", "gadgets") })
 
-	holdAgentLists(t, c, gadgets)
+	release := holdAgentLists(t, c, gadgets)
 	updateWork(t, "cluster1", "gadgets", func(w *workv1.ManifestWork) { w.Spec.Workload = withG1.Spec.Workload })
 	// The agent judged g1 from the API while its watch could not list it:
 	// no status, nothing to judge.
@@ -74,21 +76,24 @@ func TestHealthOfCustomResourceChangedBeforeFirstList(t *testing.T) {
 	}}, "status", "conditions"))
 	_, err = live.UpdateStatus(t.Context(), obj, metav1.UpdateOptions{})
 	require.NoError(t, err)
-	releaseAgentLists(t, c)
+	release()
 
 	waitManifestHealth(t, "cluster1", "gadgets", 2, metav1.ConditionFalse, workv1.HealthyReasonDegraded,
 		"Ready is False: Broken: set by another writer")
 }
 
 // holdAPF names the FlowSchema and priority level that hold the agent's
-// lists back.
+// lists back, and the user whose request occupies that level meanwhile.
 const holdAPF = "e2e-hold-agent-lists"
 
 // holdAgentLists has the API server of a managed cluster refuse, with 429
 // and Retry-After, every list and watch of resource by the agent, until
-// releaseAgentLists (or the end of the test). It waits until the refusal
-// is in force.
-func holdAgentLists(t *testing.T, c *framework.Cluster, resource schema.GroupVersionResource) {
+// the returned release is called (or the test ends): a priority level of
+// no concurrency, which priority and fairness still lets a request run in
+// while none runs, is kept busy by a request of the test's whose body never
+// comes (a SelfSubjectAccessReview, which any user may create). It waits
+// until a list as the agent is refused.
+func holdAgentLists(t *testing.T, c *framework.Cluster, resource schema.GroupVersionResource) (release func()) {
 	t.Helper()
 	fc := c.Kube.FlowcontrolV1()
 	level := &flowcontrolv1.PriorityLevelConfiguration{
@@ -103,6 +108,7 @@ func holdAgentLists(t *testing.T, c *framework.Cluster, resource schema.GroupVer
 	}
 	_, err := fc.PriorityLevelConfigurations().Create(t.Context(), level, metav1.CreateOptions{})
 	require.NoError(t, err)
+	agentUser := "system:serviceaccount:" + framework.AgentLeaseNamespace + ":" + framework.AgentServiceAccount
 	schema := &flowcontrolv1.FlowSchema{
 		ObjectMeta: metav1.ObjectMeta{Name: holdAPF},
 		Spec: flowcontrolv1.FlowSchemaSpec{
@@ -116,49 +122,81 @@ func holdAgentLists(t *testing.T, c *framework.Cluster, resource schema.GroupVer
 					Verbs: []string{"list", "watch"}, APIGroups: []string{resource.Group}, Resources: []string{resource.Resource},
 					ClusterScope: true, Namespaces: []string{flowcontrolv1.NamespaceEvery},
 				}},
+			}, {
+				Subjects: []flowcontrolv1.Subject{{Kind: flowcontrolv1.SubjectKindUser, User: &flowcontrolv1.UserSubject{Name: holdAPF}}},
+				ResourceRules: []flowcontrolv1.ResourcePolicyRule{{
+					Verbs: []string{"create"}, APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"selfsubjectaccessreviews"},
+					ClusterScope: true,
+				}},
 			}},
 		},
 	}
 	_, err = fc.FlowSchemas().Create(t.Context(), schema, metav1.CreateOptions{})
 	require.NoError(t, err)
-	t.Cleanup(func() { releaseAgentLists(t, c) })
 
-	// A list as the agent, without client-go's retries, is refused once
-	// the API server has the new configuration.
-	cfg := rest.CopyConfig(c.Config)
-	cfg.Impersonate = rest.ImpersonationConfig{
-		UserName: "system:serviceaccount:" + framework.AgentLeaseNamespace + ":" + framework.AgentServiceAccount,
+	var busy *io.PipeWriter
+	var done chan struct{}
+	release = func() {
+		if busy != nil {
+			_ = busy.CloseWithError(errors.New("released"))
+			<-done
+			busy = nil
+		}
+		for _, err := range []error{
+			fc.FlowSchemas().Delete(context.Background(), holdAPF, metav1.DeleteOptions{}),
+			fc.PriorityLevelConfigurations().Delete(context.Background(), holdAPF, metav1.DeleteOptions{}),
+		} {
+			if !apierrors.IsNotFound(err) {
+				require.NoError(t, err)
+			}
+		}
 	}
-	client, err := rest.HTTPClientFor(cfg)
-	require.NoError(t, err)
-	url := fmt.Sprintf("%s/apis/%s/%s/%s?limit=1", cfg.Host, resource.Group, resource.Version, resource.Resource)
+	t.Cleanup(release)
+
+	as := func(user string) *http.Client {
+		cfg := rest.CopyConfig(c.Config)
+		cfg.Impersonate = rest.ImpersonationConfig{UserName: user, Groups: []string{"system:authenticated"}}
+		client, err := rest.HTTPClientFor(cfg)
+		require.NoError(t, err)
+		return client
+	}
+	holder, agent := as(holdAPF), as(agentUser)
+	list := fmt.Sprintf("%s/apis/%s/%s/%s?limit=1", c.Config.Host, resource.Group, resource.Version, resource.Resource)
+	review := c.Config.Host + "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"
 	framework.Eventually(t, convergeTimeout, func() error {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+		if busy == nil {
+			body, w := io.Pipe()
+			req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, review, body)
+			if err != nil {
+				return err
+			}
+			req.Header.Set("Content-Type", "application/json")
+			busy, done = w, make(chan struct{})
+			go func(done chan struct{}) {
+				defer close(done)
+				if resp, err := holder.Do(req); err == nil {
+					_ = resp.Body.Close()
+				}
+			}(done)
+		}
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, list, nil)
 		if err != nil {
 			return err
 		}
-		resp, err := client.Do(req)
+		resp, err := agent.Do(req)
 		if err != nil {
 			return err
 		}
 		_ = resp.Body.Close()
 		if resp.StatusCode != http.StatusTooManyRequests {
+			// The API server may not have had the configuration when
+			// the busy request came: send another.
+			_ = busy.CloseWithError(errors.New("again"))
+			<-done
+			busy = nil
 			return fmt.Errorf("a list as the agent answers %s", resp.Status)
 		}
 		return nil
 	}, "the agent's lists of %s are held back", resource.Resource)
-}
-
-// releaseAgentLists ends holdAgentLists.
-func releaseAgentLists(t *testing.T, c *framework.Cluster) {
-	t.Helper()
-	fc := c.Kube.FlowcontrolV1()
-	for _, err := range []error{
-		fc.FlowSchemas().Delete(context.Background(), holdAPF, metav1.DeleteOptions{}),
-		fc.PriorityLevelConfigurations().Delete(context.Background(), holdAPF, metav1.DeleteOptions{}),
-	} {
-		if !apierrors.IsNotFound(err) {
-			require.NoError(t, err)
-		}
-	}
+	return release
 }
