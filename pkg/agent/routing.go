@@ -99,11 +99,32 @@ func (q queues) onObjectChange(agent appliedwork.Agent) func(appliedName string)
 func (q queues) onWatchFailure(clusterName string) func(user string) {
 	return func(user string) {
 		if ref, err := cache.ParseObjectName(user); err == nil && ref.Namespace == clusterName {
-			q.apply.Queue().Add(user)
-			q.available.Queue().Add(user)
-			q.feedback.Queue().Add(user)
+			q.lookAgain(user)
 		}
 	}
+}
+
+// onListed requeues, once a new watch's cache has synced, the works owning
+// an object its first list brought: someone may have changed the object
+// between the agent's write and that list (a controller setting its status
+// at once, a list the API server delayed), and no event will say so. The
+// watches of the agent's start sync before the controllers run: the keys
+// they add join those of every work queued already, so a start costs no
+// reconcile more.
+func (q queues) onListed(agent appliedwork.Agent) func(appliedName string) {
+	return func(appliedName string) {
+		if key, ok := agent.WorkKey(appliedName); ok {
+			q.lookAgain(key)
+		}
+	}
+}
+
+// lookAgain requeues a work for the apply (its InSync and Stalled), and
+// for the availability and feedback controllers (its health).
+func (q queues) lookAgain(key string) {
+	q.apply.Queue().Add(key)
+	q.available.Queue().Add(key)
+	q.feedback.Queue().Add(key)
 }
 
 // onRBACChange is told by the executor cache controller that RBAC changed

@@ -147,6 +147,27 @@ func TestOnWatchFailure(t *testing.T) {
 	}
 }
 
+// A new watch whose cache has synced requeues the works owning what it
+// listed, for apply and for their health; neither records nor the
+// AppliedManifestWork: an object its first list brought is no change of them.
+func TestOnListed(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		appliedName string
+		want        routed
+	}{
+		{"an object of this hub's work", fixture.AppliedName, routed{apply: []any{fixture.Cluster + "/web"},
+			available: []any{fixture.Cluster + "/web"}, feedback: []any{fixture.Cluster + "/web"}}},
+		{"an object of another hub's work", "otherhub-web", routed{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			q, got := recordingQueues()
+			q.onListed(appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash})(tt.appliedName)
+			assert.Equal(t, tt.want, got())
+		})
+	}
+}
+
 // When a cluster answers again, what failed meanwhile in the shared queues
 // is retried at once, and nothing else is queued.
 func TestRetryFailedInSharedQueues(t *testing.T) {

@@ -156,7 +156,7 @@ func (a *agent) wire() (w *wiring, err error) {
 		return appliedTypes(in.applied.Lister(), in.works.Lister().ManifestWorks(a.ClusterName), agent.HubHash)
 	}
 	w.objects = objectwatch.New(objectwatch.Deps{
-		Client: c.watch.metadata, OnChange: q.onObjectChange(agent), Linger: objectwatch.DefaultLinger,
+		Client: c.watch.metadata, OnChange: q.onObjectChange(agent), OnListed: q.onListed(agent), Linger: objectwatch.DefaultLinger,
 		OnRead: func(key string) { q.apply.Queue().Add(key) }, OnWatchFailure: q.onWatchFailure(a.ClusterName),
 		Dynamic: c.watch.dynamic, StatusFields: health.Fields,
 		MaxWholeWatches: a.MaxFeedbackWatch, OnWholeChange: func(key string) { q.feedback.Queue().Add(key) },

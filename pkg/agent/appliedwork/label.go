@@ -120,3 +120,58 @@ func LabelAll(ctx context.Context, s Starting, timeout time.Duration) error {
 		return true, nil
 	})
 }
+
+// FromWork are the labels of a work that its AppliedManifestWork carries
+// too, as OCM's agent (v1.1 on) gives them: all of them but ClusterLabel,
+// which names the cluster the record answers for and stays the agent's.
+func FromWork(workLabels map[string]string) map[string]string {
+	var out map[string]string
+	for k, v := range workLabels {
+		if k == ClusterLabel {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]string, len(workLabels))
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// lacking are the labels of want that have lacks, or holds with another
+// value; nil when it has them all.
+func lacking(have, want map[string]string) map[string]string {
+	var out map[string]string
+	for k, v := range want {
+		if got, ok := have[k]; ok && got == v {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// FollowWork gives an AppliedManifestWork the labels of its work
+// (FromWork) that it lacks, in one patch, and returns it as stored; one
+// that has them all is returned as it is, without a request. A label the
+// work drops stays on the record: the agent cannot tell it from one that
+// somebody else put there.
+func FollowWork(ctx context.Context, client workclient.Interface, applied *workv1.AppliedManifestWork, workLabels map[string]string) (*workv1.AppliedManifestWork, error) {
+	add := lacking(applied.Labels, FromWork(workLabels))
+	if add == nil {
+		return applied, nil
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"labels": add}})
+	if err != nil {
+		return nil, err
+	}
+	labelled, err := client.WorkV1().AppliedManifestWorks().Patch(ctx, applied.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("giving AppliedManifestWork %s the labels of its work: %w", applied.Name, err)
+	}
+	klog.FromContext(ctx).V(2).Info("Gave an AppliedManifestWork the labels of its work", "appliedManifestWork", applied.Name, "labels", len(add))
+	return labelled, nil
+}

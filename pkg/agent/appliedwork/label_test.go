@@ -129,3 +129,47 @@ func TestLabelAllWithNothingToLabel(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, Unlabelled, list.GetListRestrictions().Labels.String())
 }
+
+// An AppliedManifestWork takes the labels of its work that it lacks, in one
+// patch that names only those; the cluster label stays the agent's, and a
+// record that has them all costs no request.
+func TestFollowWork(t *testing.T) {
+	ours := map[string]string{ClusterLabel: fixture.Cluster}
+	for _, tc := range []struct {
+		name       string
+		has        map[string]string
+		workLabels map[string]string
+		patch      map[string]any // the labels patched; nil: no request
+		want       map[string]string
+	}{{
+		name: "a work without labels", has: ours, want: ours,
+	}, {
+		name: "labels it has already", has: map[string]string{ClusterLabel: fixture.Cluster, "app": "web", "by-hand": "x"},
+		workLabels: map[string]string{"app": "web"},
+		want:       map[string]string{ClusterLabel: fixture.Cluster, "app": "web", "by-hand": "x"},
+	}, {
+		name: "a new label and a changed one", has: map[string]string{ClusterLabel: fixture.Cluster, "app": "old", "by-hand": "x"},
+		workLabels: map[string]string{"app": "web", "tier": "front"},
+		patch:      map[string]any{"app": "web", "tier": "front"},
+		want:       map[string]string{ClusterLabel: fixture.Cluster, "app": "web", "tier": "front", "by-hand": "x"},
+	}, {
+		name: "the work's own cluster label is not copied", has: ours,
+		workLabels: map[string]string{ClusterLabel: "elsewhere", "app": "web"},
+		patch:      map[string]any{"app": "web"},
+		want:       map[string]string{ClusterLabel: fixture.Cluster, "app": "web"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			record := applied(fixture.HubHash, "web", ourAgent).WithLabels(tc.has).Build()
+			client := workfake.NewSimpleClientset(record)
+			got, err := FollowWork(t.Context(), client, record, tc.workLabels)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got.Labels)
+			patches := labelPatches(t, client)
+			if tc.patch == nil {
+				assert.Empty(t, patches, "no request")
+				return
+			}
+			assert.Equal(t, map[string]any{"metadata": map[string]any{"labels": tc.patch}}, patches[record.Name])
+		})
+	}
+}

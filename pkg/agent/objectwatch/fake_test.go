@@ -78,6 +78,13 @@ func (c *fakeClient) create(gvr schema.GroupVersionResource, obj *metav1.Partial
 	return obj.DeepCopy()
 }
 
+// nextVersion is the resourceVersion the next change will have.
+func (c *fakeClient) nextVersion() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return strconv.FormatInt(c.rv+1, 10)
+}
+
 // update replaces the stored object after mutate, with a new resourceVersion.
 func (c *fakeClient) update(gvr schema.GroupVersionResource, namespace, name string, mutate func(*metav1.PartialObjectMetadata)) *metav1.PartialObjectMetadata {
 	c.mu.Lock()

@@ -34,7 +34,12 @@ func TestDriftHandler(t *testing.T) {
 		event func(h driftHandler)
 		want  []string
 	}{
-		{"add after sync", func(h driftHandler) { h.OnAdd(owned, false) }, nil},
+		{"add after sync of someone else's create", func(h driftHandler) { h.OnAdd(withRV(owned, "7"), false) }, []string{"amw-a"}},
+		{"add after sync of the agent's own create", func(h driftHandler) { h.OnAdd(withRV(owned, "5"), false) }, nil},
+		{"add after sync of an object changed since the agent's create", func(h driftHandler) {
+			h.OnAdd(withRV(owned, "6"), false)
+		}, []string{"amw-a"}},
+		{"add after sync of an unowned object", func(h driftHandler) { h.OnAdd(withRV(unowned, "7"), false) }, nil},
 		{"add from initial list", func(h driftHandler) { h.OnAdd(owned, true) }, nil},
 		{"update with new RV", func(h driftHandler) { h.OnUpdate(withRV(owned, "1"), withRV(owned, "2")) }, []string{"amw-a"}},
 		{"update with same RV", func(h driftHandler) { h.OnUpdate(withRV(owned, "1"), withRV(owned, "1")) }, nil},
@@ -55,11 +60,30 @@ func TestDriftHandler(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			h := driftHandler{logger: klog.Background(), onChange: func(name string) { got = append(got, name) }}
+			h := driftHandler{logger: klog.Background(), onChange: func(name string) { got = append(got, name) },
+				wrote: func(namespace, name, rv string) bool { return namespace == "ns1" && name == "cm1" && rv == "5" }}
 			tc.event(h)
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+// The owners of the objects of the initial list are told once each, when
+// the list has been handled, and not through OnChange.
+func TestDriftHandlerInitialList(t *testing.T) {
+	var changed, listed []string
+	h := driftHandler{logger: klog.Background(), onChange: func(name string) { changed = append(changed, name) },
+		listed: newListedOwners(func(name string) { listed = append(listed, name) })}
+	h.OnAdd(object("ns1", "cm1", workOwner("amw-b"), workOwner("amw-a")), true)
+	h.OnAdd(object("ns1", "cm2", workOwner("amw-a")), true)
+	h.OnAdd(object("ns1", "cm3"), true)
+	assert.Empty(t, listed, "nobody is told before the list is handled")
+	assert.False(t, h.listed.told.Load())
+
+	h.listed.flush()
+	assert.Equal(t, []string{"amw-a", "amw-b"}, listed)
+	assert.True(t, h.listed.told.Load())
+	assert.Empty(t, changed)
 }
 
 func TestDeletedObjectMeta(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,6 +45,11 @@ type gvrInformer struct {
 	onFailure func()
 	// deleted are the objects this informer saw deleted lately.
 	deleted *deletedUIDs
+	// owners are the owners of the objects of its initial list, told once
+	// its handler has had that list; it answers lookups only then.
+	owners *listedOwners
+	// handled reports whether its handler has had the initial list.
+	handled cache.ResourceEventHandlerRegistration
 	// dynamic is true when it lists whole objects: the cache holds
 	// *unstructured.Unstructured, else *metav1.PartialObjectMetadata.
 	dynamic bool
@@ -72,10 +78,12 @@ type WatchFailure struct {
 
 // callbacks are what an informer tells its Tracker.
 type callbacks struct {
-	onChange  func(appliedName string)     // an owned object changed
-	onAdd     func(namespace, name string) // an object was added to the cache
-	onObject  func(namespace, name string) // an object changed
-	onFailure func()                       // the informer's failure began or ended
+	onChange  func(appliedName string)                           // an owned object changed
+	onListed  func(appliedName string)                           // an owned object was in the initial list
+	wrote     func(namespace, name, resourceVersion string) bool // the agent's own write made it
+	onAdd     func(namespace, name string)                       // an object was added to the cache
+	onObject  func(namespace, name string)                       // an object changed
+	onFailure func()                                             // the informer's failure began or ended
 }
 
 // source is where an informer reads objects from.
@@ -94,7 +102,8 @@ type source struct {
 func newGVRInformer(parent context.Context, src source, scope Use,
 	resync time.Duration, cb callbacks) (*gvrInformer, error) {
 	ctx, cancel := context.WithCancel(parent)
-	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs(), onFailure: cb.onFailure, strings: src.strings}
+	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs(), owners: newListedOwners(cb.onListed),
+		onFailure: cb.onFailure, strings: src.strings}
 	var lw cache.ListerWatcher
 	var example runtime.Object
 	gvr, ns := scope.Resource, scope.Namespace
@@ -141,10 +150,13 @@ func (i *gvrInformer) configure(cb callbacks) error {
 		return fmt.Errorf("set watch error handler: %w", err)
 	}
 	logger := klog.FromContext(i.ctx)
-	h := driftHandler{logger: logger, onChange: cb.onChange, onAdd: cb.onAdd, onObject: cb.onObject, deleted: i.deleted.add}
-	if _, err := i.informer.AddEventHandlerWithOptions(h, cache.HandlerOptions{Logger: &logger}); err != nil {
+	h := driftHandler{logger: logger, onChange: cb.onChange, onAdd: cb.onAdd, onObject: cb.onObject, deleted: i.deleted.add,
+		listed: i.owners, wrote: cb.wrote}
+	handled, err := i.informer.AddEventHandlerWithOptions(h, cache.HandlerOptions{Logger: &logger})
+	if err != nil {
 		return fmt.Errorf("add event handler: %w", err)
 	}
+	i.handled = handled
 	return nil
 }
 
@@ -231,7 +243,18 @@ func (i *gvrInformer) watching() {
 
 // run blocks until the informer is stopped and all its goroutines are done.
 func (i *gvrInformer) run() {
+	var wg sync.WaitGroup
+	wg.Go(i.tellListed)
 	i.informer.RunWithContext(i.ctx)
+	wg.Wait()
+}
+
+// tellListed tells the owners of the objects of the initial list, once
+// the handler has had all of them.
+func (i *gvrInformer) tellListed() {
+	if cache.WaitForCacheSync(i.ctx.Done(), i.handled.HasSynced) {
+		i.owners.flush()
+	}
 }
 
 // stop asks the informer to stop; run returns once it has.
@@ -258,7 +281,7 @@ func (i *gvrInformer) keep() {
 
 // synced reports whether the cache is complete and still being kept current.
 func (i *gvrInformer) synced() bool {
-	return i.ctx.Err() == nil && i.listWatchOK.Load() && i.informer.HasSynced()
+	return i.ctx.Err() == nil && i.listWatchOK.Load() && i.informer.HasSynced() && i.owners.told.Load()
 }
 
 // get looks an object up in the cache; see Tracker.Get.

@@ -67,6 +67,10 @@ type Deps struct {
 	// type (see SetUses) whose list or watch requests started failing, or
 	// work again: WatchFailure tells which.
 	OnWatchFailure func(user string)
+	// OnListed is called, like OnChange, once with every AppliedManifestWork
+	// owning an object that the initial list of a new informer brought, once
+	// its cache has synced (see listedOwners); nil tells nobody.
+	OnListed func(appliedManifestWorkName string)
 	// Resync is the informers' resync period; 0 disables resyncs. Resync events
 	// carry an unchanged resourceVersion and therefore never call OnChange.
 	Resync time.Duration
@@ -114,6 +118,8 @@ type Tracker struct {
 	dynamic  dynamic.Interface
 	fields   func(schema.GroupResource) [][]string
 	onChange func(string)
+	onListed func(string)
+	writes   *ownWrites   // the agent's writes the watch has not brought yet
 	readers  *readers     // objects read without an owner reference, by user
 	whole    *wholeReads  // objects read whole, by user, and their copies
 	onWatch  func(string) // OnWatchFailure
@@ -168,6 +174,8 @@ func New(d Deps) *Tracker {
 		dynamic:   d.Dynamic,
 		fields:    fields,
 		onChange:  onChange,
+		onListed:  d.OnListed,
+		writes:    newOwnWrites(),
 		readers:   newReaders(d.OnRead),
 		whole:     newWholeReads(d.MaxWholeWatches, d.OnWholeChange),
 		onWatch:   d.OnWatchFailure,
@@ -416,7 +424,11 @@ func (t *Tracker) startLocked(scope Use, failure *WatchFailure) {
 	}
 	inf, err := newGVRInformer(ctx, src, scope, t.resync, callbacks{
 		onChange: t.onChange,
-		onAdd:    func(namespace, name string) { t.whole.changed(gvr, namespace, name) },
+		onListed: t.onListed,
+		wrote: func(namespace, name, rv string) bool {
+			return t.writes.seen(ObjectKey{Resource: gvr, Namespace: namespace, Name: name}, rv)
+		},
+		onAdd: func(namespace, name string) { t.whole.changed(gvr, namespace, name) },
 		onObject: func(namespace, name string) {
 			t.readers.changed(gvr, namespace, name)
 			t.whole.changed(gvr, namespace, name)

@@ -386,8 +386,9 @@ func TestOnChange(t *testing.T) {
 		},
 		want: []string{"amw-a"},
 	}, {
-		name:   "object created after sync",
+		name:   "object created after sync by someone else",
 		change: func(c *fakeClient) { c.create(configMaps, object("ns1", "new", workOwner("amw-a"))) },
+		want:   []string{"amw-a"},
 	}, {
 		name:    "delete missed by the watch and found by a relist",
 		objects: []*metav1.PartialObjectMetadata{object("ns1", "cm1", workOwner("amw-a"))},
@@ -612,4 +613,32 @@ func everywhere(gvrs ...schema.GroupVersionResource) []Use {
 		uses = append(uses, Use{Resource: gvr})
 	}
 	return uses
+}
+
+// An object that another writer changed between the agent's create and the
+// first list of a watch that started meanwhile has no event of its own: once
+// the cache has synced, the owners of what it listed are told, each once,
+// and before the cache answers, so that a caller waiting for it (the
+// agent's start) finds them told. An object the agent creates after the
+// sync is no news to its owner; one that someone else creates is.
+func TestInitialListTellsOwners(t *testing.T) {
+	client := newFakeClient()
+	client.create(configMaps, object("ns1", "cm1", workOwner("amw-a")))
+	client.create(configMaps, object("ns1", "cm2", workOwner("amw-a"), workOwner("amw-b")))
+	client.create(configMaps, object("ns1", "cm3"))
+	client.update(configMaps, "ns1", "cm1", func(o *metav1.PartialObjectMetadata) { o.Labels = map[string]string{"by": "someone"} })
+	listed := &ct.Calls{}
+	e := startWith(t, client, Deps{OnListed: listed.Add})
+	e.tracker.SetUses("ns/work", everywhere(configMaps))
+	e.waitSynced(t, configMaps)
+	assert.Equal(t, []string{"amw-a", "amw-b"}, listed.List(), "told before the cache answers")
+
+	ours := object("ns1", "ours", workOwner("amw-c"))
+	ours.ResourceVersion = client.nextVersion()
+	e.tracker.Wrote(configMaps, ours)
+	client.create(configMaps, ours)
+	client.create(configMaps, object("ns1", "theirs", workOwner("amw-d")))
+	require.Eventually(t, func() bool { return slices.Contains(e.changes.List(), "amw-d") }, timeout, tick)
+	assert.Equal(t, []string{"amw-d"}, e.changes.List(), "the agent's own create is not told")
+	assert.Equal(t, []string{"amw-a", "amw-b"}, listed.List(), "a synced cache tells nobody again")
 }

@@ -287,6 +287,9 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	if res.Written && inCache {
 		mem.written.NoteLast(p.id, content)
 	}
+	if res.Written && res.Object != nil {
+		c.Objects.Wrote(p.gvr, res.Object)
+	}
 	if res.Repaired != nil {
 		c.driftRepaired(ctx, work, mem, p, res.Repaired)
 	}

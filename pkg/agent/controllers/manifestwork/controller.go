@@ -46,6 +46,9 @@ type ObjectCache interface {
 	// changes its owner references cannot route back to it.
 	SetReads(user string, objects []objectwatch.ObjectKey)
 	Get(gvr schema.GroupVersionResource, namespace, name string) (*metav1.PartialObjectMetadata, bool, error)
+	// Wrote tells of an object the agent has just written, so that the add
+	// event of its create is not taken for someone else's.
+	Wrote(gvr schema.GroupVersionResource, obj metav1.Object)
 	// WatchFailure tells why, and since when, the objects of a use are not
 	// watched; ok is false while they are.
 	WatchFailure(u objectwatch.Use) (failure objectwatch.WatchFailure, ok bool)

@@ -10,6 +10,7 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply/diff"
@@ -116,7 +117,7 @@ func (c *Controller) ensureFinalizer(ctx context.Context, st *state) error {
 // and owns, what the work applies. Without it nothing can be applied: the
 // pass halts, and the work is Stalled once that lasts.
 func (c *Controller) ensureAppliedWork(ctx context.Context, st *state) error {
-	applied, err := c.appliedWork(ctx, st.work.Name)
+	applied, err := c.appliedWork(ctx, st.work)
 	if err != nil {
 		persisting, wait := stalled.Persists(st.mem.appliedUnavailable(st.now), st.now)
 		st.halt(err, wait, appliedWorkStalled(err, persisting, st.work.Generation))
@@ -124,15 +125,22 @@ func (c *Controller) ensureAppliedWork(ctx context.Context, st *state) error {
 	}
 	st.mem.appliedAvailable()
 	st.applied = applied
+	// The labels are no reason to hold the apply back: a record that could
+	// not take them gets them at the work's next reconcile.
+	if labelled, err := appliedwork.FollowWork(ctx, c.SpokeClient, applied, st.work.Labels); err != nil {
+		klog.FromContext(ctx).Info("Cannot label the AppliedManifestWork; trying again at the next reconcile", "err", err)
+	} else {
+		st.applied = labelled
+	}
 	return nil
 }
 
 // appliedWork is the work's AppliedManifestWork, created if need be.
-func (c *Controller) appliedWork(ctx context.Context, workName string) (*workv1.AppliedManifestWork, error) {
-	name := c.AppliedName(workName)
+func (c *Controller) appliedWork(ctx context.Context, work *workv1.ManifestWork) (*workv1.AppliedManifestWork, error) {
+	name := c.AppliedName(work.Name)
 	applied, err := c.applied.Get(name)
 	if apierrors.IsNotFound(err) {
-		applied, err = c.createAppliedWork(ctx, name, workName)
+		applied, err = c.createAppliedWork(ctx, name, work)
 	}
 	if err != nil {
 		return nil, err
@@ -143,13 +151,19 @@ func (c *Controller) appliedWork(ctx context.Context, workName string) (*workv1.
 	return applied, nil
 }
 
-func (c *Controller) createAppliedWork(ctx context.Context, name, workName string) (*workv1.AppliedManifestWork, error) {
+// createAppliedWork creates the work's record, with the work's labels
+// (appliedwork.FromWork) and the cluster's.
+func (c *Controller) createAppliedWork(ctx context.Context, name string, work *workv1.ManifestWork) (*workv1.AppliedManifestWork, error) {
+	labels := appliedwork.FromWork(work.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[appliedwork.ClusterLabel] = c.ClusterName
 	applied := &workv1.AppliedManifestWork{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: name, Finalizers: []string{workv1.AppliedManifestWorkFinalizer},
-			Labels: map[string]string{appliedwork.ClusterLabel: c.ClusterName},
+			Name: name, Finalizers: []string{workv1.AppliedManifestWorkFinalizer}, Labels: labels,
 		},
-		Spec: workv1.AppliedManifestWorkSpec{HubHash: c.HubHash, AgentID: c.AgentID, ManifestWorkName: workName},
+		Spec: workv1.AppliedManifestWorkSpec{HubHash: c.HubHash, AgentID: c.AgentID, ManifestWorkName: work.Name},
 	}
 	client := c.SpokeClient.WorkV1().AppliedManifestWorks()
 	created, err := client.Create(ctx, applied, metav1.CreateOptions{})

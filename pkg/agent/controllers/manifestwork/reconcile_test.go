@@ -35,8 +35,9 @@ import (
 // from the API.
 type noCache struct{}
 
-func (noCache) SetUses(string, []objectwatch.Use)        {}
-func (noCache) SetReads(string, []objectwatch.ObjectKey) {}
+func (noCache) SetUses(string, []objectwatch.Use)                {}
+func (noCache) SetReads(string, []objectwatch.ObjectKey)         {}
+func (noCache) Wrote(schema.GroupVersionResource, metav1.Object) {}
 func (noCache) Get(schema.GroupVersionResource, string, string) (*metav1.PartialObjectMetadata, bool, error) {
 	return nil, false, nil
 }
@@ -373,4 +374,47 @@ func TestReconcileTakesTheStrategyOfALaterMatchingConfig(t *testing.T) {
 	}
 	assert.Equal(t, []types.PatchType{types.ApplyPatchType}, patches, "settings is applied server-side")
 	assert.Contains(t, ct.Writes(e.dynamic.Actions()), "create configmaps team/other", "other with the default Update")
+}
+
+// The AppliedManifestWork carries its work's labels, as OCM's agent (v1.1
+// on) gives them: from its create on, with the cluster's; a label the work
+// gains later costs one patch, and a work whose labels did not change no
+// write of its record.
+func TestAppliedWorkTakesTheWorkLabels(t *testing.T) {
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithFinalizer().
+		WithManifest(fixture.ConfigMap("team", "settings", nil)).Build()
+	work.Labels = map[string]string{"app": "web"}
+	e := newEnv(t, work)
+	name := appliedwork.Name(fixture.HubHash, "w")
+	stored := func() *workv1.AppliedManifestWork {
+		record, err := e.spoke.WorkV1().AppliedManifestWorks().Get(context.Background(), name, metav1.GetOptions{})
+		require.NoError(t, err)
+		require.NoError(t, e.applied.Update(record)) // as the agent's informer brings it
+		return record
+	}
+	spokeWrites := func() []string {
+		writes := ct.Writes(e.spoke.Actions())
+		e.spoke.ClearActions()
+		return writes
+	}
+
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	assert.Equal(t, []string{"create appliedmanifestworks " + name}, spokeWrites(), "created with its labels")
+	assert.Equal(t, map[string]string{appliedwork.ClusterLabel: fixture.Cluster, "app": "web"}, stored().Labels)
+
+	work = e.work(t)
+	work.Labels = map[string]string{"app": "web", "tier": "front"}
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	assert.Equal(t, []string{"patch appliedmanifestworks " + name}, spokeWrites())
+	assert.Equal(t, map[string]string{appliedwork.ClusterLabel: fixture.Cluster, "app": "web", "tier": "front"}, stored().Labels)
+
+	work = e.work(t)
+	work.Labels = map[string]string{"app": "web", "tier": "front"}
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	assert.Empty(t, spokeWrites(), "labels unchanged: no write of the record")
+
+	work = e.work(t)
+	work.Labels = map[string]string{"app": "web"}
+	require.NoError(t, e.c.reconcile(context.Background(), work))
+	assert.Empty(t, spokeWrites(), "a label the work drops stays on the record")
 }

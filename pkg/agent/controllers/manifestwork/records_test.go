@@ -26,8 +26,9 @@ type trackerCache struct {
 	dynamic *fakedynamic.FakeDynamicClient
 }
 
-func (trackerCache) SetUses(string, []objectwatch.Use)        {}
-func (trackerCache) SetReads(string, []objectwatch.ObjectKey) {}
+func (trackerCache) SetUses(string, []objectwatch.Use)                {}
+func (trackerCache) SetReads(string, []objectwatch.ObjectKey)         {}
+func (trackerCache) Wrote(schema.GroupVersionResource, metav1.Object) {}
 func (trackerCache) WatchFailure(objectwatch.Use) (objectwatch.WatchFailure, bool) {
 	return objectwatch.WatchFailure{}, false
 }
