@@ -45,6 +45,8 @@ type kindRule struct {
 	// enforce is how much of the object the Update strategy holds to the
 	// manifest (enforcementOf).
 	enforce enforcement
+	// heldSpec, with enforceSpecFields, are the fields of spec it holds.
+	heldSpec []string
 }
 
 // enforcement is how much of a live object the Update strategy holds to its
@@ -67,6 +69,11 @@ const (
 	// whatever others add to the spec, in lists too, is (kinds OCM's agent
 	// writes whole: workloads, Jobs, custom resources).
 	enforceWhole
+	// enforceSpecFields holds only the metadata and the fields of spec the
+	// rule names (heldSpec) that the manifest sets, as OCM's agent holds a
+	// Service only to its selector and type; a change of the work, or of
+	// those fields, writes the whole manifest.
+	enforceSpecFields
 )
 
 // dataFields are the fields enforceData holds exactly.
@@ -174,6 +181,9 @@ var kindRules = map[schema.GroupKind]kindRule{
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}: {keep: []keepRule{
 		{path: at("rules"), mode: clusterOwned, when: hasField("aggregationRule")},
 	}},
+	// Ports, nodePorts and the rest of a Service's spec are the cluster's and
+	// its users' until the work changes them.
+	{Kind: "Service"}:   {enforce: enforceSpecFields, heldSpec: []string{"selector", "type"}},
 	{Kind: "Namespace"}: {metadataOnly: true},
 	{Kind: "Pod"}:       {metadataOnly: true},
 	// The token controller and users add secrets and imagePullSecrets.
@@ -246,6 +256,31 @@ func enforcementOf(obj *unstructured.Unstructured) enforcement {
 		return enforceWhole
 	}
 	return enforceSet
+}
+
+// held is desired as far as the Update strategy holds it with
+// enforceSpecFields: its metadata and the held fields of its spec; desired
+// itself for other enforcements.
+func held(desired *unstructured.Unstructured) *unstructured.Unstructured {
+	rule, _ := ruleOf(desired)
+	if rule.enforce != enforceSpecFields {
+		return desired
+	}
+	spec, _ := desired.Object["spec"].(map[string]any)
+	kept := map[string]any{}
+	for _, field := range rule.heldSpec {
+		if value, found := spec[field]; found {
+			kept[field] = value
+		}
+	}
+	out := &unstructured.Unstructured{Object: map[string]any{}}
+	for key, value := range desired.Object {
+		if key != "spec" {
+			out.Object[key] = value
+		}
+	}
+	out.Object["spec"] = kept
+	return out
 }
 
 // builtInGroup tells the API groups the Kubernetes API server serves

@@ -111,15 +111,18 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 }
 
 // enforcedDiff lists the differences of live from desired that the Update
-// strategy repairs without asking the server: every field desired sets, and
-// for enforceData kinds the keys live holds beyond them in data and
-// binaryData.
+// strategy repairs without asking the server: every field desired sets (of
+// a Service, its selector and type only), and for enforceData kinds the
+// keys live holds beyond them in data and binaryData.
 func enforcedDiff(desired, live *unstructured.Unstructured) *diff.Report {
-	if enforcementOf(desired) != enforceData {
-		return diffOf(desired, live)
+	switch enforcementOf(desired) {
+	case enforceData:
+		r := diff.CompareExact(desired, live, dataFields, maxListed)
+		return &r
+	case enforceSpecFields:
+		return diffOf(held(desired), live)
 	}
-	r := diff.CompareExact(desired, live, dataFields, maxListed)
-	return &r
+	return diffOf(desired, live)
 }
 
 // dryRunDiff lists the differences of live from what the server would store

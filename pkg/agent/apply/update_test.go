@@ -430,11 +430,33 @@ func TestUpdateEnforcesWhatOCMWrites(t *testing.T) {
 		wantVerbs: []string{"get", dryRun, "update"},
 		wantDrift: []string{".spec.color"},
 	}, {
-		name:      "a built-in kind without a rule keeps what others add (a Service's clusterIP)",
+		name:      "a Service keeps what others add (its clusterIP)",
 		gvr:       servicesGVR,
 		desired:   service(false),
 		live:      service(true),
 		wantVerbs: []string{"get"},
+	}, {
+		name:      "a Service is held to its selector and type only, as OCM's agent holds it: a changed port stays",
+		gvr:       servicesGVR,
+		desired:   service(false),
+		live:      service(true),
+		editLive:  setField([]any{map[string]any{"port": int64(8080)}}, "spec", "ports"),
+		wantVerbs: []string{"get"},
+	}, {
+		name:    "a Service whose selector another writer changed gets the whole manifest back",
+		gvr:     servicesGVR,
+		desired: service(false),
+		live:    service(true),
+		editLive: func(obj *unstructured.Unstructured) {
+			setField("other", "spec", "selector", "app")(obj)
+			setField([]any{}, "spec", "ports")(obj)
+		},
+		wantVerbs: []string{"get", "update"},
+		wantDrift: []string{".spec.selector.app"},
+		check: func(t *testing.T, sent *unstructured.Unstructured) {
+			ports, _, _ := unstructured.NestedSlice(sent.Object, "spec", "ports")
+			assert.Len(t, ports, 1)
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
