@@ -237,7 +237,7 @@ func TestUpdateRemovesWhatOthersAdd(t *testing.T) {
 	require.NoError(t, works.Delete(ctx, "enforce", metav1.DeleteOptions{}))
 }
 
-// A writer that changes a field back after each repair is reverted three
+// A writer that changes a field back after each repair is reverted four
 // times, then left alone: the manifest's InSync is False, reason Contested,
 // naming the field and the writer, and its next change stays while a
 // change of another object of the work is still repaired.
@@ -269,11 +269,11 @@ func TestFightOverAFieldIsReported(t *testing.T) {
 		mergePatch(t, ctx, s, configMapsGVR, ns, "scaled", `{"data":{"replicas":"5"}}`, "autoscaler")
 		return fmt.Errorf("not contested yet after %d writes: %v", writes, c)
 	}, "the fight is detected")
-	assert.Equal(t, 3, writes, "three reverts, then the agent stops")
+	assert.Equal(t, 4, writes, "four reverts, then the agent stops")
 	c, err := manifestInSync(ctx, s, "fight", "scaled")
 	require.NoError(t, err)
 	assert.Equal(t, metav1.ConditionFalse, c.Status)
-	assert.Contains(t, c.Message, "autoscaler changed .data.replicas back after 3 repairs within 1m0s")
+	assert.Contains(t, c.Message, "autoscaler changed .data.replicas back after 4 repairs within 1m0s")
 	assert.Contains(t, c.Message, "use the ServerSideApply update strategy")
 	w, err := works.Get(ctx, "fight", metav1.GetOptions{})
 	require.NoError(t, err)

@@ -28,15 +28,15 @@ import (
 // to the ServerSideApply strategy with ignoreFields, which lets the writer
 // have the field.
 //
-// Three reverts within a minute: a person who edits an object by hand
-// twice in a minute is still reverted each time, while an autoscaler (the
-// HorizontalPodAutoscaler syncs every 15 s), a webhook or a controller
-// (each within a second) is caught within a minute, after three writes of
-// each side. The backoff starts at five minutes and doubles with each
-// contest of the object in a row, up to an hour: a fight that goes on costs
-// three writes an hour, not one per write of the other side.
+// Four reverts within a minute: a person who edits the same field by hand
+// three times in a minute is still reverted each time, while a webhook or a
+// controller that writes back within seconds is caught after four writes of
+// each side, and an autoscaler (the HorizontalPodAutoscaler syncs every
+// 15 s) within a minute. The backoff starts at five minutes and doubles with
+// each contest of the object in a row, up to an hour: a fight that goes on
+// costs four writes an hour, not one per write of the other side.
 const (
-	contestReverts      = 3
+	contestReverts      = 4
 	contestWindow       = time.Minute
 	contestBackoffFirst = 5 * time.Minute
 	contestBackoffMax   = time.Hour

@@ -187,7 +187,7 @@ func TestACacheBehindTheRepairCostsNoRead(t *testing.T) {
 }
 
 // A writer that changes a field back after each repair (an autoscaler, a
-// webhook) is reverted three times within a minute, then left alone for a
+// webhook) is reverted four times within a minute, then left alone for a
 // backoff: no request while it lasts, the manifest's InSync False with
 // reason Contested naming the field and the writer, one DriftContested
 // Event, and the work queued for the end of the backoff, when the agent
@@ -210,7 +210,7 @@ func TestFightIsDetectedAndBackedOff(t *testing.T) {
 		v, _, _ := unstructured.NestedString(obj.(*unstructured.Unstructured).Object, "data", "k")
 		return v
 	}
-	for i := range 3 {
+	for i := range contestReverts {
 		now = now.Add(10 * time.Second)
 		e.edit(t, "5", "autoscaler")
 		e.dynamicRequests()
@@ -222,7 +222,7 @@ func TestFightIsDetectedAndBackedOff(t *testing.T) {
 	require.NotNil(t, manifestInSync)
 	assert.Equal(t, metav1.ConditionFalse, manifestInSync.Status)
 	assert.Equal(t, InSyncReasonContested, manifestInSync.Reason)
-	assert.Equal(t, "Stopped reverting ConfigMap team/a until 1970-01-01T02:52:10Z: autoscaler changed .data.k back after 3 repairs "+
+	assert.Equal(t, "Stopped reverting ConfigMap team/a until 1970-01-01T02:52:20Z: autoscaler changed .data.k back after 4 repairs "+
 		"within 1m0s. To leave the field to that writer, use the ServerSideApply update strategy for this manifest "+
 		"(with ignoreFields for .data.k when the manifest sets it)", manifestInSync.Message)
 	assert.Equal(t, InSyncReasonContested, workInSync.Reason)
@@ -260,30 +260,31 @@ func TestContests(t *testing.T) {
 	assert.Nil(t, c.reverted(1, 7, k, nil, at(0)))
 	assert.Nil(t, c.reverted(1, 7, r, nil, at(time.Second)), "another field")
 	assert.Nil(t, c.reverted(1, 7, k, nil, at(2*time.Second)))
-	got := c.reverted(1, 7, k, []string{"hpa"}, at(3*time.Second))
-	require.NotNil(t, got, "the third revert of .spec.replicas within a minute")
+	assert.Nil(t, c.reverted(1, 7, k, nil, at(3*time.Second)))
+	got := c.reverted(1, 7, k, []string{"hpa"}, at(4*time.Second))
+	require.NotNil(t, got, "the fourth revert of .spec.replicas within a minute")
 	assert.Equal(t, ".spec.replicas", got.field)
-	assert.Equal(t, at(3*time.Second+contestBackoffFirst), got.until)
-	assert.NotNil(t, c.contested(1, 7, at(4*time.Second)))
-	assert.Nil(t, c.contested(2, 7, at(4*time.Second)), "another object")
+	assert.Equal(t, at(4*time.Second+contestBackoffFirst), got.until)
+	assert.NotNil(t, c.contested(1, 7, at(5*time.Second)))
+	assert.Nil(t, c.contested(2, 7, at(5*time.Second)), "another object")
 	assert.Nil(t, c.contested(1, 7, got.until), "the backoff is over")
 
-	for i := range 2 {
+	for i := range contestReverts - 1 {
 		assert.Nil(t, c.reverted(1, 7, k, nil, got.until.Add(time.Duration(i)*time.Second)))
 	}
-	second := c.reverted(1, 7, k, nil, got.until.Add(2*time.Second))
+	second := c.reverted(1, 7, k, nil, got.until.Add(contestReverts*time.Second))
 	require.NotNil(t, second)
-	assert.Equal(t, 2*contestBackoffFirst, second.until.Sub(got.until.Add(2*time.Second)), "a fight that goes on backs off longer")
+	assert.Equal(t, 2*contestBackoffFirst, second.until.Sub(got.until.Add(contestReverts*time.Second)), "a fight that goes on backs off longer")
 
 	var slow contests
-	for i := range 3 {
-		assert.Nil(t, slow.reverted(1, 7, k, nil, at(time.Duration(i)*31*time.Second)), "reverts more than a minute apart")
+	for i := range contestReverts {
+		assert.Nil(t, slow.reverted(1, 7, k, nil, at(time.Duration(i)*21*time.Second)), "four reverts over more than a minute")
 	}
 	var changed contests
-	for i := range 3 {
+	for i := range contestReverts {
 		changed.reverted(1, 7, k, nil, at(time.Duration(i)*time.Second))
 	}
-	assert.NotNil(t, changed.contested(1, 7, at(3*time.Second)))
-	assert.Nil(t, changed.contested(1, 8, at(3*time.Second)), "the work changed: reverted again")
-	assert.Nil(t, changed.contested(1, 7, at(3*time.Second)), "and the contest is over")
+	assert.NotNil(t, changed.contested(1, 7, at(5*time.Second)))
+	assert.Nil(t, changed.contested(1, 8, at(5*time.Second)), "the work changed: reverted again")
+	assert.Nil(t, changed.contested(1, 7, at(5*time.Second)), "and the contest is over")
 }
