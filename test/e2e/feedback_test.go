@@ -55,7 +55,9 @@ func TestStatusFeedback(t *testing.T) {
 	e := setup(t)
 	agent := startAgent(t, "cluster2", "--status-sync-interval=5m")
 	ns := "e2e-feedback"
-	config := fixture.Config("apps", "deployments", ns, "web")
+	// ServerSideApply: Update holds a Deployment's whole spec, as OCM's
+	// agent does, and would put the default replicas back.
+	config := fixture.WithStrategy(fixture.Config("apps", "deployments", ns, "web"), workv1.UpdateStrategyTypeServerSideApply)
 	config.FeedbackRules = []workv1.FeedbackRule{
 		{Type: workv1.WellKnownStatusType},
 		{Type: workv1.JSONPathsType, JsonPaths: []workv1.JsonPath{
@@ -64,8 +66,8 @@ func TestStatusFeedback(t *testing.T) {
 		}},
 	}
 	config.FeedbackScrapeType = workv1.FeedbackWatchType
-	// Without replicas in the manifest, a scale on the managed cluster is not
-	// drift: the agent leaves it, and the feedback follows it.
+	// Without replicas in a ServerSideApply manifest, a scale on the managed
+	// cluster is not drift: the agent leaves it, and the feedback follows it.
 	deployment := fixture.Deployment(ns, "web", 1)
 	deployment.Spec.Replicas = nil
 	createWork(t, fixture.NewWork("cluster2", "feedback").

@@ -2,10 +2,14 @@ package apply
 
 import (
 	"encoding/json"
+	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -134,12 +138,107 @@ func remembered(t *testing.T, desired *unstructured.Unstructured, config *workv1
 	return &last
 }
 
+// newClient is a fake client holding objects, which answers dry runs of
+// updates as the API server does (answerDryRuns).
 func newClient(objects ...*unstructured.Unstructured) *fake.FakeDynamicClient {
 	runtimeObjects := make([]runtime.Object, 0, len(objects))
 	for _, obj := range objects {
 		runtimeObjects = append(runtimeObjects, obj.DeepCopy())
 	}
-	return fake.NewSimpleDynamicClient(runtime.NewScheme(), runtimeObjects...)
+	client := fake.NewSimpleDynamicClient(runtime.NewScheme(), runtimeObjects...)
+	answerDryRuns(client)
+	return client
+}
+
+// answerDryRuns stands in for the API server's dry run of an update, which
+// the fake tracker would store: the object sent, with the defaults the
+// server fills in (serverDefaults) and the stored object's server-set
+// metadata and status, is answered and nothing is stored. A stale
+// resourceVersion conflicts, as on the server.
+func answerDryRuns(client *fake.FakeDynamicClient) {
+	client.PrependReactor("update", "*", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		update := action.(clienttesting.UpdateActionImpl)
+		if len(update.UpdateOptions.DryRun) == 0 {
+			return false, nil, nil
+		}
+		sent := update.GetObject().(*unstructured.Unstructured).DeepCopy()
+		current, err := client.Tracker().Get(update.GetResource(), update.GetNamespace(), sent.GetName())
+		if err != nil {
+			return true, nil, err
+		}
+		live := current.(*unstructured.Unstructured)
+		if sent.GetResourceVersion() != live.GetResourceVersion() {
+			return true, nil, apierrors.NewConflict(update.GetResource().GroupResource(), sent.GetName(), errors.New("the object has been modified"))
+		}
+		serverDefaults(sent)
+		sent.SetUID(live.GetUID())
+		sent.SetGeneration(live.GetGeneration())
+		sent.SetCreationTimestamp(live.GetCreationTimestamp())
+		sent.SetManagedFields(live.GetManagedFields())
+		if status, found := live.Object["status"]; found {
+			sent.Object["status"] = runtime.DeepCopyJSONValue(status)
+		}
+		return true, sent, nil
+	})
+}
+
+// serverDefaults fills in what the API server adds to a Deployment that
+// deploymentAsServed shows (decoded as JSON: numbers are int64), and writes
+// quantities in canonical form.
+func serverDefaults(obj *unstructured.Unstructured) {
+	if obj.GetKind() != "Deployment" {
+		return
+	}
+	spec, _, _ := unstructured.NestedMap(obj.Object, "spec")
+	setDefaults(spec, map[string]any{
+		"replicas": int64(1), "progressDeadlineSeconds": int64(600), "revisionHistoryLimit": int64(10),
+		"strategy": map[string]any{"type": "RollingUpdate", "rollingUpdate": map[string]any{"maxSurge": "25%", "maxUnavailable": "25%"}},
+	})
+	podSpec, _, _ := unstructured.NestedMap(spec, "template", "spec")
+	setDefaults(podSpec, map[string]any{
+		"restartPolicy": "Always", "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler",
+		"terminationGracePeriodSeconds": int64(30), "securityContext": map[string]any{},
+	})
+	containers, _, _ := unstructured.NestedSlice(podSpec, "containers")
+	for _, c := range containers {
+		container := c.(map[string]any)
+		setDefaults(container, map[string]any{
+			"imagePullPolicy": "IfNotPresent", "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+		})
+		resources, _ := container["resources"].(map[string]any)
+		for _, list := range resources {
+			for name, q := range list.(map[string]any) {
+				list.(map[string]any)[name] = canonicalQuantity(q)
+			}
+		}
+	}
+	_ = unstructured.SetNestedSlice(podSpec, containers, "containers")
+	_ = unstructured.SetNestedMap(spec, podSpec, "template", "spec")
+	unstructured.RemoveNestedField(spec, "template", "metadata", "creationTimestamp")
+	_ = unstructured.SetNestedMap(obj.Object, spec, "spec")
+}
+
+func setDefaults(m, defaults map[string]any) {
+	for k, v := range defaults {
+		if _, found := m[k]; !found {
+			m[k] = v
+		}
+	}
+}
+
+func canonicalQuantity(v any) any {
+	var q resource.Quantity
+	switch x := v.(type) {
+	case string:
+		q = resource.MustParse(x)
+	case int64:
+		q = *resource.NewQuantity(x, resource.DecimalSI)
+	case float64:
+		q = resource.MustParse(strconv.FormatFloat(x, 'f', -1, 64))
+	default:
+		return v
+	}
+	return q.String()
 }
 
 // tableClient is the client of one table case: holding live when it is set,
@@ -156,10 +255,18 @@ func tableClient(live *unstructured.Unstructured, reactors []func(*fake.FakeDyna
 	return client
 }
 
-// verbs lists the verbs the client received, in order.
+// dryRun is how verbs lists a dry run of an update.
+const dryRun = "update (dry run)"
+
+// verbs lists the verbs the client received, in order; a dry run of an
+// update is dryRun.
 func verbs(client *fake.FakeDynamicClient) []string {
 	var out []string
 	for _, action := range client.Actions() {
+		if update, ok := action.(clienttesting.UpdateActionImpl); ok && len(update.UpdateOptions.DryRun) > 0 {
+			out = append(out, dryRun)
+			continue
+		}
 		out = append(out, action.GetVerb())
 	}
 	return out
@@ -168,7 +275,7 @@ func verbs(client *fake.FakeDynamicClient) []string {
 // wroteAny tells whether the client received any write.
 func wroteAny(client *fake.FakeDynamicClient) bool {
 	for _, verb := range verbs(client) {
-		if verb != "get" {
+		if verb != "get" && verb != dryRun {
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	kubescheme "k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/manifestwork/work/pkg/agent/apply/diff"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -41,7 +42,45 @@ type kindRule struct {
 	// takes them from live, as OCM's agent does, whatever the manifest says.
 	// Unlike keep, they are the manifest's for every other strategy.
 	keptOnUpdate []keepRule
+	// enforce is how much of the object the Update strategy holds to the
+	// manifest (enforcementOf).
+	enforce enforcement
+	// heldSpec, with enforceSpecFields, are the fields of spec it holds.
+	heldSpec []string
 }
+
+// enforcement is how much of a live object the Update strategy holds to its
+// manifest, as OCM's agent does for the kind: what it writes back when
+// another writer changed it, the work being unchanged. Metadata is always
+// compared field by field: labels, annotations and owners others add stay.
+type enforcement int
+
+const (
+	// enforceSet holds the fields the manifest sets, with their values;
+	// what others add stays (built-in kinds OCM's agent merges).
+	enforceSet enforcement = iota
+	// enforceData also holds data and binaryData exactly, as OCM's agent
+	// writes them whole: keys others add are removed (ConfigMap, Secret).
+	// It needs no request: the server adds nothing there.
+	enforceData
+	// enforceWhole holds everything but metadata and status to what the
+	// server would store for the manifest, found with a server-side dry run
+	// of the update, so that the server's defaults are no difference and
+	// whatever others add to the spec, in lists too, is (kinds OCM's agent
+	// writes whole: workloads, Jobs, custom resources).
+	enforceWhole
+	// enforceSpecFields holds only the metadata and the fields of spec the
+	// rule names (heldSpec) that the manifest sets, as OCM's agent holds a
+	// Service only to its selector and type; a change of the work, or of
+	// those fields, writes the whole manifest.
+	enforceSpecFields
+)
+
+// dataFields are the fields enforceData holds exactly.
+var dataFields = []string{"data", "binaryData"}
+
+// wholeKind holds the whole object, as OCM's agent writes these kinds whole.
+var wholeKind = kindRule{enforce: enforceWhole}
 
 // keptOnEveryUpdate are the keptOnUpdate rules of every kind. The finalizers
 // stay as live has them: one that a controller has taken away to let the
@@ -142,6 +181,9 @@ var kindRules = map[schema.GroupKind]kindRule{
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}: {keep: []keepRule{
 		{path: at("rules"), mode: clusterOwned, when: hasField("aggregationRule")},
 	}},
+	// Ports, nodePorts and the rest of a Service's spec are the cluster's and
+	// its users' until the work changes them.
+	{Kind: "Service"}:   {enforce: enforceSpecFields, heldSpec: []string{"selector", "type"}},
 	{Kind: "Namespace"}: {metadataOnly: true},
 	{Kind: "Pod"}:       {metadataOnly: true},
 	// The token controller and users add secrets and imagePullSecrets.
@@ -152,6 +194,7 @@ var kindRules = map[schema.GroupKind]kindRule{
 			{path: at("data", "service-ca.crt"), mode: ifUnset, when: annotationIs(injectServiceCAAnnotation, "true")},
 		},
 		keptOnUpdate: []keepRule{immutableKept},
+		enforce:      enforceData,
 	},
 	{Kind: "Secret"}: {
 		normalize: []func(*unstructured.Unstructured) error{foldStringData, defaultString(secretTypeOpaque, "type")},
@@ -166,6 +209,23 @@ var kindRules = map[schema.GroupKind]kindRule{
 			{fields: []string{"data"}, exact: true, when: fieldIs(true, "immutable")},
 		},
 		keptOnUpdate: []keepRule{immutableKept},
+		enforce:      enforceData,
+	},
+	{Group: "apps", Kind: "Deployment"}:  wholeKind,
+	{Group: "apps", Kind: "StatefulSet"}: wholeKind,
+	{Group: "apps", Kind: "DaemonSet"}:   wholeKind,
+	{Group: "apps", Kind: "ReplicaSet"}:  wholeKind,
+	{Group: "batch", Kind: "CronJob"}:    wholeKind,
+	// The API server generates a Job's selector and the labels of its pod
+	// template that match it; a manifest without them keeps them (OCM's
+	// agent sends it without, which the server refuses).
+	{Group: "batch", Kind: "Job"}: {
+		keep: []keepRule{
+			{path: at("spec", "selector"), mode: ifUnset},
+			{path: []keepStep{{key: "spec"}, {key: "template"}, {key: "metadata"}, {key: "labels"}, {eachKey: true}}, mode: ifUnset,
+				when: func(obj *unstructured.Unstructured) bool { return !fieldIs(true, "spec", "manualSelector")(obj) }},
+		},
+		enforce: enforceWhole,
 	},
 	{Group: "storage.k8s.io", Kind: "StorageClass"}: {
 		normalize: []func(*unstructured.Unstructured) error{
@@ -182,6 +242,53 @@ var kindRules = map[schema.GroupKind]kindRule{
 func ruleOf(obj *unstructured.Unstructured) (kindRule, bool) {
 	rule, ok := kindRules[obj.GroupVersionKind().GroupKind()]
 	return rule, ok
+}
+
+// enforcementOf is how much of obj the Update strategy holds to its
+// manifest: its kind's rule's, else the whole object for a custom resource
+// (a group that Kubernetes does not serve itself), which OCM's agent
+// writes whole, else the fields the manifest sets.
+func enforcementOf(obj *unstructured.Unstructured) enforcement {
+	if rule, ok := ruleOf(obj); ok {
+		return rule.enforce
+	}
+	if !builtInGroup(obj.GroupVersionKind().Group) {
+		return enforceWhole
+	}
+	return enforceSet
+}
+
+// held is desired as far as the Update strategy holds it with
+// enforceSpecFields: its metadata and the held fields of its spec; desired
+// itself for other enforcements.
+func held(desired *unstructured.Unstructured) *unstructured.Unstructured {
+	rule, _ := ruleOf(desired)
+	if rule.enforce != enforceSpecFields {
+		return desired
+	}
+	spec, _ := desired.Object["spec"].(map[string]any)
+	kept := map[string]any{}
+	for _, field := range rule.heldSpec {
+		if value, found := spec[field]; found {
+			kept[field] = value
+		}
+	}
+	out := &unstructured.Unstructured{Object: map[string]any{}}
+	for key, value := range desired.Object {
+		if key != "spec" {
+			out.Object[key] = value
+		}
+	}
+	out.Object["spec"] = kept
+	return out
+}
+
+// builtInGroup tells the API groups the Kubernetes API server serves
+// itself, as client-go's scheme knows them, and the two served by its
+// extension servers.
+func builtInGroup(group string) bool {
+	return group == "" || group == "apiextensions.k8s.io" || group == "apiregistration.k8s.io" ||
+		kubescheme.Scheme.IsGroupRegistered(group)
 }
 
 // forComparison is the manifest as any strategy compares it with live: as the

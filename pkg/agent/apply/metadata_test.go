@@ -94,7 +94,7 @@ func TestMetadataRemovals(t *testing.T) {
 			desired:   withRemovals(t),
 			live:      servedDeployment(t, ownerA),
 			last:      true,
-			wantVerbs: []string{"get"},
+			wantVerbs: []string{"get", dryRun},
 		},
 		{
 			name:      "CreateOnly leaves an existing object as it is",
@@ -146,7 +146,7 @@ func TestUpdateKeepsLiveFinalizers(t *testing.T) {
 			name:           "a finalizer taken away since is not put back: no write",
 			live:           servedDeployment(t, ownerA),
 			last:           true,
-			wantVerbs:      []string{"get"},
+			wantVerbs:      []string{"get", dryRun},
 			wantFinalizers: []string{"example.com/protect"},
 		},
 		{

@@ -39,6 +39,10 @@ func requests(client *fake.FakeDynamicClient) []string {
 			out = append(out, "patch "+map[types.PatchType]string{types.MergePatchType: "merge", types.ApplyPatchType: "apply"}[patch.GetPatchType()])
 			continue
 		}
+		if update, ok := action.(clienttesting.UpdateActionImpl); ok && len(update.UpdateOptions.DryRun) > 0 {
+			out = append(out, dryRun)
+			continue
+		}
 		out = append(out, action.GetVerb())
 	}
 	return out
@@ -85,7 +89,7 @@ func TestOrphanedObjectsCarryNoOwnerReference(t *testing.T) {
 		name:         "Update: an orphaned object in sync costs no write",
 		strategy:     workv1.UpdateStrategyTypeUpdate,
 		live:         servedDeployment(t, ownerB),
-		wantRequests: []string{"get"},
+		wantRequests: []string{"get", dryRun},
 		wantOwners:   []metav1.OwnerReference{ownerB},
 		wantReplicas: 3,
 	}, {

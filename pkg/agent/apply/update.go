@@ -61,7 +61,14 @@ func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req R
 //
 // The comparison lists the differences, which cost nothing more than telling
 // whether there are any: when the work did not change, they are the drift
-// that the update repairs.
+// that the update repairs. How much of the object it holds to the manifest
+// is its kind's (enforcementOf), as OCM's agent: the fields the manifest
+// sets; ConfigMap and Secret data as a whole; workloads, Jobs and custom
+// resources as a whole, compared with what a server-side dry run of the
+// update would store. That dry run is the one request the comparison may
+// cost, sent only when the object was read at all (its content changed since
+// it was last applied, see the manifestwork controller) and nothing else
+// differs.
 //
 // The manifest is first made what the Update strategy keeps of it for its kind
 // (kindrules.go): what other controllers own stays as they set it, and a
@@ -71,19 +78,25 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 	if err != nil {
 		return Result{Object: live, Differences: compare(req.Desired, live)}, err
 	}
-	differences := diffOf(desired, live)
-	if !(workChanged(req) && bodyWritten(desired)) && ownersWanted(req, live.GetOwnerReferences()) && differences.InSync() {
+	obj := forUpdate(req.withDesired(desired), live)
+	rewrite := workChanged(req) && bodyWritten(desired)
+	differences := enforcedDiff(desired, live)
+	if !rewrite && differences.InSync() && ownersWanted(req, live.GetOwnerReferences()) && enforcementOf(desired) == enforceWhole {
+		if differences, err = dryRunDiff(ctx, rc, obj, live); err != nil {
+			return Result{Object: live, Differences: diffOf(desired, live)}, failed(err)
+		}
+	}
+	if !rewrite && ownersWanted(req, live.GetOwnerReferences()) && differences.InSync() {
 		klog.FromContext(ctx).V(4).Info("Object is up to date")
 		return Result{Object: live, Differences: differences}, nil
 	}
-	if req.Orphaned && !(workChanged(req) && bodyWritten(desired)) && differences.InSync() {
+	if req.Orphaned && !rewrite && differences.InSync() {
 		// Orphaned since it was applied: it only loses our owner reference,
 		// with a patch of its own, and nothing else changes.
 		res, err := settleOwner(ctx, rc, req, live, false)
 		res.Differences = differences
 		return res, err
 	}
-	obj := forUpdate(req.withDesired(desired), live)
 	if field := needsRecreate(desired, live); field != "" {
 		return recreate(ctx, rc, req, live, obj, differences, field)
 	}
@@ -95,4 +108,43 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 	}
 	klog.FromContext(ctx).V(2).Info("Updated object", "resourceVersion", updated.GetResourceVersion())
 	return Result{Object: updated, Written: true, Differences: &diff.Report{}, Repaired: repaired(req, differences, live, DefaultFieldManager)}, nil
+}
+
+// enforcedDiff lists the differences of live from desired that the Update
+// strategy repairs without asking the server: every field desired sets (of
+// a Service, its selector and type only), and for enforceData kinds the
+// keys live holds beyond them in data and binaryData.
+func enforcedDiff(desired, live *unstructured.Unstructured) *diff.Report {
+	switch enforcementOf(desired) {
+	case enforceData:
+		r := diff.CompareExact(desired, live, dataFields, maxListed)
+		return &r
+	case enforceSpecFields:
+		return diffOf(held(desired), live)
+	}
+	return diffOf(desired, live)
+}
+
+// dryRunDiff lists the differences of live from what the server would store
+// for obj, the update the strategy would send: a server-side dry run, which
+// fills in the defaults (and what mutating webhooks add) as a real update
+// would, so that only what others added or changed remains. Everything but
+// metadata and status is compared as a whole.
+//
+// A dry run the server refuses (an immutable field the manifest leaves to
+// the server, a webhook that does not allow dry runs) leaves the comparison
+// of the fields the manifest sets: in sync, as the caller found it. Only a
+// conflict, live being out of date, goes back to the caller, which reads the
+// object again.
+func dryRunDiff(ctx context.Context, rc dynamic.ResourceInterface, obj, live *unstructured.Unstructured) (*diff.Report, error) {
+	stored, err := rc.Update(ctx, obj.DeepCopy(), metav1.UpdateOptions{FieldManager: DefaultFieldManager, DryRun: []string{metav1.DryRunAll}})
+	if apierrors.IsConflict(err) {
+		return nil, err
+	}
+	if err != nil {
+		klog.FromContext(ctx).V(2).Info("Cannot tell what the server would store for the manifest; comparing the fields it sets", "err", err)
+		return &diff.Report{}, nil
+	}
+	r := diff.CompareExact(stored, live, nil, maxListed)
+	return &r, nil
 }

@@ -114,14 +114,14 @@ func TestUpdate(t *testing.T) {
 			live:        servedDeployment(t, ownerA),
 			owner:       ownerA,
 			knownAbsent: true,
-			wantVerbs:   []string{"create", "get"},
+			wantVerbs:   []string{"create", "get", dryRun},
 		},
 		{
 			name:      "no write when live is the manifest plus defaults and foreign metadata",
 			live:      servedDeployment(t, ownerB, ownerA),
 			owner:     ownerA,
 			last:      remembered(t, desiredDeployment(t), nil),
-			wantVerbs: []string{"get"},
+			wantVerbs: []string{"get", dryRun},
 			check: func(t *testing.T, _ *fake.FakeDynamicClient, res Result) {
 				assert.Equal(t, "42", res.Object.GetResourceVersion(), "the result is the live object")
 			},
@@ -177,7 +177,7 @@ func TestUpdate(t *testing.T) {
 			live:      servedDeployment(t, ownerA),
 			editLive:  func(obj *unstructured.Unstructured) { obj.SetManagedFields(nil) },
 			owner:     ownerA,
-			wantVerbs: []string{"get"},
+			wantVerbs: []string{"get", dryRun},
 		},
 		{
 			name: "the hash annotations of earlier versions go when the object is written anyway",
@@ -293,6 +293,196 @@ func TestUpdateComparesValuesNotSpelling(t *testing.T) {
 
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantVerbs, verbs(client))
+		})
+	}
+}
+
+// TestUpdateEnforcesWhatOCMWrites runs the Update strategy on objects that
+// another writer changed beyond the fields the manifest sets, the work
+// unchanged: what OCM's agent writes whole for the kind (ConfigMap and Secret
+// data; the spec of workloads and custom resources) is written back, found
+// for workloads and custom resources by a dry run of the update, while
+// labels and annotations others add, and the server's defaults, stay.
+func TestUpdateEnforcesWhatOCMWrites(t *testing.T) {
+	setField := func(value any, path ...string) func(*unstructured.Unstructured) {
+		return func(obj *unstructured.Unstructured) {
+			require.NoError(t, unstructured.SetNestedField(obj.Object, value, path...))
+		}
+	}
+	withEnv := func(obj *unstructured.Unstructured) {
+		containers, _, _ := unstructured.NestedSlice(obj.Object, "spec", "template", "spec", "containers")
+		containers[0].(map[string]any)["env"] = []any{map[string]any{"name": "FOO", "value": "bar"}}
+		require.NoError(t, unstructured.SetNestedSlice(obj.Object, containers, "spec", "template", "spec", "containers"))
+	}
+	widgetsGVR := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
+	widget := func(spec map[string]any) *unstructured.Unstructured {
+		obj := decode(t, `{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "default"}}`)
+		require.NoError(t, unstructured.SetNestedField(obj.Object, spec, "spec"))
+		return obj
+	}
+	servicesGVR := schema.GroupVersionResource{Version: "v1", Resource: "services"}
+	service := func(extraPort bool) *unstructured.Unstructured {
+		obj := decode(t, `{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "default"},
+			"spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]}}`)
+		if extraPort {
+			require.NoError(t, unstructured.SetNestedField(obj.Object, "10.0.0.1", "spec", "clusterIP"))
+		}
+		return obj
+	}
+	tests := []struct {
+		name      string
+		gvr       schema.GroupVersionResource
+		desired   *unstructured.Unstructured
+		live      *unstructured.Unstructured
+		editLive  func(*unstructured.Unstructured)
+		reactors  []func(*fake.FakeDynamicClient)
+		wantVerbs []string
+		// wantDrift lists the paths reported as repaired; nil: no write.
+		wantDrift []string
+		check     func(t *testing.T, sent *unstructured.Unstructured)
+	}{{
+		name:      "a key another writer added to a ConfigMap's data is removed, without a dry run",
+		gvr:       configMapsGVR,
+		desired:   configMap(t, map[string]any{"a": "1"}),
+		live:      configMap(t, map[string]any{"a": "1", "b": "2"}),
+		wantVerbs: []string{"get", "update"},
+		wantDrift: []string{".data.b"},
+		check: func(t *testing.T, sent *unstructured.Unstructured) {
+			data, _, _ := unstructured.NestedStringMap(sent.Object, "data")
+			assert.Equal(t, map[string]string{"a": "1"}, data)
+		},
+	}, {
+		name:      "binaryData another writer added to a ConfigMap is removed",
+		gvr:       configMapsGVR,
+		desired:   configMap(t, map[string]any{"a": "1"}),
+		live:      configMap(t, map[string]any{"a": "1"}),
+		editLive:  setField(map[string]any{"blob": "AAE="}, "binaryData"),
+		wantVerbs: []string{"get", "update"},
+		wantDrift: []string{".binaryData"},
+	}, {
+		name: "the CA bundle the cluster injects into a ConfigMap that asks for it stays",
+		gvr:  configMapsGVR,
+		desired: func() *unstructured.Unstructured {
+			obj := configMap(t, map[string]any{"a": "1"})
+			obj.SetLabels(map[string]string{injectTrustedCABundleLabel: "true"})
+			return obj
+		}(),
+		live: configMap(t, map[string]any{"a": "1", "ca-bundle.crt": "PEM"}),
+		editLive: func(obj *unstructured.Unstructured) {
+			obj.SetLabels(map[string]string{injectTrustedCABundleLabel: "true"})
+		},
+		wantVerbs: []string{"get"},
+	}, {
+		name:      "labels and annotations others add to a ConfigMap stay, with no request beyond the read",
+		gvr:       configMapsGVR,
+		desired:   configMap(t, map[string]any{"a": "1"}),
+		live:      configMap(t, map[string]any{"a": "1"}),
+		editLive:  func(obj *unstructured.Unstructured) { obj.SetLabels(map[string]string{"team": "x"}) },
+		wantVerbs: []string{"get"},
+	}, {
+		name:      "an env var another writer added to a Deployment's container is removed",
+		gvr:       deploymentsGVR,
+		desired:   desiredDeployment(t),
+		live:      servedDeployment(t, ownerA),
+		editLive:  withEnv,
+		wantVerbs: []string{"get", dryRun, "update"},
+		wantDrift: []string{".spec.template.spec.containers[0].env"},
+		check: func(t *testing.T, sent *unstructured.Unstructured) {
+			containers, _, _ := unstructured.NestedSlice(sent.Object, "spec", "template", "spec", "containers")
+			assert.NotContains(t, containers[0], "env")
+		},
+	}, {
+		name:      "kubectl rollout restart's annotation on the pod template is removed",
+		gvr:       deploymentsGVR,
+		desired:   desiredDeployment(t),
+		live:      servedDeployment(t, ownerA),
+		editLive:  setField("2026-11-28T17:00:00Z", "spec", "template", "metadata", "annotations", "kubectl.kubernetes.io/restartedAt"),
+		wantVerbs: []string{"get", dryRun, "update"},
+		wantDrift: []string{".spec.template.metadata.annotations"},
+	}, {
+		name:      "a field the server defaults that another writer changed is restored",
+		gvr:       deploymentsGVR,
+		desired:   desiredDeployment(t),
+		live:      servedDeployment(t, ownerA),
+		editLive:  setField(int64(5), "spec", "revisionHistoryLimit"),
+		wantVerbs: []string{"get", dryRun, "update"},
+		wantDrift: []string{".spec.revisionHistoryLimit"},
+	}, {
+		name:      "a Deployment holding the manifest, the server's defaults and others' labels costs the dry run only",
+		gvr:       deploymentsGVR,
+		desired:   desiredDeployment(t),
+		live:      servedDeployment(t, ownerA),
+		editLive:  func(obj *unstructured.Unstructured) { obj.SetLabels(map[string]string{"app": "hello", "extra": "x"}) },
+		wantVerbs: []string{"get", dryRun},
+	}, {
+		name:      "a dry run the server refuses leaves the fields the manifest sets compared: no write",
+		gvr:       deploymentsGVR,
+		desired:   desiredDeployment(t),
+		live:      servedDeployment(t, ownerA),
+		editLive:  withEnv,
+		reactors:  []func(*fake.FakeDynamicClient){failOn("update", immutableSelector)},
+		wantVerbs: []string{"get", dryRun},
+	}, {
+		name:      "a field another writer added to a custom resource's spec is removed",
+		gvr:       widgetsGVR,
+		desired:   widget(map[string]any{"size": int64(1)}),
+		live:      widget(map[string]any{"size": int64(1), "color": "red"}),
+		wantVerbs: []string{"get", dryRun, "update"},
+		wantDrift: []string{".spec.color"},
+	}, {
+		name:      "a Service keeps what others add (its clusterIP)",
+		gvr:       servicesGVR,
+		desired:   service(false),
+		live:      service(true),
+		wantVerbs: []string{"get"},
+	}, {
+		name:      "a Service is held to its selector and type only, as OCM's agent holds it: a changed port stays",
+		gvr:       servicesGVR,
+		desired:   service(false),
+		live:      service(true),
+		editLive:  setField([]any{map[string]any{"port": int64(8080)}}, "spec", "ports"),
+		wantVerbs: []string{"get"},
+	}, {
+		name:    "a Service whose selector another writer changed gets the whole manifest back",
+		gvr:     servicesGVR,
+		desired: service(false),
+		live:    service(true),
+		editLive: func(obj *unstructured.Unstructured) {
+			setField("other", "spec", "selector", "app")(obj)
+			setField([]any{}, "spec", "ports")(obj)
+		},
+		wantVerbs: []string{"get", "update"},
+		wantDrift: []string{".spec.selector.app"},
+		check: func(t *testing.T, sent *unstructured.Unstructured) {
+			ports, _, _ := unstructured.NestedSlice(sent.Object, "spec", "ports")
+			assert.Len(t, ports, 1)
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			live := tt.live.DeepCopy()
+			live.SetOwnerReferences([]metav1.OwnerReference{ownerA})
+			live.SetResourceVersion("42")
+			if tt.editLive != nil {
+				tt.editLive(live)
+			}
+			client := tableClient(live, tt.reactors)
+			res, err := updateStrategy{}.Apply(context.Background(), client, Request{
+				Resource: tt.gvr, Desired: tt.desired, Owner: ownerA,
+				Spec: specOf(t, tt.desired, nil), Last: remembered(t, tt.desired, nil),
+			})
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantVerbs, verbs(client))
+			if tt.wantDrift == nil {
+				assert.Nil(t, res.Repaired)
+				assert.True(t, res.Differences.InSync(), res.Differences.Describe("%[1]s"))
+				return
+			}
+			require.NotNil(t, res.Repaired)
+			assert.Equal(t, tt.wantDrift, res.Repaired.Paths())
+			if tt.check != nil {
+				tt.check(t, sentObject(t, client, "update"))
+			}
 		})
 	}
 }

@@ -8,6 +8,9 @@
 // (defaults, extra labels, other owners) is not a difference. The apply
 // strategies use the same comparison to decide whether to write, so a write
 // of a manifest that was applied before always has differences to report.
+// CompareExact holds chosen fields to the manifest as a whole instead, for
+// the Update strategy's kinds that OCM's agent writes whole: there, what
+// others added is a difference too.
 package diff
 
 import (
@@ -41,6 +44,18 @@ func Compare(desired, live *unstructured.Unstructured, limit int) Report {
 	return Report{Differences: w.diffs, Total: w.total, Secret: isSecret(desired)}
 }
 
+// CompareExact is Compare, except that the top-level fields exact names
+// (every field but metadata and status when it is nil) are compared as a
+// whole: what live holds there beyond desired, a map key or a field of a
+// list item, is a difference too (Difference.Removed), as is a top-level
+// field only live has. Metadata stays a subset comparison: labels and
+// annotations others add are theirs.
+func CompareExact(desired, live *unstructured.Unstructured, exact []string, limit int) Report {
+	w := walker{limit: limit, exact: exact, exactAll: exact == nil}
+	w.object(desired, live)
+	return Report{Differences: w.diffs, Total: w.total, Secret: isSecret(desired)}
+}
+
 // walker walks a manifest and the live object side by side.
 type walker struct {
 	limit     int
@@ -48,6 +63,11 @@ type walker struct {
 	path      Path // of the field being compared; copied when recorded
 	diffs     []Difference
 	total     int
+	// exact names the top-level fields compared as a whole; exactAll
+	// makes every one so. inExact is set while the walk is inside one.
+	exact    []string
+	exactAll bool
+	inExact  bool
 }
 
 func (w *walker) done() bool { return w.firstOnly && w.total > 0 }
@@ -81,8 +101,20 @@ func (w *walker) object(desired, live *unstructured.Unstructured) {
 		}
 		got, found := live.Object[key]
 		w.enter(Segment{Key: key})
+		w.inExact = w.exactAll || slices.Contains(w.exact, key)
 		w.field(desired.Object[key], got, found)
+		w.inExact = false
 		w.leave()
+	}
+	for _, key := range w.keys(live.Object) {
+		if notCompared[key] || w.done() || !(w.exactAll || slices.Contains(w.exact, key)) {
+			continue
+		}
+		if _, found := desired.Object[key]; !found && !isZero(live.Object[key]) {
+			w.enter(Segment{Key: key})
+			w.removed(live.Object[key])
+			w.leave()
+		}
 	}
 }
 
@@ -176,6 +208,9 @@ func SameOwner(a, b metav1.OwnerReference) bool {
 // otherwise differ from its own result forever.
 func (w *walker) field(want, got any, found bool) {
 	if want == nil {
+		if w.inExact && found && !isZero(got) {
+			w.removed(got)
+		}
 		return
 	}
 	if !found || got == nil {
@@ -208,6 +243,9 @@ func (w *walker) subset(desired, live any) {
 			w.field(want[key], g, found)
 			w.leave()
 		}
+		if w.inExact {
+			w.extraKeys(want, got)
+		}
 	case []any:
 		got, ok := live.([]any)
 		if !ok || len(want) != len(got) {
@@ -226,6 +264,22 @@ func (w *walker) subset(desired, live any) {
 		if !scalarMatches(desired, live) {
 			w.differ(desired, live, true)
 		}
+	}
+}
+
+// extraKeys records, in a field compared as a whole, the keys that only
+// live holds. An empty value is no difference: the server omits those.
+func (w *walker) extraKeys(want, got map[string]any) {
+	for _, key := range w.keys(got) {
+		if w.done() {
+			return
+		}
+		if _, found := want[key]; found || isZero(got[key]) {
+			continue
+		}
+		w.enter(Segment{Key: key})
+		w.removed(got[key])
+		w.leave()
 	}
 }
 

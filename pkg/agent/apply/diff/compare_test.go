@@ -228,3 +228,54 @@ func TestChangedBy(t *testing.T) {
 	assert.Equal(t, []string{"work", "kubectl-edit"}, ChangedBy(live, r))
 	assert.Equal(t, []string{"kubectl-edit"}, ChangedBy(live, r, "work"), "the agent's own manager is not named")
 }
+
+func TestCompareExact(t *testing.T) {
+	tests := []struct {
+		name    string
+		desired map[string]any
+		live    map[string]any
+		exact   []string // nil: every field but metadata and status
+		labels  map[string]string
+		want    []string // path: desired -> live
+	}{
+		{name: "a key only live has in an exact field is removed",
+			desired: map[string]any{"data": map[string]any{"a": "1"}},
+			live:    map[string]any{"data": map[string]any{"a": "1", "b": "2"}},
+			exact:   []string{"data"},
+			want:    []string{`.data.b: (absent) -> "2"`}},
+		{name: "fields outside the exact ones stay a subset comparison",
+			desired: map[string]any{"data": map[string]any{"a": "1"}, "spec": map[string]any{"x": "1"}},
+			live:    map[string]any{"data": map[string]any{"a": "1"}, "spec": map[string]any{"x": "1", "y": "2"}},
+			exact:   []string{"data"}},
+		{name: "a field added inside a list item",
+			desired: map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "c"}}}},
+			live: map[string]any{"spec": map[string]any{"containers": []any{
+				map[string]any{"name": "c", "env": []any{map[string]any{"name": "FOO", "value": "bar"}}}}}},
+			want: []string{`.spec.containers[0].env: (absent) -> [{"name":"FOO","value":"bar"}]`}},
+		{name: "a top-level field only live has",
+			desired: map[string]any{"spec": map[string]any{}},
+			live:    map[string]any{"spec": map[string]any{}, "extra": "x", "status": map[string]any{"ready": true}},
+			want:    []string{`.extra: (absent) -> "x"`}},
+		{name: "empty values only live has are none: the server omits them",
+			desired: map[string]any{"spec": map[string]any{"a": "1"}},
+			live:    map[string]any{"spec": map[string]any{"a": "1", "b": map[string]any{}, "c": "", "d": []any{}}}},
+		{name: "labels only live has are kept: metadata stays a subset",
+			desired: map[string]any{"spec": map[string]any{"a": "1"}},
+			live:    map[string]any{"spec": map[string]any{"a": "1"}},
+			labels:  map[string]string{"team": "x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			desired, live := object(tt.desired), object(tt.live)
+			live.SetLabels(tt.labels)
+			r := CompareExact(desired, live, tt.exact, 10)
+			var got []string
+			for _, d := range r.Differences {
+				want, have := r.Values(d)
+				got = append(got, d.Path.String()+": "+want+" -> "+have)
+			}
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, len(tt.want), r.Total)
+		})
+	}
+}

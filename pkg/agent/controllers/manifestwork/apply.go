@@ -97,6 +97,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		it.p.appliedBefore = appliedForGeneration(st.work, previous)
 		out, err := c.applyOne(ctx, st.work, key, st.mem, it.p, owner)
 		it.result.exists, it.result.err, it.result.differences = out.exists, err, out.differences
+		it.result.contest, it.result.object = out.contest, it.p.describe()
 		it.result.missing = err == nil && !out.exists
 		recorded = recorded || out.recorded
 	}
@@ -215,6 +216,9 @@ type applied struct {
 	// differences is where the live object differs from the manifest; nil
 	// when it was not compared.
 	differences *diff.Report
+	// contest is set while the agent does not revert the object, which
+	// another writer keeps changing back.
+	contest *contest
 }
 
 // applyWith applies a manifest with its strategy, unless its
@@ -259,6 +263,13 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 			return applied{}, rebuildErr
 		}
 	}
+	if inCache && cached != nil {
+		if contest := mem.contests.contested(p.id, spec, c.now()); contest != nil {
+			// Another writer keeps changing it back: not reverted, nor read,
+			// until the backoff ends (contest.go).
+			return applied{exists: true, contest: contest}, nil
+		}
+	}
 	if inCache {
 		if remembered && p.compared && record.Spec == spec {
 			switch {
@@ -292,6 +303,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	}
 	if res.Repaired != nil {
 		c.driftRepaired(ctx, work, mem, p, res.Repaired)
+		out.contest = c.noteRevert(ctx, work, key, mem, p, spec, res.Repaired)
 	}
 	if res.Object != nil && p.strategy != workv1.UpdateStrategyTypeReadOnly {
 		c.Records.NoteApplied(key, workv1.AppliedManifestResourceMeta{

@@ -35,7 +35,7 @@ func (c *Controller) driftRepaired(ctx context.Context, work *workv1.ManifestWor
 	if len(drift.ChangedBy) > 0 {
 		by = strings.Join(drift.ChangedBy, ", ")
 	}
-	object := describe(workv1.ManifestResourceMeta{Kind: p.obj.GetKind(), Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
+	object := p.describe()
 	klog.FromContext(ctx).V(2).Info("Repaired drift", "object", object, "changedBy", drift.ChangedBy, "fields", drift.Paths())
 	message := workwriter.EventMessage(fmt.Sprintf("Repaired %s, changed by %s: %s", object, by,
 		drift.Describe("%[1]s: found %[3]s, restored %[2]s")))

@@ -14,6 +14,7 @@ import (
 	"k8s.io/component-base/metrics/testutil"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/test/fixture"
 )
@@ -183,4 +184,107 @@ func TestACacheBehindTheRepairCostsNoRead(t *testing.T) {
 	require.NoError(t, err)
 	value, _, _ := unstructured.NestedString(repaired.(*unstructured.Unstructured).Object, "data", "k")
 	assert.Equal(t, "1", value)
+}
+
+// A writer that changes a field back after each repair (an autoscaler, a
+// webhook) is reverted four times within a minute, then left alone for a
+// backoff: no request while it lasts, the manifest's InSync False with
+// reason Contested naming the field and the writer, one DriftContested
+// Event, and the work queued for the end of the backoff, when the agent
+// reverts it again.
+func TestFightIsDetectedAndBackedOff(t *testing.T) {
+	ctx := context.Background()
+	work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithFinalizer().
+		WithManifest(fixture.ConfigMap("team", "a", map[string]string{"k": "1"})).Build()
+	e := newEnv(t, work)
+	e.c.Objects = trackerCache{dynamic: e.dynamic}
+	sc := ct.NewSyncContext("")
+	e.c.SyncContext = sc
+	now := time.Unix(10000, 0)
+	e.c.now = func() time.Time { return now }
+	require.NoError(t, e.c.reconcile(ctx, work))
+
+	value := func() string {
+		obj, err := e.dynamic.Tracker().Get(configMaps, "team", "a")
+		require.NoError(t, err)
+		v, _, _ := unstructured.NestedString(obj.(*unstructured.Unstructured).Object, "data", "k")
+		return v
+	}
+	for i := range contestReverts {
+		now = now.Add(10 * time.Second)
+		e.edit(t, "5", "autoscaler")
+		e.dynamicRequests()
+		require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+		assert.Equal(t, []string{"get configmaps", "update configmaps"}, e.dynamicRequests(), "revert %d", i+1)
+		assert.Equal(t, "1", value(), "revert %d", i+1)
+	}
+	workInSync, manifestInSync := e.inSync(t)
+	require.NotNil(t, manifestInSync)
+	assert.Equal(t, metav1.ConditionFalse, manifestInSync.Status)
+	assert.Equal(t, InSyncReasonContested, manifestInSync.Reason)
+	assert.Equal(t, "Stopped reverting ConfigMap team/a until 1970-01-01T02:52:20Z: autoscaler changed .data.k back after 4 repairs "+
+		"within 1m0s. To leave the field to that writer, use the ServerSideApply update strategy for this manifest "+
+		"(with ignoreFields for .data.k when the manifest sets it)", manifestInSync.Message)
+	assert.Equal(t, InSyncReasonContested, workInSync.Reason)
+	assert.Contains(t, e.recorded(), "Warning DriftContested "+manifestInSync.Message)
+	delay, ok := sc.Q.Delay(fixture.Cluster + "/w")
+	require.True(t, ok, "the work is looked at again when the backoff ends")
+	assert.Equal(t, contestBackoffFirst, delay)
+
+	for range 3 {
+		now = now.Add(10 * time.Second)
+		e.edit(t, "5", "autoscaler")
+		e.dynamicRequests()
+		require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+		assert.Empty(t, e.dynamicRequests(), "contested: neither read nor reverted")
+		assert.Equal(t, "5", value())
+	}
+
+	now = now.Add(contestBackoffFirst)
+	require.NoError(t, e.c.reconcile(ctx, e.work(t)))
+	assert.Equal(t, []string{"get configmaps", "update configmaps"}, e.dynamicRequests(), "the backoff is over: reverted again")
+	assert.Equal(t, "1", value())
+	_, manifestInSync = e.inSync(t)
+	assert.Equal(t, InSyncReasonInSync, manifestInSync.Reason)
+}
+
+// Reverts count towards a contest only for the same field, within the
+// window, for the same desired state; the backoff doubles with each contest
+// in a row, up to its maximum.
+func TestContests(t *testing.T) {
+	start := time.Unix(0, 0)
+	at := func(d time.Duration) time.Time { return start.Add(d) }
+	k, r := []string{".spec.replicas"}, []string{".spec.template"}
+
+	var c contests
+	assert.Nil(t, c.reverted(1, 7, k, nil, at(0)))
+	assert.Nil(t, c.reverted(1, 7, r, nil, at(time.Second)), "another field")
+	assert.Nil(t, c.reverted(1, 7, k, nil, at(2*time.Second)))
+	assert.Nil(t, c.reverted(1, 7, k, nil, at(3*time.Second)))
+	got := c.reverted(1, 7, k, []string{"hpa"}, at(4*time.Second))
+	require.NotNil(t, got, "the fourth revert of .spec.replicas within a minute")
+	assert.Equal(t, ".spec.replicas", got.field)
+	assert.Equal(t, at(4*time.Second+contestBackoffFirst), got.until)
+	assert.NotNil(t, c.contested(1, 7, at(5*time.Second)))
+	assert.Nil(t, c.contested(2, 7, at(5*time.Second)), "another object")
+	assert.Nil(t, c.contested(1, 7, got.until), "the backoff is over")
+
+	for i := range contestReverts - 1 {
+		assert.Nil(t, c.reverted(1, 7, k, nil, got.until.Add(time.Duration(i)*time.Second)))
+	}
+	second := c.reverted(1, 7, k, nil, got.until.Add(contestReverts*time.Second))
+	require.NotNil(t, second)
+	assert.Equal(t, 2*contestBackoffFirst, second.until.Sub(got.until.Add(contestReverts*time.Second)), "a fight that goes on backs off longer")
+
+	var slow contests
+	for i := range contestReverts {
+		assert.Nil(t, slow.reverted(1, 7, k, nil, at(time.Duration(i)*21*time.Second)), "four reverts over more than a minute")
+	}
+	var changed contests
+	for i := range contestReverts {
+		changed.reverted(1, 7, k, nil, at(time.Duration(i)*time.Second))
+	}
+	assert.NotNil(t, changed.contested(1, 7, at(5*time.Second)))
+	assert.Nil(t, changed.contested(1, 8, at(5*time.Second)), "the work changed: reverted again")
+	assert.Nil(t, changed.contested(1, 7, at(5*time.Second)), "and the contest is over")
 }

@@ -62,6 +62,10 @@ func setManifestInSync(mc *workv1.ManifestCondition, r manifestResult, generatio
 		})
 		return
 	}
+	if r.contest != nil {
+		apimeta.SetStatusCondition(&mc.Conditions, r.contest.inSync(r.object, generation))
+		return
+	}
 	if r.differences != nil {
 		apimeta.SetStatusCondition(&mc.Conditions, manifestInSync(r.differences, generation))
 		return
@@ -87,16 +91,25 @@ func setManifestInSync(mc *workv1.ManifestCondition, r manifestResult, generatio
 
 // workInSync aggregates the manifests' InSync conditions.
 func workInSync(manifests []workv1.ManifestCondition, generation int64) metav1.Condition {
-	drifted, unknown := 0, 0
+	drifted, unknown, contested := 0, 0, 0
 	for _, m := range manifests {
 		switch c := apimeta.FindStatusCondition(m.Conditions, ConditionInSync); {
 		case c == nil || c.Status == metav1.ConditionUnknown:
 			unknown++
 		case c.Status == metav1.ConditionFalse:
 			drifted++
+			if c.Reason == InSyncReasonContested {
+				contested++
+			}
 		}
 	}
 	switch {
+	case contested > 0:
+		return metav1.Condition{
+			Type: ConditionInSync, Status: metav1.ConditionFalse, ObservedGeneration: generation, Reason: InSyncReasonContested,
+			Message: fmt.Sprintf("%d of %d manifests differ from the managed cluster, %d of them changed back again and again by "+
+				"another writer, which the agent stopped reverting for a while; see status.resourceStatus", drifted, len(manifests), contested),
+		}
 	case drifted > 0:
 		return metav1.Condition{
 			Type: ConditionInSync, Status: metav1.ConditionFalse, ObservedGeneration: generation, Reason: InSyncReasonDrifted,

@@ -72,6 +72,9 @@ type workMemory struct {
 	written workwriter.OwnWrites[uint64, uint64]
 	// drift makes one DriftRepaired Event per object and minute.
 	drift driftEvents
+	// contests tells the objects the agent stopped reverting for a while,
+	// since another writer keeps changing them back.
+	contests contests
 }
 
 // retry is the scheduled retry of a work whose manifests failed.

@@ -63,6 +63,10 @@ type manifestResult struct {
 	// notWatched is why the agent has not been able to watch objects of the
 	// manifest's type for a while; nil while it watches them.
 	notWatched error
+	// contest is set while the agent does not revert the object, which
+	// another writer keeps changing back; object names it.
+	contest *contest
+	object  string
 }
 
 // reconcile runs the steps of one pass over a work and patches its status
