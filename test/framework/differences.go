@@ -137,7 +137,8 @@ func (d Difference) String() string {
 type Snapshot map[string]string
 
 // CompareSnapshots lists the paths whose values differ, sorted. What only
-// one side has is one difference, not one per field of it.
+// one side has is one difference, not one per field of it (such as a
+// condition and its observedGeneration).
 func CompareSnapshots(caseName, step string, ocm, ours Snapshot) []Difference {
 	var out []Difference
 	var absent []string
@@ -147,15 +148,15 @@ func CompareSnapshots(caseName, step string, ocm, ours Snapshot) []Difference {
 		}) {
 			continue
 		}
-		if ocm[path] == Absent || ours[path] == Absent {
+		o, inOCM := ocm[path]
+		u, inOurs := ours[path]
+		if o == Absent || u == Absent || !inOCM || !inOurs {
 			absent = append(absent, path)
 		}
-		o, ok := ocm[path]
-		if !ok {
+		if !inOCM {
 			o = Absent
 		}
-		u, ok := ours[path]
-		if !ok {
+		if !inOurs {
 			u = Absent
 		}
 		if o != u {

@@ -111,3 +111,10 @@ func TestAddWorkStatusKeepsObservedGenerationApart(t *testing.T) {
 	assert.Equal(t, "True R: m", s["w.conditions[Applied]"])
 	assert.Equal(t, "2", s["w.conditions[Applied].observedGeneration"])
 }
+
+func TestCompareSnapshotsReportsAConditionOnlyOneSideHasOnce(t *testing.T) {
+	ocm := Snapshot{"w.conditions[Applied]": "True R: m", "w.conditions[Applied].observedGeneration": "1"}
+	ours := Snapshot{"w.conditions[Applied]": "True R: m", "w.conditions[Applied].observedGeneration": "1",
+		"w.conditions[Ready]": "True R: m", "w.conditions[Ready].observedGeneration": "1"}
+	assert.Equal(t, []Difference{{Path: "w.conditions[Ready]", OCM: Absent, Ours: "True R: m"}}, CompareSnapshots("", "", ocm, ours))
+}
