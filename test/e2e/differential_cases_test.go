@@ -44,6 +44,9 @@ func webhook(kind, v string) string {
 const (
 	cmV = `
 - {apiVersion: v1, kind: ConfigMap, metadata: {name: cm, namespace: $NS}, data: {a: "$V"}}`
+	// A ConfigMap of two keys; $V is b's value.
+	cmABV = `
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: cm, namespace: $NS}, data: {a: "1", b: "$V"}}`
 	cmB = `
 - {apiVersion: v1, kind: ConfigMap, metadata: {name: cm-b, namespace: $NS}, data: {b: "1"}}`
 	deploymentV = `
@@ -182,6 +185,19 @@ func configs(entries ...string) string {
 	return b.String()
 }
 
+// An executor of the case's namespace, and a RoleBinding to a ClusterRole
+// that grants it rights there.
+const (
+	executorSA   = `{apiVersion: v1, kind: ServiceAccount, metadata: {name: executor, namespace: $NS}}`
+	executorSpec = "executor: {subject: {type: ServiceAccount, serviceAccount: {namespace: $NS, name: executor}}}"
+)
+
+func executorBinding(clusterRole string) string {
+	return `{apiVersion: rbac.authorization.k8s.io/v1, kind: RoleBinding, metadata: {name: executor-` + clusterRole + `, namespace: $NS},
+	  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: ` + clusterRole + `},
+	  subjects: [{kind: ServiceAccount, name: executor, namespace: $NS}]}`
+}
+
 func strategy(t string) string { return "updateStrategy: {type: " + t + "}" }
 
 // injectedCA is a CA bundle the cluster injects (base64 of a PEM
@@ -206,6 +222,8 @@ func diffCases() []diffCase {
 	cmPatch := func(patch string) []spokePatch {
 		return []spokePatch{{apiVersion: "v1", kind: "ConfigMap", name: "cm", patch: patch}}
 	}
+	cmAB1, cmAB2 := version(cmABV, "1"), version(cmABV, "2")
+	ssaOnSpokeChangeA := "updateStrategy: {type: ServerSideApply, serverSideApply: {force: true, ignoreFields: [{condition: OnSpokeChange, jsonPaths: [.data.a]}]}}"
 	preexistingCM := `{apiVersion: v1, kind: ConfigMap, metadata: {name: cm, namespace: $NS, labels: {owner: user}}, data: {a: "0", kept: "yes"}}`
 	return []diffCase{
 		// Update, the default strategy.
@@ -429,6 +447,91 @@ conditionRules:
 		}, works: []string{manifests(cmA, cmConfig(strategy("ReadOnly")+`
 feedbackRules: [{type: JSONPaths, jsonPaths: [{name: a, path: .data.a}]}]`),
 			"executor: {subject: {type: ServiceAccount, serviceAccount: {namespace: $NS, name: executor}}}")}},
+		// Fields and keys the manifest does not set, changed on the managed
+		// cluster by others, then the work is touched.
+		{name: "update-unset-fields", pending: "issue 35 item 1", works: []string{manifests(cmA + deployment1 + service)}, steps: []diffStep{
+			{name: "others add a data key, an env var, a restart and a port; the work is touched", touch: true, spoke: []spokePatch{
+				{apiVersion: "v1", kind: "ConfigMap", name: "cm", patch: `{"data":{"b":"user"}}`},
+				{apiVersion: "apps/v1", kind: "Deployment", name: "web", patch: `{"spec":{"template":{
+				  "metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":"2026-11-28T00:00:00Z"}},
+				  "spec":{"containers":[{"name":"main","env":[{"name":"FOO","value":"bar"}]}]}}}}`},
+				{apiVersion: "v1", kind: "Service", name: "web", patch: `{"spec":{"ports":[{"name":"extra","port":81,"targetPort":8081}]}}`},
+			}},
+		}},
+		{name: "ssa-onspokechange-other-field", works: []string{manifests(cmAB1, cmConfig(ssaOnSpokeChangeA))}, steps: []diffStep{
+			{name: "a user edits the ignored field", spoke: cmPatch(userEditsCM), touch: true},
+			{name: "the work changes another field", works: map[int]string{0: manifests(cmAB2, cmConfig(ssaOnSpokeChangeA))}},
+		}},
+		{name: "ssa-ignorefields-drift", works: []string{manifests(cmAB1, cmConfig(
+			"updateStrategy: {type: ServerSideApply, serverSideApply: {force: true, ignoreFields: [{condition: OnSpokePresent, jsonPaths: [.data.a]}]}}"))},
+			steps: []diffStep{{name: "a user edits a field not ignored; the work is touched", touch: true,
+				spoke: cmPatch(`{"data":{"b":"user"}}`)}}},
+		// A finished Job (its Complete condition True) that the TTL
+		// controller deleted.
+		{name: "job-complete-deleted", works: []string{manifests(job, configs(config("batch", "jobs", "$NS", "once",
+			"conditionRules: [{type: WellKnownConditions, condition: Complete}]")))}, steps: []diffStep{
+			{name: "the TTL controller deletes the finished Job; the work is touched", touch: true,
+				spokeDelete: []string{"batch/v1 Job once"}},
+		}},
+		{name: "clusterscoped-with-namespace", works: []string{manifests(`
+- apiVersion: rbac.authorization.k8s.io/v1
+  kind: ClusterRole
+  metadata: {name: $NS-role, namespace: $NS}
+  rules: [{apiGroups: [""], resources: [configmaps], verbs: [get]}]`)}},
+		{name: "feedback-duplicate-names", works: []string{manifests(deployment1, deployConfig(`
+feedbackRules:
+- {type: WellKnownStatus}
+- type: JSONPaths
+  jsonPaths: [{name: ReadyReplicas, path: .metadata.name}, {name: twice, path: .spec.replicas}]
+- type: JSONPaths
+  jsonPaths: [{name: twice, path: .metadata.name}]`))}},
+		{name: "feedback-other-version", works: []string{manifests(`
+- apiVersion: autoscaling/v2
+  kind: HorizontalPodAutoscaler
+  metadata: {name: hpa, namespace: $NS}
+  spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: none}, minReplicas: 1, maxReplicas: 3}`,
+			configs(config("autoscaling", "horizontalpodautoscalers", "$NS", "hpa", `
+feedbackRules:
+- type: JSONPaths
+  jsonPaths: [{name: max, path: .spec.maxReplicas, version: v1}, {name: same, path: .spec.minReplicas, version: v2}]`)))}},
+		// An executor that holds its rights through a RoleBinding to
+		// ClusterRole admin delivers RBAC: a Role of rights it holds and a
+		// binding to it, which the API server allows it, and a Role of
+		// rights it lacks, which the API server refuses it.
+		{name: "executor-role-rbac", pending: "issue 35 item 2", before: []string{executorSA, executorBinding("admin")},
+			works: []string{manifests(cmA+`
+- apiVersion: rbac.authorization.k8s.io/v1
+  kind: Role
+  metadata: {name: reader, namespace: $NS}
+  rules: [{apiGroups: [""], resources: [configmaps], verbs: [get]}]
+- apiVersion: rbac.authorization.k8s.io/v1
+  kind: RoleBinding
+  metadata: {name: reader, namespace: $NS}
+  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}
+  subjects: [{kind: ServiceAccount, name: executor, namespace: $NS}]
+- apiVersion: rbac.authorization.k8s.io/v1
+  kind: Role
+  metadata: {name: beyond, namespace: $NS}
+  rules: [{apiGroups: [$NS.example.com], resources: [gadgets], verbs: [get]}]`, executorSpec)}},
+		// ReadOnly of an object no one may read (a kind the API server
+		// only creates: a GET is refused with MethodNotAllowed). Both
+		// agents run as the managed cluster's admin here, so an object the
+		// agent is forbidden to read (issue 35 item 3) cannot be shown.
+		{name: "readonly-unreadable", works: []string{manifests(cmA+`
+- apiVersion: authorization.k8s.io/v1
+  kind: SubjectAccessReview
+  metadata: {name: $NS-review}
+  spec: {user: nobody, resourceAttributes: {verb: get, resource: configmaps}}`,
+			configs(config("authorization.k8s.io", "subjectaccessreviews", "", "$NS-review", strategy("ReadOnly"))))}},
+		// An executor loses its rights (a tenant is offboarded), then a
+		// manifest is dropped and the work deleted; the right comes back.
+		{name: "executor-offboarded", pending: "issue 35 item 4", before: []string{executorSA, executorBinding("edit")},
+			works: []string{manifests(cmA+cmB, executorSpec)}, steps: []diffStep{
+				{name: "the executor loses its rights", spokeDelete: []string{"rbac.authorization.k8s.io/v1 RoleBinding executor-edit"}},
+				{name: "drop a manifest", works: map[int]string{0: manifests(cmA, executorSpec)}},
+				{name: "delete the work", works: map[int]string{0: ""}},
+				{name: "the right comes back", spokeApply: []string{executorBinding("edit")}},
+			}},
 	}
 }
 

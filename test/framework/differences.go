@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -135,7 +137,8 @@ func (d Difference) String() string {
 type Snapshot map[string]string
 
 // CompareSnapshots lists the paths whose values differ, sorted. What only
-// one side has is one difference, not one per field of it.
+// one side has is one difference, not one per field of it (such as a
+// condition and its observedGeneration).
 func CompareSnapshots(caseName, step string, ocm, ours Snapshot) []Difference {
 	var out []Difference
 	var absent []string
@@ -145,15 +148,15 @@ func CompareSnapshots(caseName, step string, ocm, ours Snapshot) []Difference {
 		}) {
 			continue
 		}
-		if ocm[path] == Absent || ours[path] == Absent {
+		o, inOCM := ocm[path]
+		u, inOurs := ours[path]
+		if o == Absent || u == Absent || !inOCM || !inOurs {
 			absent = append(absent, path)
 		}
-		o, ok := ocm[path]
-		if !ok {
+		if !inOCM {
 			o = Absent
 		}
-		u, ok := ours[path]
-		if !ok {
+		if !inOurs {
 			u = Absent
 		}
 		if o != u {
@@ -209,7 +212,7 @@ var OursOnlyConditions = []string{"Healthy", "InSync", "Stalled", "Deleting"}
 
 // AddWorkStatus adds the status of a work a user reads, under prefix:
 // each condition of the work and of each manifest (type, status, reason,
-// message), their order, and the feedback values in order. A nil work is
+// message; observedGeneration apart), their order, and the feedback values in order. A nil work is
 // recorded as absent.
 func (s Snapshot) AddWorkStatus(prefix string, w *workv1.ManifestWork) {
 	if w == nil {
@@ -243,10 +246,57 @@ func (s Snapshot) addConditions(prefix string, conditions []metav1.Condition) {
 			continue
 		}
 		s[prefix+"["+c.Type+"]"] = fmt.Sprintf("%s %s: %s", c.Status, c.Reason, c.Message)
+		// Apart, so that a row of the condition explains it too.
+		s[prefix+"["+c.Type+"].observedGeneration"] = strconv.FormatInt(c.ObservedGeneration, 10)
 		order = append(order, c.Type)
 	}
 	if len(order) > 0 {
 		s[prefix+".order"] = strings.Join(order, ",")
+	}
+}
+
+// AddAppliedWork adds what a user reads of a work's AppliedManifestWork on
+// the managed cluster, under prefix: its finalizers, labels and annotation
+// keys, the applied resources (without UIDs, sorted) and whether an eviction
+// started. A nil one is recorded as absent.
+func (s Snapshot) AddAppliedWork(prefix string, a *workv1.AppliedManifestWork) {
+	if a == nil {
+		s[prefix] = Absent
+		return
+	}
+	s[prefix] = "present"
+	if a.DeletionTimestamp != nil {
+		s[prefix] = "deleting"
+	}
+	s[prefix+".finalizers"] = strings.Join(a.Finalizers, ",")
+	labels := slices.Sorted(maps.Keys(a.Labels))
+	for i, k := range labels {
+		labels[i] = k + "=" + a.Labels[k]
+	}
+	s[prefix+".labels"] = strings.Join(labels, ",")
+	s[prefix+".annotations"] = strings.Join(slices.Sorted(maps.Keys(a.Annotations)), ",")
+	var applied []string
+	for _, r := range a.Status.AppliedResources {
+		applied = append(applied, fmt.Sprintf("%s/%s/%s %s/%s", r.Group, r.Version, r.Resource, r.Namespace, r.Name))
+	}
+	slices.Sort(applied)
+	s[prefix+".status.appliedResources"] = strings.Join(applied, ", ")
+	if a.Status.EvictionStartTime != nil {
+		s[prefix+".status.evictionStartTime"] = "set"
+	}
+}
+
+// AddEvents adds the Events a user finds about a case in one place (prefix
+// names it): the distinct type, reason and kind of the involved object, in
+// order; none is recorded as nothing. Counts, times and messages are left
+// out: they depend on when each agent happened to run.
+func (s Snapshot) AddEvents(prefix string, events []corev1.Event) {
+	seen := map[string]bool{}
+	for _, e := range events {
+		seen[fmt.Sprintf("%s %s on %s", e.Type, generatedName.ReplaceAllString(e.Reason, "$1*"), e.InvolvedObject.Kind)] = true
+	}
+	if len(seen) > 0 {
+		s[prefix] = strings.Join(slices.Sorted(maps.Keys(seen)), "; ")
 	}
 }
 

@@ -4,7 +4,11 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 func TestDifferenceRowExplains(t *testing.T) {
@@ -70,4 +74,47 @@ func TestAddObjectLeavesOutWhatTheClusterGenerates(t *testing.T) {
 	}})
 	assert.Equal(t, Snapshot{"o": "present", "o.metadata.name": `"x"`, "o.metadata.labels.controller-uid": `"*"`,
 		"o.spec.volumes[0].name": `"kube-api-access-*"`}, s)
+}
+
+func TestAddAppliedWorkAndEvents(t *testing.T) {
+	s := Snapshot{}
+	s.AddAppliedWork("applied[0]", &workv1.AppliedManifestWork{
+		ObjectMeta: metav1.ObjectMeta{Finalizers: []string{"f"}, Annotations: map[string]string{"b": "x", "a": "y"}},
+		Status: workv1.AppliedManifestWorkStatus{AppliedResources: []workv1.AppliedManifestResourceMeta{
+			{ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "ns", Name: "z"}, Version: "v1", UID: "1"},
+			{ResourceIdentifier: workv1.ResourceIdentifier{Group: "apps", Resource: "deployments", Namespace: "ns", Name: "a"}, Version: "v1", UID: "2"},
+		}},
+	})
+	s.AddAppliedWork("applied[1]", nil)
+	s.AddEvents("events.hub", []corev1.Event{
+		{Type: "Normal", Reason: "R", InvolvedObject: corev1.ObjectReference{Kind: "ManifestWork"}, Count: 3},
+		{Type: "Normal", Reason: "R", InvolvedObject: corev1.ObjectReference{Kind: "ManifestWork"}},
+		{Type: "Warning", Reason: "A", InvolvedObject: corev1.ObjectReference{Kind: "Namespace"}},
+	})
+	s.AddEvents("events.managed", nil)
+	assert.Equal(t, Snapshot{
+		"applied[0]":                         "present",
+		"applied[0].finalizers":              "f",
+		"applied[0].labels":                  "",
+		"applied[0].annotations":             "a,b",
+		"applied[0].status.appliedResources": "/v1/configmaps ns/z, apps/v1/deployments ns/a",
+		"applied[1]":                         Absent,
+		"events.hub":                         "Normal R on ManifestWork; Warning A on Namespace",
+	}, s)
+}
+
+func TestAddWorkStatusKeepsObservedGenerationApart(t *testing.T) {
+	s := Snapshot{}
+	s.AddWorkStatus("w", &workv1.ManifestWork{Status: workv1.ManifestWorkStatus{Conditions: []metav1.Condition{
+		{Type: "Applied", Status: metav1.ConditionTrue, Reason: "R", Message: "m", ObservedGeneration: 2},
+	}}})
+	assert.Equal(t, "True R: m", s["w.conditions[Applied]"])
+	assert.Equal(t, "2", s["w.conditions[Applied].observedGeneration"])
+}
+
+func TestCompareSnapshotsReportsAConditionOnlyOneSideHasOnce(t *testing.T) {
+	ocm := Snapshot{"w.conditions[Applied]": "True R: m", "w.conditions[Applied].observedGeneration": "1"}
+	ours := Snapshot{"w.conditions[Applied]": "True R: m", "w.conditions[Applied].observedGeneration": "1",
+		"w.conditions[Ready]": "True R: m", "w.conditions[Ready].observedGeneration": "1"}
+	assert.Equal(t, []Difference{{Path: "w.conditions[Ready]", OCM: Absent, Ours: "True R: m"}}, CompareSnapshots("", "", ocm, ours))
 }
