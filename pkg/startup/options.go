@@ -75,11 +75,13 @@ type Options struct {
 
 	events     *podEvents              // what the process says on its own pod
 	authorizer *diagnostics.Authorizer // of the metrics on --listen; set by Run
+	expiry     *expiryWatch            // of the credentials it holds
 }
 
 // NewOptions returns the defaults documented in the flag help, with the
 // process's feature gates.
 func NewOptions(p Process, gate featuregate.MutableVersionedFeatureGate) *Options {
+	events := &podEvents{component: p.Name}
 	return &Options{
 		process:                p,
 		KubeAPIQPS:             50,
@@ -90,7 +92,8 @@ func NewOptions(p Process, gate featuregate.MutableVersionedFeatureGate) *Option
 		MetricsAuth:            true,
 		FeatureGate:            gate,
 		Logging:                logsapi.NewLoggingConfiguration(),
-		events:                 &podEvents{component: p.Name},
+		events:                 events,
+		expiry:                 &expiryWatch{events: events, now: time.Now, warned: map[string]time.Time{}},
 	}
 }
 
@@ -156,13 +159,16 @@ func (o *Options) Validate() error {
 // (kubeconn.Connect), then sets --kube-api-qps, --kube-api-burst and the
 // process's user agent on the config. The config follows the kubeconfig's
 // credential; when the cluster rejects it, the process records an Event on
-// its pod.
+// its pod. The expiry of a kubeconfig file's client certificate and token
+// is exported and warned about (WatchCredentials), named after the
+// cluster's role: hub-kubeconfig-client-cert, hub-token, and so on.
 func (o *Options) Connect(ctx context.Context, c kubeconn.Cluster, api kubeconn.API) (*rest.Config, error) {
 	c.OnCredential = o.events.credential
 	cfg, err := kubeconn.Connect(ctx, c, api)
 	if err != nil {
 		return nil, err
 	}
+	o.WatchCredentials(ctx, KubeconfigCredentials(strings.ReplaceAll(c.Role, " ", "-"), c.Kubeconfig)...)
 	cfg.QPS, cfg.Burst, cfg.UserAgent = o.KubeAPIQPS, o.KubeAPIBurst, o.process.Name+"/"+version.Get().String()
 	return cfg, nil
 }
