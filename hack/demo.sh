@@ -124,11 +124,14 @@ up() {
 
   step "Starting work hub and work agent"
   # Each on ports of its own: both would take :8081 and :8443 by default.
+  # --metrics-auth=false: the demo's metrics answer anyone, on the loopback
+  # address only; a real installation keeps them behind the API server's
+  # TokenReview and SubjectAccessReview (docs/security.md).
   start hub hub --kubeconfig "$demo/hub-work-hub.kubeconfig" --health-probe-bind-address 127.0.0.1:18081 \
-    --listen 127.0.0.1:18443
+    --listen 127.0.0.1:18443 --metrics-auth=false
   start agent-cluster1 agent --spoke-cluster-name cluster1 \
     --hub-kubeconfig "$demo/hub-work-agent.kubeconfig" --kubeconfig "$demo/cluster1-work-agent.kubeconfig" \
-    --health-probe-bind-address 127.0.0.1:18082 --listen 127.0.0.1:18444
+    --health-probe-bind-address 127.0.0.1:18082 --listen 127.0.0.1:18444 --metrics-auth=false
   wait_ready hub 18081
   wait_ready agent-cluster1 18082
 
@@ -153,7 +156,7 @@ up() {
   \$kubectl --kubeconfig $demo/hub.kubeconfig -n cluster1 get events                                # what the agent reported
   \$kubectl --kubeconfig $demo/hub.kubeconfig -n cluster1 delete manifestwork example-manifestwork  # cleans cluster1 up
   logs: $demo/logs/
-  health and metrics: http://127.0.0.1:18081/metrics (hub), http://127.0.0.1:18082/metrics (agent)
+  health and metrics (open in this demo: --metrics-auth=false): http://127.0.0.1:18081/metrics (hub), http://127.0.0.1:18082/metrics (agent)
   tear down: make demo-down
 LOOK
 }

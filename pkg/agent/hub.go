@@ -10,6 +10,7 @@ import (
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
@@ -17,6 +18,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	"github.com/manifestwork/work/pkg/kubeconn/outage"
+	"github.com/manifestwork/work/pkg/startup"
 )
 
 // hubConnection is the agent's way to the hub it takes works from: where the
@@ -59,38 +61,65 @@ type source struct {
 	ClientID  string
 }
 
+// sourceConfig is what the agent learns from a CloudEvents driver's config
+// file besides its transport: the credentials it holds, and what travels
+// in clear ("" over TLS).
+type sourceConfig struct {
+	credentials []startup.Credential
+	clearText   string
+}
+
 // transports are the drivers that deliver works as CloudEvents, by
 // --workload-source-driver: each loads its config file and builds a
 // transport that has not connected yet.
-var transports = map[string]func(config, cluster, clientID string) (cloudevents.Transport, error){
-	MQTTDriver: func(config, cluster, clientID string) (cloudevents.Transport, error) {
+var transports = map[string]func(config, cluster, clientID string) (cloudevents.Transport, sourceConfig, error){
+	MQTTDriver: func(config, cluster, clientID string) (cloudevents.Transport, sourceConfig, error) {
 		cfg, err := mqtt.Load(config)
 		if err != nil {
-			return nil, err
+			return nil, sourceConfig{}, err
 		}
-		return mqtt.New(cfg, cluster, clientID)
+		t, err := mqtt.New(cfg, cluster, clientID)
+		return t, sourceConfig{
+			credentials: startup.CertificateCredential(cloudEventsClientCert, cfg.ClientCertFile, cfg.ClientCertData),
+			clearText:   cfg.ClearText(),
+		}, err
 	},
-	GRPCDriver: func(config, cluster, clientID string) (cloudevents.Transport, error) {
+	GRPCDriver: func(config, cluster, clientID string) (cloudevents.Transport, sourceConfig, error) {
 		cfg, err := cegrpc.Load(config)
 		if err != nil {
-			return nil, err
+			return nil, sourceConfig{}, err
 		}
-		return cegrpc.New(cfg, cluster, clientID)
+		t, err := cegrpc.New(cfg, cluster, clientID)
+		return t, sourceConfig{
+			credentials: append(startup.CertificateCredential(cloudEventsClientCert, cfg.ClientCertFile, cfg.ClientCertData),
+				startup.TokenCredential("cloudevents-token", cfg.TokenFile, cfg.Token)...),
+			clearText: cfg.ClearText(),
+		}, err
 	},
 }
 
+// cloudEventsClientCert names the client certificate of a CloudEvents
+// driver in work_credential_expiry_timestamp_seconds.
+const cloudEventsClientCert = "cloudevents-client-cert"
+
 // dialSource loads the config file of a CloudEvents driver and builds its
 // transport. The broker need not answer yet: the Hub connects once the
-// agent runs.
-func dialSource(o *Options) (*source, error) {
+// agent runs. It warns once when the works, or credentials, would travel
+// in clear, and follows the expiry of the credentials the config names.
+func dialSource(ctx context.Context, o *Options) (*source, error) {
 	newTransport, ok := transports[o.WorkloadSourceDriver]
 	if !ok {
 		return nil, fmt.Errorf("--workload-source-driver %q is not supported", o.WorkloadSourceDriver)
 	}
-	t, err := newTransport(o.WorkloadSourceConfig, o.ClusterName, o.cloudEventsClientID())
+	t, cfg, err := newTransport(o.WorkloadSourceConfig, o.ClusterName, o.cloudEventsClientID())
 	if err != nil {
 		return nil, fmt.Errorf("--workload-source-config: %w", err)
 	}
+	if cfg.clearText != "" {
+		klog.FromContext(ctx).Info("Warning: the connection to the source is not encrypted: "+cfg.clearText+" travel in clear",
+			"driver", o.WorkloadSourceDriver, "config", o.WorkloadSourceConfig)
+	}
+	o.WatchCredentials(ctx, cfg.credentials...)
 	return &source{Transport: t, ClientID: o.cloudEventsClientID()}, nil
 }
 

@@ -80,7 +80,7 @@ func connect(ctx context.Context, o *Options) (*connections, error) {
 		}
 		conns.hub.QPS, conns.hub.Burst = o.HubKubeAPIQPS, o.HubKubeAPIBurst
 		conns.hub.Wrap(hubWriteLimit(ctx).Wrap)
-	} else if conns.source, err = dialSource(o); err != nil {
+	} else if conns.source, err = dialSource(ctx, o); err != nil {
 		return nil, err
 	}
 	spoke, err := o.Connect(ctx, o.spokeCluster(), kubeconn.AppliedManifestWorkAPI)

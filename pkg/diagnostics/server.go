@@ -1,7 +1,9 @@
 // Package diagnostics serves what operators ask a running work process: the
-// liveness (/healthz) and readiness (/readyz) probes, the Prometheus metrics
-// (/metrics) and, when asked (WithProfiling), the Go profiles (/debug/pprof),
-// over plain HTTP or HTTPS (StartOn; the secure port OCM's operators probe).
+// liveness (/healthz, /livez) and readiness (/readyz) probes to anyone and,
+// when asked, the Prometheus metrics (/metrics, WithMetrics) and the Go
+// profiles (/debug/pprof, WithProfiling), to anyone or only to whom the
+// cluster's API server allows (WithAuthorizer), over plain HTTP or HTTPS
+// (StartOn; the secure port OCM's operators probe).
 //
 // /healthz answers ok for as long as the process serves HTTP at all. /readyz
 // answers ok only while the Readiness given to Start is set; what "ready" means
@@ -108,35 +110,60 @@ func (s *Server) Stop() {
 	<-s.done
 }
 
-// Option adds to what the server serves.
-type Option func(*http.ServeMux)
+// Option adds to what the server serves: without options, only the probes.
+type Option func(*served)
+
+// served is what a server serves besides the probes.
+type served struct {
+	metrics, profiling bool
+	auth               *Authorizer
+}
+
+// WithMetrics serves the legacy registry's metrics at /metrics.
+func WithMetrics() Option {
+	return func(s *served) { s.metrics = true }
+}
 
 // WithProfiling serves Go's profiles (net/http/pprof) under /debug/pprof/,
 // for `go tool pprof http://<address>/debug/pprof/heap` and the like.
 func WithProfiling() Option {
-	return func(mux *http.ServeMux) {
-		mux.HandleFunc("/debug/pprof/", pprof.Index)
-		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	}
+	return func(s *served) { s.profiling = true }
 }
 
-// Handler returns the mux serving /healthz, /readyz and /metrics, and what
-// the options add.
+// WithAuthorizer serves the metrics and the profiles only to whom a allows;
+// the probes stay open.
+func WithAuthorizer(a *Authorizer) Option {
+	return func(s *served) { s.auth = a }
+}
+
+// Handler returns the mux serving the probes /healthz, /livez and /readyz to
+// anyone, and what the options add.
 func Handler(ready *Readiness, opts ...Option) http.Handler {
-	mux := http.NewServeMux()
+	var s served
 	for _, opt := range opts {
-		opt(mux)
+		opt(&s)
 	}
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
-		writeStatus(w, true)
-	})
+	guard := func(h http.Handler) http.Handler { return h }
+	if s.auth != nil {
+		guard = s.auth.Wrap
+	}
+	mux := http.NewServeMux()
+	if s.profiling {
+		mux.Handle("/debug/pprof/", guard(http.HandlerFunc(pprof.Index)))
+		mux.Handle("/debug/pprof/cmdline", guard(http.HandlerFunc(pprof.Cmdline)))
+		mux.Handle("/debug/pprof/profile", guard(http.HandlerFunc(pprof.Profile)))
+		mux.Handle("/debug/pprof/symbol", guard(http.HandlerFunc(pprof.Symbol)))
+		mux.Handle("/debug/pprof/trace", guard(http.HandlerFunc(pprof.Trace)))
+	}
+	if s.metrics {
+		mux.Handle("/metrics", guard(legacyregistry.Handler()))
+	}
+	alive := func(w http.ResponseWriter, _ *http.Request) { writeStatus(w, true) }
+	mux.HandleFunc("/healthz", alive)
+	mux.HandleFunc("/livez", alive)
 	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, ready.Ready())
 	})
-	mux.Handle("/metrics", legacyregistry.Handler())
 	return mux
 }
 

@@ -48,7 +48,7 @@ func TestMetrics(t *testing.T) {
 	counter.Add(3)
 
 	rec := httptest.NewRecorder()
-	Handler(&Readiness{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	Handler(&Readiness{}, WithMetrics()).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	assert.Equal(t, http.StatusOK, rec.Code)
 	assert.Contains(t, rec.Header().Get("Content-Type"), "text/plain")
 	assert.Contains(t, rec.Body.String(), "\nhealthz_test_total 3\n")
@@ -144,7 +144,7 @@ func TestStartTLSWithSelfSignedCertificate(t *testing.T) {
 	assert.Contains(t, cert.Leaf.DNSNames, "localhost")
 	var r Readiness
 	r.Set(true)
-	s, err := StartOn("secure address (--listen)", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, &r)
+	s, err := StartOn("secure address (--listen)", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, &r, WithMetrics())
 	require.NoError(t, err)
 	defer s.Stop()
 

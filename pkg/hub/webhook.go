@@ -22,7 +22,7 @@ type webhookSettings struct {
 
 // startWebhook starts the validating webhook with the TLS settings and
 // feature gates of o. It serves on every replica, leader or not, until ctx
-// is cancelled.
+// is cancelled, and exports its certificate's expiry (webhook-serving-cert).
 func startWebhook(ctx context.Context, o *startup.Options, s webhookSettings, cfg *rest.Config) (*webhook.Server, error) {
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
@@ -32,6 +32,7 @@ func startWebhook(ctx context.Context, o *startup.Options, s webhookSettings, cf
 	if err != nil {
 		return nil, err
 	}
+	o.WatchCredentials(ctx, startup.CertificateCredential("webhook-serving-cert", s.CertFile, nil)...)
 	return webhook.Start(ctx, webhook.Deps{
 		Flag:                  s.Flag,
 		BindAddress:           s.BindAddress,

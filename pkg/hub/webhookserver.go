@@ -137,10 +137,11 @@ func RunWebhookServer(ctx context.Context, o *WebhookServerOptions) error {
 	})
 }
 
-// startMetrics serves /metrics (and the probes) on addr, plain HTTP, until
+// startMetrics serves /metrics (and the probes) on addr, plain HTTP, to
+// anyone as OCM's webhook serves its metrics port, until
 // ctx is cancelled.
 func startMetrics(ctx context.Context, addr string, ready *diagnostics.Readiness) (*diagnostics.Server, error) {
-	s, err := diagnostics.StartOn("metrics address --metrics-port", addr, nil, ready)
+	s, err := diagnostics.StartOn("metrics address --metrics-port", addr, nil, ready, diagnostics.WithMetrics())
 	if err != nil {
 		return nil, err
 	}

@@ -229,6 +229,15 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"cluster", "result"})
 
+	// CredentialExpiry is when each credential the process holds expires:
+	// client certificates of kubeconfigs and CloudEvents configs, bearer
+	// tokens that are JWTs, the webhook's serving certificate. Its label is
+	// the credential's name, e.g. hub-token.
+	CredentialExpiry = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Subsystem: "credential", Name: "expiry_timestamp_seconds",
+		Help:           "Unix time at which a credential the process holds expires (not after of a certificate, exp of a JWT), by credential: e.g. hub-kubeconfig-client-cert, hub-token, webhook-serving-cert, cloudevents-client-cert.",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"credential"})
 	// CredentialRejected is 1 while a cluster answers the process's requests
 	// with 401 Unauthorized.
 	CredentialRejected = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
@@ -307,7 +316,7 @@ func Register() {
 		legacyregistry.MustRegister(
 			Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
 			StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorCacheHits, ManifestHealth,
-			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, UnimplementedFeatureGates,
+			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, CredentialExpiry, UnimplementedFeatureGates,
 			WritesLimit, WritesOverloaded, WatchRestarts, ReplicaSetRollouts, ReplicaSetClusters,
 			CloudEventsReceived, CloudEventsSent,
 		)

@@ -60,21 +60,28 @@ type Options struct {
 	LeaderElectionNamespace string // empty: the pod's namespace, else the process's default
 	LeaseTimings            LeaseTimings
 	HealthProbeBindAddress  string
-	Profiling               bool // --profiling: Go profiles on the health address
+	Profiling               bool // --profiling: Go profiles beside the metrics
 
 	SecureBindAddress string // --listen: HTTPS /healthz, /readyz and /metrics
-	TLS               TLSOptions
-	TerminateOnFiles  []string // --terminate-on-files
+	// MetricsAuth (--metrics-auth) serves /metrics and the profiles on
+	// --listen only to whom the cluster allows (TokenReview, then
+	// SubjectAccessReview); false serves them to anyone, on both addresses.
+	MetricsAuth      bool
+	TLS              TLSOptions
+	TerminateOnFiles []string // --terminate-on-files
 
 	FeatureGate featuregate.MutableVersionedFeatureGate
 	Logging     *logsapi.LoggingConfiguration
 
-	events *podEvents // what the process says on its own pod
+	events     *podEvents              // what the process says on its own pod
+	authorizer *diagnostics.Authorizer // of the metrics on --listen; set by Run
+	expiry     *expiryWatch            // of the credentials it holds
 }
 
 // NewOptions returns the defaults documented in the flag help, with the
 // process's feature gates.
 func NewOptions(p Process, gate featuregate.MutableVersionedFeatureGate) *Options {
+	events := &podEvents{component: p.Name}
 	return &Options{
 		process:                p,
 		KubeAPIQPS:             50,
@@ -82,9 +89,11 @@ func NewOptions(p Process, gate featuregate.MutableVersionedFeatureGate) *Option
 		LeaseTimings:           DefaultLeaseTimings(),
 		HealthProbeBindAddress: ":8081",
 		SecureBindAddress:      ":8443",
+		MetricsAuth:            true,
 		FeatureGate:            gate,
 		Logging:                logsapi.NewLoggingConfiguration(),
-		events:                 &podEvents{component: p.Name},
+		events:                 events,
+		expiry:                 &expiryWatch{events: events, now: time.Now, warned: map[string]time.Time{}},
 	}
 }
 
@@ -100,14 +109,23 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	if !p.WithoutLease {
 		o.addLeaseFlags(fs)
 	}
-	fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
-		"Address serving /healthz, /readyz and /metrics over plain HTTP; 0 disables it.")
-	fs.BoolVar(&o.Profiling, "profiling", o.Profiling,
-		"Serve Go's profiles under /debug/pprof/ on the health probe address.")
-	if !p.WithoutSecurePort {
+	if p.WithoutSecurePort {
+		fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
+			"Address serving /healthz, /livez and /readyz over plain HTTP; 0 disables it.")
+		fs.BoolVar(&o.Profiling, "profiling", o.Profiling,
+			"Serve Go's profiles under /debug/pprof/ on the health probe address.")
+	} else {
+		fs.StringVar(&o.HealthProbeBindAddress, "health-probe-bind-address", o.HealthProbeBindAddress,
+			"Address serving /healthz, /livez and /readyz over plain HTTP (and /metrics with --metrics-auth=false); 0 disables it.")
 		fs.StringVar(&o.SecureBindAddress, "listen", o.SecureBindAddress,
-			"Address serving /healthz, /readyz and /metrics over HTTPS with a self-signed certificate made in memory, "+
-				"where OCM's operators probe; 0 disables it.")
+			"Address serving /healthz, /livez and /readyz, and /metrics to whom --metrics-auth allows, over HTTPS "+
+				"with a self-signed certificate made in memory, where OCM's operators probe; 0 disables it.")
+		fs.BoolVar(&o.MetricsAuth, "metrics-auth", o.MetricsAuth,
+			"Serve /metrics (and with --profiling /debug/pprof/) on --listen only to a bearer token that the cluster's API server "+
+				"authenticates (TokenReview) and whose user may get the path (SubjectAccessReview), as OCM's processes do. "+
+				"false serves them to anyone on both addresses: for local demos only.")
+		fs.BoolVar(&o.Profiling, "profiling", o.Profiling,
+			"Serve Go's profiles under /debug/pprof/ beside /metrics.")
 	}
 	o.TLS.AddFlags(fs)
 	fs.StringArrayVar(&o.TerminateOnFiles, "terminate-on-files", o.TerminateOnFiles,
@@ -141,13 +159,16 @@ func (o *Options) Validate() error {
 // (kubeconn.Connect), then sets --kube-api-qps, --kube-api-burst and the
 // process's user agent on the config. The config follows the kubeconfig's
 // credential; when the cluster rejects it, the process records an Event on
-// its pod.
+// its pod. The expiry of a kubeconfig file's client certificate and token
+// is exported and warned about (WatchCredentials), named after the
+// cluster's role: hub-kubeconfig-client-cert, hub-token, and so on.
 func (o *Options) Connect(ctx context.Context, c kubeconn.Cluster, api kubeconn.API) (*rest.Config, error) {
 	c.OnCredential = o.events.credential
 	cfg, err := kubeconn.Connect(ctx, c, api)
 	if err != nil {
 		return nil, err
 	}
+	o.WatchCredentials(ctx, KubeconfigCredentials(strings.ReplaceAll(c.Role, " ", "-"), c.Kubeconfig)...)
 	cfg.QPS, cfg.Burst, cfg.UserAgent = o.KubeAPIQPS, o.KubeAPIBurst, o.process.Name+"/"+version.Get().String()
 	return cfg, nil
 }

@@ -35,6 +35,7 @@ func TestFlagDefaults(t *testing.T) {
 	assert.Equal(t, ":8081", o.HealthProbeBindAddress)
 	assert.Equal(t, ":8443", o.SecureBindAddress)
 	assert.False(t, o.Profiling)
+	assert.True(t, o.MetricsAuth, "metrics only to whom the cluster allows")
 	assert.Empty(t, o.TerminateOnFiles)
 }
 
@@ -44,7 +45,7 @@ func TestFlags(t *testing.T) {
 		"disable-leader-election": "false", "leader-election-namespace": "",
 		"leader-election-lease-duration": "2m17s", "leader-election-renew-deadline": "1m47s", "leader-election-retry-period": "26s",
 		"health-probe-bind-address": ":8081", "profiling": "false", "v": "0", "logging-format": "text",
-		"listen": ":8443", "tls-min-version": "", "tls-cipher-suites": "[]", "terminate-on-files": "[]",
+		"listen": ":8443", "metrics-auth": "true", "tls-min-version": "", "tls-cipher-suites": "[]", "terminate-on-files": "[]",
 	})
 	usage := map[string]string{
 		"kubeconfig":              "Kubeconfig of the test cluster. Empty means the in-cluster service account.",
@@ -53,8 +54,8 @@ func TestFlags(t *testing.T) {
 		"disable-leader-election": "Run without the leader election lease. Only safe with a single replica.",
 		"leader-election-namespace": "Namespace, on the lease cluster, of the Lease work-test that elects the active replica. " +
 			"Defaults to the pod's namespace ($POD_NAMESPACE, else the service account's namespace), outside a pod to test-namespace.",
-		"health-probe-bind-address": "Address serving /healthz, /readyz and /metrics over plain HTTP; 0 disables it.",
-		"profiling":                 "Serve Go's profiles under /debug/pprof/ on the health probe address.",
+		"health-probe-bind-address": "Address serving /healthz, /livez and /readyz over plain HTTP (and /metrics with --metrics-auth=false); 0 disables it.",
+		"profiling":                 "Serve Go's profiles under /debug/pprof/ beside /metrics.",
 	}
 	for name, want := range usage {
 		assert.Equal(t, want, fs.Lookup(name).Usage, "help of --%s", name)

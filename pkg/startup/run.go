@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	logsapi "k8s.io/component-base/logs/api/v1"
 	"k8s.io/klog/v2"
@@ -68,7 +69,7 @@ func Run(ctx context.Context, o *Options, validate func() error, start Start) er
 	metrics.Register() // every replica serves them at /metrics, leader or not
 	o.reportUnimplementedGates(ctx)
 	ready := &diagnostics.Readiness{}
-	stopProbes, err := o.startProbes(ready)
+	stopProbes, err := o.startProbes(ctx, ready)
 	if err != nil {
 		return err
 	}
@@ -101,11 +102,31 @@ func (o *Options) apply(ctx context.Context) (context.Context, error) {
 	return klog.NewContext(ctx, klog.FromContext(ctx).WithName(o.process.Name)), nil
 }
 
-func (o *Options) healthOptions() []diagnostics.Option {
-	if o.Profiling {
-		return []diagnostics.Option{diagnostics.WithProfiling()}
+// plainOptions is what the plain-HTTP address serves besides the probes:
+// the metrics and profiles only when --metrics-auth=false (a process with
+// a port of its own for metrics serves the profiles there too).
+func (o *Options) plainOptions() []diagnostics.Option {
+	var opts []diagnostics.Option
+	if !o.process.WithoutSecurePort && !o.MetricsAuth {
+		opts = append(opts, diagnostics.WithMetrics())
 	}
-	return nil
+	if o.Profiling && (o.process.WithoutSecurePort || !o.MetricsAuth) {
+		opts = append(opts, diagnostics.WithProfiling())
+	}
+	return opts
+}
+
+// secureOptions is what --listen serves besides the probes: the metrics and
+// the profiles, behind the authorizer unless --metrics-auth=false.
+func (o *Options) secureOptions() []diagnostics.Option {
+	opts := []diagnostics.Option{diagnostics.WithMetrics()}
+	if o.Profiling {
+		opts = append(opts, diagnostics.WithProfiling())
+	}
+	if o.MetricsAuth {
+		opts = append(opts, diagnostics.WithAuthorizer(o.authorizer))
+	}
+	return opts
 }
 
 // reportUnimplementedGates warns about each enabled feature gate of OCM's
@@ -120,8 +141,9 @@ func (o *Options) reportUnimplementedGates(ctx context.Context) {
 
 // startProbes serves the probes and metrics on both addresses; stop stops
 // them.
-func (o *Options) startProbes(ready *diagnostics.Readiness) (stop func(), err error) {
-	health, err := diagnostics.Start(o.HealthProbeBindAddress, ready, o.healthOptions()...)
+func (o *Options) startProbes(ctx context.Context, ready *diagnostics.Readiness) (stop func(), err error) {
+	o.authorizer = diagnostics.NewAuthorizer(klog.FromContext(ctx).WithName("metrics-auth"))
+	health, err := diagnostics.Start(o.HealthProbeBindAddress, ready, o.plainOptions()...)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +157,9 @@ func (o *Options) startProbes(ready *diagnostics.Readiness) (stop func(), err er
 
 // startSecure serves the probes and metrics over HTTPS on --listen, with a
 // self-signed certificate made in memory, as OCM's processes do: the
-// Klusterlet and the ClusterManager probe GET /healthz there.
+// Klusterlet and the ClusterManager probe GET /healthz there. The metrics
+// answer 503 until the process has connected to the cluster that reviews
+// the tokens (the lease's cluster: its own cluster, or the hub).
 func (o *Options) startSecure(ready *diagnostics.Readiness) (*diagnostics.Server, error) {
 	addr := o.SecureBindAddress
 	if o.process.WithoutSecurePort {
@@ -153,7 +177,7 @@ func (o *Options) startSecure(ready *diagnostics.Readiness) (*diagnostics.Server
 		return nil, err
 	}
 	tlsConfig.Certificates = []tls.Certificate{cert}
-	return diagnostics.StartOn("secure address --listen", addr, tlsConfig, ready, o.healthOptions()...)
+	return diagnostics.StartOn("secure address --listen", addr, tlsConfig, ready, o.secureOptions()...)
 }
 
 // terminateOnFiles calls terminate once a file of --terminate-on-files
@@ -191,6 +215,7 @@ func (o *Options) run(ctx context.Context, ready *diagnostics.Readiness, work *W
 	defer stop()
 	servers.cancelWhenOneStops(ctx, stop)
 	o.events.start(ctx, work.LeaseCluster)
+	o.reviewTokensOn(ctx, work.LeaseCluster)
 
 	if work.Lead == nil {
 		ready.Set(true)
@@ -265,4 +290,18 @@ func (s *servers) err() error {
 		}
 	}
 	return nil
+}
+
+// reviewTokensOn lets the authorizer of the metrics review tokens on cfg's
+// cluster.
+func (o *Options) reviewTokensOn(ctx context.Context, cfg *rest.Config) {
+	if cfg == nil {
+		return
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		klog.FromContext(ctx).Error(err, "Cannot review the tokens of metrics requests")
+		return
+	}
+	o.authorizer.SetClient(client)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -130,7 +131,8 @@ func TestRunWithoutLeaderElection(t *testing.T) {
 	health := "http://" + o.HealthProbeBindAddress
 	assert.True(t, l.started.Load(), "ready means leading")
 	assert.Equal(t, http.StatusOK, startuptest.Status(health+"/healthz"))
-	assert.Equal(t, http.StatusOK, startuptest.Status(health+"/metrics"))
+	assert.Equal(t, http.StatusOK, startuptest.Status(health+"/livez"))
+	assert.Equal(t, http.StatusNotFound, startuptest.Status(health+"/metrics"), "only probes over plain HTTP")
 	assert.Equal(t, http.StatusNotFound, startuptest.Status(health+"/debug/pprof/"), "profiles only with --profiling")
 
 	require.NoError(t, stop())
@@ -140,12 +142,39 @@ func TestRunWithoutLeaderElection(t *testing.T) {
 	assert.False(t, leased, "no lease without leader election")
 }
 
+// With --profiling the profiles sit beside /metrics: behind the
+// authorizer on --listen, or with --metrics-auth=false open on both
+// addresses, as the metrics then are.
 func TestRunProfiling(t *testing.T) {
-	o := options()
-	o.DisableLeaderElection, o.Profiling = true, true
-	stop := run(t, o, startOn(t, kubeconntest.NewServer(t), &lead{}))
-	assert.Equal(t, http.StatusOK, startuptest.Status("http://"+o.HealthProbeBindAddress+"/debug/pprof/"))
-	require.NoError(t, stop())
+	for _, auth := range []bool{true, false} {
+		t.Run(fmt.Sprintf("--metrics-auth=%v", auth), func(t *testing.T) {
+			o := options()
+			o.DisableLeaderElection, o.Profiling, o.MetricsAuth = true, true, auth
+			o.SecureBindAddress = startuptest.FreeAddr(t)
+			stop := run(t, o, startOn(t, kubeconntest.NewServer(t), &lead{}))
+			plain, secure := http.StatusNotFound, http.StatusUnauthorized
+			if !auth {
+				plain, secure = http.StatusOK, http.StatusOK
+			}
+			for _, path := range []string{"/metrics", "/debug/pprof/"} {
+				assert.Equal(t, plain, startuptest.Status("http://"+o.HealthProbeBindAddress+path), "plain "+path)
+				assert.Equal(t, secure, secureStatus(t, o.SecureBindAddress, path), "secure "+path)
+			}
+			require.NoError(t, stop())
+		})
+	}
+}
+
+// secureStatus is the status of GET path on the secure address, without a
+// token, or 0 without an answer.
+func secureStatus(t *testing.T, addr, path string) int {
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // as the kubelet probes
+	resp, err := client.Get("https://" + addr + path)
+	if err != nil {
+		return 0
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
 }
 
 func TestRunSetsGCPercent(t *testing.T) {
@@ -260,7 +289,8 @@ func TestRunServers(t *testing.T) {
 }
 
 // OCM's operators probe GET /healthz over HTTPS on the secure port; it
-// serves with a self-signed certificate, /metrics beside it.
+// serves with a self-signed certificate, /metrics beside it only to a token
+// the cluster reviews (pkg/diagnostics tests the reviews).
 func TestRunServesProbesOverHTTPS(t *testing.T) {
 	o := options()
 	o.DisableLeaderElection = true
@@ -268,11 +298,11 @@ func TestRunServesProbesOverHTTPS(t *testing.T) {
 	o.TLS.MinVersion = "VersionTLS13"
 	stop := run(t, o, startOn(t, kubeconntest.NewServer(t), &lead{}))
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // as the kubelet probes
-	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
+	for path, want := range map[string]int{"/healthz": http.StatusOK, "/livez": http.StatusOK, "/readyz": http.StatusOK, "/metrics": http.StatusUnauthorized} {
 		resp, err := client.Get("https://" + o.SecureBindAddress + path)
 		require.NoError(t, err, path)
 		_ = resp.Body.Close()
-		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
+		assert.Equal(t, want, resp.StatusCode, path)
 		assert.Equal(t, uint16(tls.VersionTLS13), resp.TLS.Version, "--tls-min-version applies")
 	}
 	old := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true, MaxVersion: tls.VersionTLS12}}} //nolint:gosec

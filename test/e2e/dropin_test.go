@@ -406,7 +406,10 @@ func TestOCMWebhookServer(t *testing.T) {
 
 	t.Run("metrics on --metrics-port, the gates as the manager's", func(t *testing.T) {
 		assert.Equal(t, http.StatusOK, startuptest.Status(fmt.Sprintf("http://127.0.0.1:%d/metrics", metricsPort)))
-		assert.NotContains(t, scrape(t, server), `work_feature_gate_unimplemented{gate="ManifestWorkReplicaSet"}`, "the gate is implemented")
+		assert.NotContains(t, scrapeURL(t, fmt.Sprintf("http://127.0.0.1:%d/metrics", metricsPort), ""),
+			`work_feature_gate_unimplemented{gate="ManifestWorkReplicaSet"}`, "the gate is implemented")
+		assert.Equal(t, http.StatusNotFound, startuptest.Status("http://"+server.HealthAddr+"/metrics"),
+			"the health port serves the probes only, as OCM's webhook's")
 	})
 }
 

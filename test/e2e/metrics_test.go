@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,7 +13,10 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
@@ -24,17 +28,28 @@ import (
 	"github.com/manifestwork/work/test/framework"
 )
 
-// scrape reads the Prometheus text served at /metrics on a process's health
-// address: each sample line's value by its name and labels, as printed.
+// scrape reads the Prometheus text served at /metrics on a process's secure
+// address (--listen), with the token of a ServiceAccount bound to the
+// metrics-reader ClusterRole of deploy/ on the cluster whose API server
+// reviews the process's tokens (its --kubeconfig's), as a Prometheus scrapes
+// it: each sample line's value by its name and labels, as printed. A
+// process without a secure address (webhook-server) is scraped on its
+// health address.
 func scrape(t *testing.T, p *framework.Process) map[string]float64 {
 	t.Helper()
-	client := &http.Client{Timeout: 10 * time.Second}
-	resp, err := client.Get("http://" + p.HealthAddr + "/metrics")
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
+	if p.SecureAddr == "" {
+		return scrapeURL(t, "http://"+p.HealthAddr+"/metrics", "")
+	}
+	return scrapeURL(t, "https://"+p.SecureAddr+"/metrics", metricsReader(t, reviewingCluster(t, p)))
+}
+
+// scrapeURL reads the Prometheus text at url, with token unless empty.
+func scrapeURL(t *testing.T, url, token string) map[string]float64 {
+	t.Helper()
+	code, body := getMetrics(t, url, token)
+	require.Equal(t, http.StatusOK, code, body)
 	samples := map[string]float64{}
-	scanner := bufio.NewScanner(resp.Body)
+	scanner := bufio.NewScanner(strings.NewReader(body))
 	scanner.Buffer(make([]byte, 1<<20), 1<<20)
 	for scanner.Scan() {
 		line := scanner.Text()
@@ -47,8 +62,92 @@ func scrape(t *testing.T, p *framework.Process) map[string]float64 {
 		samples[line[:i]] = value
 	}
 	require.NoError(t, scanner.Err())
-	_, _ = io.Copy(io.Discard, resp.Body)
 	return samples
+}
+
+// getMetrics GETs url, with token unless empty, over HTTPS without checking
+// the server's self-signed certificate (as Prometheus's insecure_skip_verify
+// for an in-memory certificate), and returns the status and the body.
+func getMetrics(t *testing.T, url, token string) (int, string) {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // the process's certificate is made in memory
+	}}
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	require.NoError(t, err)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, string(body)
+}
+
+// reviewingCluster is the cluster of a work process's --kubeconfig (the last
+// one given), whose API server reviews the tokens of its metrics requests.
+func reviewingCluster(t *testing.T, p *framework.Process) *framework.Cluster {
+	t.Helper()
+	var kubeconfig string
+	args := p.Args()
+	for i, arg := range args {
+		if v, ok := strings.CutPrefix(arg, "--kubeconfig="); ok {
+			kubeconfig = v
+		} else if arg == "--kubeconfig" && i+1 < len(args) {
+			kubeconfig = args[i+1]
+		}
+	}
+	for _, c := range env.Clusters() {
+		if c.WorkKubeconfig == kubeconfig {
+			return c
+		}
+	}
+	t.Fatalf("no cluster has the --kubeconfig %q of %s", kubeconfig, p.Name)
+	return nil
+}
+
+// metricsReaderSA is the ServiceAccount, in namespace default of each
+// cluster, that the tests scrape metrics as.
+const metricsReaderSA = "e2e-metrics-reader"
+
+// metricsReader is a token of ServiceAccount e2e-metrics-reader on c, bound
+// to the metrics-reader ClusterRole that deploy/ ships for the processes
+// running against c: deploy/hub's on the hub, deploy/agent's elsewhere.
+func metricsReader(t *testing.T, c *framework.Cluster) string {
+	t.Helper()
+	role := "open-cluster-management:work-agent:metrics-reader"
+	if c == env.Hub {
+		role = "open-cluster-management:work-hub:metrics-reader"
+	}
+	return serviceAccountToken(t, c, metricsReaderSA, role)
+}
+
+// serviceAccountToken creates, unless it exists, ServiceAccount name in
+// namespace default of c, bound to ClusterRole role unless role is empty,
+// and returns a new token of it.
+func serviceAccountToken(t *testing.T, c *framework.Cluster, name, role string) string {
+	t.Helper()
+	ctx := t.Context()
+	_, err := c.Kube.CoreV1().ServiceAccounts("default").Create(ctx,
+		&corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+	if !apierrors.IsAlreadyExists(err) {
+		require.NoError(t, err)
+	}
+	if role != "" {
+		_, err = c.Kube.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: name},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: "default", Name: name}},
+		}, metav1.CreateOptions{})
+		if !apierrors.IsAlreadyExists(err) {
+			require.NoError(t, err)
+		}
+	}
+	tr, err := c.Kube.CoreV1().ServiceAccounts("default").CreateToken(ctx, name, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	return tr.Status.Token
 }
 
 // waitMetric waits until a process's sample is above zero.

@@ -86,6 +86,20 @@ func (c *Config) UseTLS() bool {
 	return c.Token != "" || c.hasClientCert()
 }
 
+// ClearText says what travels unencrypted to the server, or "" with TLS:
+// the works and their status. A CA alone does not turn TLS on (as in OCM's
+// loader).
+func (c *Config) ClearText() string {
+	if c.UseTLS() {
+		return ""
+	}
+	what := "the works and their status"
+	if len(c.CAData) != 0 {
+		what += " (a CA alone does not turn TLS on: it takes a token or a client certificate)"
+	}
+	return what
+}
+
 func (c *Config) hasClientCert() bool {
 	return len(c.ClientCertData) > 0 || c.ClientCertFile != ""
 }

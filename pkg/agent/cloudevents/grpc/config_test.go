@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
@@ -158,4 +159,14 @@ func TestNewChecksTheConfig(t *testing.T) {
 	require.ErrorContains(t, err, "no config")
 	_, err = cegrpc.New(&cegrpc.Config{Path: "/etc/grpc.yaml", URL: "h:1", Token: "t"}, "cluster1", "agent1")
 	require.ErrorContains(t, err, "gRPC config /etc/grpc.yaml: token/tokenFile")
+}
+
+// What travels in clear is said for a config without TLS: with a CA alone,
+// as OCM's loader reads it, the connection is plain text too.
+func TestClearText(t *testing.T) {
+	assert.Equal(t, "the works and their status", (&cegrpc.Config{URL: "grpc:8090"}).ClearText())
+	assert.Equal(t, "the works and their status (a CA alone does not turn TLS on: it takes a token or a client certificate)",
+		(&cegrpc.Config{URL: "grpc:8090", CAData: []byte("ca")}).ClearText())
+	assert.Empty(t, (&cegrpc.Config{URL: "grpc:8090", CAData: []byte("ca"), Token: "t"}).ClearText())
+	assert.Empty(t, (&cegrpc.Config{URL: "grpc:8090", ClientCertFile: "tls.crt"}).ClearText())
 }

@@ -78,6 +78,23 @@ func (c *Config) TLS() bool {
 	return len(c.ClientCertData) != 0 && len(c.ClientKeyData) != 0
 }
 
+// ClearText says what travels unencrypted to the broker, or "" with TLS:
+// the works and their status and, when the config has them, the username
+// and password. A CA alone does not turn TLS on (as in OCM's loader).
+func (c *Config) ClearText() string {
+	if c.TLS() {
+		return ""
+	}
+	what := "the works and their status"
+	if c.Username != "" || c.Password != "" {
+		what = "the username and password, " + what
+	}
+	if len(c.CAData) != 0 {
+		what += " (a CA alone does not turn TLS on: it takes a client certificate and key)"
+	}
+	return what
+}
+
 // TLSConfig builds the TLS configuration of a connection, or nil without
 // TLS. It trusts the system's roots plus the configured CA, speaks TLS 1.3
 // only (as OCM does), and reads the client certificate again at each

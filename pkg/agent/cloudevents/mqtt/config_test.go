@@ -228,3 +228,13 @@ func TestLoadMissingFile(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), missing)
 }
+
+// What travels in clear is said for a config without TLS, the password
+// first: with a CA alone, as OCM's loader reads it, the connection is plain
+// TCP too.
+func TestClearText(t *testing.T) {
+	assert.Equal(t, "the works and their status", (&Config{BrokerHost: "b:1883"}).ClearText())
+	assert.Equal(t, "the username and password, the works and their status (a CA alone does not turn TLS on: it takes a client certificate and key)",
+		(&Config{BrokerHost: "b:1883", Username: "u", Password: "p", CAData: []byte("ca")}).ClearText())
+	assert.Empty(t, (&Config{BrokerHost: "b:8883", Username: "u", Password: "p", ClientCertData: []byte("c"), ClientKeyData: []byte("k")}).ClearText())
+}

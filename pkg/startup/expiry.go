@@ -1,0 +1,328 @@
+package startup
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/filewatch"
+	"github.com/manifestwork/work/pkg/metrics"
+)
+
+// EventCredentialExpiring is the reason of the Warning a process records on
+// its pod when a credential it holds comes close to its expiry.
+const EventCredentialExpiring = "CredentialExpiring"
+
+// ExpiryWarning is how long before a credential expires the process warns,
+// at the latest; see warnAt.
+const ExpiryWarning = 30 * 24 * time.Hour
+
+// Credential is a credential a process holds: a client or serving
+// certificate, or a bearer token, whose expiry it exports and warns about.
+type Credential struct {
+	// Name is the value of the credential label, e.g. "hub-token".
+	Name string
+	// Files are the files it is read from, followed as they change; none
+	// for a credential given inline.
+	Files []string
+	// Validity reads the credential: when it was issued and when it expires.
+	// ok is false for a credential without an expiry (a token that is not a
+	// JWT, a kubeconfig without a client certificate).
+	Validity func() (v Validity, ok bool, err error)
+}
+
+// Validity is when a credential was issued and when it expires.
+type Validity struct {
+	NotBefore, NotAfter time.Time
+}
+
+// warnAt is when to warn about a credential: ExpiryWarning before it
+// expires, or, for a credential that lives less than ten times that (such
+// as a ServiceAccount token of an hour, or a certificate of a month, which
+// their issuers renew long before), when a tenth of its life is left, so
+// that what is renewed as it should be never warns.
+func (v Validity) warnAt() time.Time {
+	ahead := ExpiryWarning
+	if life := v.NotAfter.Sub(v.NotBefore); v.NotBefore.Before(v.NotAfter) && life/10 < ahead {
+		ahead = life / 10
+	}
+	return v.NotAfter.Add(-ahead)
+}
+
+// CertificateCredential is the first certificate of a PEM file, or of data
+// when file is empty. Without either there is none.
+func CertificateCredential(name, file string, data []byte) []Credential {
+	if file == "" && len(data) == 0 {
+		return nil
+	}
+	return []Credential{{Name: name, Files: nonEmpty(file), Validity: func() (Validity, bool, error) {
+		pemData := data
+		if file != "" {
+			var err error
+			if pemData, err = os.ReadFile(file); err != nil {
+				return Validity{}, false, err
+			}
+		}
+		return certificateValidity(pemData)
+	}}}
+}
+
+// TokenCredential is a bearer token read from file, or token when file is
+// empty: a JWT's iat and exp claims (read, not verified); another token has
+// no known expiry. Without either there is none.
+func TokenCredential(name, file, token string) []Credential {
+	if file == "" && token == "" {
+		return nil
+	}
+	return []Credential{{Name: name, Files: nonEmpty(file), Validity: func() (Validity, bool, error) {
+		t := token
+		if file != "" {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				return Validity{}, false, err
+			}
+			t = string(data)
+		}
+		return tokenValidity(strings.TrimSpace(t))
+	}}}
+}
+
+// KubeconfigCredentials are the client certificate (<prefix>-kubeconfig-client-cert)
+// and the bearer token (<prefix>-token) of a kubeconfig's current context,
+// read again whenever the kubeconfig or a file it names changes.
+func KubeconfigCredentials(prefix, kubeconfig string) []Credential {
+	if kubeconfig == "" {
+		return nil
+	}
+	// The files it names now; a kubeconfig that later names others is
+	// still followed through its own file.
+	files := []string{kubeconfig}
+	if auth, err := currentAuth(kubeconfig); err == nil {
+		files = append(files, nonEmpty(auth.ClientCertificate)...)
+		files = append(files, nonEmpty(auth.TokenFile)...)
+	}
+	read := func(pick func(auth *authInfo) (Validity, bool, error)) func() (Validity, bool, error) {
+		return func() (Validity, bool, error) {
+			auth, err := currentAuth(kubeconfig)
+			if err != nil {
+				return Validity{}, false, err
+			}
+			return pick(auth)
+		}
+	}
+	return []Credential{
+		{Name: prefix + "-kubeconfig-client-cert", Files: files, Validity: read(func(auth *authInfo) (Validity, bool, error) {
+			data := auth.ClientCertificateData
+			if auth.ClientCertificate != "" {
+				var err error
+				if data, err = os.ReadFile(auth.ClientCertificate); err != nil {
+					return Validity{}, false, err
+				}
+			}
+			if len(data) == 0 {
+				return Validity{}, false, nil
+			}
+			return certificateValidity(data)
+		})},
+		{Name: prefix + "-token", Files: files, Validity: read(func(auth *authInfo) (Validity, bool, error) {
+			token := auth.Token
+			if auth.TokenFile != "" {
+				data, err := os.ReadFile(auth.TokenFile)
+				if err != nil {
+					return Validity{}, false, err
+				}
+				token = string(data)
+			}
+			return tokenValidity(strings.TrimSpace(token))
+		})},
+	}
+}
+
+// authInfo is the credential part of a kubeconfig's current context, its
+// file paths resolved against the kubeconfig's folder.
+type authInfo struct {
+	ClientCertificate, TokenFile string
+	ClientCertificateData        []byte
+	Token                        string
+}
+
+func currentAuth(kubeconfig string) (*authInfo, error) {
+	cfg, err := clientcmd.LoadFromFile(kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	if err := clientcmd.ResolveLocalPaths(cfg); err != nil {
+		return nil, err
+	}
+	ctx := cfg.Contexts[cfg.CurrentContext]
+	if ctx == nil {
+		return nil, fmt.Errorf("kubeconfig %s: no current context", kubeconfig)
+	}
+	auth := cfg.AuthInfos[ctx.AuthInfo]
+	if auth == nil {
+		return &authInfo{}, nil
+	}
+	return &authInfo{ClientCertificate: auth.ClientCertificate, TokenFile: auth.TokenFile,
+		ClientCertificateData: auth.ClientCertificateData, Token: auth.Token}, nil
+}
+
+func certificateValidity(data []byte) (Validity, bool, error) {
+	var block *pem.Block
+	for rest := data; ; {
+		if block, rest = pem.Decode(rest); block == nil {
+			return Validity{}, false, errors.New("no PEM certificate")
+		}
+		if block.Type == "CERTIFICATE" {
+			break
+		}
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		return Validity{}, false, err
+	}
+	return Validity{NotBefore: cert.NotBefore, NotAfter: cert.NotAfter}, true, nil
+}
+
+// tokenValidity reads the iat (or nbf) and exp claims of a JWT without
+// verifying it; a token that is not a JWT, or has no exp, has no known
+// expiry.
+func tokenValidity(token string) (Validity, bool, error) {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return Validity{}, false, nil
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
+	if err != nil {
+		return Validity{}, false, nil
+	}
+	var claims struct {
+		Exp, Iat, Nbf float64
+	}
+	if json.Unmarshal(payload, &claims) != nil || claims.Exp == 0 {
+		return Validity{}, false, nil
+	}
+	issued := claims.Iat
+	if issued == 0 {
+		issued = claims.Nbf
+	}
+	v := Validity{NotAfter: time.Unix(int64(claims.Exp), 0)}
+	if issued != 0 {
+		v.NotBefore = time.Unix(int64(issued), 0)
+	}
+	return v, true, nil
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// expiryWatch exports the expiry of the credentials a process holds as
+// work_credential_expiry_timestamp_seconds and warns, in the log and with
+// an Event on the process's pod, once per credential and expiry: when it
+// is first read close to its expiry, or when that time comes.
+type expiryWatch struct {
+	events *podEvents
+	now    func() time.Time
+
+	mu     sync.Mutex
+	warned map[string]time.Time // the expiry last warned about, by credential
+}
+
+// WatchCredentials exports the expiry of the credentials and warns before
+// they expire, following their files until ctx is done.
+func (o *Options) WatchCredentials(ctx context.Context, creds ...Credential) {
+	for _, c := range creds {
+		o.expiry.watch(ctx, c)
+	}
+}
+
+func (e *expiryWatch) watch(ctx context.Context, c Credential) {
+	logger := klog.FromContext(ctx).WithValues("credential", c.Name)
+	var changes <-chan []string
+	if len(c.Files) > 0 {
+		w, err := filewatch.Watch(ctx, c.Files...)
+		if err != nil {
+			logger.Error(err, "Cannot follow the files of the credential; its expiry is read once")
+		} else {
+			changes = w.Changes()
+		}
+	}
+	timer := e.check(logger, c)
+	go func() {
+		defer func() { stop(timer) }()
+		for {
+			var fire <-chan time.Time
+			if timer != nil {
+				fire = timer.C
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-changes:
+			case <-fire:
+			}
+			stop(timer)
+			timer = e.check(logger, c)
+		}
+	}()
+}
+
+func stop(t *time.Timer) {
+	if t != nil {
+		t.Stop()
+	}
+}
+
+// check reads the credential, sets its metric and warns if it is time; the
+// timer returned fires when it will be.
+func (e *expiryWatch) check(logger klog.Logger, c Credential) *time.Timer {
+	v, ok, err := c.Validity()
+	if err != nil {
+		logger.Info("Cannot read the credential's expiry", "err", err.Error())
+		return nil // the metric keeps the last expiry read; a change of its files reads it again
+	}
+	if !ok {
+		metrics.CredentialExpiry.DeleteLabelValues(c.Name)
+		return nil
+	}
+	metrics.CredentialExpiry.WithLabelValues(c.Name).Set(float64(v.NotAfter.Unix()))
+	now := e.now()
+	if warnAt := v.warnAt(); now.Before(warnAt) {
+		return time.NewTimer(warnAt.Sub(now))
+	}
+	e.warn(logger, c.Name, v.NotAfter, now)
+	return nil
+}
+
+// warn says, once per credential and expiry, that it expires soon or has.
+func (e *expiryWatch) warn(logger klog.Logger, name string, notAfter, now time.Time) {
+	e.mu.Lock()
+	if e.warned[name].Equal(notAfter) {
+		e.mu.Unlock()
+		return
+	}
+	e.warned[name] = notAfter
+	e.mu.Unlock()
+	left := notAfter.Sub(now).Round(time.Minute)
+	msg := fmt.Sprintf("the credential %s expires at %s (in %s); renew it before then", name, notAfter.UTC().Format(time.RFC3339), left)
+	if left <= 0 {
+		msg = fmt.Sprintf("the credential %s expired at %s; renew it", name, notAfter.UTC().Format(time.RFC3339))
+	}
+	logger.Info("Warning: " + msg)
+	e.events.record(podEvent{corev1.EventTypeWarning, EventCredentialExpiring, msg})
+}
