@@ -390,32 +390,22 @@ func TestAppliedSyncIgnoresWhatIsGone(t *testing.T) {
 	assert.Empty(t, syncCtx.Q.Added)
 }
 
-// The executor of a deleted work must be allowed to delete each object: a
-// denied one stays, the Deleting condition says why, the others are deleted,
-// and the finalizer waits; orphaning needs no permission.
-func TestAppliedDeletesOnlyWhatTheExecutorMay(t *testing.T) {
-	const executor1 = "system:serviceaccount:default:executor1"
+// The agent deletes what a deleted work applied as itself, as OCM's agent
+// does: an executor that lost its rights since the apply (here it has none)
+// holds nothing back, and the work is released.
+func TestAppliedDeletesAsTheAgent(t *testing.T) {
 	work := deleting(webWork())
 	work.Spec.Executor = &workv1.ManifestWorkExecutor{Subject: workv1.ManifestWorkExecutorSubject{
 		Type: workv1.ExecutorSubjectTypeServiceAccount, ServiceAccount: &workv1.ManifestWorkSubjectServiceAccount{Namespace: "default", Name: "executor1"}}}
 	applied := deleting(fixture.WebApplied(cmRes, deployRes))
 	e := newEnv(t, given{work: work, applied: applied, objects: []*metav1.PartialObjectMetadata{cmObj(), deployObj()}})
-	e.rbac.Grant(executor1, "delete", "apps", "deployments")
 
 	_, err := e.applied.reconcile(context.Background(), applied)
-	require.Error(t, err, "retried with backoff")
-	assert.Equal(t, []string{"delete deployments default/web"}, e.objectWrites())
-	assert.NotNil(t, e.object(t, ct.ConfigMaps, "default", "cm"), "the config map stays")
-	assert.Equal(t, "waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted; executor "+executor1+
-		` is not allowed to delete configmaps "cm" in namespace "default" on the managed cluster; grant it with RBAC there and the agent retries at once`,
-		e.deletingCond(t).Message)
-	assert.Empty(t, e.spokeWrites(), "finalizer kept")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"delete configmaps default/cm", "delete deployments default/web"}, e.objectWrites())
 
-	// Granted: the config map is deleted.
-	e.rbac.Grant(executor1, "delete", "", "configmaps")
 	e.clearActions()
-	e.applied.works = listerOf(t, e.hubWork(t))
 	_, err = e.applied.reconcile(context.Background(), applied)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"delete configmaps default/cm"}, e.objectWrites())
+	assert.Len(t, e.spokeWrites(), 1, "both gone: the finalizer goes")
 }
