@@ -164,7 +164,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	q.availability = availability.NewAssessor(availability.AssessorDeps{
 		Objects: w.objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: q.events,
 	})
-	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)
+	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), executor.NewDryRuns(a.Spoke), a.ExecutorCaching)
 	apply := manifestwork.New(manifestwork.Deps{
 		Agent: agent, Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 		Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: w.objects,
