@@ -113,7 +113,7 @@ func TestAppliedReconcile(t *testing.T) {
 			{gvr: ct.ConfigMaps, namespace: "default", name: "cm", gone: true},
 			{gvr: ct.Deployments, namespace: "default", name: "web", gone: true},
 		},
-		wantMessage: "waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "a work that is gone is deleted in the foreground",
 		f: given{applied: deleting(fixture.WebApplied(cmRes)),
@@ -164,7 +164,7 @@ func TestAppliedReconcile(t *testing.T) {
 			{gvr: ct.ConfigMaps, namespace: "default", name: "cm"},
 			{gvr: ct.Deployments, namespace: "default", name: "web", gone: true},
 		},
-		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "SelectivelyOrphan rules match on group too",
 		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeSelectivelyOrphan,
@@ -174,7 +174,7 @@ func TestAppliedReconcile(t *testing.T) {
 		wantWait: true, wantFinalizer: true,
 		wantObjects: []string{"delete deployments default/web"},
 		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", gone: true}},
-		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		// Unlike manifestConfigs, orphaning rules name objects exactly, as
 		// in OCM's agent: "*" is a name like any other.
@@ -187,14 +187,14 @@ func TestAppliedReconcile(t *testing.T) {
 		wantWait: true, wantFinalizer: true,
 		wantObjects: []string{"delete deployments default/web"},
 		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", gone: true}},
-		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "a terminating object keeps the finalizer, and the Deleting message names it",
 		f: given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(cmRes, deployRes)),
 			objects: []*metav1.PartialObjectMetadata{ct.Terminating(deployObj())}},
 		wantWait: true, wantFinalizer: true,
 		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{fixture.OurRef}}},
-		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "a shared object only loses our owner reference",
 		f: given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(deployRes)),
@@ -263,7 +263,7 @@ func TestAppliedReconcile(t *testing.T) {
 			}
 			require.NotNil(t, cond)
 			assert.Equal(t, tc.wantMessage, cond.Message)
-			assert.Equal(t, ReasonResourcesDeleting, cond.Reason)
+			assert.Equal(t, ReasonWorkDeleting, cond.Reason)
 		})
 	}
 }
@@ -281,7 +281,7 @@ func TestAppliedWaitsAndThenLetsGo(t *testing.T) {
 	require.NoError(t, err)
 	assert.LessOrEqual(t, wait, 2*settleInterval, "just deleted: look again soon")
 	assert.Equal(t, []string{"delete configmaps default/cm"}, e.objectWrites())
-	assert.Equal(t, "waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
+	assert.Equal(t, MessageDeleting+"; waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
 
 	// The config map is gone now; the deployment is still held.
 	e.clearActions()
@@ -291,7 +291,7 @@ func TestAppliedWaitsAndThenLetsGo(t *testing.T) {
 	assert.GreaterOrEqual(t, wait, pollInterval)
 	assert.Empty(t, e.objectWrites())
 	assert.Equal(t, []string{"patch manifestworks/status " + fixture.Cluster + "/web"}, e.hubWrites(), "message now names only the deployment")
-	assert.Equal(t, "waiting for deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
+	assert.Equal(t, MessageDeleting+"; waiting for deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
 
 	// Nothing changed: no writes at all.
 	e.clearActions()
