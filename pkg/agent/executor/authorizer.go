@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -178,7 +179,7 @@ func (a *Authorizer) dryRun(ctx context.Context, user string, gvr schema.GroupVe
 			a.remember(user, access, decision{allowed: true, digest: digest}, epoch)
 		}
 		return "", nil
-	case apierrors.IsForbidden(err):
+	case apierrors.IsForbidden(err) && !impersonationRefused(err):
 		metrics.ExecutorDryRuns.WithLabelValues(metrics.ReviewDenied).Inc()
 		refused, escalation := escalationReason(err)
 		klog.FromContext(ctx).V(2).Info("Executor not allowed by the API server", "executor", user,
@@ -194,6 +195,13 @@ func (a *Authorizer) dryRun(ctx context.Context, user string, gvr schema.GroupVe
 		metrics.ExecutorDryRuns.WithLabelValues(metrics.ReviewError).Inc()
 		return "", fmt.Errorf("creating %s %q as executor %s in a dry run: %w", gr.String(), obj.GetName(), user, err)
 	}
+}
+
+// impersonationRefused tells a Forbidden answer that refuses the agent,
+// not the executor: the agent lacks impersonate on the executor's
+// ServiceAccount. Its deployment needs fixing; the executor is not denied.
+func impersonationRefused(err error) bool {
+	return strings.Contains(err.Error(), "cannot impersonate")
 }
 
 // Invalidate forgets the decisions about user, or about every executor

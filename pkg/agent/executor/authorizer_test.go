@@ -10,9 +10,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/manifestwork/work/pkg/agent/executor"
@@ -308,4 +311,26 @@ func TestReviewErrorIsNotADenial(t *testing.T) {
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, executor.ErrDenied)
 	assert.Contains(t, err.Error(), "checking whether executor "+executor1+" may create configmaps")
+}
+
+// An agent without impersonate on the executor's ServiceAccount cannot make
+// the dry run: an error of the agent's, not a denial of the executor.
+func TestImpersonationRefusedIsNoDenial(t *testing.T) {
+	rbac := executortest.NewRBAC()
+	for _, verb := range []string{"get", "create", "update", "patch", "delete"} {
+		rbac.Grant(executor1, verb, "rbac.authorization.k8s.io", "roles")
+	}
+	refused := executor.DryRunsWith(func(string) (dynamic.Interface, error) {
+		client := dynamicfake.NewSimpleDynamicClient(runtime.NewScheme())
+		client.PrependReactor("create", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
+			return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "serviceaccounts"}, "executor1",
+				errors.New(`User "system:serviceaccount:open-cluster-management-agent:klusterlet-work-sa" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "default"`))
+		})
+		return client, nil
+	})
+	a := executor.New(rbac.Client.AuthorizationV1().SubjectAccessReviews(), refused, true)
+	err := a.MayApply(context.Background(), executorOf(t), roles, role("team", "reader", getConfigMaps), "", false)
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, executor.ErrDenied)
+	assert.Contains(t, err.Error(), "cannot impersonate")
 }
