@@ -164,7 +164,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	q.availability = availability.NewAssessor(availability.AssessorDeps{
 		Objects: w.objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: q.events,
 	})
-	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), a.ExecutorCaching)
+	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), executor.NewDryRuns(a.Spoke), a.ExecutorCaching)
 	apply := manifestwork.New(manifestwork.Deps{
 		Agent: agent, Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 		Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: w.objects,
@@ -173,7 +173,7 @@ func (a *agent) wire() (w *wiring, err error) {
 		Cluster: c.watch.monitor,
 	})
 	q.onOutages(c.monitors, c.watch.monitor, apply, in)
-	w.controllers = append([]runnable{{workers: a.Workers, controller: apply}}, a.controllers(c, in, q, w.objects, executors, agent)...)
+	w.controllers = append([]runnable{{workers: a.Workers, controller: apply}}, a.controllers(c, in, q, w.objects, agent)...)
 	executorCache, err := executorcache.New(executorcache.Deps{
 		RBAC: kubeInformers.Rbac().V1(), Invalidator: executors, Recorder: q.recorder,
 		Changed: q.onRBACChange(in.works.Lister().ManifestWorks(a.ClusterName), agent, w.objects),
@@ -286,7 +286,7 @@ func newEventRecorder(sink record.EventSink) (record.EventBroadcaster, record.Ev
 
 // controllers are the agent's controllers but the ManifestWork one, each
 // with its workers.
-func (a *agent) controllers(c *clients, in informers, q queues, objects *objectwatch.Tracker, executors *executor.Authorizer, agent appliedwork.Agent) []runnable {
+func (a *agent) controllers(c *clients, in informers, q queues, objects *objectwatch.Tracker, agent appliedwork.Agent) []runnable {
 	return []runnable{
 		{workers: 2, controller: availability.New(availability.Deps{
 			ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Assessor: q.availability,
@@ -295,7 +295,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 		{workers: 2, controller: appliedresources.New(appliedresources.Deps{
 			Agent: agent,
 			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Metadata: c.metadata, Objects: objects, Executors: executors, Records: q.records,
+			Metadata: c.metadata, Objects: objects, Records: q.records,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.record,
 		})},
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
@@ -306,7 +306,7 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 		{workers: 2, controller: finalize.NewAppliedController(finalize.AppliedDeps{
 			Agent: agent,
 			Hub:   q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Metadata: c.metadata, Objects: objects, Executors: executors,
+			Metadata: c.metadata, Objects: objects,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.done,
 		})},
 		{workers: 1, controller: eviction.New(eviction.Deps{

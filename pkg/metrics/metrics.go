@@ -71,7 +71,7 @@ const (
 	ReloadInvalid = "invalid" // the changed kubeconfig could not be used; the previous credential stays
 )
 
-// Label values of the result label of SubjectAccessReviews.
+// Label values of the result label of SubjectAccessReviews and ExecutorDryRuns.
 const (
 	ReviewAllowed = "allowed"
 	ReviewDenied  = "denied"
@@ -182,6 +182,14 @@ var (
 	SubjectAccessReviews = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
 		Namespace: namespace, Subsystem: "executor", Name: "subject_access_reviews_total",
 		Help:           "SubjectAccessReviews sent to the managed cluster for executor checks, by result (allowed, denied, error).",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"result"})
+
+	// ExecutorDryRuns counts the server-side dry runs made as an executor,
+	// which decide whether it may write an RBAC object.
+	ExecutorDryRuns = k8smetrics.NewCounterVec(&k8smetrics.CounterOpts{
+		Namespace: namespace, Subsystem: "executor", Name: "dry_runs_total",
+		Help:           "Server-side dry-run creates of RBAC objects made as an executor (impersonated) for executor checks, by result (allowed, denied, error).",
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"result"})
 
@@ -315,7 +323,7 @@ func Register() {
 	registerOnce.Do(func() {
 		legacyregistry.MustRegister(
 			Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
-			StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorCacheHits, ManifestHealth,
+			StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorDryRuns, ExecutorCacheHits, ManifestHealth,
 			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, CredentialExpiry, UnimplementedFeatureGates,
 			WritesLimit, WritesOverloaded, WatchRestarts, ReplicaSetRollouts, ReplicaSetClusters,
 			CloudEventsReceived, CloudEventsSent,

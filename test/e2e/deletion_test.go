@@ -58,8 +58,8 @@ func TestDroppedManifestIsDeleted(t *testing.T) {
 }
 
 // Deleting a work deletes everything it applied, and the work and its
-// AppliedManifestWork stay, with a Deleting condition naming what holds
-// them, until the last object is really gone.
+// AppliedManifestWork stay, with a Deleting condition (OCM's reason
+// WorkDeleting) naming what holds them, until the last object is really gone.
 func TestDeletedWorkWaitsForItsObjects(t *testing.T) {
 	e := setup(t)
 	runningAgent(t, "cluster1")
@@ -88,6 +88,10 @@ func TestDeletedWorkWaitsForItsObjects(t *testing.T) {
 		c := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkDeleting)
 		if c == nil || c.Status != metav1.ConditionTrue {
 			return fmt.Errorf("no Deleting=True condition: %v", w.Status.Conditions)
+		}
+		// Reason and first words as OCM's agent from v1.1 on writes them.
+		if c.Reason != "WorkDeleting" || !strings.HasPrefix(c.Message, "ManifestWork is being deleted; ") {
+			return fmt.Errorf("Deleting condition %s %q is not OCM's", c.Reason, c.Message)
 		}
 		if want := "configmaps v1 " + ns + "/held"; !strings.Contains(c.Message, want) {
 			return fmt.Errorf("Deleting message %q does not name %s", c.Message, want)

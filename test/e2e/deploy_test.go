@@ -215,6 +215,7 @@ func TestDeployedRBACIsLeastPrivilege(t *testing.T) {
 
 		{"agent records applied works", "cluster1", agent, work("", "create", "appliedmanifestworks", ""), true},
 		{"agent checks executors", "cluster1", agent, authorizationv1.ResourceAttributes{Verb: "create", Group: "authorization.k8s.io", Resource: "subjectaccessreviews"}, true},
+		{"agent dry-runs RBAC objects as executors", "cluster1", agent, authorizationv1.ResourceAttributes{Namespace: "team", Verb: "impersonate", Resource: "serviceaccounts", Name: "executor1"}, true},
 		{"agent watches RBAC for the executor cache", "cluster1", agent, authorizationv1.ResourceAttributes{Verb: "watch", Group: "rbac.authorization.k8s.io", Resource: "clusterrolebindings"}, true},
 		{"agent delivers roles", "cluster1", agent, authorizationv1.ResourceAttributes{Verb: "escalate", Group: "rbac.authorization.k8s.io", Resource: "clusterroles"}, true},
 		{"agent holds its lease", "cluster1", agent, authorizationv1.ResourceAttributes{Namespace: framework.AgentLeaseNamespace, Verb: "update", Group: "coordination.k8s.io", Resource: "leases"}, true},

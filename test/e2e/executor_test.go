@@ -17,6 +17,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -24,7 +25,7 @@ import (
 
 // An executor without rights on the managed cluster gets nothing applied
 // and the manifest says why; a RoleBinding makes the work converge, and
-// deleting the work deletes what the executor may delete.
+// deleting the work deletes what it applied.
 func TestExecutorDeniedUntilRoleBinding(t *testing.T) {
 	e := setup(t)
 	runningAgent(t, "cluster1")
@@ -50,7 +51,7 @@ func TestExecutorDeniedUntilRoleBinding(t *testing.T) {
 		return err
 	})
 	_, err = e.Cluster("cluster1").Kube.CoreV1().ConfigMaps(ns).Get(t.Context(), "settings", metav1.GetOptions{})
-	assert.True(t, apierrors.IsNotFound(err), "the executor may delete it, so it went with the work: %v", err)
+	assert.True(t, apierrors.IsNotFound(err), "it went with the work: %v", err)
 }
 
 // With ExecutorValidatingCaches, a grant still reaches a denied work at once
@@ -188,4 +189,139 @@ func subjectAccessReviews(t *testing.T, cluster string) int {
 	}
 	require.NoError(t, scanner.Err())
 	return total
+}
+
+// rbacAgent starts the agent of cluster2 under the RBAC of deploy/agent (the
+// framework applied it), so that what the agent itself needs for executors,
+// impersonate included, is the base's.
+func rbacAgent(t *testing.T) {
+	t.Helper()
+	kubeconfig := serviceAccountKubeconfig(t, env.Cluster("cluster2").Kubeconfig)
+	startAgent(t, "cluster2", "--spoke-kubeconfig", kubeconfig, "--kubeconfig", kubeconfig)
+}
+
+// bindAdmin grants executor1 the built-in ClusterRole admin in its
+// namespace, and returns how to take it back.
+func bindAdmin(t *testing.T, cluster, ns string) (revoke func()) {
+	t.Helper()
+	bindings := env.Cluster(cluster).Kube.RbacV1().RoleBindings(ns)
+	_, err := bindings.Create(t.Context(), fixture.RoleBinding(ns, "executor1-admin", "ClusterRole", "admin", "executor1"), metav1.CreateOptions{})
+	require.NoError(t, err)
+	return func() {
+		t.Helper()
+		require.NoError(t, bindings.Delete(t.Context(), "executor1-admin", metav1.DeleteOptions{}))
+	}
+}
+
+var (
+	getConfigMaps = rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}}
+	getGizmos     = rbacv1.PolicyRule{APIGroups: []string{"example.com"}, Resources: []string{"gizmos"}, Verbs: []string{"get"}}
+)
+
+// An executor bound to ClusterRole admin in its namespace delivers a Role
+// granting what it holds and a RoleBinding to it: both are applied, as
+// OCM's agent applies them (the API server, asked in a dry run as the
+// executor, needs neither escalate nor bind for them). A Role granting what
+// it lacks, and a binding to a ClusterRole it does not hold, are refused
+// with OCM's words and what the API server says is missing.
+func TestExecutorDeliversTheRBACItHolds(t *testing.T) {
+	e := setup(t)
+	const cluster, ns = "cluster2", "e2e-executor-rbac"
+	rbacAgent(t)
+	executorNamespace(t, cluster, ns)
+	bindAdmin(t, cluster, ns)
+
+	createWork(t, fixture.NewWork(cluster, "tenant-rbac").WithExecutor(ns, "executor1").WithManifest(
+		fixture.Role(ns, "reader", getConfigMaps),
+		fixture.RoleBinding(ns, "readers", "Role", "reader", "executor1"),
+	).Build())
+	t.Cleanup(func() { deleteWorkAndWait(t, cluster, "tenant-rbac") })
+	waitManifestsApplied(t, cluster, "tenant-rbac", map[int]string{
+		0: workv1.ManifestAppliedReasonComplete, 1: workv1.ManifestAppliedReasonComplete,
+	}, "a role granting what the executor holds, and its binding, are applied")
+	rbac := e.Cluster(cluster).Kube.RbacV1()
+	_, err := rbac.Roles(ns).Get(t.Context(), "reader", metav1.GetOptions{})
+	require.NoError(t, err)
+	_, err = rbac.RoleBindings(ns).Get(t.Context(), "readers", metav1.GetOptions{})
+	require.NoError(t, err)
+
+	createWork(t, fixture.NewWork(cluster, "tenant-escalation").WithExecutor(ns, "executor1").WithManifest(
+		fixture.Role(ns, "gizmo-reader", getConfigMaps, getGizmos),
+		fixture.RoleBinding(ns, "admins", "ClusterRole", "cluster-admin", "executor1"),
+		fixture.ConfigMap(ns, "settings", nil),
+	).Build())
+	t.Cleanup(func() { deleteWorkAndWait(t, cluster, "tenant-escalation") })
+	escalation := "Failed to apply manifest: not allowed to apply the resource rbac.authorization.k8s.io %s, " + ns + " %s, " +
+		`error: permission escalation: user "system:serviceaccount:` + ns + `:executor1" is attempting to grant RBAC permissions not currently held: `
+	w := waitManifestsApplied(t, cluster, "tenant-escalation", map[int]string{
+		0: fmt.Sprintf(escalation, "roles", "gizmo-reader") + `{APIGroups:["example.com"], Resources:["gizmos"], Verbs:["get"]}, will try again in 1m0s`,
+		1: fmt.Sprintf(escalation, "rolebindings", "admins"),
+		2: workv1.ManifestAppliedReasonComplete,
+	}, "what the API server refuses the executor is refused, saying what it lacks; the rest is applied")
+	t.Logf("binding refused: %s", manifestCondition(w, 1, workv1.ManifestApplied).Message)
+	_, err = rbac.Roles(ns).Get(t.Context(), "gizmo-reader", metav1.GetOptions{})
+	assert.True(t, apierrors.IsNotFound(err), "the refused role is not created: %v", err)
+	_, err = rbac.RoleBindings(ns).Get(t.Context(), "admins", metav1.GetOptions{})
+	assert.True(t, apierrors.IsNotFound(err), "the refused binding is not created: %v", err)
+}
+
+// A tenant is offboarded: its executor's RoleBinding is removed. A manifest
+// then dropped from its work is pruned, and the work, once deleted, takes
+// everything it applied with it and is released: the agent deletes as
+// itself, as OCM's agent does (it checked delete when it applied them).
+func TestExecutorOffboardedWorkIsPrunedAndDeleted(t *testing.T) {
+	e := setup(t)
+	const cluster, ns, name = "cluster2", "e2e-executor-offboard", "tenant"
+	rbacAgent(t)
+	executorNamespace(t, cluster, ns)
+	revoke := bindAdmin(t, cluster, ns)
+
+	createWork(t, fixture.NewWork(cluster, name).WithExecutor(ns, "executor1").WithManifest(
+		fixture.Role(ns, "reader", getConfigMaps),
+		fixture.RoleBinding(ns, "readers", "Role", "reader", "executor1"),
+		fixture.ConfigMap(ns, "settings", map[string]string{"a": "b"}),
+		fixture.ConfigMap(ns, "dropped", nil),
+	).Build())
+	waitWorkCondition(t, cluster, name, workv1.WorkApplied, metav1.ConditionTrue)
+	applied := appliedwork.Name(appliedwork.HubHash(e.Hub.Config.Host), name)
+	framework.Eventually(t, convergeTimeout, func() error {
+		a, err := e.Cluster(cluster).Work.WorkV1().AppliedManifestWorks().Get(t.Context(), applied, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if n := len(a.Status.AppliedResources); n != 4 {
+			return fmt.Errorf("%d resources recorded", n)
+		}
+		return nil
+	}, "the four objects are recorded")
+
+	revoke()
+	updateWork(t, cluster, name, func(w *workv1.ManifestWork) { w.Spec.Workload.Manifests = w.Spec.Workload.Manifests[:3] })
+	kube := e.Cluster(cluster).Kube
+	waitGone(t, "the dropped config map", func(ctx context.Context) error {
+		_, err := kube.CoreV1().ConfigMaps(ns).Get(ctx, "dropped", metav1.GetOptions{})
+		return err
+	})
+
+	require.NoError(t, e.Hub.Work.WorkV1().ManifestWorks(cluster).Delete(t.Context(), name, metav1.DeleteOptions{}))
+	waitGone(t, "work", func(ctx context.Context) error {
+		_, err := getWork(ctx, cluster, name)
+		return err
+	})
+	for what, get := range map[string]func(ctx context.Context) error{
+		"role": func(ctx context.Context) error {
+			_, err := kube.RbacV1().Roles(ns).Get(ctx, "reader", metav1.GetOptions{})
+			return err
+		},
+		"role binding": func(ctx context.Context) error {
+			_, err := kube.RbacV1().RoleBindings(ns).Get(ctx, "readers", metav1.GetOptions{})
+			return err
+		},
+		"config map": func(ctx context.Context) error {
+			_, err := kube.CoreV1().ConfigMaps(ns).Get(ctx, "settings", metav1.GetOptions{})
+			return err
+		},
+	} {
+		assert.True(t, apierrors.IsNotFound(get(t.Context())), "the %s went with the work", what)
+	}
 }

@@ -108,16 +108,14 @@ type Cleaner struct {
 	Objects ObjectCache
 }
 
-// Guard approves the deletion of an object right before it is requested; an
-// error stops it and is returned by Clean. A nil Guard approves every one.
-type Guard func(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) error
-
 // Clean applies action to the object res names, for the AppliedManifestWork
 // whose UID is owner. res.UID, when set, must be the live object's UID; when
 // empty, the owner reference alone identifies the object as ours. A write
 // that fails because the object changed is retried once on a fresh read.
-// guard is asked before a delete is sent, and only then.
-func (c *Cleaner) Clean(ctx context.Context, owner types.UID, res workv1.AppliedManifestResourceMeta, action Action, guard Guard) (Outcome, error) {
+// The agent deletes as itself, as OCM's agent does: a work's executor was
+// checked, delete included, when the object was applied, and a work whose
+// executor lost its rights since can still be deleted.
+func (c *Cleaner) Clean(ctx context.Context, owner types.UID, res workv1.AppliedManifestResourceMeta, action Action) (Outcome, error) {
 	gvr := GVR(res)
 	logger := klog.FromContext(ctx).WithValues("resource", Describe(res), "action", action.String())
 	ctx = klog.NewContext(ctx, logger)
@@ -135,7 +133,7 @@ func (c *Cleaner) Clean(ctx context.Context, owner types.UID, res workv1.Applied
 		if live == nil {
 			return Gone, nil
 		}
-		outcome, cleanErr := c.cleanObject(ctx, gvr, owner, res, live, action, cached, guard)
+		outcome, cleanErr := c.cleanObject(ctx, gvr, owner, res, live, action, cached)
 		if !changedMeanwhile(cleanErr) || attempt > 0 {
 			return outcome, cleanErr
 		}
@@ -156,7 +154,7 @@ func changedMeanwhile(err error) bool {
 // cleanObject decides on live, as last read, and writes at most once. cached
 // says live came from the watch cache, which may be behind.
 func (c *Cleaner) cleanObject(ctx context.Context, gvr schema.GroupVersionResource, owner types.UID,
-	res workv1.AppliedManifestResourceMeta, live *metav1.PartialObjectMetadata, action Action, cached bool, guard Guard) (Outcome, error) {
+	res workv1.AppliedManifestResourceMeta, live *metav1.PartialObjectMetadata, action Action, cached bool) (Outcome, error) {
 	logger := klog.FromContext(ctx)
 	if res.UID != "" && live.UID != types.UID(res.UID) {
 		logger.V(2).Info("Leaving an object recreated by someone else alone", "recordedUID", res.UID, "liveUID", live.UID)
@@ -175,11 +173,6 @@ func (c *Cleaner) cleanObject(ctx context.Context, gvr schema.GroupVersionResour
 	if live.DeletionTimestamp != nil {
 		logger.V(4).Info("Waiting for a terminating object", "finalizers", live.Finalizers)
 		return Terminating, nil
-	}
-	if guard != nil {
-		if err := guard(ctx, gvr, live.Namespace, live.Name); err != nil {
-			return Kept, err
-		}
 	}
 	return c.delete(ctx, gvr, live, cached)
 }
@@ -322,22 +315,4 @@ func GVR(res workv1.AppliedManifestResourceMeta) schema.GroupVersionResource {
 // "deployments apps/v1 default/web" or "namespaces v1 web".
 func Describe(res workv1.AppliedManifestResourceMeta) string {
 	return fmt.Sprintf("%s %s %s", res.Resource, GVR(res).GroupVersion().String(), cache.NewObjectName(res.Namespace, res.Name))
-}
-
-// Executors decides whether the executor of a work may delete an object.
-type Executors interface {
-	MayDelete(ctx context.Context, e *workv1.ManifestWorkExecutor, gvr schema.GroupVersionResource, namespace, name string) error
-}
-
-// GuardFor is the Guard that deletes only what the executor of work may
-// delete. It is nil, approving everything, when the work names no executor
-// or is gone (the agent then acts as itself).
-func GuardFor(executors Executors, work *workv1.ManifestWork) Guard {
-	if work == nil || work.Spec.Executor == nil {
-		return nil
-	}
-	e := work.Spec.Executor
-	return func(ctx context.Context, gvr schema.GroupVersionResource, namespace, name string) error {
-		return executors.MayDelete(ctx, e, gvr, namespace, name)
-	}
 }

@@ -90,7 +90,7 @@ func TestClean(t *testing.T) {
 			client := ct.NewClient(t, objs...)
 			c := &appliedwork.Cleaner{Client: client}
 
-			got, err := c.Clean(context.Background(), ours, tc.record, tc.action, nil)
+			got, err := c.Clean(context.Background(), ours, tc.record, tc.action)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 			assert.Equal(t, tc.wantWrites, ct.Writes(client.Actions()))
@@ -123,7 +123,7 @@ func TestCleanDeleteIsConditional(t *testing.T) {
 			client := ct.NewClient(t, obj)
 			c := &appliedwork.Cleaner{Client: client, Objects: objects}
 
-			_, err := c.Clean(context.Background(), ours, ct.Resource(ct.Deployments, "default", "web", "uid-1"), appliedwork.Delete, nil)
+			_, err := c.Clean(context.Background(), ours, ct.Resource(ct.Deployments, "default", "web", "uid-1"), appliedwork.Delete)
 			require.NoError(t, err)
 
 			del := findAction[clienttesting.DeleteActionImpl](t, client.Actions(), "delete")
@@ -148,7 +148,7 @@ func TestCleanReleasePatchTestsWhatItRemoves(t *testing.T) {
 	client := ct.NewClient(t, ct.Object(ct.ConfigMaps, "default", "web", "uid-1", plainRef, ourRef))
 	c := &appliedwork.Cleaner{Client: client}
 
-	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Orphan, nil)
+	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Orphan)
 	require.NoError(t, err)
 
 	patch := findAction[clienttesting.PatchActionImpl](t, client.Actions(), "patch")
@@ -178,7 +178,7 @@ func TestCleanReleaseRetriesWhenTheOwnersChanged(t *testing.T) {
 	})
 	c := &appliedwork.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, stale)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Orphan, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Orphan)
 	require.NoError(t, err)
 	assert.Equal(t, appliedwork.Kept, got)
 	assert.Equal(t, []string{"patch", "get", "patch"}, verbs(client.Actions()))
@@ -193,7 +193,7 @@ func TestCleanUsesTheCache(t *testing.T) {
 	client := ct.NewClient(t, obj)
 	c := &appliedwork.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, obj)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete)
 	require.NoError(t, err)
 	assert.Equal(t, appliedwork.Deleting, got)
 	assert.Equal(t, []string{"delete"}, verbs(client.Actions()))
@@ -204,7 +204,7 @@ func TestCleanConfirmsAbsenceWithTheAPI(t *testing.T) {
 	client := ct.NewClient(t, ct.Object(ct.ConfigMaps, "default", "web", "uid-1", ourRef))
 	c := &appliedwork.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete)
 	require.NoError(t, err)
 	assert.Equal(t, appliedwork.Deleting, got)
 	assert.Equal(t, []string{"get", "delete"}, verbs(client.Actions()))
@@ -224,12 +224,12 @@ func TestCleanTrustsASeenDeletion(t *testing.T) {
 	client := ct.NewClient(t)
 	c := &appliedwork.Cleaner{Client: client, Objects: sawDeleted{Cache: ct.Cache{}.Put(ct.ConfigMaps), uids: map[types.UID]bool{"uid-1": true}}}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete)
 	require.NoError(t, err)
 	assert.Equal(t, appliedwork.Gone, got)
 	assert.Empty(t, client.Actions(), "no read")
 
-	got, err = c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-2"), appliedwork.Delete, nil)
+	got, err = c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-2"), appliedwork.Delete)
 	require.NoError(t, err)
 	assert.Equal(t, appliedwork.Gone, got)
 	assert.Equal(t, []string{"get"}, verbs(client.Actions()), "an unseen deletion is confirmed with the API")
@@ -248,7 +248,7 @@ func TestCleanRetriesOnAFreshReadAfterAConflict(t *testing.T) {
 	})
 	c := &appliedwork.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, stale)}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete)
 	require.NoError(t, err)
 	assert.Equal(t, appliedwork.Kept, got)
 	assert.Equal(t, []string{"delete", "get", "patch"}, verbs(client.Actions()))
@@ -271,7 +271,7 @@ func TestCleanReportsAFailedReadAfterAConflict(t *testing.T) {
 	})
 	c := &appliedwork.Cleaner{Client: client, Objects: ct.Cache{}.Put(ct.ConfigMaps, stale)}
 
-	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete, nil)
+	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete)
 	require.Error(t, err)
 	assert.True(t, apierrors.IsServiceUnavailable(err), "the read's failure: %v", err)
 	assert.Equal(t, []string{"delete", "get"}, verbs(client.Actions()))
@@ -284,7 +284,7 @@ func TestCleanReportsErrors(t *testing.T) {
 	})
 	c := &appliedwork.Cleaner{Client: client}
 
-	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete, nil)
+	_, err := c.Clean(context.Background(), ours, ct.Resource(ct.ConfigMaps, "default", "web", "uid-1"), appliedwork.Delete)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "configmaps default/web")
 }
@@ -293,7 +293,7 @@ func TestCleanClusterScoped(t *testing.T) {
 	client := ct.NewClient(t, ct.Object(ct.Namespaces, "", "web", "uid-1", ourRef))
 	c := &appliedwork.Cleaner{Client: client}
 
-	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.Namespaces, "", "web", "uid-1"), appliedwork.Delete, nil)
+	got, err := c.Clean(context.Background(), ours, ct.Resource(ct.Namespaces, "", "web", "uid-1"), appliedwork.Delete)
 	require.NoError(t, err)
 	assert.Equal(t, appliedwork.Deleting, got)
 	assert.Nil(t, ct.Stored(t, client, ct.Namespaces, "", "web"))

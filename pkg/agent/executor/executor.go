@@ -4,16 +4,22 @@
 // A work whose spec.executor names a ServiceAccount is applied by the agent
 // with its own credentials, but only after SubjectAccessReviews on the
 // managed cluster have shown that the ServiceAccount could have done each
-// write itself. A work without executor is applied as the agent.
+// write itself, and, for an RBAC object, after a server-side dry run as the
+// ServiceAccount has shown that the API server's escalation rules let it
+// write that object, as OCM's agent checks. A work without executor is
+// applied as the agent. Deleting is not checked: the agent deletes what a
+// work owns as itself, as OCM's agent does, so that a work whose executor
+// lost its rights can still be deleted.
 package executor
 
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"regexp"
 	"strings"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -62,12 +68,6 @@ func (a Access) on() string {
 	return fmt.Sprintf("%s %q in namespace %q", resource, a.Name, a.Namespace)
 }
 
-// deniedError reports the accesses an executor lacks.
-func deniedError(user string, denied []Access) error {
-	return &denial{message: fmt.Sprintf("executor %s is not allowed to %s on the managed cluster; "+
-		"grant it with RBAC there and the agent retries at once", user, describeAccesses(denied))}
-}
-
 // describeAccesses lists accesses per object, in order, as
 // `get, create configmaps "web" in namespace "default"`.
 func describeAccesses(accesses []Access) string {
@@ -93,21 +93,58 @@ func describeAccesses(accesses []Access) string {
 // says so, in the words of OCM's agent.
 const RetryWithin = time.Minute
 
-// escalations are the verbs that only the RBAC kinds need: when an executor
-// lacks nothing else, OCM's agent calls the denial a permission escalation.
-var escalations = map[string]bool{escalateVerb: true, bindVerb: true}
-
 // applyDeniedError is the denial of an apply, worded as OCM's agent words it
 // so that the manifest's Applied condition reads the same: the object's
-// group, resource, namespace and name, whether the executor only lacks what
-// creating RBAC objects takes, and when the agent tries again.
-func applyDeniedError(gvr schema.GroupVersionResource, namespace, name string, denied []Access) error {
+// group, resource, namespace and name, and when the agent tries again. A
+// refusal of the API server's escalation rules (refused, from a dry run as
+// the executor) is OCM's "permission escalation", followed by what the API
+// server said the executor lacks.
+func applyDeniedError(gvr schema.GroupVersionResource, namespace, name string, refused *string) error {
 	message := fmt.Sprintf("not allowed to apply the resource %s %s, %s %s", gvr.Group, gvr.Resource, namespace, name)
-	if !slices.ContainsFunc(denied, func(a Access) bool { return !escalations[a.Verb] }) {
+	if refused != nil {
 		message += ", error: permission escalation"
+		if *refused != "" {
+			message += ": " + *refused
+		}
 	}
 	return &denial{message: message + ", will try again in " + RetryWithin.String()}
 }
+
+// maxMissing is how many of the rights the API server says an executor
+// lacks a denial names.
+const maxMissing = 5
+
+// escalationReason is what a Forbidden answer to a dry run as the executor
+// says, on one line and without the executor's groups: for the escalation
+// rules, as `user "…" is attempting to grant RBAC permissions not currently
+// held: {…}; {…}`, naming at most maxMissing rights. escalation tells the
+// refusal came from those rules (and so from the executor's rights alone).
+func escalationReason(err error) (reason string, escalation bool) {
+	var status apierrors.APIStatus
+	message := err.Error()
+	if errors.As(err, &status) && status.Status().Message != "" {
+		message = status.Status().Message
+	}
+	if _, after, found := strings.Cut(message, " is forbidden: "); found {
+		message = after
+	}
+	message = groupsList.ReplaceAllString(message, "")
+	escalation = strings.Contains(message, "is attempting to grant RBAC permissions not currently held") ||
+		strings.Contains(message, "must have cluster-admin privileges to use the aggregationRule")
+	head, rights, found := strings.Cut(message, ":\n")
+	if !found {
+		return strings.Join(strings.Fields(message), " "), escalation
+	}
+	lines := strings.Split(rights, "\n")
+	if len(lines) > maxMissing {
+		lines = append(lines[:maxMissing:maxMissing], fmt.Sprintf("and %d more", len(lines)-maxMissing))
+	}
+	return head + ": " + strings.Join(lines, "; "), escalation
+}
+
+// groupsList is the executor's groups in the API server's refusal: the same
+// for every ServiceAccount of a namespace, and noise in a condition.
+var groupsList = regexp.MustCompile(` \(groups=\[[^\]]*\]\)`)
 
 // ErrDenied is wrapped by every error that says the executor lacks a permission.
 var ErrDenied = errors.New("executor not allowed")

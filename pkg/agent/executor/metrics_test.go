@@ -8,8 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/executor/executortest"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/pkg/metrics"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 func reviews(t *testing.T, result string) float64 {
@@ -29,15 +31,17 @@ func TestReviewsAndCacheHitsAreCounted(t *testing.T) {
 	a := rbac.Authorizer(true)
 	denied, allowed, hits := reviews(t, metrics.ReviewDenied), reviews(t, metrics.ReviewAllowed), cacheHits(t)
 
-	require.Error(t, a.MayDelete(ctx, executorOf(t), configMaps, "team", "settings"))
+	cm := toUnstructured(t, fixture.ConfigMap("team", "settings", nil))
+	readOnly := workv1.UpdateStrategyTypeReadOnly // one review: get
+	require.Error(t, a.MayApply(ctx, executorOf(t), configMaps, cm, readOnly, false))
 	assert.Equal(t, denied+1, reviews(t, metrics.ReviewDenied))
-	require.Error(t, a.MayDelete(ctx, executorOf(t), configMaps, "team", "settings"))
+	require.Error(t, a.MayApply(ctx, executorOf(t), configMaps, cm, readOnly, false))
 	assert.Equal(t, denied+1, reviews(t, metrics.ReviewDenied), "from the cache")
 	assert.Equal(t, hits+1, cacheHits(t))
 
-	rbac.Grant(executor1, "delete", "", "configmaps")
+	rbac.Grant(executor1, "get", "", "configmaps")
 	a.Invalidate(executor1)
-	require.NoError(t, a.MayDelete(ctx, executorOf(t), configMaps, "team", "settings"))
+	require.NoError(t, a.MayApply(ctx, executorOf(t), configMaps, cm, readOnly, false))
 	assert.Equal(t, allowed+1, reviews(t, metrics.ReviewAllowed))
 	assert.Equal(t, 2, rbac.Reviews())
 }

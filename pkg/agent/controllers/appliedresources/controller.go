@@ -51,7 +51,6 @@ type Deps struct {
 	AppliedWorks workinformers.AppliedManifestWorkInformer
 	Metadata     metadata.Interface      // applied objects on the managed cluster
 	Objects      appliedwork.ObjectCache // watch cache of applied objects
-	Executors    appliedwork.Executors   // checks a work's executor before pruning
 	// Records, if set, are persisted in the AppliedManifestWork's
 	// records.Annotation once the work's status is current.
 	Records  *records.Store

@@ -7,36 +7,25 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/manifestwork/work/pkg/agent/executor"
-	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	ct "github.com/manifestwork/work/pkg/controllertest"
-	"github.com/manifestwork/work/pkg/serviceaccount"
 	"github.com/manifestwork/work/test/fixture"
 )
 
-// A resource dropped from a work is pruned only if the work's executor may
-// delete it; otherwise it stays, keeps its record, and the reconcile fails so
-// that it is retried.
-func TestPruneAsTheExecutor(t *testing.T) {
+// A resource dropped from a work is pruned by the agent as itself, as OCM's
+// agent prunes: the work's executor was checked, delete included, when it
+// was applied, and one that lost its rights since asks nothing now.
+func TestPruneAsTheAgent(t *testing.T) {
 	deploy := ct.Resource(ct.Deployments, "default", "web", "uid-web")
 	work := webWork()
 	work.Spec.Executor = &workv1.ManifestWorkExecutor{Subject: workv1.ManifestWorkExecutorSubject{
 		Type: workv1.ExecutorSubjectTypeServiceAccount, ServiceAccount: &workv1.ManifestWorkSubjectServiceAccount{Namespace: "default", Name: "executor1"}}}
 	e := newEnv(t, fixture.WebApplied(deploy), nil, ct.Object(ct.Deployments, "default", "web", "uid-web", fixture.OurRef))
-	rbac := executortest.NewRBAC()
-	e.c.Executors = rbac.Authorizer(false)
 
 	_, err := e.c.reconcile(context.Background(), work)
-	require.ErrorIs(t, err, executor.ErrDenied)
-	assert.Contains(t, err.Error(), `executor system:serviceaccount:default:executor1 is not allowed to delete deployments.apps "web" in namespace "default"`)
-	assert.Empty(t, ct.Writes(e.metadata.Actions()), "nothing deleted")
-	assert.Equal(t, []workv1.AppliedManifestResourceMeta{deploy}, e.appliedResources(t))
-
-	rbac.Grant(serviceaccount.User("default", "executor1"), "delete", "apps", "deployments")
-	_, err = e.c.reconcile(context.Background(), work)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"delete deployments default/web"}, ct.Writes(e.metadata.Actions()))
+	assert.Empty(t, e.appliedResources(t), "pruned, and gone from the record")
 }
 
 // Objects are recorded as the watch cache sees them: one the cache has not

@@ -260,9 +260,8 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 		st.resources = append(st.resources, dropped...)
 		return nil
 	}
-	guard := appliedwork.GuardFor(c.Executors, st.work)
 	for _, r := range dropped {
-		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, pruneAction(st.work, r), guard)
+		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, pruneAction(st.work, r))
 		if err != nil {
 			err = fmt.Errorf("pruning %s: %w", appliedwork.Describe(r), err)
 			st.errs, st.unpruned = append(st.errs, err), append(st.unpruned, err)

@@ -704,7 +704,7 @@ func TestReconcilePatchesOnlyWhatChanged(t *testing.T) {
 // agent does: an object gone ahead of the others shows on the work, and
 // the finalize controller's Deleting condition stays.
 func TestReconcileWhileDeleting(t *testing.T) {
-	deleting := cond(workv1.WorkDeleting, metav1.ConditionTrue, "ResourcesDeleting", "waiting for Namespace ns to be deleted")
+	deleting := cond(workv1.WorkDeleting, metav1.ConditionTrue, "WorkDeleting", "waiting for Namespace ns to be deleted")
 	work := newWork([]metav1.Condition{workApplied, progressing, workAvail, deleting},
 		manifest(meta(0, cm), applied, available), manifest(meta(1, ns), applied, available))
 	work.DeletionTimestamp = &metav1.Time{Time: time.Now()}

@@ -27,9 +27,12 @@ import (
 const ControllerName = "ExecutorCacheController"
 
 // Invalidator forgets the decisions about an executor, or about all of them
-// for executor.AllExecutors.
+// for executor.AllExecutors. Referring names the executors whose decisions
+// about a binding rest on the rules of a role (kind Role or ClusterRole)
+// the binding refers to.
 type Invalidator interface {
 	Invalidate(user string)
+	Referring(kind, namespace, name string) []string
 }
 
 // Deps are the controller's collaborators.
@@ -153,7 +156,9 @@ func grantsSame(old, obj any) bool {
 }
 
 // executors are the executors whose permissions an RBAC object decides: the
-// subjects of a binding, or of every binding of a role.
+// subjects of a binding, or of every binding of a role and those whose
+// bindings in works refer to the role (whether they may create such a
+// binding depends on the role's rules).
 func (c *controller) executors(obj any) []string {
 	switch o := obj.(type) {
 	case *rbacv1.RoleBinding:
@@ -161,9 +166,9 @@ func (c *controller) executors(obj any) []string {
 	case *rbacv1.ClusterRoleBinding:
 		return executorsOf("", o.Subjects)
 	case *rbacv1.Role:
-		return c.boundTo(roleKey("Role", o.Namespace, o.Name))
+		return append(c.boundTo(executor.RoleKey("Role", o.Namespace, o.Name)), c.Invalidator.Referring("Role", o.Namespace, o.Name)...)
 	case *rbacv1.ClusterRole:
-		return c.boundTo(roleKey("ClusterRole", "", o.Name))
+		return append(c.boundTo(executor.RoleKey("ClusterRole", "", o.Name)), c.Invalidator.Referring("ClusterRole", "", o.Name)...)
 	}
 	c.logger.Error(nil, "Ignoring an event of an unexpected type", "type", fmt.Sprintf("%T", obj))
 	return nil

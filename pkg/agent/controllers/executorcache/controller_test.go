@@ -21,7 +21,10 @@ import (
 	"github.com/manifestwork/work/test/framework"
 )
 
-const executor1 = "system:serviceaccount:default:executor1"
+const (
+	executor1 = "system:serviceaccount:default:executor1"
+	executor3 = "system:serviceaccount:team:executor3"
+)
 
 func TestExecutorsOf(t *testing.T) {
 	for _, tc := range []struct {
@@ -43,10 +46,18 @@ func TestExecutorsOf(t *testing.T) {
 	}
 }
 
-// recorder is an Invalidator that remembers what it was told.
-type recorder struct{ ct.Calls }
+// recorder is an Invalidator that remembers what it was told; referring
+// are the executors whose bindings in works refer to each role.
+type recorder struct {
+	ct.Calls
+	referring map[string][]string
+}
 
 func (r *recorder) Invalidate(user string) { r.Add(user) }
+
+func (r *recorder) Referring(kind, namespace, name string) []string {
+	return r.referring[executor.RoleKey(kind, namespace, name)]
+}
 
 // The controller maps each RBAC change to the executors it concerns: a
 // binding's subjects, the subjects of every binding of a changed role; it
@@ -62,7 +73,7 @@ func TestRBACChangesInvalidateTheirExecutors(t *testing.T) {
 		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: "executor1"}}}
 	client := kubefake.NewClientset(edit, binding)
 	informers := kubeinformers.NewSharedInformerFactory(client, 0)
-	inv := &recorder{}
+	inv := &recorder{referring: map[string][]string{"Role/team/reader": {executor3}}}
 	var changed ct.Calls
 	c, err := New(Deps{
 		RBAC: informers.Rbac().V1(), Invalidator: inv,
@@ -122,5 +133,13 @@ func TestRBACChangesInvalidateTheirExecutors(t *testing.T) {
 	// The binding goes: its executor loses what it granted.
 	require.NoError(t, rbac.RoleBindings("default").Delete(ctx, binding.Name, metav1.DeleteOptions{}))
 	waitFor(executor1)
+
+	// A role no binding grants is created: whether an executor may bind
+	// it depends on its rules, so the executor whose binding refers to it
+	// is concerned.
+	_, err = rbac.Roles("team").Create(ctx, &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "reader"},
+		Rules: edit.Rules}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	waitFor(executor3)
 	assert.Equal(t, want, changed.List())
 }

@@ -34,25 +34,16 @@ func executorsOf(namespace string, subjects []rbacv1.Subject) []string {
 	return out
 }
 
-// roleRefIndex indexes bindings by the role they grant, so that a change of
-// a role finds the executors it concerns.
+// roleRefIndex indexes bindings by the role they grant (executor.RoleKey),
+// so that a change of a role finds the executors it concerns.
 const roleRefIndex = "roleRef"
-
-// roleKey names a role for roleRefIndex: "ClusterRole/<name>" or
-// "Role/<namespace>/<name>".
-func roleKey(kind, namespace, name string) string {
-	if kind == "ClusterRole" {
-		return "ClusterRole/" + name
-	}
-	return "Role/" + namespace + "/" + name
-}
 
 func indexRoleBinding(obj any) ([]string, error) {
 	b, ok := obj.(*rbacv1.RoleBinding)
 	if !ok {
 		return nil, nil
 	}
-	return []string{roleKey(b.RoleRef.Kind, b.Namespace, b.RoleRef.Name)}, nil
+	return []string{executor.RoleKey(b.RoleRef.Kind, b.Namespace, b.RoleRef.Name)}, nil
 }
 
 func indexClusterRoleBinding(obj any) ([]string, error) {
@@ -60,5 +51,5 @@ func indexClusterRoleBinding(obj any) ([]string, error) {
 	if !ok {
 		return nil, nil
 	}
-	return []string{roleKey(b.RoleRef.Kind, "", b.RoleRef.Name)}, nil
+	return []string{executor.RoleKey(b.RoleRef.Kind, "", b.RoleRef.Name)}, nil
 }

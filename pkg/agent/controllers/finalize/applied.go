@@ -20,7 +20,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
-	"github.com/manifestwork/work/pkg/agent/executor"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
@@ -46,7 +45,6 @@ type AppliedDeps struct {
 	AppliedWorks workinformers.AppliedManifestWorkInformer
 	Metadata     metadata.Interface      // applied objects on the managed cluster
 	Objects      appliedwork.ObjectCache // watch cache of applied objects
-	Executors    appliedwork.Executors   // checks a work's executor before each delete
 	Recorder     events.Recorder         // library-go's, for the controller factory
 	Events       record.EventRecorder    // Kubernetes Events on the works, on the hub
 	// SyncContext, when set, is the controller's queue; share it with the
@@ -123,9 +121,6 @@ type appliedState struct {
 	// this pass asked for any of those deletions.
 	pending   []string
 	requested bool
-	// denied are the deletions the work's executor may not make: they wait,
-	// retried with backoff and at once when RBAC changes.
-	denied []error
 	// failed are the other cleanup steps that failed: retried with backoff,
 	// and named in the Deleting condition once they have failed for a while.
 	failed []error
@@ -158,8 +153,8 @@ func (c *AppliedController) reconcile(ctx context.Context, applied *workv1.Appli
 			return 0, err
 		}
 	}
-	if len(st.denied) > 0 || len(st.failed) > 0 {
-		return 0, errors.Join(append(st.denied, st.failed...)...)
+	if len(st.failed) > 0 {
+		return 0, errors.Join(st.failed...)
 	}
 	if len(st.pending) > 0 {
 		if st.requested {
@@ -227,21 +222,16 @@ func workName(applied *workv1.AppliedManifestWork) string {
 // deleteOption says, and records which deleted objects are still there.
 // Orphaned objects lose our owner reference here, before the finalizer goes:
 // once the AppliedManifestWork is gone, the garbage collector deletes every
-// object still owned only by it.
+// object still owned only by it. The agent deletes as itself, whatever the
+// work's executor may do now (see appliedwork.Cleaner.Clean).
 func (c *AppliedController) cleanResources(ctx context.Context, st *appliedState) error {
 	option := deleteOptionOf(st.work)
-	guard := appliedwork.GuardFor(c.Executors, st.work)
 	for _, r := range c.resources(st) {
 		action := actionFor(option, r)
 		if orphanedByAdopter(st.adopter, r) {
 			action = appliedwork.Orphan
 		}
-		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, action, guard)
-		if errors.Is(err, executor.ErrDenied) {
-			st.pending = append(st.pending, appliedwork.Describe(r))
-			st.denied = append(st.denied, err)
-			continue
-		}
+		outcome, err := c.cleaner.Clean(ctx, st.applied.UID, r, action)
 		if err != nil {
 			st.pending = append(st.pending, appliedwork.Describe(r))
 			st.failed = append(st.failed, err) // it names the object
@@ -326,8 +316,7 @@ func orphanedByAdopter(adopter *workv1.ManifestWork, r workv1.AppliedManifestRes
 
 // reportWaiting names, in the Deleting condition of the work being deleted,
 // the objects its deletion waits for, and what keeps it from going on:
-// deletions the executor may not make, and failures that have lasted (see
-// package stalled). A work that is not being deleted (its
+// failures that have lasted (see package stalled). A work that is not being deleted (its
 // AppliedManifestWork was deleted on its own) is left alone.
 func (c *AppliedController) reportWaiting(ctx context.Context, st *appliedState) error {
 	if st.work == nil || st.work.DeletionTimestamp == nil {
@@ -347,7 +336,6 @@ func (c *AppliedController) reportWaiting(ctx context.Context, st *appliedState)
 	if len(st.pending) > 0 {
 		message = waitingMessage(st.pending)
 	}
-	message += firstOf(st.denied, "deletions not allowed")
 	if persisting {
 		message += firstOf(st.failed, "failures")
 	}
@@ -379,7 +367,7 @@ func firstOf(errs []error, more string) string {
 // left to wait for. A failure is one of the pass's failures: retried, and
 // named once it lasts.
 func (c *AppliedController) removeFinalizer(ctx context.Context, st *appliedState) error {
-	if len(st.pending) > 0 { // also every object that failed or was denied
+	if len(st.pending) > 0 { // also every object that failed
 		return nil
 	}
 	patch, err := withoutFinalizer(st.applied.Finalizers, st.applied.ResourceVersion, workv1.AppliedManifestWorkFinalizer)

@@ -113,7 +113,7 @@ func TestAppliedReconcile(t *testing.T) {
 			{gvr: ct.ConfigMaps, namespace: "default", name: "cm", gone: true},
 			{gvr: ct.Deployments, namespace: "default", name: "web", gone: true},
 		},
-		wantMessage: "waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "a work that is gone is deleted in the foreground",
 		f: given{applied: deleting(fixture.WebApplied(cmRes)),
@@ -164,7 +164,7 @@ func TestAppliedReconcile(t *testing.T) {
 			{gvr: ct.ConfigMaps, namespace: "default", name: "cm"},
 			{gvr: ct.Deployments, namespace: "default", name: "web", gone: true},
 		},
-		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "SelectivelyOrphan rules match on group too",
 		f: given{work: withDeleteOption(deleting(webWork()), workv1.DeletePropagationPolicyTypeSelectivelyOrphan,
@@ -174,7 +174,7 @@ func TestAppliedReconcile(t *testing.T) {
 		wantWait: true, wantFinalizer: true,
 		wantObjects: []string{"delete deployments default/web"},
 		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", gone: true}},
-		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		// Unlike manifestConfigs, orphaning rules name objects exactly, as
 		// in OCM's agent: "*" is a name like any other.
@@ -187,14 +187,14 @@ func TestAppliedReconcile(t *testing.T) {
 		wantWait: true, wantFinalizer: true,
 		wantObjects: []string{"delete deployments default/web"},
 		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", gone: true}},
-		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "a terminating object keeps the finalizer, and the Deleting message names it",
 		f: given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(cmRes, deployRes)),
 			objects: []*metav1.PartialObjectMetadata{ct.Terminating(deployObj())}},
 		wantWait: true, wantFinalizer: true,
 		wantState:   []objectState{{gvr: ct.Deployments, namespace: "default", name: "web", owners: []metav1.OwnerReference{fixture.OurRef}}},
-		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name: "a shared object only loses our owner reference",
 		f: given{work: deleting(webWork()), applied: deleting(fixture.WebApplied(deployRes)),
@@ -263,7 +263,7 @@ func TestAppliedReconcile(t *testing.T) {
 			}
 			require.NotNil(t, cond)
 			assert.Equal(t, tc.wantMessage, cond.Message)
-			assert.Equal(t, ReasonResourcesDeleting, cond.Reason)
+			assert.Equal(t, ReasonWorkDeleting, cond.Reason)
 		})
 	}
 }
@@ -281,7 +281,7 @@ func TestAppliedWaitsAndThenLetsGo(t *testing.T) {
 	require.NoError(t, err)
 	assert.LessOrEqual(t, wait, 2*settleInterval, "just deleted: look again soon")
 	assert.Equal(t, []string{"delete configmaps default/cm"}, e.objectWrites())
-	assert.Equal(t, "waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
+	assert.Equal(t, MessageDeleting+"; waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
 
 	// The config map is gone now; the deployment is still held.
 	e.clearActions()
@@ -291,7 +291,7 @@ func TestAppliedWaitsAndThenLetsGo(t *testing.T) {
 	assert.GreaterOrEqual(t, wait, pollInterval)
 	assert.Empty(t, e.objectWrites())
 	assert.Equal(t, []string{"patch manifestworks/status " + fixture.Cluster + "/web"}, e.hubWrites(), "message now names only the deployment")
-	assert.Equal(t, "waiting for deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
+	assert.Equal(t, MessageDeleting+"; waiting for deployments apps/v1 default/web to be deleted", e.deletingCond(t).Message)
 
 	// Nothing changed: no writes at all.
 	e.clearActions()
@@ -390,32 +390,22 @@ func TestAppliedSyncIgnoresWhatIsGone(t *testing.T) {
 	assert.Empty(t, syncCtx.Q.Added)
 }
 
-// The executor of a deleted work must be allowed to delete each object: a
-// denied one stays, the Deleting condition says why, the others are deleted,
-// and the finalizer waits; orphaning needs no permission.
-func TestAppliedDeletesOnlyWhatTheExecutorMay(t *testing.T) {
-	const executor1 = "system:serviceaccount:default:executor1"
+// The agent deletes what a deleted work applied as itself, as OCM's agent
+// does: an executor that lost its rights since the apply (here it has none)
+// holds nothing back, and the work is released.
+func TestAppliedDeletesAsTheAgent(t *testing.T) {
 	work := deleting(webWork())
 	work.Spec.Executor = &workv1.ManifestWorkExecutor{Subject: workv1.ManifestWorkExecutorSubject{
 		Type: workv1.ExecutorSubjectTypeServiceAccount, ServiceAccount: &workv1.ManifestWorkSubjectServiceAccount{Namespace: "default", Name: "executor1"}}}
 	applied := deleting(fixture.WebApplied(cmRes, deployRes))
 	e := newEnv(t, given{work: work, applied: applied, objects: []*metav1.PartialObjectMetadata{cmObj(), deployObj()}})
-	e.rbac.Grant(executor1, "delete", "apps", "deployments")
 
 	_, err := e.applied.reconcile(context.Background(), applied)
-	require.Error(t, err, "retried with backoff")
-	assert.Equal(t, []string{"delete deployments default/web"}, e.objectWrites())
-	assert.NotNil(t, e.object(t, ct.ConfigMaps, "default", "cm"), "the config map stays")
-	assert.Equal(t, "waiting for configmaps v1 default/cm, deployments apps/v1 default/web to be deleted; executor "+executor1+
-		` is not allowed to delete configmaps "cm" in namespace "default" on the managed cluster; grant it with RBAC there and the agent retries at once`,
-		e.deletingCond(t).Message)
-	assert.Empty(t, e.spokeWrites(), "finalizer kept")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"delete configmaps default/cm", "delete deployments default/web"}, e.objectWrites())
 
-	// Granted: the config map is deleted.
-	e.rbac.Grant(executor1, "delete", "", "configmaps")
 	e.clearActions()
-	e.applied.works = listerOf(t, e.hubWork(t))
 	_, err = e.applied.reconcile(context.Background(), applied)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"delete configmaps default/cm"}, e.objectWrites())
+	assert.Len(t, e.spokeWrites(), 1, "both gone: the finalizer goes")
 }

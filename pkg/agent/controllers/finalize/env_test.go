@@ -14,7 +14,6 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
-	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
@@ -64,7 +63,6 @@ type env struct {
 	hub      *fakework.Clientset
 	spoke    *fakework.Clientset
 	metadata *metadatafake.FakeMetadataClient
-	rbac     *executortest.RBAC // what executors may do
 	events   *record.FakeRecorder
 }
 
@@ -103,10 +101,9 @@ func newEnv(t *testing.T, f given) *env {
 	}
 	worksLister := worklisters.NewManifestWorkLister(works).ManifestWorks(fixture.Cluster)
 	appliedLister := worklisters.NewAppliedManifestWorkLister(applied)
-	rbac := executortest.NewRBAC()
 	events := record.NewFakeRecorder(100)
 	return &env{
-		rbac: rbac, events: events,
+		events: events,
 		work: &WorkController{
 			WorkDeps: WorkDeps{Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash}, Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Events: events},
 			works:    worksLister, applied: appliedLister,
@@ -115,7 +112,7 @@ func newEnv(t *testing.T, f given) *env {
 		},
 		applied: &AppliedController{
 			AppliedDeps: AppliedDeps{Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1"}, Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Metadata: md, Objects: objects,
-				Executors: rbac.Authorizer(false), Events: events},
+				Events: events},
 			works: worksLister, applied: appliedLister,
 			cleaner: &appliedwork.Cleaner{Client: md, Objects: objects},
 			writer:  workwriter.New(AppliedControllerName, hub),

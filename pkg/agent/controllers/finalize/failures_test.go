@@ -25,7 +25,7 @@ import (
 // waits for it. Once it works, the deletion goes on.
 func TestDeletionFailuresThatLastAreNamed(t *testing.T) {
 	t0 := time.Unix(10000, 0)
-	waitingForApplied := "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted"
+	waitingForApplied := MessageDeleting + "; waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted"
 	type step struct {
 		at    time.Duration
 		fault bool
@@ -62,10 +62,10 @@ func TestDeletionFailuresThatLastAreNamed(t *testing.T) {
 			return err
 		},
 		steps: []step{
-			{at: 0, fault: true, wantMessage: "waiting for configmaps v1 default/cm to be deleted"},
-			{at: 10 * time.Second, fault: true, wantMessage: "waiting for configmaps v1 default/cm to be deleted; " +
+			{at: 0, fault: true, wantMessage: MessageDeleting + "; waiting for configmaps v1 default/cm to be deleted"},
+			{at: 10 * time.Second, fault: true, wantMessage: MessageDeleting + "; waiting for configmaps v1 default/cm to be deleted; " +
 				"deleting configmaps default/cm: configmaps \"x\" is forbidden: the agent may not"},
-			{at: 11 * time.Second, wantMessage: "waiting for configmaps v1 default/cm to be deleted"},
+			{at: 11 * time.Second, wantMessage: MessageDeleting + "; waiting for configmaps v1 default/cm to be deleted"},
 		},
 	}, {
 		name:  "the AppliedManifestWork's finalizer cannot be removed",
@@ -78,7 +78,7 @@ func TestDeletionFailuresThatLastAreNamed(t *testing.T) {
 		steps: []step{
 			{at: 0, fault: true},
 			{at: 9 * time.Second, fault: true},
-			{at: 10 * time.Second, fault: true, wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be finalized; " +
+			{at: 10 * time.Second, fault: true, wantMessage: MessageDeleting + "; waiting for AppliedManifestWork " + fixture.AppliedName + " to be finalized; " +
 				"cannot remove the finalizer of AppliedManifestWork " + fixture.AppliedName + ": appliedmanifestworks \"x\" is forbidden: the agent may not"},
 		},
 	}}

@@ -31,9 +31,13 @@ const (
 	EventResourcesCleanedUp = "ResourcesCleanedUp"
 )
 
-// ReasonResourcesDeleting is the reason of the Deleting condition of a work
-// whose applied resources are being cleaned up.
-const ReasonResourcesDeleting = "ResourcesDeleting"
+// The reason of the Deleting condition of a work being deleted, and how its
+// message begins: OCM's agent's, from v1.1 on (v1.0.0 sets no Deleting
+// condition). Ours goes on to say what the deletion waits for.
+const (
+	ReasonWorkDeleting = "WorkDeleting"
+	MessageDeleting    = "ManifestWork is being deleted"
+)
 
 const (
 	// pollInterval is how often a deletion that is waiting is looked at again
@@ -65,12 +69,16 @@ func jittered(d time.Duration) time.Duration {
 	return wait.Jitter(d, 0.5)
 }
 
-// deletingCondition is the Deleting condition of a work, saying what its
-// deletion waits for.
-func deletingCondition(work *workv1.ManifestWork, message string) metav1.Condition {
+// deletingCondition is the Deleting condition of a work, in OCM's words,
+// followed by waiting: what its deletion waits for.
+func deletingCondition(work *workv1.ManifestWork, waiting string) metav1.Condition {
+	message := MessageDeleting
+	if waiting != "" {
+		message += "; " + waiting
+	}
 	return metav1.Condition{
 		Type: workv1.WorkDeleting, Status: metav1.ConditionTrue, ObservedGeneration: work.Generation,
-		Reason: ReasonResourcesDeleting, Message: message,
+		Reason: ReasonWorkDeleting, Message: message,
 	}
 }
 

@@ -48,7 +48,7 @@ func TestWorkReconcile(t *testing.T) {
 		name:     "marks the work Deleting and deletes its AppliedManifestWork",
 		f:        given{work: deleting(webWork()), applied: fixture.WebApplied()},
 		wantWait: true, wantHub: []string{workStatus}, wantSpoke: []string{deleteApplied}, wantFinalizer: true,
-		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
+		wantMessage: MessageDeleting + "; waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
 	}, {
 		name: "waits for an AppliedManifestWork being finalized, without writes",
 		f: given{
@@ -56,19 +56,19 @@ func TestWorkReconcile(t *testing.T) {
 			applied: deleting(fixture.WebApplied()),
 		},
 		wantWait: true, wantFinalizer: true,
-		wantMessage: "waiting for deployments apps/v1 default/web to be deleted",
+		wantMessage: MessageDeleting + "; waiting for deployments apps/v1 default/web to be deleted",
 	}, {
 		name:     "asks the API about an AppliedManifestWork the cache has not seen yet",
 		f:        given{work: deleting(webWork()), inAPIOnly: labelled(fixture.WebApplied())},
 		wantWait: true, wantHub: []string{workStatus}, wantSpoke: []string{deleteApplied}, wantFinalizer: true,
-		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
+		wantMessage: MessageDeleting + "; waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
 	}, {
 		// Written by OCM's agent: labelled, the applied controller finalizes it.
 		name:     "labels an AppliedManifestWork the cache cannot see before deleting it",
 		f:        given{work: deleting(webWork()), inAPIOnly: fixture.WebApplied()},
 		wantWait: true, wantHub: []string{workStatus}, wantFinalizer: true,
 		wantSpoke:   []string{"patch appliedmanifestworks " + fixture.AppliedName, deleteApplied},
-		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
+		wantMessage: MessageDeleting + "; waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
 	}, {
 		name: "gives an AppliedManifestWork without finalizer ours before deleting it",
 		f: given{work: deleting(webWork()), applied: func() *workv1.AppliedManifestWork {
@@ -78,16 +78,16 @@ func TestWorkReconcile(t *testing.T) {
 		}()},
 		wantWait: true, wantHub: []string{workStatus}, wantFinalizer: true,
 		wantSpoke:   []string{"patch appliedmanifestworks " + fixture.AppliedName, deleteApplied},
-		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
+		wantMessage: MessageDeleting + "; waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
 	}, {
 		name:    "removes the finalizer once the AppliedManifestWork is gone",
 		f:       given{work: withDeleting(deleting(webWork()), "waiting for something")},
-		wantHub: []string{workFinalizer}, wantMessage: "waiting for something",
+		wantHub: []string{workFinalizer}, wantMessage: MessageDeleting + "; waiting for something",
 	}, {
 		name:        "sets the Deleting condition even when there was nothing to wait for",
 		f:           given{work: deleting(webWork())},
 		wantHub:     []string{workStatus, workFinalizer},
-		wantMessage: "waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
+		wantMessage: MessageDeleting + "; waiting for AppliedManifestWork " + fixture.AppliedName + " to be deleted",
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,7 +111,7 @@ func TestWorkReconcile(t *testing.T) {
 			cond := e.deletingCond(t)
 			require.NotNil(t, cond)
 			assert.Equal(t, metav1.ConditionTrue, cond.Status)
-			assert.Equal(t, ReasonResourcesDeleting, cond.Reason)
+			assert.Equal(t, ReasonWorkDeleting, cond.Reason)
 			assert.Equal(t, tc.wantMessage, cond.Message)
 		})
 	}

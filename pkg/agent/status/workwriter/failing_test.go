@@ -130,6 +130,6 @@ func failing(t *testing.T, controller, patch string) float64 {
 
 func writeDeleting(w *Writer, ctx context.Context, work *workv1.ManifestWork) (*workv1.ManifestWork, error) {
 	status := *work.Status.DeepCopy()
-	status.Conditions = append(status.Conditions, condition(workv1.WorkDeleting, "ResourcesDeleting"))
+	status.Conditions = append(status.Conditions, condition(workv1.WorkDeleting, "WorkDeleting"))
 	return w.Status(ctx, work, status)
 }

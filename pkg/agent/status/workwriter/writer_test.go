@@ -90,7 +90,7 @@ func countsOf(t *testing.T, controller string) counts {
 func TestWrites(t *testing.T) {
 	withDeleting := func(w *workv1.ManifestWork) workv1.ManifestWorkStatus {
 		s := *w.Status.DeepCopy()
-		s.Conditions = append(s.Conditions, condition(workv1.WorkDeleting, "ResourcesDeleting"))
+		s.Conditions = append(s.Conditions, condition(workv1.WorkDeleting, "WorkDeleting"))
 		return s
 	}
 	cases := []struct {
@@ -120,7 +120,7 @@ func TestWrites(t *testing.T) {
 		wantWrites: []string{"patch manifestworks/status " + key},
 		wantPatch: `{"metadata":{"resourceVersion":"5"},"status":{"conditions":[` +
 			`{"lastTransitionTime":"1970-01-01T00:16:40Z","message":"Applied","reason":"Applied","status":"True","type":"Applied"},` +
-			`{"lastTransitionTime":"1970-01-01T00:16:40Z","message":"ResourcesDeleting","reason":"ResourcesDeleting","status":"True","type":"Deleting"}]}}`,
+			`{"lastTransitionTime":"1970-01-01T00:16:40Z","message":"WorkDeleting","reason":"WorkDeleting","status":"True","type":"Deleting"}]}}`,
 		wantVersion: "6", wantFinalizers: []string{"example.com/first", workv1.ManifestWorkFinalizer},
 		wantStatus: map[string]float64{metrics.PatchSent: 1},
 	}, {
