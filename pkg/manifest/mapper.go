@@ -11,6 +11,8 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/restmapper"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 // minRefresh bounds how often a miss of one kind may re-read discovery: a
@@ -42,32 +44,49 @@ func NewMapper(client discovery.DiscoveryInterface) *Mapper {
 	}
 }
 
-// Mapping is where a manifest lives on the managed cluster.
+// Mapping is where a manifest's object lives on the managed cluster, and
+// its name there: the one identity of the object, from which its
+// resourceMeta in the work's status, its AppliedManifestWork entry, its
+// record, its watched scope and its manifestConfigs entry all come.
 type Mapping struct {
 	Resource   schema.GroupVersionResource
 	Namespaced bool
+	// Namespace is the manifest's for a namespaced kind, and empty for a
+	// cluster-scoped kind whatever the manifest says: the API server drops
+	// it, and OCM's agent names the object without it.
+	Namespace string
+	Name      string
+}
+
+// Identifier names the object the way deleteOption, manifestConfigs and
+// AppliedManifestWork records do.
+func (m Mapping) Identifier() workv1.ResourceIdentifier {
+	return workv1.ResourceIdentifier{Group: m.Resource.Group, Resource: m.Resource.Resource, Namespace: m.Namespace, Name: m.Name}
 }
 
 // Map finds the resource of obj's kind and checks its namespace: a namespaced
-// kind needs one, and a cluster-scoped kind loses any it was given. A
-// namespaced object without a namespace is an error that comes with its
-// mapping all the same: the manifest's status names the resource, as OCM's
-// does.
+// kind needs one, and a cluster-scoped kind loses any it was given, in the
+// mapping and in obj, which is what is sent to the API server. A namespaced
+// object without a namespace is an error that comes with its mapping all
+// the same: the manifest's status names the resource, as OCM's does.
 func (m *Mapper) Map(obj *unstructured.Unstructured) (Mapping, error) {
 	gvk := obj.GroupVersionKind()
-	mapping, err := m.mapping(gvk)
+	restMapping, err := m.mapping(gvk)
 	if err != nil {
 		return Mapping{}, err
 	}
-	namespaced := mapping.Scope.Name() == meta.RESTScopeNameNamespace
+	mapping := Mapping{
+		Resource: restMapping.Resource, Namespaced: restMapping.Scope.Name() == meta.RESTScopeNameNamespace,
+		Namespace: obj.GetNamespace(), Name: obj.GetName(),
+	}
 	switch {
-	case namespaced && obj.GetNamespace() == "":
-		return Mapping{Resource: mapping.Resource, Namespaced: true},
-			fmt.Errorf("%s %q is namespaced but the manifest has no metadata.namespace", gvk.Kind, obj.GetName())
-	case !namespaced:
+	case mapping.Namespaced && mapping.Namespace == "":
+		return mapping, fmt.Errorf("%s %q is namespaced but the manifest has no metadata.namespace", gvk.Kind, obj.GetName())
+	case !mapping.Namespaced:
+		mapping.Namespace = ""
 		obj.SetNamespace("")
 	}
-	return Mapping{Resource: mapping.Resource, Namespaced: namespaced}, nil
+	return mapping, nil
 }
 
 func (m *Mapper) mapping(gvk schema.GroupVersionKind) (*meta.RESTMapping, error) {

@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	fakediscovery "k8s.io/client-go/discovery/fake"
 	clienttesting "k8s.io/client-go/testing"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 func object(apiVersion, kind, namespace, name string) *unstructured.Unstructured {
@@ -104,4 +106,39 @@ func TestMapperRefreshBoundPerKind(t *testing.T) {
 	_, err = m.Map(typo)
 	require.ErrorAs(t, err, &unknown)
 
+}
+
+// The mapping names the object as the managed cluster does: a cluster-scoped
+// kind has no namespace, whatever its manifest says.
+func TestMapIdentity(t *testing.T) {
+	disco := &fakediscovery.FakeDiscovery{Fake: &clienttesting.Fake{}}
+	disco.Resources = []*metav1.APIResourceList{{GroupVersion: "rbac.authorization.k8s.io/v1", APIResources: []metav1.APIResource{
+		{Name: "roles", Kind: "Role", Namespaced: true},
+		{Name: "clusterroles", Kind: "ClusterRole"},
+	}}}
+	rbac := "rbac.authorization.k8s.io/v1"
+	cases := []struct {
+		name    string
+		obj     *unstructured.Unstructured
+		want    workv1.ResourceIdentifier
+		wantErr bool
+	}{
+		{"namespaced", object(rbac, "Role", "team", "r"),
+			workv1.ResourceIdentifier{Group: "rbac.authorization.k8s.io", Resource: "roles", Namespace: "team", Name: "r"}, false},
+		{"namespaced without namespace", object(rbac, "Role", "", "r"),
+			workv1.ResourceIdentifier{Group: "rbac.authorization.k8s.io", Resource: "roles", Name: "r"}, true},
+		{"cluster-scoped", object(rbac, "ClusterRole", "", "c"),
+			workv1.ResourceIdentifier{Group: "rbac.authorization.k8s.io", Resource: "clusterroles", Name: "c"}, false},
+		{"cluster-scoped with a namespace", object(rbac, "ClusterRole", "team", "c"),
+			workv1.ResourceIdentifier{Group: "rbac.authorization.k8s.io", Resource: "clusterroles", Name: "c"}, false},
+	}
+	m := NewMapper(disco)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mapping, err := m.Map(tc.obj)
+			assert.Equal(t, tc.wantErr, err != nil, "error: %v", err)
+			assert.Equal(t, tc.want, mapping.Identifier())
+			assert.Equal(t, tc.want.Namespace, tc.obj.GetNamespace(), "the object sent to the API server")
+		})
+	}
 }

@@ -43,6 +43,13 @@ type state struct {
 	// this time (a CRD missing), with an empty Resource: a recorded resource
 	// of the same group, namespace and name may be one of them.
 	unmapped map[workv1.ResourceIdentifier]bool
+	// inNamespace holds, each with its namespace left out, the resources
+	// the work's status names with one. A recorded resource without
+	// namespace is of a cluster-scoped kind, and one of these of the same
+	// name is the same object: its manifest carries a namespace, which the
+	// status of an earlier version of the agent kept (the current one names
+	// it as the API server does, without).
+	inNamespace map[workv1.ResourceIdentifier]bool
 	// settled is true when the work's status describes its current spec, so
 	// that a resource it does not name was really dropped.
 	settled bool
@@ -158,6 +165,7 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 	}
 	st.inWork = map[workv1.ResourceIdentifier]bool{}
 	st.unmapped = map[workv1.ResourceIdentifier]bool{}
+	st.inNamespace = map[workv1.ResourceIdentifier]bool{}
 	st.settled = statusCurrent(st.work)
 	for _, m := range st.work.Status.ResourceStatus.Manifests {
 		meta := m.ResourceMeta
@@ -170,6 +178,9 @@ func (c *Controller) recordApplied(ctx context.Context, st *state) error {
 			continue
 		}
 		id := workv1.ResourceIdentifier{Group: meta.Group, Resource: meta.Resource, Namespace: meta.Namespace, Name: meta.Name}
+		if meta.Namespace != "" {
+			st.inNamespace[workv1.ResourceIdentifier{Group: meta.Group, Resource: meta.Resource, Name: meta.Name}] = true
+		}
 		if st.inWork[id] {
 			continue
 		}
@@ -237,8 +248,11 @@ func statusCurrent(work *workv1.ManifestWork) bool {
 // reference; either way it leaves the record. It waits, keeping their
 // records, while the work's status is behind its spec. A manifest whose type cannot be mapped right now (its CRD is gone)
 // protects the recorded resources of its group, namespace and name, since it
-// may be one of them. A resource that cannot be pruned now keeps its record
-// for the retry.
+// may be one of them, and so does a manifest that the status names with the
+// namespace of a recorded cluster-scoped resource of that name (see
+// state.inNamespace): it is one of them, and pruning it would delete an
+// object that the work applies again, over and over. A resource that cannot
+// be pruned now keeps its record for the retry.
 func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 	var dropped []workv1.AppliedManifestResourceMeta
 	for _, r := range st.known {
@@ -247,6 +261,10 @@ func (c *Controller) pruneDropped(ctx context.Context, st *state) error {
 		}
 		if st.unmapped[workv1.ResourceIdentifier{Group: r.Group, Namespace: r.Namespace, Name: r.Name}] {
 			st.resources = append(st.resources, r) // may still be in the work
+			continue
+		}
+		if r.Namespace == "" && st.inNamespace[r.ResourceIdentifier] {
+			st.resources = append(st.resources, r) // still in the work
 			continue
 		}
 		dropped = append(dropped, r)

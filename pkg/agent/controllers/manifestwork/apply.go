@@ -35,8 +35,11 @@ type prepared struct {
 	obj  *unstructured.Unstructured
 	gvr  schema.GroupVersionResource
 	kind schema.GroupKind
-	use  objectwatch.Use // the resource type, and namespace, watched for it
-	id   uint64          // the object among the work's records
+	// ref names the object as the managed cluster does (manifest.Mapping):
+	// every identity of it below comes from it.
+	ref workv1.ResourceIdentifier
+	use objectwatch.Use // the resource type, and namespace, watched for it
+	id  uint64          // the object among the work's records
 	// config is the manifest's config from the work's manifestConfigs, nil
 	// when none matches; strategy is its update strategy, defaulted.
 	config   *workv1.ManifestConfigOption
@@ -139,7 +142,7 @@ func unowned(items []manifestItem) []objectwatch.ObjectKey {
 		if p == nil || (!mayLeaveUnowned[p.strategy] && !p.orphaned) {
 			continue
 		}
-		out = append(out, objectwatch.ObjectKey{Resource: p.gvr, Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
+		out = append(out, objectwatch.ObjectKey{Resource: p.gvr, Namespace: p.ref.Namespace, Name: p.ref.Name})
 	}
 	return out
 }
@@ -153,15 +156,18 @@ var mayLeaveUnowned = map[workv1.UpdateStrategyType]bool{
 
 // identifier names the manifest's object the way deleteOption and
 // AppliedManifestWork records do.
-func (p *prepared) identifier() workv1.ResourceIdentifier {
-	return workv1.ResourceIdentifier{Group: p.gvr.Group, Resource: p.gvr.Resource, Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()}
-}
+func (p *prepared) identifier() workv1.ResourceIdentifier { return p.ref }
 
 // prepare decodes and maps one manifest, filling in what is known of its
 // resourceMeta even when it fails, so the user sees which manifest it is. A
 // manifest without a name fails once mapped, as OCM's agent's does when it
 // asks the API server for the object: its resourceMeta is complete but for
-// the name.
+// the name. Once mapped, the object is named as the managed cluster names
+// it (manifest.Mapping), in the resourceMeta as everywhere else: a
+// cluster-scoped kind without the namespace its manifest may carry, as OCM's
+// agent names it; a resourceMeta, record or AppliedManifestWork entry that
+// kept it would not name the object applied, and the pruning would take
+// that object for one dropped from the work.
 func (c *Controller) prepare(work *workv1.ManifestWork, m workv1.Manifest, meta *workv1.ManifestResourceMeta) (*prepared, error) {
 	obj, err := manifest.Parse(m)
 	if err != nil {
@@ -171,11 +177,13 @@ func (c *Controller) prepare(work *workv1.ManifestWork, m workv1.Manifest, meta 
 	meta.Group, meta.Version, meta.Kind = gvk.Group, gvk.Version, gvk.Kind
 	meta.Name, meta.Namespace = obj.GetName(), obj.GetNamespace()
 	mapping, err := c.Mapper.Map(obj)
-	meta.Resource = mapping.Resource.Resource
-	if mapping.Resource.Resource != "" && obj.GetName() == "" {
+	if mapping.Resource.Resource != "" {
+		meta.Resource, meta.Namespace = mapping.Resource.Resource, mapping.Namespace
+	}
+	if mapping.Resource.Resource != "" && mapping.Name == "" {
 		// Before the namespace check: OCM's agent's client refuses the
 		// request before the API server sees it.
-		return nil, manifest.NoNameError(gvk, manifest.StrategyFor(work, mapping.Resource, obj.GetNamespace(), ""))
+		return nil, manifest.NoNameError(gvk, manifest.StrategyFor(work, mapping.Resource, mapping.Namespace, ""))
 	}
 	if err != nil {
 		return nil, err
@@ -184,10 +192,10 @@ func (c *Controller) prepare(work *workv1.ManifestWork, m workv1.Manifest, meta 
 		return nil, err
 	}
 	p := &prepared{
-		obj: obj, gvr: mapping.Resource, kind: gvk.GroupKind(),
-		use:    objectwatch.Use{Resource: mapping.Resource, Namespace: obj.GetNamespace()},
-		id:     records.ObjectID(mapping.Resource, obj.GetNamespace(), obj.GetName()),
-		config: manifest.ConfigFor(work.Spec.ManifestConfigs, mapping.Resource, obj.GetNamespace(), obj.GetName()),
+		obj: obj, gvr: mapping.Resource, kind: gvk.GroupKind(), ref: mapping.Identifier(),
+		use:    objectwatch.Use{Resource: mapping.Resource, Namespace: mapping.Namespace},
+		id:     records.ObjectID(mapping.Resource, mapping.Namespace, mapping.Name),
+		config: manifest.ConfigFor(work.Spec.ManifestConfigs, mapping.Resource, mapping.Namespace, mapping.Name),
 	}
 	p.strategy = manifest.StrategyOf(p.config)
 	p.orphaned = manifest.Orphaned(work.Spec.DeleteOption, p.identifier())
@@ -246,7 +254,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	// settles with a patch of its own.
 	req := apply.Request{Resource: p.gvr, Desired: p.obj, Owner: owner, Config: p.config, Spec: spec, Orphaned: p.orphaned}
 	record, remembered := c.Records.Get(key, p.id)
-	cached, synced, err := c.Objects.Get(p.gvr, p.obj.GetNamespace(), p.obj.GetName())
+	cached, synced, err := c.Objects.Get(p.gvr, p.ref.Namespace, p.ref.Name)
 	inCache := err == nil && synced && cached != nil
 	var content uint64 // of the cached copy
 	if inCache {

@@ -197,5 +197,5 @@ func (c *Controller) noteRevert(ctx context.Context, work *workv1.ManifestWork, 
 
 // describe names the manifest's object as messages do.
 func (p *prepared) describe() string {
-	return describe(workv1.ManifestResourceMeta{Kind: p.obj.GetKind(), Namespace: p.obj.GetNamespace(), Name: p.obj.GetName()})
+	return describe(workv1.ManifestResourceMeta{Kind: p.obj.GetKind(), Namespace: p.ref.Namespace, Name: p.ref.Name})
 }
