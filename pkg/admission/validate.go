@@ -17,13 +17,15 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
+	"github.com/manifestwork/work/pkg/serviceaccount"
 )
 
 // DefaultManifestLimit is the default of --manifest-limit: 500 KiB.
 const DefaultManifestLimit = 500 * 1024
 
 // The messages of OCM's webhook (v1.0.0) for what it checks; users and
-// clients match on them, so they are kept word for word.
+// clients match on them, so they are kept word for word (the refusal of an
+// executor gains a hint after OCM's sentence).
 const (
 	MessageNoManifests        = "manifests should not be empty"
 	messageTooLarge           = "the size of manifests is %d bytes which exceeds the %d limit"
@@ -33,9 +35,18 @@ const (
 	messageExecutorNotAllowed = "user %s cannot manipulate the Manifestwork with executor %s/%s in namespace %s"
 )
 
-// ExecutorNotAllowed is OCM's message refusing a user an executor.
+// messageGrantExecuteAs follows OCM's sentence: what the hub's RBAC must
+// grant the user for the write to be admitted, as the check asks it.
+const messageGrantExecuteAs = "; to allow it, grant the user the verb execute-as on manifestworks " +
+	"(apiGroup work.open-cluster-management.io) with resourceName %s in namespace %s"
+
+// ExecutorNotAllowed is OCM's message refusing a user an executor, followed
+// by what to grant: the verb execute-as on manifestworks named after the
+// executor's user, system:serviceaccount:<ns>:<name>, in the work's
+// namespace.
 func ExecutorNotAllowed(user, saNamespace, saName, namespace string) string {
-	return fmt.Sprintf(messageExecutorNotAllowed, user, saNamespace, saName, namespace)
+	return fmt.Sprintf(messageExecutorNotAllowed, user, saNamespace, saName, namespace) +
+		fmt.Sprintf(messageGrantExecuteAs, serviceaccount.User(saNamespace, saName), namespace)
 }
 
 // Options configures Validate.
