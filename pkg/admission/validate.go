@@ -77,8 +77,9 @@ func (k objectKey) String() string {
 // opts.ManifestLimit bytes in total, then per manifest one that does not
 // decode into an object with a kind, without a name, or with a
 // generateName. Then the checks beyond OCM's, all problems at once as an
-// Invalid error: a manifest the agent could not apply (no apiVersion, say)
-// and two manifests for the same object.
+// Invalid error: a manifest the agent could not apply (no apiVersion, say),
+// two manifests for the same object, and a jqPathExpression of ignoreFields
+// that does not parse.
 func Validate(work *workv1.ManifestWork, opts Options) error {
 	if work == nil || len(work.Spec.Workload.Manifests) == 0 {
 		return apierrors.NewBadRequest(MessageNoManifests)
@@ -86,7 +87,9 @@ func Validate(work *workv1.ManifestWork, opts Options) error {
 	if err := validateAsOCM(work.Spec.Workload.Manifests, opts); err != nil {
 		return apierrors.NewBadRequest(err.Error())
 	}
-	if errs := validateForAgent(work.Spec.Workload.Manifests); len(errs) > 0 {
+	errs := validateForAgent(work.Spec.Workload.Manifests)
+	errs = append(errs, validateIgnoreFields(work.Spec.ManifestConfigs)...)
+	if len(errs) > 0 {
 		return apierrors.NewInvalid(schema.GroupKind{Group: workv1.GroupName, Kind: "ManifestWork"}, work.Name, errs)
 	}
 	return nil
@@ -146,6 +149,28 @@ func validateForAgent(manifests []workv1.Manifest) field.ErrorList {
 			continue
 		}
 		first[key] = i
+	}
+	return errs
+}
+
+// validateIgnoreFields refuses a jqPathExpression of ignoreFields that does
+// not parse: the agent could only fail its manifest. One that parses but is
+// no path expression can only be told on an object, by the agent.
+func validateIgnoreFields(configs []workv1.ManifestConfigOption) field.ErrorList {
+	var errs field.ErrorList
+	for i, c := range configs {
+		if c.UpdateStrategy == nil || c.UpdateStrategy.ServerSideApply == nil {
+			continue
+		}
+		path := field.NewPath("spec", "manifestConfigs").Index(i).Child("updateStrategy", "serverSideApply", "ignoreFields")
+		for j, f := range c.UpdateStrategy.ServerSideApply.IgnoreFields {
+			for k, e := range f.JQPathExpressions {
+				if _, err := manifest.CompileJQPath(e); err != nil {
+					errs = append(errs, field.Invalid(path.Index(j).Child("jqPathExpressions").Index(k), e,
+						"not a jq expression: "+err.Error()))
+				}
+			}
+		}
 	}
 	return errs
 }
