@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
+	"github.com/manifestwork/work/test/framework"
 )
 
 // A ReadOnly manifest of an object the agent may not read (a PriorityClass:
@@ -23,7 +25,8 @@ import (
 // is Available=Unknown (FetchingResourceFailed) with the API server's
 // refusal and Healthy=Unknown, and it holds neither the work's Progressing
 // nor Degraded, also once the failure has lasted (the work is then Stalled
-// for the type the agent cannot watch).
+// for the type the agent cannot watch). The other objects are recorded in
+// the AppliedManifestWork.
 func TestReadOnlyOfAnObjectTheAgentMayNotRead(t *testing.T) {
 	e := setup(t)
 	runningAgent(t, "cluster1")
@@ -57,6 +60,23 @@ func TestReadOnlyOfAnObjectTheAgentMayNotRead(t *testing.T) {
 	}, "the unreadable ReadOnly manifest is Available=Unknown, and the work is rolled out")
 	assertReadOnlyUnreadable(t, w)
 	assert.Contains(t, apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkProgressing).Message, "PriorityClass e2e-readonly-high")
+
+	// The AppliedManifestWork records the ConfigMap all the same (OCM's
+	// agent records nothing of such a work: a row of docs/ocm-differences.yaml).
+	framework.Eventually(t, convergeTimeout, func() error {
+		applied, err := appliedWorkOf(ctx, "readonly-unreadable")
+		if err != nil {
+			return err
+		}
+		var names []string
+		for _, r := range applied.Status.AppliedResources {
+			names = append(names, r.Resource+"/"+r.Name)
+		}
+		if !slices.Equal(names, []string{"configmaps/cm"}) {
+			return fmt.Errorf("the AppliedManifestWork records %v", names)
+		}
+		return nil
+	}, "the AppliedManifestWork records the ConfigMap, not the PriorityClass it cannot read")
 
 	// Once the failure has lasted (the Stalled condition says the agent
 	// cannot watch the type), the work is still Applied and not Degraded.
