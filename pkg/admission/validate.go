@@ -17,13 +17,15 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
+	"github.com/manifestwork/work/pkg/serviceaccount"
 )
 
 // DefaultManifestLimit is the default of --manifest-limit: 500 KiB.
 const DefaultManifestLimit = 500 * 1024
 
 // The messages of OCM's webhook (v1.0.0) for what it checks; users and
-// clients match on them, so they are kept word for word.
+// clients match on them, so they are kept word for word (the refusal of an
+// executor gains a hint after OCM's sentence).
 const (
 	MessageNoManifests        = "manifests should not be empty"
 	messageTooLarge           = "the size of manifests is %d bytes which exceeds the %d limit"
@@ -33,9 +35,18 @@ const (
 	messageExecutorNotAllowed = "user %s cannot manipulate the Manifestwork with executor %s/%s in namespace %s"
 )
 
-// ExecutorNotAllowed is OCM's message refusing a user an executor.
+// messageGrantExecuteAs follows OCM's sentence: what the hub's RBAC must
+// grant the user for the write to be admitted, as the check asks it.
+const messageGrantExecuteAs = "; to allow it, grant the user the verb execute-as on manifestworks " +
+	"(apiGroup work.open-cluster-management.io) with resourceName %s in namespace %s"
+
+// ExecutorNotAllowed is OCM's message refusing a user an executor, followed
+// by what to grant: the verb execute-as on manifestworks named after the
+// executor's user, system:serviceaccount:<ns>:<name>, in the work's
+// namespace.
 func ExecutorNotAllowed(user, saNamespace, saName, namespace string) string {
-	return fmt.Sprintf(messageExecutorNotAllowed, user, saNamespace, saName, namespace)
+	return fmt.Sprintf(messageExecutorNotAllowed, user, saNamespace, saName, namespace) +
+		fmt.Sprintf(messageGrantExecuteAs, serviceaccount.User(saNamespace, saName), namespace)
 }
 
 // Options configures Validate.
@@ -66,8 +77,9 @@ func (k objectKey) String() string {
 // opts.ManifestLimit bytes in total, then per manifest one that does not
 // decode into an object with a kind, without a name, or with a
 // generateName. Then the checks beyond OCM's, all problems at once as an
-// Invalid error: a manifest the agent could not apply (no apiVersion, say)
-// and two manifests for the same object.
+// Invalid error: a manifest the agent could not apply (no apiVersion, say),
+// two manifests for the same object, and a jqPathExpression of ignoreFields
+// that does not parse.
 func Validate(work *workv1.ManifestWork, opts Options) error {
 	if work == nil || len(work.Spec.Workload.Manifests) == 0 {
 		return apierrors.NewBadRequest(MessageNoManifests)
@@ -75,7 +87,9 @@ func Validate(work *workv1.ManifestWork, opts Options) error {
 	if err := validateAsOCM(work.Spec.Workload.Manifests, opts); err != nil {
 		return apierrors.NewBadRequest(err.Error())
 	}
-	if errs := validateForAgent(work.Spec.Workload.Manifests); len(errs) > 0 {
+	errs := validateForAgent(work.Spec.Workload.Manifests)
+	errs = append(errs, validateIgnoreFields(work.Spec.ManifestConfigs)...)
+	if len(errs) > 0 {
 		return apierrors.NewInvalid(schema.GroupKind{Group: workv1.GroupName, Kind: "ManifestWork"}, work.Name, errs)
 	}
 	return nil
@@ -135,6 +149,28 @@ func validateForAgent(manifests []workv1.Manifest) field.ErrorList {
 			continue
 		}
 		first[key] = i
+	}
+	return errs
+}
+
+// validateIgnoreFields refuses a jqPathExpression of ignoreFields that does
+// not parse: the agent could only fail its manifest. One that parses but is
+// no path expression can only be told on an object, by the agent.
+func validateIgnoreFields(configs []workv1.ManifestConfigOption) field.ErrorList {
+	var errs field.ErrorList
+	for i, c := range configs {
+		if c.UpdateStrategy == nil || c.UpdateStrategy.ServerSideApply == nil {
+			continue
+		}
+		path := field.NewPath("spec", "manifestConfigs").Index(i).Child("updateStrategy", "serverSideApply", "ignoreFields")
+		for j, f := range c.UpdateStrategy.ServerSideApply.IgnoreFields {
+			for k, e := range f.JQPathExpressions {
+				if _, err := manifest.CompileJQPath(e); err != nil {
+					errs = append(errs, field.Invalid(path.Index(j).Child("jqPathExpressions").Index(k), e,
+						"not a jq expression: "+err.Error()))
+				}
+			}
+		}
 	}
 	return errs
 }

@@ -91,6 +91,13 @@ func TestValidate(t *testing.T) {
 			want: `[spec.workload.manifests[1]: Invalid value: manifest has no apiVersion, spec.workload.manifests[2]: Duplicate value`},
 		{name: "same name, other namespace", work: work(raw(cmA), raw(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"other"}}`))},
 		{name: "same name, other kind", work: work(raw(cmA), raw(`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"a","namespace":"ns"}}`))},
+		// Beyond OCM: a jqPathExpression of ignoreFields must parse.
+		{name: "valid jqPathExpressions", work: withJQ(`.spec.template.spec.containers[] | select(.name == "app") | .image`, ".data.key")},
+		{name: "an unparsable jqPathExpression", work: withJQ(".data.key", ".data | invalid syntax"), code: 422,
+			want: `spec.manifestConfigs[0].updateStrategy.serverSideApply.ignoreFields[0].jqPathExpressions[1]: ` +
+				`Invalid value: ".data | invalid syntax": not a jq expression: unexpected token "syntax"`},
+		{name: "an empty jqPathExpression", work: withJQ(" "), code: 422,
+			want: `jqPathExpressions[0]: Invalid value: " ": not a jq expression: expression is empty`},
 		{name: "same name and kind, other group", work: work(raw(`{"apiVersion":"a.example.com/v1","kind":"Widget","metadata":{"name":"w"}}`), raw(`{"apiVersion":"b.example.com/v1","kind":"Widget","metadata":{"name":"w"}}`))},
 	}
 	for _, tt := range tests {
@@ -126,4 +133,17 @@ func TestSize(t *testing.T) {
 
 func TestValidateNil(t *testing.T) {
 	assert.EqualError(t, Validate(nil, Options{}), "manifests should not be empty")
+}
+
+// withJQ is a work with one ServerSideApply manifestConfig ignoring the
+// fields the jqPathExpressions pick.
+func withJQ(expressions ...string) *workv1.ManifestWork {
+	w := work(raw(cmA))
+	w.Spec.ManifestConfigs = []workv1.ManifestConfigOption{{
+		ResourceIdentifier: workv1.ResourceIdentifier{Resource: "configmaps", Namespace: "ns", Name: "a"},
+		UpdateStrategy: &workv1.UpdateStrategy{Type: workv1.UpdateStrategyTypeServerSideApply, ServerSideApply: &workv1.ServerSideApplyConfig{
+			IgnoreFields: []workv1.IgnoreField{{Condition: workv1.IgnoreFieldsConditionOnSpokePresent, JQPathExpressions: expressions}},
+		}},
+	}}
+	return w
 }

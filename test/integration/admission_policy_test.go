@@ -23,6 +23,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
+	workadmission "github.com/manifestwork/work/pkg/admission"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	"github.com/manifestwork/work/test/framework"
@@ -227,7 +228,8 @@ func TestAdmissionPolicy(t *testing.T) {
 	require.NoError(t, refused(err, "executor service account can not be nil"))
 
 	_, err = works.Create(ctx, withExecutor(policyWork("executor", policyConfigMap(t, "a"))), metav1.CreateOptions{})
-	require.NoError(t, refused(err, "user "+policyUser+" cannot manipulate the Manifestwork with executor default/executor1 in namespace "+policyNamespace))
+	require.NoError(t, refused(err, workadmission.ExecutorNotAllowed(policyUser, "default", "executor1", policyNamespace)),
+		"the webhook's message: OCM's, and what to grant")
 
 	// A valid work without executor is admitted; updating it to add the executor is refused too.
 	plain, err := works.Create(ctx, policyWork("plain", policyConfigMap(t, "a")), metav1.CreateOptions{})

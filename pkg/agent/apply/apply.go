@@ -73,6 +73,10 @@ type Result struct {
 	// had not changed since it last applied it: drift, what the object held
 	// instead and who changed it.
 	Repaired *Drift
+	// Unread is why a ReadOnly manifest's object could not be read (the
+	// agent may not read it, the server failed): the manifest is applied all
+	// the same, as in OCM, and nothing was compared.
+	Unread error
 }
 
 // Strategy applies a manifest to the managed cluster.

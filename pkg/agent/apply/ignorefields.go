@@ -11,13 +11,11 @@ import (
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
-// jqNotSupported is the whole message users get for jqPathExpressions.
-const jqNotSupported = "jqPathExpressions are not supported yet: use jsonPaths or jsonPointers"
-
 // ignoreRule is one ignoreFields entry with its paths parsed.
 type ignoreRule struct {
 	condition workv1.IgnoreFieldsCondition
 	paths     []selector
+	jq        []jqPath
 }
 
 // parseIgnoreFields checks and parses every ignoreFields entry before
@@ -36,9 +34,6 @@ func parseIgnoreFields(fields []workv1.IgnoreField) ([]ignoreRule, error) {
 }
 
 func parseIgnoreField(f workv1.IgnoreField) (ignoreRule, error) {
-	if len(f.JQPathExpressions) > 0 {
-		return ignoreRule{}, ignoreFieldError(jqNotSupported)
-	}
 	rule := ignoreRule{condition: f.Condition}
 	switch rule.condition {
 	case "":
@@ -63,7 +58,32 @@ func parseIgnoreField(f workv1.IgnoreField) (ignoreRule, error) {
 		}
 		rule.paths = append(rule.paths, selectorOf(path))
 	}
+	for _, e := range f.JQPathExpressions {
+		q, err := parseJQPath(e)
+		if err != nil {
+			return ignoreRule{}, ignoreFieldError(fmt.Sprintf("invalid jqPathExpression %q: %v", e, err))
+		}
+		rule.jq = append(rule.jq, q)
+	}
 	return rule, nil
+}
+
+// fields are the fields the rule picks on the object being applied and the
+// live object (nil when there is none). A jqPathExpression that fails on
+// them (not a path expression, too costly) fails the manifest.
+func (r ignoreRule) fields(ctx context.Context, body, live map[string]any) ([]match, error) {
+	var out []match
+	for _, path := range r.paths {
+		out = append(out, path.expand(body, live)...)
+	}
+	for _, q := range r.jq {
+		matches, err := q.expand(ctx, body, live)
+		if err != nil {
+			return nil, ignoreFieldError(fmt.Sprintf("jqPathExpression %q cannot pick fields of the object: %v", q.expression, err))
+		}
+		out = append(out, matches...)
+	}
+	return out, nil
 }
 
 func ignoreFieldError(message string) error {
@@ -83,17 +103,21 @@ func (r ignoreRule) keepsLiveValue(req Request, field match) bool {
 // live: a field live has is copied, so the apply neither changes it nor
 // drops our ownership of it; a field live lacks is removed, so the apply
 // does not add it. A path with wildcards or filters applies to every field
-// it picks (selector.expand); one that picks nothing does nothing.
-func keepLiveValues(ctx context.Context, body, live *unstructured.Unstructured, rules []ignoreRule, req Request) {
+// it picks (selector.expand), and so does a jqPathExpression (jqPath.expand);
+// one that picks nothing does nothing.
+func keepLiveValues(ctx context.Context, body, live *unstructured.Unstructured, rules []ignoreRule, req Request) error {
 	for _, rule := range rules {
-		for _, path := range rule.paths {
-			for _, field := range path.expand(body.Object, live.Object) {
-				if rule.keepsLiveValue(req, field) {
-					keepLiveValue(ctx, body.Object, field)
-				}
+		fields, err := rule.fields(ctx, body.Object, live.Object)
+		if err != nil {
+			return err
+		}
+		for _, field := range fields {
+			if rule.keepsLiveValue(req, field) {
+				keepLiveValue(ctx, body.Object, field)
 			}
 		}
 	}
+	return nil
 }
 
 func keepLiveValue(ctx context.Context, body map[string]any, field match) {

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"encoding/json"
 	"hash/fnv"
 	"strings"
@@ -38,13 +39,15 @@ func Remember(req Request) (LastApplied, error) {
 		if rule.condition != workv1.IgnoreFieldsConditionOnSpokeChange {
 			continue
 		}
-		for _, path := range rule.paths {
-			for _, field := range path.expand(req.Desired.Object, nil) {
-				if last.IgnoredFields == nil {
-					last.IgnoredFields = map[uint64]uint64{}
-				}
-				last.IgnoredFields[field.id.hash()] = valueHash(req.Desired, field.body)
+		fields, err := rule.fields(context.Background(), req.Desired.Object, nil)
+		if err != nil {
+			return LastApplied{}, err
+		}
+		for _, field := range fields {
+			if last.IgnoredFields == nil {
+				last.IgnoredFields = map[uint64]uint64{}
 			}
+			last.IgnoredFields[field.id.hash()] = valueHash(req.Desired, field.body)
 		}
 	}
 	return last, nil

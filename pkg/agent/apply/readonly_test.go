@@ -8,8 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic/fake"
-
-	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 func TestReadOnly(t *testing.T) {
@@ -21,7 +19,7 @@ func TestReadOnly(t *testing.T) {
 		knownAbsent bool
 		reactors    []func(*fake.FakeDynamicClient)
 		wantVerbs   []string
-		checkErr    func(t *testing.T, err error)
+		wantUnread  error // Result.Unread
 	}{
 		{
 			name:      "reads an existing object and never writes, even when it differs",
@@ -38,12 +36,10 @@ func TestReadOnly(t *testing.T) {
 			wantVerbs:   nil,
 		},
 		{
-			name:      "a forbidden read is Failed with the server's message",
-			reactors:  []func(*fake.FakeDynamicClient){failOn("get", forbiddenDeployments)},
-			wantVerbs: []string{"get"},
-			checkErr: func(t *testing.T, err error) {
-				requireApplyError(t, err, workv1.ManifestAppliedReasonFailed, forbiddenDeployments)
-			},
+			name:       "a forbidden read is applied all the same, as in OCM, unread, with the server's message",
+			reactors:   []func(*fake.FakeDynamicClient){failOn("get", forbiddenDeployments)},
+			wantVerbs:  []string{"get"},
+			wantUnread: forbiddenDeployments,
 		},
 	}
 	for _, tt := range tests {
@@ -56,12 +52,14 @@ func TestReadOnly(t *testing.T) {
 
 			assert.Equal(t, tt.wantVerbs, verbs(client))
 			assert.False(t, res.Written)
-			if tt.checkErr != nil {
-				tt.checkErr(t, err)
+			require.NoError(t, err, "ReadOnly never fails to apply")
+			if tt.wantUnread != nil {
+				assert.ErrorIs(t, res.Unread, tt.wantUnread)
 				assert.Nil(t, res.Object)
+				assert.Nil(t, res.Differences, "nothing compared")
 				return
 			}
-			require.NoError(t, err)
+			assert.NoError(t, res.Unread)
 			if tt.live == nil {
 				assert.Nil(t, res.Object)
 				return

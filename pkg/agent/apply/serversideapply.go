@@ -86,7 +86,9 @@ func (serverSideApplyStrategy) Apply(ctx context.Context, client dynamic.Interfa
 	rc := resourceClient(client, req)
 	var before *diff.Report
 	if live != nil {
-		keepLiveValues(ctx, body, live, rules, req)
+		if err := keepLiveValues(ctx, body, live, rules, req); err != nil {
+			return Result{Object: live, Differences: compare(req.Desired, live)}, err
+		}
 		before = compare(body, live)
 		// A removal (diff.RemovedKey) is sent as it is, as OCM's agent
 		// sends it, and the API server refuses it: it is never in sync.

@@ -239,6 +239,9 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 		workv1.IgnoreField{JSONPaths: []string{`.spec.template.spec.containers[?(@.name=="none")].image`}})
 	onChangeImages := ignoring(workv1.IgnoreFieldsConditionOnSpokeChange,
 		workv1.IgnoreField{JSONPaths: []string{".spec.template.spec.containers[*].image"}})
+	jqAppImage := ignoring(workv1.IgnoreFieldsConditionOnSpokePresent,
+		workv1.IgnoreField{JQPathExpressions: []string{`.spec.template.spec.containers[] | select(.name == "hello") | .image`}})
+	jqOnChangeReplicas := ignoring(workv1.IgnoreFieldsConditionOnSpokeChange, workv1.IgnoreField{JQPathExpressions: []string{".spec.replicas"}})
 
 	runSSACases(t, []ssaCase{
 		{
@@ -426,12 +429,90 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 			},
 		},
 		{
-			name:    "jqPathExpressions are refused before anything is sent",
+			name:      "jqPathExpression OnSpokePresent: the key keeps the spoke's value, the rest is applied",
+			desired:   ours,
+			live:      owned(theirs, ownerA),
+			config:    ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreField{JQPathExpressions: []string{".data.key"}}),
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				data, _, _ := unstructured.NestedStringMap(rec.body(t).Object, "data")
+				assert.Equal(t, map[string]string{"key": "theirs", "other": "v2"}, data)
+			},
+		},
+		{
+			name:      "jqPathExpression select: the picked container keeps its live image, wherever it is",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      owned(withSidecarFirst(t, withImage(t, decode(t, deploymentAsServed), "nginx:1.26")), ownerA),
+			config:    jqAppImage,
+			last:      remembered(t, withReplicas(t, deployment, 2), jqAppImage),
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				containers, _, _ := unstructured.NestedSlice(rec.body(t).Object, "spec", "template", "spec", "containers")
+				require.Len(t, containers, 1)
+				assert.Equal(t, "nginx:1.26", containers[0].(map[string]any)["image"])
+			},
+		},
+		{
+			name:      "jqPathExpression OnSpokeChange: a spoke's new replicas in an unchanged work write nothing",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      owned(scaledBySpoke, ownerA),
+			config:    jqOnChangeReplicas,
+			last:      remembered(t, deployment, jqOnChangeReplicas),
+			wantVerbs: []string{"get"},
+		},
+		{
+			name:      "jqPathExpression OnSpokeChange: a work that changed replicas scales back to them",
+			gvr:       deploymentsGVR,
+			desired:   deployment,
+			live:      owned(scaledBySpoke, ownerA),
+			config:    jqOnChangeReplicas,
+			last:      remembered(t, withReplicas(t, deployment, 2), jqOnChangeReplicas),
+			wantVerbs: []string{"get", "patch"},
+			check: func(t *testing.T, rec *applyRecorder, _ Result) {
+				replicas, _, _ := unstructured.NestedInt64(rec.body(t).Object, "spec", "replicas")
+				assert.Equal(t, int64(3), replicas)
+			},
+		},
+		{
+			name:    "an unparsable jqPathExpression is refused before anything is sent, naming it",
 			desired: ours,
 			live:    owned(theirs, ownerA),
-			config:  ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreField{JQPathExpressions: []string{".data.key"}}),
+			config:  ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreField{JQPathExpressions: []string{".data | invalid syntax"}}),
 			checkErr: func(t *testing.T, err error) {
-				requireIgnoreFieldError(t, err, "jqPathExpressions are not supported yet: use jsonPaths or jsonPointers")
+				requireIgnoreFieldError(t, err, `invalid jqPathExpression ".data | invalid syntax": unexpected token "syntax"`)
+			},
+		},
+		{
+			name:      "a jqPathExpression that is no path fails the manifest, naming it, and writes nothing",
+			desired:   ours,
+			live:      owned(theirs, ownerA),
+			config:    ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreField{JQPathExpressions: []string{".data.key | ascii_upcase"}}),
+			wantVerbs: []string{"get"},
+			checkErr: func(t *testing.T, err error) {
+				requireIgnoreFieldError(t, err, `jqPathExpression ".data.key | ascii_upcase" cannot pick fields of the object: `+
+					`invalid path against: string ("OURS")`)
+			},
+		},
+		{
+			name:      "a jqPathExpression that does not end is stopped, and fails the manifest",
+			desired:   ours,
+			live:      owned(theirs, ownerA),
+			config:    ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreField{JQPathExpressions: []string{"def f: f; f"}}),
+			wantVerbs: []string{"get"},
+			checkErr: func(t *testing.T, err error) {
+				requireIgnoreFieldError(t, err, `jqPathExpression "def f: f; f" cannot pick fields of the object: evaluation took longer than 100ms`)
+			},
+		},
+		{
+			name:      "a jqPathExpression that picks the whole object fails the manifest",
+			desired:   ours,
+			live:      owned(theirs, ownerA),
+			config:    ignoring(workv1.IgnoreFieldsConditionOnSpokePresent, workv1.IgnoreField{JQPathExpressions: []string{"."}}),
+			wantVerbs: []string{"get"},
+			checkErr: func(t *testing.T, err error) {
+				requireIgnoreFieldError(t, err, `jqPathExpression "." cannot pick fields of the object: it picks the whole object; pick fields of it`)
 			},
 		},
 		{

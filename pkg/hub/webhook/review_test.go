@@ -74,8 +74,11 @@ func request(t *testing.T, op admissionv1.Operation, obj, old *workv1.ManifestWo
 	return req
 }
 
-// The refusals are OCM's messages, word for word.
-const executor1Denied = "user alice cannot manipulate the Manifestwork with executor default/executor1 in namespace cluster1"
+// The refusals are OCM's messages, word for word; the refusal of an
+// executor adds what to grant, as the check asks it.
+const executor1Denied = "user alice cannot manipulate the Manifestwork with executor default/executor1 in namespace cluster1" +
+	"; to allow it, grant the user the verb execute-as on manifestworks (apiGroup work.open-cluster-management.io)" +
+	" with resourceName system:serviceaccount:default:executor1 in namespace cluster1"
 
 func TestReview(t *testing.T) {
 	labelled := withExecutor(validWork(), "default", "executor1")
@@ -110,7 +113,9 @@ func TestReview(t *testing.T) {
 			ocm: true, wantMsg: "connection refused"},
 		{name: "no executor with NilExecutorValidating, forbidden", req: request(t, admissionv1.Create, validWork(), nil), nilGate: true,
 			wantCode: 400, wantSARs: 1, wantSARAs: "system:serviceaccount::klusterlet-work-sa",
-			ocm: true, wantMsg: "user alice cannot manipulate the Manifestwork with executor /klusterlet-work-sa in namespace cluster1"},
+			ocm: true, wantMsg: "user alice cannot manipulate the Manifestwork with executor /klusterlet-work-sa in namespace cluster1" +
+				"; to allow it, grant the user the verb execute-as on manifestworks (apiGroup work.open-cluster-management.io)" +
+				" with resourceName system:serviceaccount::klusterlet-work-sa in namespace cluster1"},
 		{name: "no executor with NilExecutorValidating, permitted", req: request(t, admissionv1.Create, validWork(), nil), nilGate: true,
 			sars: fakeSARs{allowed: true}, wantSARs: 1, wantSARAs: "system:serviceaccount::klusterlet-work-sa"},
 		{name: "executor without serviceAccount", req: request(t, admissionv1.Create, noSA, nil), wantCode: 400,

@@ -1,16 +1,19 @@
 package availability
 
 import (
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/component-base/metrics/testutil"
 
@@ -221,4 +224,44 @@ func TestHealthEvents(t *testing.T) {
 	assert.Equal(t, 0.0, gauge(workv1.HealthyReasonHealthy), "a work that is gone leaves the gauge")
 	step(timedOut, 1)
 	assert.Len(t, events(), 1, "and its Events start over: within the interval of the last one, a change is recorded")
+}
+
+// A ReadOnly manifest whose object the agent may not read is Available
+// Unknown with OCM's reason and message (the server's refusal), its Healthy
+// Unknown with the same message, and it does not hold the work's
+// Progressing: the work is rolled out, and not Degraded.
+func TestUnreadableReadOnlyDoesNotHoldTheRollout(t *testing.T) {
+	work := newWork([]metav1.Condition{workApplied}, manifest(meta(0, cm), applied))
+	work.Spec.ManifestConfigs = []workv1.ManifestConfigOption{
+		fixture.WithStrategy(fixture.Config("", "configmaps", "default", "cm"), workv1.UpdateStrategyTypeReadOnly),
+	}
+	f := newHarness(work, &stubCache{})
+	refused := apierrors.NewForbidden(configMaps.GroupResource(), "cm",
+		errors.New(`User "system:serviceaccount:open-cluster-management-agent:klusterlet-work-sa" cannot get resource "configmaps"`))
+	f.spoke.PrependReactor("get", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, refused
+	})
+
+	_, err := f.reconcile(t, work)
+	require.NoError(t, err)
+	stored := f.stored(t)
+	m := stored.Status.ResourceStatus.Manifests[0].Conditions
+	avail := apimeta.FindStatusCondition(m, workv1.ManifestAvailable)
+	require.NotNil(t, avail)
+	assert.Equal(t, metav1.ConditionUnknown, avail.Status)
+	assert.Equal(t, "FetchingResourceFailed", avail.Reason)
+	assert.Equal(t, "Failed to fetch resource: "+refused.Error(), avail.Message)
+	h := healthOf(t, stored, 0)
+	assert.Equal(t, metav1.ConditionUnknown, h.Status)
+	assert.Contains(t, h.Message, refused.Error())
+	assert.Equal(t, metav1.ConditionUnknown, workHealthOf(t, stored).Status)
+	p := apimeta.FindStatusCondition(stored.Status.Conditions, workv1.WorkProgressing)
+	require.NotNil(t, p)
+	assert.Equal(t, metav1.ConditionFalse, p.Status, p.Message)
+	assert.Equal(t, workv1.WorkProgressingReasonCompleted, p.Reason)
+	assert.Contains(t, p.Message, "ConfigMap default/cm")
+	assert.False(t, apimeta.IsStatusConditionTrue(stored.Status.Conditions, workv1.WorkDegraded))
+	wa := apimeta.FindStatusCondition(stored.Status.Conditions, workv1.WorkAvailable)
+	require.NotNil(t, wa)
+	assert.Equal(t, "1 of 1 resources have unknown status", wa.Message, "as OCM's")
 }

@@ -193,7 +193,7 @@ func newWork(conditions []metav1.Condition, manifests ...workv1.ManifestConditio
 // withRollout gives the work the Progressing and Degraded conditions its
 // manifests' status makes, as every writer of that status sets them.
 func withRollout(work *workv1.ManifestWork) *workv1.ManifestWork {
-	progressing, degraded := health.Rollout(work.Status.ResourceStatus.Manifests, work.Generation, time.Now())
+	progressing, degraded := health.Rollout(work, work.Status.ResourceStatus.Manifests, time.Now())
 	apimeta.SetStatusCondition(&work.Status.Conditions, progressing)
 	apimeta.SetStatusCondition(&work.Status.Conditions, degraded)
 	return work

@@ -99,9 +99,9 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		it.p.compared = comparedBefore(previous)
 		it.p.appliedBefore = appliedForGeneration(st.work, previous)
 		out, err := c.applyOne(ctx, st.work, key, st.mem, it.p, owner)
-		it.result.exists, it.result.err, it.result.differences = out.exists, err, out.differences
+		it.result.exists, it.result.err, it.result.differences, it.result.unread = out.exists, err, out.differences, out.unread
 		it.result.contest, it.result.object = out.contest, it.p.describe()
-		it.result.missing = err == nil && !out.exists
+		it.result.missing = err == nil && !out.exists && out.unread == nil
 		recorded = recorded || out.recorded
 	}
 	if recorded && c.OnRecorded != nil {
@@ -227,6 +227,8 @@ type applied struct {
 	// contest is set while the agent does not revert the object, which
 	// another writer keeps changing back.
 	contest *contest
+	// unread is why a ReadOnly manifest's object could not be read.
+	unread error
 }
 
 // applyWith applies a manifest with its strategy, unless its
@@ -302,7 +304,7 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	if err != nil {
 		return applied{recorded: c.forgetContent(key, p.id, record, remembered), differences: res.Differences}, err
 	}
-	out := applied{written: res.Written, exists: res.Object != nil, differences: res.Differences}
+	out := applied{written: res.Written, exists: res.Object != nil, differences: res.Differences, unread: res.Unread}
 	if res.Written && inCache {
 		mem.written.NoteLast(p.id, content)
 	}

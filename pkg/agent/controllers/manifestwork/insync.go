@@ -70,6 +70,14 @@ func setManifestInSync(mc *workv1.ManifestCondition, r manifestResult, generatio
 		apimeta.SetStatusCondition(&mc.Conditions, manifestInSync(r.differences, generation))
 		return
 	}
+	if r.unread != nil {
+		apimeta.SetStatusCondition(&mc.Conditions, metav1.Condition{
+			Type: ConditionInSync, Status: metav1.ConditionUnknown, ObservedGeneration: generation,
+			Reason:  InSyncReasonNotCompared,
+			Message: shorten(fmt.Sprintf("The object could not be read, so it was not compared with the manifest: %v", r.unread), maxInSyncMessage),
+		})
+		return
+	}
 	if r.missing {
 		apimeta.SetStatusCondition(&mc.Conditions, metav1.Condition{
 			Type: ConditionInSync, Status: metav1.ConditionFalse, ObservedGeneration: generation, Reason: InSyncReasonDrifted,

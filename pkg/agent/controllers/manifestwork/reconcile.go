@@ -54,6 +54,10 @@ type manifestResult struct {
 	// missing says the strategy succeeded without an object: a ReadOnly
 	// manifest whose object does not exist.
 	missing bool
+	// unread is why a ReadOnly manifest's object could not be read: it is
+	// applied all the same (as in OCM), not compared, and its availability
+	// says why (FetchingResourceFailed).
+	unread error
 	// differences is where the live object differs from the manifest, nil
 	// when it was not compared in this pass.
 	differences *diff.Report
@@ -257,6 +261,12 @@ func (st *state) outcome() error {
 	for _, r := range st.results {
 		if r.err != nil {
 			errs = append(errs, fmt.Errorf("manifest %d: %w", r.meta.Ordinal, r.err))
+		}
+		// A read the agent may not make is tried again when RBAC changes on
+		// the managed cluster (the refused watch of its type restarts and
+		// requeues the work); any other failure with the work's backoff.
+		if r.unread != nil && !apierrors.IsForbidden(r.unread) {
+			errs = append(errs, fmt.Errorf("manifest %d: cannot read the object: %w", r.meta.Ordinal, r.unread))
 		}
 	}
 	if st.later != nil {

@@ -8,10 +8,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	clienttesting "k8s.io/client-go/testing"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
@@ -153,6 +156,56 @@ func TestReadOnlyOfAMissingObjectIsNotInSync(t *testing.T) {
 	assert.Contains(t, inSync.Message, "does not exist")
 	assert.Equal(t, metav1.ConditionFalse, workInSync.Status)
 	assert.True(t, apimeta.IsStatusConditionTrue(e.work(t).Status.ResourceStatus.Manifests[0].Conditions, workv1.ManifestApplied))
+}
+
+// A ReadOnly manifest never fails to apply, as in OCM: an object the agent
+// may not read is Applied (the availability controller reports it
+// Available=Unknown, FetchingResourceFailed), not compared (InSync Unknown,
+// with the server's message), and the work stays Applied. A forbidden read
+// is tried again when RBAC changes, not with the work's backoff; a failing
+// server is.
+func TestReadOnlyOfAnUnreadableObjectIsApplied(t *testing.T) {
+	forbidden := apierrors.NewForbidden(schema.GroupResource{Resource: "configmaps"}, "a",
+		errors.New(`User "agent" cannot get resource "configmaps" in API group "" in the namespace "team"`))
+	for _, tt := range []struct {
+		name    string
+		readErr error
+		retried bool
+	}{
+		{"the agent may not read it", forbidden, false},
+		{"the server fails", apierrors.NewInternalError(errors.New("etcd is down")), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).WithManifest(fixture.ConfigMap("team", "a", nil)).
+				WithConfig(fixture.WithStrategy(fixture.Config("", "configmaps", "team", "a"), workv1.UpdateStrategyTypeReadOnly)).Build()
+			e := newEnv(t, work)
+			e.dynamic.PrependReactor("get", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
+				return true, nil, tt.readErr
+			})
+
+			err := e.c.reconcile(context.Background(), work)
+			if tt.retried {
+				require.Error(t, err)
+				assert.ErrorIs(t, err, tt.readErr)
+			} else {
+				require.NoError(t, err)
+			}
+			got := e.work(t).Status
+			m := got.ResourceStatus.Manifests[0].Conditions
+			assert.True(t, apimeta.IsStatusConditionTrue(m, workv1.ManifestApplied), "manifest Applied: %v", m)
+			assert.True(t, apimeta.IsStatusConditionTrue(got.Conditions, workv1.WorkApplied), "work Applied")
+			assert.Nil(t, apimeta.FindStatusCondition(m, workv1.ManifestAvailable), "left to the availability controller")
+			_, inSync := e.inSync(t)
+			require.NotNil(t, inSync)
+			assert.Equal(t, metav1.ConditionUnknown, inSync.Status)
+			assert.Equal(t, InSyncReasonNotCompared, inSync.Reason)
+			assert.Contains(t, inSync.Message, "could not be read")
+			assert.Contains(t, inSync.Message, tt.readErr.Error())
+			degraded := apimeta.FindStatusCondition(got.Conditions, workv1.WorkDegraded)
+			require.NotNil(t, degraded)
+			assert.Equal(t, metav1.ConditionFalse, degraded.Status)
+		})
+	}
 }
 
 // TestUserRuleReplacesOwnProgressing: a condition rule of type Progressing,

@@ -12,6 +12,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
 	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/pkg/manifest"
 )
 
 // SetWorkConditions sets the work-level conditions built from the
@@ -23,7 +24,7 @@ func SetWorkConditions(work *workv1.ManifestWork, status *workv1.ManifestWorkSta
 	if cond, ok := WorkCondition(status, work.Generation); ok {
 		apimeta.SetStatusCondition(&status.Conditions, cond)
 	}
-	progressing, degraded := Rollout(status.ResourceStatus.Manifests, work.Generation, now)
+	progressing, degraded := Rollout(work, status.ResourceStatus.Manifests, now)
 	conditionrules.SetOwn(work, &status.Conditions, progressing)
 	conditionrules.SetOwn(work, &status.Conditions, degraded)
 }
@@ -37,6 +38,7 @@ const (
 	stalling                       // failing to apply for stalled.Threshold
 	rollingOut                     // applied, not healthy yet (or not judged)
 	healthBad                      // Healthy False, reason Degraded
+	unreadable                     // ReadOnly, applied, and the agent cannot read its object
 )
 
 // Rollout returns the work's Progressing and Degraded conditions.
@@ -52,16 +54,29 @@ const (
 // a degraded work is also progressing: OCM's ManifestWorkReplicaSet counts
 // such a cluster as failed.
 //
+// A ReadOnly manifest whose object the agent cannot read (its Available is
+// Unknown, FetchingResourceFailed: it may not read it) does not hold the
+// rollout: the agent changes nothing there to wait for, and nothing it does
+// would make the object readable. Such a manifest counts as rolled out once
+// applied; its Healthy stays Unknown, and the Progressing message names it.
+//
 // Messages count the manifests in question and name the first few.
-func Rollout(manifests []workv1.ManifestCondition, generation int64, now time.Time) (progressing, degraded metav1.Condition) {
-	var waiting, bad []string
+func Rollout(work *workv1.ManifestWork, manifests []workv1.ManifestCondition, now time.Time) (progressing, degraded metav1.Condition) {
+	generation := work.Generation
+	var waiting, bad, unread []string
 	applying, healthDegraded := false, false
 	for i := range manifests {
 		mc := &manifests[i]
 		ref := RefOf(mc.ResourceMeta)
 		state, detail := manifestRollout(mc, generation, now)
+		if state == rollingOut && unreadableReadOnly(work, mc, generation) {
+			state = unreadable
+		}
 		switch state {
 		case rolledOut:
+			continue
+		case unreadable:
+			unread = append(unread, ref)
 			continue
 		case notApplied, stalling:
 			applying = true
@@ -80,6 +95,10 @@ func Rollout(manifests []workv1.ManifestCondition, generation int64, now time.Ti
 	if len(waiting) == 0 {
 		progressing.Status, progressing.Reason = metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted
 		progressing.Message = fmt.Sprintf("All %d manifests are rolled out", len(manifests))
+		if len(unread) > 0 {
+			progressing.Message = listed(progressing.Message+fmt.Sprintf(
+				"; %d ReadOnly manifests are not waited for, as the agent cannot read their objects (see Available)", len(unread)), unread)
+		}
 	} else {
 		progressing.Status, progressing.Reason = metav1.ConditionTrue, workv1.WorkProgressingReasonRollingOut
 		if applying {
@@ -131,6 +150,15 @@ func manifestRollout(mc *workv1.ManifestCondition, generation int64, now time.Ti
 		return healthBad, "is Degraded"
 	}
 	return rollingOut, "is " + state
+}
+
+// unreadableReadOnly tells whether a manifest is ReadOnly and its object
+// could not be read for this generation (Available Unknown,
+// FetchingResourceFailed).
+func unreadableReadOnly(work *workv1.ManifestWork, mc *workv1.ManifestCondition, generation int64) bool {
+	available := apimeta.FindStatusCondition(mc.Conditions, workv1.ManifestAvailable)
+	return available != nil && available.Status == metav1.ConditionUnknown && available.ObservedGeneration == generation &&
+		available.Reason == workv1.ManifestAvailableReasonFetchFailed && manifest.ReadOnly(work, mc.ResourceMeta)
 }
 
 // listed is head followed by the first maxNamed items, and how many more.

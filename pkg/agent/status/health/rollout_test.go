@@ -71,7 +71,8 @@ func TestRollout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			progressing, degraded := Rollout(tt.manifests, gen, now)
+			work := fixture.NewWork(fixture.Cluster, "w").WithGeneration(gen).Build()
+			progressing, degraded := Rollout(work, tt.manifests, now)
 			assert.Equal(t, workv1.WorkProgressing, progressing.Type)
 			assert.Equal(t, workv1.WorkDegraded, degraded.Type)
 			assert.Equal(t, tt.progressing, fmt.Sprintf("%s/%s", progressing.Status, progressing.Reason))
@@ -86,6 +87,47 @@ func TestRollout(t *testing.T) {
 	}
 }
 
+// A ReadOnly manifest whose object the agent cannot read does not hold the
+// rollout: it counts as rolled out once applied, and the message names it.
+// Any other manifest whose health is unknown still does.
+func TestRolloutDoesNotWaitForUnreadableReadOnly(t *testing.T) {
+	const gen = 2
+	meta := workv1.ManifestResourceMeta{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass", Resource: "priorityclasses", Name: "high"}
+	readOnly := fixture.WithStrategy(fixture.Config("scheduling.k8s.io", "priorityclasses", "", "high"), workv1.UpdateStrategyTypeReadOnly)
+	applied := metav1.Condition{Type: workv1.ManifestApplied, Status: metav1.ConditionTrue, ObservedGeneration: gen}
+	unknownHealth := metav1.Condition{Type: workv1.ManifestHealthy, Status: metav1.ConditionUnknown, ObservedGeneration: gen,
+		Reason: workv1.HealthyReasonUnknown, Message: "Failed to fetch resource: forbidden"}
+	fetchFailed := func(generation int64) metav1.Condition {
+		return metav1.Condition{Type: workv1.ManifestAvailable, Status: metav1.ConditionUnknown, ObservedGeneration: generation,
+			Reason: workv1.ManifestAvailableReasonFetchFailed, Message: "Failed to fetch resource: forbidden"}
+	}
+	tests := []struct {
+		name        string
+		readOnly    bool
+		available   metav1.Condition
+		progressing string
+		contains    string
+	}{
+		{"ReadOnly, the agent cannot read it", true, fetchFailed(gen), "False/Completed",
+			"All 1 manifests are rolled out; 1 ReadOnly manifests are not waited for, as the agent cannot read their objects (see Available): PriorityClass high"},
+		{"not ReadOnly", false, fetchFailed(gen), "True/RollingOut", "PriorityClass high is HealthUnknown"},
+		{"ReadOnly, read failed for an older generation", true, fetchFailed(gen - 1), "True/RollingOut", "is HealthUnknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := fixture.NewWork(fixture.Cluster, "w").WithGeneration(gen)
+			if tt.readOnly {
+				b = b.WithConfig(readOnly)
+			}
+			manifests := []workv1.ManifestCondition{{ResourceMeta: meta, Conditions: []metav1.Condition{applied, tt.available, unknownHealth}}}
+			progressing, degraded := Rollout(b.Build(), manifests, time.Now())
+			assert.Equal(t, tt.progressing, fmt.Sprintf("%s/%s", progressing.Status, progressing.Reason))
+			assert.Contains(t, progressing.Message, tt.contains)
+			assert.Equal(t, metav1.ConditionFalse, degraded.Status)
+		})
+	}
+}
+
 // The message counts every manifest holding the rollout and names the
 // first few.
 func TestRolloutNamesTheFirstFew(t *testing.T) {
@@ -95,7 +137,7 @@ func TestRolloutNamesTheFirstFew(t *testing.T) {
 			ResourceMeta: workv1.ManifestResourceMeta{Version: "v1", Kind: "Pod", Resource: "pods", Namespace: "team", Name: fmt.Sprintf("p%d", i)},
 		})
 	}
-	progressing, _ := Rollout(manifests, 1, time.Now())
+	progressing, _ := Rollout(fixture.NewWork(fixture.Cluster, "w").WithGeneration(1).Build(), manifests, time.Now())
 	assert.Equal(t, "5 of 5 manifests are not rolled out yet: Pod team/p0 is not applied yet; Pod team/p1 is not applied yet; "+
 		"Pod team/p2 is not applied yet; and 2 more", progressing.Message)
 }
