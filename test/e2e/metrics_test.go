@@ -18,6 +18,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/manifestwork/work/pkg/agent/controllers/availability"
 	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
@@ -102,6 +103,15 @@ func reviewingCluster(t *testing.T, p *framework.Process) *framework.Cluster {
 	for _, c := range env.Clusters() {
 		if c.WorkKubeconfig == kubeconfig {
 			return c
+		}
+	}
+	// A kubeconfig of the test's own (an identity with fewer rights): the
+	// cluster whose API server it names.
+	if cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig); err == nil {
+		for _, c := range env.Clusters() {
+			if framework.HostOf(c.Config.Host) == framework.HostOf(cfg.Host) {
+				return c
+			}
 		}
 	}
 	t.Fatalf("no cluster has the --kubeconfig %q of %s", kubeconfig, p.Name)
