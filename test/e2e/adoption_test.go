@@ -218,17 +218,16 @@ func assertSameObjects(t *testing.T, was, now map[appliedObject]objectState, wha
 
 // writesTo counts, by "VERB resource/name" ("POST resource" for a create),
 // the writes a process logged (-v=6) to objects of namespace ns on a cluster
-// since from.
+// since from. A server-side dry run is no write: logRequests shows them.
 func writesTo(t *testing.T, p *framework.Process, cluster, ns string, from time.Time) map[string]int {
 	t.Helper()
 	out := map[string]int{}
 	for _, r := range loggedRequests(t, p, from) {
-		verb, _, _ := strings.Cut(r.Key, " ")
 		_, object, inNS := strings.Cut(r.Path, "/namespaces/"+ns+"/")
-		if r.Cluster != cluster || !inNS || !slices.Contains([]string{"POST", "PUT", "PATCH", "DELETE"}, verb) {
+		if r.Cluster != cluster || !inNS || !r.IsWrite() {
 			continue
 		}
-		out[verb+" "+object]++
+		out[r.Method+" "+object]++
 	}
 	return out
 }
@@ -245,7 +244,7 @@ func loggedRequests(t *testing.T, p *framework.Process, from time.Time) []framew
 }
 
 // logRequests logs what a process sent since from, by cluster and
-// verb/resource.
+// verb/resource, dry runs apart.
 func logRequests(t *testing.T, what string, p *framework.Process, from time.Time) {
 	t.Helper()
 	counts := map[string]int{}
