@@ -99,6 +99,43 @@ var legacyResponseLine = regexp.MustCompile(`^[IWE](\d{4} \d{2}:\d{2}:\d{2}\.\d{
 // loggedDuration is the duration at the end of a response line.
 var loggedDuration = regexp.MustCompile(` milliseconds=\d+$`)
 
+// twinWindow bounds how long after a response line its twin comes.
+const twinWindow = 10 * time.Millisecond
+
+// twins tells the second line of a response logged twice: a process with
+// two loggers on one client (ours) writes each response line twice, the
+// second within milliseconds, each logger timing the request itself (the
+// durations may differ by a millisecond), and lines of other goroutines may
+// come between. A line is the twin of the first unpaired line of the same
+// message within twinWindow before it. Lines of client-go before v0.33
+// (OCM's agent, which logs each response once) have no twins.
+type twins struct {
+	unpaired map[string]time.Time // message without duration → time
+}
+
+// second tells whether line, logged at at, is the twin of an earlier line.
+func (w *twins) second(line string, at time.Time) bool {
+	_, message, _ := strings.Cut(line, "] ")
+	if !loggedDuration.MatchString(message) {
+		return false
+	}
+	message = loggedDuration.ReplaceAllString(message, "")
+	if first, ok := w.unpaired[message]; ok && at.Sub(first) < twinWindow {
+		delete(w.unpaired, message)
+		return true
+	}
+	if w.unpaired == nil {
+		w.unpaired = map[string]time.Time{}
+	}
+	for m, t := range w.unpaired {
+		if at.Sub(t) >= twinWindow {
+			delete(w.unpaired, m)
+		}
+	}
+	w.unpaired[message] = at
+	return false
+}
+
 // matchResponse reads a request log line of either format: the klog time,
 // the verb, the URL and whether the server answered; ok is false for any
 // other line.
@@ -196,11 +233,18 @@ func ReadRequestLog(path string, hosts map[string]string, from, to time.Time) ([
 	}
 	defer func() { _ = f.Close() }()
 	var out []LoggedRequest
+	var seen twins
 	scanner := bufio.NewScanner(f)
 	scanner.Buffer(make([]byte, 1<<20), 1<<20)
 	for scanner.Scan() {
 		stamp, verb, rawURL, answered, ok := matchResponse(scanner.Text())
-		if !ok || !inWindow(stamp, from, to) {
+		if !ok {
+			continue
+		}
+		if at, err := time.ParseInLocation("0102 15:04:05.000000", stamp, time.Local); err == nil && seen.second(scanner.Text(), at) {
+			continue
+		}
+		if !inWindow(stamp, from, to) {
 			continue
 		}
 		u, err := url.Parse(rawURL)
@@ -254,9 +298,7 @@ type RequestTail struct {
 	offset int64
 	rest   string
 	seen   []TimedRequest
-	// last is the message of the last request line and its time.
-	last   string
-	lastAt time.Time
+	twins  twins
 }
 
 // NewRequestTail tails the request log at path; hosts maps a server
@@ -305,16 +347,9 @@ func (r *RequestTail) read(ref time.Time) error {
 			continue
 		}
 		at = at.AddDate(ref.Year(), 0, 0)
-		// A process that logs each response twice (two loggers on one
-		// client) writes the same message twice within microseconds: one
-		// request. Each logger times the request itself, so the durations
-		// may differ by a millisecond.
-		_, message, _ := strings.Cut(line, "] ")
-		message = loggedDuration.ReplaceAllString(message, "")
-		if message == r.last && at.Sub(r.lastAt) < time.Millisecond {
+		if r.twins.second(line, at) {
 			continue
 		}
-		r.last, r.lastAt = message, at
 		// The log is in time order but for lines of goroutines racing
 		// within a few microseconds; keep the slice sorted anyway.
 		q := TimedRequest{LoggedRequest: loggedRequest(verb, u, answered, r.hosts), At: at}

@@ -165,3 +165,24 @@ func TestRequestTailCountsALineLoggedTwiceOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, got, 2, "each request is logged twice, the second with durations a millisecond apart")
 }
+
+// Our agent logs each response twice; the twin may come a millisecond or
+// more later, after other goroutines' lines. Each request counts once, a
+// request sent twice twice.
+func TestReadRequestLogCountsTwinsOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agent.log")
+	line := func(stamp, verb, path string, ms int) string {
+		return fmt.Sprintf(`I1128 %s   9518 round_trippers.go:632] "Response" verb=%q url="https://127.0.0.1:1%s" status="200 OK" milliseconds=%d`+"\n", stamp, verb, path, ms)
+	}
+	const web = "/apis/apps/v1/namespaces/ns/deployments/web"
+	log := line("18:34:27.784062", "PUT", web+"?dryRun=All", 6) +
+		line("18:34:27.784776", "GET", "/apis/apps/v1/namespaces/ns/deployments/api", 5) +
+		line("18:34:27.784949", "GET", "/apis/apps/v1/namespaces/ns/deployments/api", 5) +
+		line("18:34:27.785397", "PUT", web+"?dryRun=All", 6) +
+		line("18:34:28.000000", "GET", web, 4) + line("18:34:28.000020", "GET", web, 4) +
+		line("18:34:28.003000", "GET", web, 3) + line("18:34:28.003020", "GET", web, 3)
+	require.NoError(t, os.WriteFile(path, []byte(log), 0o644))
+	counts, err := ScanRequestLog(path, map[string]string{"127.0.0.1:1": "c"}, time.Time{}, time.Time{})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"PUT deployments" + DryRunSuffix: 1, "GET deployments": 3}, counts["c"])
+}
