@@ -145,6 +145,9 @@ func TestTakeOverFromOCMAgentAndHandBack(t *testing.T) {
 		ready.Round(time.Millisecond), adopted.Round(time.Millisecond))
 	after := settled("our agent adopted the works")
 	assert.Empty(t, writesTo(t, ours, cluster, ns, tookOver), "our agent writes none of the objects it adopts")
+	for object, n := range dryRunsTo(t, ours, cluster, ns, tookOver) {
+		assert.LessOrEqual(t, n, 1, "our agent compares %s, which it knows nothing of, with one dry run at most", object)
+	}
 	assertSameObjects(t, stateOCM, objectStates(t, cluster, ns, objects), "our agent took over")
 	assertSameApplied(t, applied, appliedWorks(t, cluster, names))
 	assertNoGap(t, before, after)
@@ -218,17 +221,28 @@ func assertSameObjects(t *testing.T, was, now map[appliedObject]objectState, wha
 
 // writesTo counts, by "VERB resource/name" ("POST resource" for a create),
 // the writes a process logged (-v=6) to objects of namespace ns on a cluster
-// since from.
+// since from. A server-side dry run is no write (see dryRunsTo).
 func writesTo(t *testing.T, p *framework.Process, cluster, ns string, from time.Time) map[string]int {
+	t.Helper()
+	return requestsTo(t, p, cluster, ns, from, framework.LoggedRequest.IsWrite)
+}
+
+// dryRunsTo counts, as writesTo counts writes, the server-side dry runs.
+func dryRunsTo(t *testing.T, p *framework.Process, cluster, ns string, from time.Time) map[string]int {
+	t.Helper()
+	return requestsTo(t, p, cluster, ns, from, func(r framework.LoggedRequest) bool { return r.DryRun })
+}
+
+// requestsTo counts the requests that keep selects, as writesTo does.
+func requestsTo(t *testing.T, p *framework.Process, cluster, ns string, from time.Time, keep func(framework.LoggedRequest) bool) map[string]int {
 	t.Helper()
 	out := map[string]int{}
 	for _, r := range loggedRequests(t, p, from) {
-		verb, _, _ := strings.Cut(r.Key, " ")
 		_, object, inNS := strings.Cut(r.Path, "/namespaces/"+ns+"/")
-		if r.Cluster != cluster || !inNS || !slices.Contains([]string{"POST", "PUT", "PATCH", "DELETE"}, verb) {
+		if r.Cluster != cluster || !inNS || !keep(r) {
 			continue
 		}
-		out[verb+" "+object]++
+		out[r.Method+" "+object]++
 	}
 	return out
 }
@@ -245,7 +259,7 @@ func loggedRequests(t *testing.T, p *framework.Process, from time.Time) []framew
 }
 
 // logRequests logs what a process sent since from, by cluster and
-// verb/resource.
+// verb/resource, dry runs apart.
 func logRequests(t *testing.T, what string, p *framework.Process, from time.Time) {
 	t.Helper()
 	counts := map[string]int{}

@@ -638,7 +638,8 @@ func (r *diffRun) mentions(text string) bool {
 
 // writes are the writes this side's agent sent since from about the case:
 // to its objects on the managed cluster and to its works and their
-// AppliedManifestWorks, by area ("managed", "hub"), as "VERB path".
+// AppliedManifestWorks, by area ("managed", "hub"), as "VERB path". A
+// server-side dry run (of an update, or as an executor) is no write.
 func (r *diffRun) writes(from time.Time) (map[string][]string, error) {
 	requests, err := r.tail.Since(from)
 	if err != nil {
@@ -646,8 +647,8 @@ func (r *diffRun) writes(from time.Time) (map[string][]string, error) {
 	}
 	out := map[string][]string{}
 	for _, q := range requests {
-		verb, _, _ := strings.Cut(q.Key, " ")
-		if !slices.Contains([]string{"POST", "PUT", "PATCH", "DELETE"}, verb) || !r.concerns(q.Path) {
+		verb := q.Method
+		if !q.IsWrite() || !r.concerns(q.Path) {
 			continue
 		}
 		area := "managed"

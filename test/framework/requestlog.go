@@ -99,6 +99,43 @@ var legacyResponseLine = regexp.MustCompile(`^[IWE](\d{4} \d{2}:\d{2}:\d{2}\.\d{
 // loggedDuration is the duration at the end of a response line.
 var loggedDuration = regexp.MustCompile(` milliseconds=\d+$`)
 
+// twinWindow bounds how long after a response line its twin comes.
+const twinWindow = 10 * time.Millisecond
+
+// twins tells the second line of a response logged twice: a process with
+// two loggers on one client (ours) writes each response line twice, the
+// second within milliseconds, each logger timing the request itself (the
+// durations may differ by a millisecond), and lines of other goroutines may
+// come between. A line is the twin of the first unpaired line of the same
+// message within twinWindow before it. Lines of client-go before v0.33
+// (OCM's agent, which logs each response once) have no twins.
+type twins struct {
+	unpaired map[string]time.Time // message without duration → time
+}
+
+// second tells whether line, logged at at, is the twin of an earlier line.
+func (w *twins) second(line string, at time.Time) bool {
+	_, message, _ := strings.Cut(line, "] ")
+	if !loggedDuration.MatchString(message) {
+		return false
+	}
+	message = loggedDuration.ReplaceAllString(message, "")
+	if first, ok := w.unpaired[message]; ok && at.Sub(first) < twinWindow {
+		delete(w.unpaired, message)
+		return true
+	}
+	if w.unpaired == nil {
+		w.unpaired = map[string]time.Time{}
+	}
+	for m, t := range w.unpaired {
+		if at.Sub(t) >= twinWindow {
+			delete(w.unpaired, m)
+		}
+	}
+	w.unpaired[message] = at
+	return false
+}
+
 // matchResponse reads a request log line of either format: the klog time,
 // the verb, the URL and whether the server answered; ok is false for any
 // other line.
@@ -116,22 +153,61 @@ func matchResponse(line string) (stamp, verb, rawURL string, answered, ok bool) 
 // any kind, that got no answer from the server (connection refused, reset).
 const NoAnswer = "no answer"
 
+// DryRunSuffix ends the Key of a server-side dry run ("PUT deployments (dry
+// run)"): a request, counted apart from the writes of the same verb, which
+// it is not.
+const DryRunSuffix = " (dry run)"
+
 // LoggedRequest is one request a work process logged.
 type LoggedRequest struct {
 	// Cluster is the cluster's name (see ScanRequestLog), else host:port.
 	Cluster string
-	// Key is verb and resource ("PATCH deployments"), the path of a
-	// non-resource request, or NoAnswer.
+	// Key is verb and resource ("PATCH deployments"), with DryRunSuffix for
+	// a dry run, the path of a non-resource request, or NoAnswer.
 	Key string
 	// Path is the URL path, e.g. /apis/apps/v1/namespaces/ns/deployments/web.
 	Path string
+	// Method is the HTTP method.
+	Method string
+	// DryRun is set for a server-side dry run (?dryRun=All): the server
+	// stores nothing.
+	DryRun bool
+}
+
+// IsWrite tells whether the request is a write the server answered: a
+// create, update, patch or delete, not a dry run (which stores nothing).
+// One that got no answer is counted under NoAnswer, not as a write.
+func (r LoggedRequest) IsWrite() bool {
+	return !r.DryRun && r.Key != NoAnswer &&
+		slices.Contains([]string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}, r.Method)
+}
+
+// loggedRequest is the request of a log line: its method, its URL and
+// whether the server answered; hosts maps a server host:port to a cluster
+// name.
+func loggedRequest(method string, u *url.URL, answered bool, hosts map[string]string) LoggedRequest {
+	r := LoggedRequest{Key: method + " " + u.Path, Path: u.Path, Method: method, DryRun: u.Query().Has("dryRun")}
+	if k, ok := ClassifyRequest(method, u, ""); ok {
+		r.Key = k.String()
+		if r.DryRun {
+			r.Key += DryRunSuffix
+		}
+	}
+	if !answered {
+		r.Key = NoAnswer
+	}
+	r.Cluster = hosts[u.Host]
+	if r.Cluster == "" {
+		r.Cluster = u.Host
+	}
+	return r
 }
 
 // ScanRequestLog counts the requests a work process logged (run it with
 // -v=6), by cluster and verb/resource: what the process sends, without any
-// other client's traffic. Requests that got no answer are counted under
-// NoAnswer instead, and non-resource requests (such as /readyz) under their
-// path. hosts maps a server host:port to a cluster name. Only lines
+// other client's traffic. Dry runs are counted apart, under their key with
+// DryRunSuffix; requests that got no answer under NoAnswer instead, and
+// non-resource requests (such as /readyz) under their path. hosts maps a server host:port to a cluster name. Only lines
 // from..to count (a zero bound is open). PATCH is not split from APPLY, as
 // the log has no content type.
 func ScanRequestLog(path string, hosts map[string]string, from, to time.Time) (map[string]map[string]int, error) {
@@ -157,29 +233,25 @@ func ReadRequestLog(path string, hosts map[string]string, from, to time.Time) ([
 	}
 	defer func() { _ = f.Close() }()
 	var out []LoggedRequest
+	var seen twins
 	scanner := bufio.NewScanner(f)
 	scanner.Buffer(make([]byte, 1<<20), 1<<20)
 	for scanner.Scan() {
 		stamp, verb, rawURL, answered, ok := matchResponse(scanner.Text())
-		if !ok || !inWindow(stamp, from, to) {
+		if !ok {
+			continue
+		}
+		if at, err := time.ParseInLocation("0102 15:04:05.000000", stamp, time.Local); err == nil && seen.second(scanner.Text(), at) {
+			continue
+		}
+		if !inWindow(stamp, from, to) {
 			continue
 		}
 		u, err := url.Parse(rawURL)
 		if err != nil {
 			continue
 		}
-		key := verb + " " + u.Path
-		if k, ok := ClassifyRequest(verb, u, ""); ok {
-			key = k.String()
-		}
-		if !answered {
-			key = NoAnswer
-		}
-		cluster := hosts[u.Host]
-		if cluster == "" {
-			cluster = u.Host
-		}
-		out = append(out, LoggedRequest{Cluster: cluster, Key: key, Path: u.Path})
+		out = append(out, loggedRequest(verb, u, answered, hosts))
 	}
 	return out, scanner.Err()
 }
@@ -226,9 +298,7 @@ type RequestTail struct {
 	offset int64
 	rest   string
 	seen   []TimedRequest
-	// last is the message of the last request line and its time.
-	last   string
-	lastAt time.Time
+	twins  twins
 }
 
 // NewRequestTail tails the request log at path; hosts maps a server
@@ -277,30 +347,12 @@ func (r *RequestTail) read(ref time.Time) error {
 			continue
 		}
 		at = at.AddDate(ref.Year(), 0, 0)
-		// A process that logs each response twice (two loggers on one
-		// client) writes the same message twice within microseconds: one
-		// request. Each logger times the request itself, so the durations
-		// may differ by a millisecond.
-		_, message, _ := strings.Cut(line, "] ")
-		message = loggedDuration.ReplaceAllString(message, "")
-		if message == r.last && at.Sub(r.lastAt) < time.Millisecond {
+		if r.twins.second(line, at) {
 			continue
-		}
-		r.last, r.lastAt = message, at
-		key := verb + " " + u.Path
-		if k, ok := ClassifyRequest(verb, u, ""); ok {
-			key = k.String()
-		}
-		if !answered {
-			key = NoAnswer
-		}
-		cluster := r.hosts[u.Host]
-		if cluster == "" {
-			cluster = u.Host
 		}
 		// The log is in time order but for lines of goroutines racing
 		// within a few microseconds; keep the slice sorted anyway.
-		q := TimedRequest{LoggedRequest: LoggedRequest{Cluster: cluster, Key: key, Path: u.Path}, At: at}
+		q := TimedRequest{LoggedRequest: loggedRequest(verb, u, answered, r.hosts), At: at}
 		i, _ := slices.BinarySearchFunc(r.seen, at, func(q TimedRequest, t time.Time) int { return q.At.Compare(t) })
 		for i < len(r.seen) && !r.seen[i].At.After(at) {
 			i++

@@ -90,6 +90,7 @@ func TestReadRequestLogLegacyFormat(t *testing.T) {
 		`I1121 18:17:31.200000   13092 round_trippers.go:560] PATCH https://127.0.0.1:1/apis/apps/v1/namespaces/ns/deployments/web 200 OK in 1 milliseconds`,
 		`I1121 18:17:31.300000   13092 round_trippers.go:560] PUT https://127.0.0.1:2/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks/w/status 409 Conflict in 1 milliseconds`,
 		`E1121 18:17:31.400000   13092 round_trippers.go:560] GET https://127.0.0.1:1/api/v1/namespaces/ns/configmaps/cm  in 0 milliseconds`,
+		`I1121 18:17:31.450000   13092 round_trippers.go:560] POST https://127.0.0.1:1/apis/rbac.authorization.k8s.io/v1/namespaces/ns/roles?dryRun=All 201 Created in 2 milliseconds`,
 		`I1121 18:17:31.500000   13092 manifestwork_controller.go:1] Patching resource`,
 	}, "\n")
 	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
@@ -100,10 +101,11 @@ func TestReadRequestLogLegacyFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []LoggedRequest{
-		{Cluster: "managed", Key: "GET configmaps", Path: "/api/v1/namespaces/ns/configmaps/cm"},
-		{Cluster: "managed", Key: "PATCH deployments", Path: "/apis/apps/v1/namespaces/ns/deployments/web"},
-		{Cluster: "hub", Key: "PUT manifestworks/status", Path: "/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks/w/status"},
-		{Cluster: "managed", Key: NoAnswer, Path: "/api/v1/namespaces/ns/configmaps/cm"},
+		{Cluster: "managed", Key: "GET configmaps", Path: "/api/v1/namespaces/ns/configmaps/cm", Method: "GET"},
+		{Cluster: "managed", Key: "PATCH deployments", Path: "/apis/apps/v1/namespaces/ns/deployments/web", Method: "PATCH"},
+		{Cluster: "hub", Key: "PUT manifestworks/status", Path: "/apis/work.open-cluster-management.io/v1/namespaces/cluster1/manifestworks/w/status", Method: "PUT"},
+		{Cluster: "managed", Key: NoAnswer, Path: "/api/v1/namespaces/ns/configmaps/cm", Method: "GET"},
+		{Cluster: "managed", Key: "POST roles" + DryRunSuffix, Path: "/apis/rbac.authorization.k8s.io/v1/namespaces/ns/roles", Method: "POST", DryRun: true},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v", got)
@@ -113,6 +115,42 @@ func TestReadRequestLogLegacyFormat(t *testing.T) {
 			t.Errorf("request %d: got %v, want %v", i, got[i], want[i])
 		}
 	}
+}
+
+// A server-side dry run is a request, counted apart from the writes of its
+// verb, and no write.
+func TestDryRunsAreRequestsNotWrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agent.log")
+	log := strings.Join([]string{
+		`I1128 18:17:31.100000   13092 round_trippers.go:632] "Response" verb="GET" url="https://127.0.0.1:1/apis/apps/v1/namespaces/ns/deployments/web" status="200 OK" milliseconds=1`,
+		`I1128 18:17:31.200000   13092 round_trippers.go:632] "Response" verb="PUT" url="https://127.0.0.1:1/apis/apps/v1/namespaces/ns/deployments/web?dryRun=All&fieldManager=work-agent" status="200 OK" milliseconds=2`,
+		`I1128 18:17:31.300000   13092 round_trippers.go:632] "Response" verb="PUT" url="https://127.0.0.1:1/apis/apps/v1/namespaces/ns/deployments/web?fieldManager=work-agent" status="200 OK" milliseconds=2`,
+		`I1128 18:17:31.400000   13092 round_trippers.go:632] "Response" verb="PUT" url="https://127.0.0.1:1/apis/apps/v1/namespaces/ns/deployments/web?dryRun=All" status="" milliseconds=0`,
+		`I1128 18:17:31.500000   13092 round_trippers.go:632] "Response" verb="PUT" url="https://127.0.0.1:1/apis/apps/v1/namespaces/ns/deployments/web" status="" milliseconds=0`,
+	}, "\n") + "\n"
+	require.NoError(t, os.WriteFile(path, []byte(log), 0o644))
+	hosts := map[string]string{"127.0.0.1:1": "managed"}
+
+	requests, err := ReadRequestLog(path, hosts, time.Time{}, time.Time{})
+	require.NoError(t, err)
+	var writes []bool
+	for _, r := range requests {
+		writes = append(writes, r.IsWrite())
+	}
+	assert.Equal(t, []bool{false, false, true, false, false}, writes,
+		"a read, a dry run, an update, a dry run and an update that got no answer")
+
+	counts, err := ScanRequestLog(path, hosts, time.Time{}, time.Time{})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"GET deployments": 1, "PUT deployments" + DryRunSuffix: 1, "PUT deployments": 1, NoAnswer: 2}, counts["managed"])
+
+	tail := NewRequestTail(path, hosts)
+	timed, err := tail.Since(time.Date(time.Now().Year(), 1, 1, 0, 0, 0, 0, time.Local))
+	require.NoError(t, err)
+	require.Len(t, timed, 5)
+	assert.True(t, timed[1].DryRun)
+	assert.False(t, timed[1].IsWrite(), "the tail tells dry runs too")
+	assert.True(t, timed[2].IsWrite())
 }
 
 func TestRequestTailCountsALineLoggedTwiceOnce(t *testing.T) {
@@ -126,4 +164,25 @@ func TestRequestTailCountsALineLoggedTwiceOnce(t *testing.T) {
 	got, err := tail.Since(time.Date(2026, 1, 1, 0, 0, 0, 0, time.Local))
 	require.NoError(t, err)
 	assert.Len(t, got, 2, "each request is logged twice, the second with durations a millisecond apart")
+}
+
+// Our agent logs each response twice; the twin may come a millisecond or
+// more later, after other goroutines' lines. Each request counts once, a
+// request sent twice twice.
+func TestReadRequestLogCountsTwinsOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agent.log")
+	line := func(stamp, verb, path string, ms int) string {
+		return fmt.Sprintf(`I1128 %s   9518 round_trippers.go:632] "Response" verb=%q url="https://127.0.0.1:1%s" status="200 OK" milliseconds=%d`+"\n", stamp, verb, path, ms)
+	}
+	const web = "/apis/apps/v1/namespaces/ns/deployments/web"
+	log := line("18:34:27.784062", "PUT", web+"?dryRun=All", 6) +
+		line("18:34:27.784776", "GET", "/apis/apps/v1/namespaces/ns/deployments/api", 5) +
+		line("18:34:27.784949", "GET", "/apis/apps/v1/namespaces/ns/deployments/api", 5) +
+		line("18:34:27.785397", "PUT", web+"?dryRun=All", 6) +
+		line("18:34:28.000000", "GET", web, 4) + line("18:34:28.000020", "GET", web, 4) +
+		line("18:34:28.003000", "GET", web, 3) + line("18:34:28.003020", "GET", web, 3)
+	require.NoError(t, os.WriteFile(path, []byte(log), 0o644))
+	counts, err := ScanRequestLog(path, map[string]string{"127.0.0.1:1": "c"}, time.Time{}, time.Time{})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"PUT deployments" + DryRunSuffix: 1, "GET deployments": 3}, counts["c"])
 }

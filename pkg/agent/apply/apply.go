@@ -55,6 +55,12 @@ type Request struct {
 	// over from another agent), in which case the live object is compared
 	// with the manifest as it is.
 	Last *LastApplied
+	// InSyncAt is the ContentVersion (package objectwatch) the object had
+	// when the agent last found it holding this desired state (Spec), by a
+	// comparison that found no difference or by its own write; 0 when not
+	// known. A live object still at that version holds it: nobody changed
+	// it since, so the Update strategy asks the server no dry run for it.
+	InSyncAt uint64
 }
 
 // Result is what a strategy did.

@@ -2,13 +2,11 @@ package apply
 
 import (
 	"encoding/json"
-	"errors"
 	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -20,6 +18,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/fixture"
 )
 
 var (
@@ -150,36 +149,10 @@ func newClient(objects ...*unstructured.Unstructured) *fake.FakeDynamicClient {
 	return client
 }
 
-// answerDryRuns stands in for the API server's dry run of an update, which
-// the fake tracker would store: the object sent, with the defaults the
-// server fills in (serverDefaults) and the stored object's server-set
-// metadata and status, is answered and nothing is stored. A stale
-// resourceVersion conflicts, as on the server.
+// answerDryRuns stands in for the API server's dry run of an update, with
+// the defaults it fills in (serverDefaults).
 func answerDryRuns(client *fake.FakeDynamicClient) {
-	client.PrependReactor("update", "*", func(action clienttesting.Action) (bool, runtime.Object, error) {
-		update := action.(clienttesting.UpdateActionImpl)
-		if len(update.UpdateOptions.DryRun) == 0 {
-			return false, nil, nil
-		}
-		sent := update.GetObject().(*unstructured.Unstructured).DeepCopy()
-		current, err := client.Tracker().Get(update.GetResource(), update.GetNamespace(), sent.GetName())
-		if err != nil {
-			return true, nil, err
-		}
-		live := current.(*unstructured.Unstructured)
-		if sent.GetResourceVersion() != live.GetResourceVersion() {
-			return true, nil, apierrors.NewConflict(update.GetResource().GroupResource(), sent.GetName(), errors.New("the object has been modified"))
-		}
-		serverDefaults(sent)
-		sent.SetUID(live.GetUID())
-		sent.SetGeneration(live.GetGeneration())
-		sent.SetCreationTimestamp(live.GetCreationTimestamp())
-		sent.SetManagedFields(live.GetManagedFields())
-		if status, found := live.Object["status"]; found {
-			sent.Object["status"] = runtime.DeepCopyJSONValue(status)
-		}
-		return true, sent, nil
-	})
+	fixture.AnswerDryRuns(client, serverDefaults)
 }
 
 // serverDefaults fills in what the API server adds to a Deployment that

@@ -10,6 +10,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/apply/diff"
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -67,8 +68,11 @@ func (updateStrategy) Apply(ctx context.Context, client dynamic.Interface, req R
 // resources as a whole, compared with what a server-side dry run of the
 // update would store. That dry run is the one request the comparison may
 // cost, sent only when the object was read at all (its content changed since
-// it was last applied, see the manifestwork controller) and nothing else
-// differs.
+// it was last applied, see the manifestwork controller), nothing else
+// differs, and the object changed since it was last found holding the
+// manifest (Request.InSyncAt): an object taken over from another agent, read
+// again at each reconcile until the work's status holds this agent's own
+// comparison, costs one dry run, not one per reconcile.
 //
 // The manifest is first made what the Update strategy keeps of it for its kind
 // (kindrules.go): what other controllers own stays as they set it, and a
@@ -81,7 +85,8 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 	obj := forUpdate(req.withDesired(desired), live)
 	rewrite := workChanged(req) && bodyWritten(desired)
 	differences := enforcedDiff(desired, live)
-	if !rewrite && differences.InSync() && ownersWanted(req, live.GetOwnerReferences()) && enforcementOf(desired) == enforceWhole {
+	if !rewrite && differences.InSync() && ownersWanted(req, live.GetOwnerReferences()) && enforcementOf(desired) == enforceWhole &&
+		!unchangedSinceInSync(req, live) {
 		if differences, err = dryRunDiff(ctx, rc, obj, live); err != nil {
 			return Result{Object: live, Differences: diffOf(desired, live)}, failed(err)
 		}
@@ -108,6 +113,13 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 	}
 	klog.FromContext(ctx).V(2).Info("Updated object", "resourceVersion", updated.GetResourceVersion())
 	return Result{Object: updated, Written: true, Differences: &diff.Report{}, Repaired: repaired(req, differences, live, DefaultFieldManager)}, nil
+}
+
+// unchangedSinceInSync tells whether live is as it was when the agent last
+// found it holding the desired state (Request.InSyncAt): then it still
+// does, whatever a dry run would say.
+func unchangedSinceInSync(req Request, live *unstructured.Unstructured) bool {
+	return req.InSyncAt != 0 && objectwatch.ContentVersion(live) == req.InSyncAt
 }
 
 // enforcedDiff lists the differences of live from desired that the Update

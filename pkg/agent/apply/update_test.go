@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -483,6 +484,57 @@ func TestUpdateEnforcesWhatOCMWrites(t *testing.T) {
 			if tt.check != nil {
 				tt.check(t, sentObject(t, client, "update"))
 			}
+		})
+	}
+}
+
+// TestUpdateAsksNoDryRunOfAnObjectUnchangedSinceInSync: a workload found
+// holding the desired state at its content version, and unchanged since,
+// still holds it; only one changed since costs the dry run.
+func TestUpdateAsksNoDryRunOfAnObjectUnchangedSinceInSync(t *testing.T) {
+	withLabel := func(obj *unstructured.Unstructured) { obj.SetLabels(map[string]string{"app": "hello", "extra": "x"}) }
+	withEnv := func(obj *unstructured.Unstructured) {
+		containers, _, _ := unstructured.NestedSlice(obj.Object, "spec", "template", "spec", "containers")
+		containers[0].(map[string]any)["env"] = []any{map[string]any{"name": "FOO", "value": "bar"}}
+		require.NoError(t, unstructured.SetNestedSlice(obj.Object, containers, "spec", "template", "spec", "containers"))
+	}
+	tests := []struct {
+		name string
+		// editSinceInSync changes the object after it was found in sync;
+		// nil: unchanged since.
+		editSinceInSync func(*unstructured.Unstructured)
+		unknown         bool // never found in sync
+		wantVerbs       []string
+		wantDrift       bool
+	}{
+		{name: "unchanged since it was found in sync: no dry run", wantVerbs: []string{"get"}},
+		{name: "never found in sync: the dry run", unknown: true, wantVerbs: []string{"get", dryRun}},
+		{name: "labelled by another writer since: the dry run", editSinceInSync: withLabel, wantVerbs: []string{"get", dryRun}},
+		{name: "an env var added since: the dry run finds it", editSinceInSync: withEnv, wantVerbs: []string{"get", dryRun, "update"}, wantDrift: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			desired := desiredDeployment(t)
+			live := servedDeployment(t, ownerA)
+			live.SetOwnerReferences([]metav1.OwnerReference{ownerA})
+			live.SetResourceVersion("42")
+			req := Request{Resource: deploymentsGVR, Desired: desired, Owner: ownerA, Spec: specOf(t, desired, nil)}
+			if !tt.unknown {
+				req.InSyncAt = objectwatch.ContentVersion(live)
+			}
+			if tt.editSinceInSync != nil {
+				tt.editSinceInSync(live)
+				at := metav1.Now()
+				live.SetManagedFields(append(live.GetManagedFields(), metav1.ManagedFieldsEntry{
+					Manager: "kubectl-edit", Operation: metav1.ManagedFieldsOperationUpdate, Time: &at,
+				}))
+				live.SetResourceVersion("43")
+			}
+			client := newClient(live)
+			res, err := updateStrategy{}.Apply(context.Background(), client, req)
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantVerbs, verbs(client))
+			assert.Equal(t, tt.wantDrift, res.Written)
 		})
 	}
 }

@@ -87,6 +87,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 
 	owner := appliedwork.OwnerReference(st.applied)
 	recorded := c.Records.Retain(key, ids)
+	st.mem.inSync.retain(ids)
 	for _, i := range manifest.Order(kinds) {
 		it := items[i]
 		if it.p == nil {
@@ -241,6 +242,12 @@ type applied struct {
 // status without one (written by an earlier version) has the object read
 // once. A cached copy that this agent's last write of the object replaced
 // costs no request either: the cache is a moment behind (see workMemory.written).
+// Nor does an object still at the content version at which the agent last
+// found it holding the desired state (workMemory.inSync), whatever the
+// work's status says: a work taken over from OCM's agent has none of this
+// agent's comparisons in its status until its first status write reaches
+// the informer. An object read all the same (its watch not synced yet) is
+// not compared with a server-side dry run again (apply.Request.InSyncAt).
 func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, key string, mem *workMemory, p *prepared,
 	owner metav1.OwnerReference) (applied, error) {
 	strategy, err := apply.For(p.strategy)
@@ -286,9 +293,17 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	// nothing would be written (its decision cache makes this free in
 	// steady state).
 	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, p.strategy, p.orphaned); err != nil {
+		mem.inSync.forget(p.id)
 		return applied{exists: inCache && cached != nil, recorded: c.forgetContent(key, p.id, record, remembered)}, err
 	}
+	inSyncAt := mem.inSync.at(p.id, spec)
 	if inCache {
+		if inSyncAt == content && inSyncAt != 0 && apply.OwnersSettled(req, cached.OwnerReferences) {
+			// Found holding the desired state at this very version: in
+			// sync, even where the work's status holds no comparison.
+			mem.written.Forget(p.id)
+			return applied{exists: true, differences: &diff.Report{}}, nil
+		}
 		if remembered && p.compared && record.Spec == spec {
 			switch {
 			case record.Content == content && apply.OwnersSettled(req, cached.OwnerReferences):
@@ -300,12 +315,19 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 		}
 	}
 	req.KnownAbsent = err == nil && synced && cached == nil
+	req.InSyncAt = inSyncAt
 	if remembered {
 		req.Last = &record.LastApplied
 	}
 	res, err := strategy.Apply(ctx, c.Dynamic, req)
 	if err != nil {
+		mem.inSync.forget(p.id)
 		return applied{recorded: c.forgetContent(key, p.id, record, remembered), differences: res.Differences}, err
+	}
+	if res.Object != nil && res.Differences != nil && res.Differences.InSync() {
+		mem.inSync.note(p.id, spec, objectwatch.ContentVersion(res.Object))
+	} else {
+		mem.inSync.forget(p.id)
 	}
 	out := applied{written: res.Written, exists: res.Object != nil, differences: res.Differences, unread: res.Unread}
 	if res.Written && inCache {

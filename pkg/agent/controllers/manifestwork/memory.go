@@ -2,6 +2,7 @@ package manifestwork
 
 import (
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -75,6 +76,64 @@ type workMemory struct {
 	// contests tells the objects the agent stopped reverting for a while,
 	// since another writer keeps changing them back.
 	contests contests
+	// inSync tells when each object was last found holding its manifest.
+	inSync inSyncMarks
+}
+
+// inSyncMarks holds, by object ID, the desired state (the request's spec)
+// and the object's content version (objectwatch.ContentVersion) at which
+// the agent last found the object holding it: a comparison that found no
+// difference (a server-side dry run of the update among them), or its own
+// write. While the object keeps that version, nobody changed it and it
+// still holds the desired state: it is neither read nor compared again,
+// also when the work's status holds no comparison of this agent's, as that
+// of a work taken over from OCM's agent until the agent's first status
+// write reaches the informer. Content versions can come back, so only the
+// last mark of an object counts.
+type inSyncMarks struct {
+	mu      sync.Mutex
+	objects map[uint64]inSyncMark
+}
+
+type inSyncMark struct{ spec, content uint64 }
+
+// note marks the object id as holding spec at content.
+func (m *inSyncMarks) note(id, spec, content uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.objects == nil {
+		m.objects = map[uint64]inSyncMark{}
+	}
+	m.objects[id] = inSyncMark{spec: spec, content: content}
+}
+
+// at is the content version at which the object id was last found holding
+// spec; 0 when it was not, or the desired state changed since.
+func (m *inSyncMarks) at(id, spec uint64) uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if mark, ok := m.objects[id]; ok && mark.spec == spec {
+		return mark.content
+	}
+	return 0
+}
+
+// forget drops the mark of the object id: it is looked at again.
+func (m *inSyncMarks) forget(id uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.objects, id)
+}
+
+// retain drops the marks of objects not in ids, no longer the work's.
+func (m *inSyncMarks) retain(ids []uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id := range m.objects {
+		if !slices.Contains(ids, id) {
+			delete(m.objects, id)
+		}
+	}
 }
 
 // retry is the scheduled retry of a work whose manifests failed.
