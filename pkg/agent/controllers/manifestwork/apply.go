@@ -287,15 +287,6 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 			return applied{exists: true, contest: contest}, nil
 		}
 	}
-	// The executor is checked at every apply, also of an object that is
-	// already as the work wants it, as OCM's agent checks it: an executor
-	// that lost its rights gets the manifest reported not applied, though
-	// nothing would be written (its decision cache makes this free in
-	// steady state).
-	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, p.strategy, p.orphaned); err != nil {
-		mem.inSync.forget(p.id)
-		return applied{exists: inCache && cached != nil, recorded: c.forgetContent(key, p.id, record, remembered)}, err
-	}
 	inSyncAt := mem.inSync.at(p.id, spec)
 	if inCache {
 		if inSyncAt == content && inSyncAt != 0 && apply.OwnersSettled(req, cached.OwnerReferences) {
@@ -318,6 +309,12 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 	req.InSyncAt = inSyncAt
 	if remembered {
 		req.Last = &record.LastApplied
+	}
+	// The executor is checked before each write, not for an object that is
+	// already as the work wants it: nothing is done on its behalf then.
+	if err := c.Executors.MayApply(ctx, work.Spec.Executor, p.gvr, p.obj, p.strategy, p.orphaned); err != nil {
+		mem.inSync.forget(p.id)
+		return applied{recorded: c.forgetContent(key, p.id, record, remembered)}, err
 	}
 	res, err := strategy.Apply(ctx, c.Dynamic, req)
 	if err != nil {
