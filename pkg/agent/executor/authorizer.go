@@ -70,11 +70,7 @@ func (a *Authorizer) MayApply(ctx context.Context, e *workv1.ManifestWorkExecuto
 	if !needsDryRun(gvr.GroupResource(), strategy) {
 		return nil
 	}
-	refused, err := a.dryRun(ctx, user, gvr, obj)
-	if err != nil || refused == "" {
-		return err
-	}
-	return applyDeniedError(gvr, obj.GetNamespace(), obj.GetName(), &refused)
+	return a.dryRun(ctx, user, gvr, obj)
 }
 
 // check asks about every access and returns those denied, so that a denial
@@ -145,20 +141,20 @@ func (a *Authorizer) review(ctx context.Context, user string, access Access) (bo
 // dryRunVerb marks the remembered answer of a dry run among the verbs.
 const dryRunVerb = "create (dry run)"
 
-// dryRun creates obj as user in a server-side dry run and returns, when the
-// API server refuses it as an escalation, why (escalationReason); "" when
-// it would be created (or exists: the API server checks escalation before
-// existence). Another failure is returned as an error, never remembered: it
-// does not say what the executor may do.
+// dryRun creates obj as user in a server-side dry run: nil when it would be
+// created (or exists: the API server checks escalation before existence),
+// the denial of the apply, saying why (escalationReason), when the API
+// server refuses it. Another failure is returned as an error, never
+// remembered: it does not say what the executor may do.
 //
 // The answer depends on the executor's rights, on the object's content
 // (rbacDigest) and, for a binding, on the rules of the role it refers to.
 // It is remembered per object with its digest, so a changed manifest is
 // tried again; the executor is noted as referring to that role, so that a
 // change of the role reaches it (Referring) as a change of its own rights.
-func (a *Authorizer) dryRun(ctx context.Context, user string, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) (string, error) {
+func (a *Authorizer) dryRun(ctx context.Context, user string, gvr schema.GroupVersionResource, obj *unstructured.Unstructured) error {
 	if a.dryRuns == nil {
-		return "", fmt.Errorf("cannot check executor %s for %s %q: no dry runs as executors configured", user, gvr.Resource, obj.GetName())
+		return fmt.Errorf("cannot check executor %s for %s %q: no dry runs as executors configured", user, gvr.Resource, obj.GetName())
 	}
 	gr := gvr.GroupResource()
 	access := Access{Verb: dryRunVerb, Group: gvr.Group, Resource: gvr.Resource, Namespace: obj.GetNamespace(), Name: obj.GetName()}
@@ -166,10 +162,14 @@ func (a *Authorizer) dryRun(ctx context.Context, user string, gvr schema.GroupVe
 	if role := roleRefOf(gr, obj); role != "" {
 		a.referring.add(role, user)
 	}
+	deny := func(refused string) error { return applyDeniedError(gvr, obj.GetNamespace(), obj.GetName(), &refused) }
 	epoch := a.epoch.Load()
 	if d, found := a.cache.get(user, access); found && digest != "" && d.digest == digest {
 		metrics.ExecutorCacheHits.Inc()
-		return d.refused, nil
+		if d.allowed {
+			return nil
+		}
+		return deny(d.refused)
 	}
 	err := a.dryRuns.create(ctx, user, gvr, obj)
 	switch {
@@ -178,7 +178,7 @@ func (a *Authorizer) dryRun(ctx context.Context, user string, gvr schema.GroupVe
 		if digest != "" {
 			a.remember(user, access, decision{allowed: true, digest: digest}, epoch)
 		}
-		return "", nil
+		return nil
 	case apierrors.IsForbidden(err) && !impersonationRefused(err):
 		metrics.ExecutorDryRuns.WithLabelValues(metrics.ReviewDenied).Inc()
 		refused, escalation := escalationReason(err)
@@ -190,10 +190,10 @@ func (a *Authorizer) dryRun(ctx context.Context, user string, gvr schema.GroupVe
 			// change without an RBAC change, so it is asked again next time.
 			a.remember(user, access, decision{digest: digest, refused: refused}, epoch)
 		}
-		return refused, nil
+		return deny(refused)
 	default:
 		metrics.ExecutorDryRuns.WithLabelValues(metrics.ReviewError).Inc()
-		return "", fmt.Errorf("creating %s %q as executor %s in a dry run: %w", gr.String(), obj.GetName(), user, err)
+		return fmt.Errorf("creating %s %q as executor %s in a dry run: %w", gr.String(), obj.GetName(), user, err)
 	}
 }
 

@@ -334,3 +334,35 @@ func TestImpersonationRefusedIsNoDenial(t *testing.T) {
 	assert.NotErrorIs(t, err, executor.ErrDenied)
 	assert.Contains(t, err.Error(), "cannot impersonate")
 }
+
+// A dry run refused by something other than the escalation rules (an
+// admission webhook, here one that gives no reason at all) is a denial all
+// the same, never taken for an allowed one, and never remembered: it may
+// change without any RBAC change, so the next check asks again.
+func TestOtherRefusalsOfTheDryRunDenyAndAreAskedAgain(t *testing.T) {
+	rbac := executortest.NewRBAC()
+	for _, verb := range []string{"get", "create", "update", "patch", "delete"} {
+		rbac.Grant(executor1, verb, "rbac.authorization.k8s.io", "roles")
+	}
+	for _, reason := range []string{`admission webhook "deny.example.com" denied the request: no roles on Fridays`, ""} {
+		t.Run(reason, func(t *testing.T) {
+			dryRuns := 0
+			refusing := executor.DryRunsWith(func(string) (dynamic.Interface, error) {
+				client := dynamicfake.NewSimpleDynamicClient(runtime.NewScheme())
+				client.PrependReactor("create", "*", func(clienttesting.Action) (bool, runtime.Object, error) {
+					dryRuns++
+					return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "rbac.authorization.k8s.io", Resource: "roles"}, "reader", errors.New(reason))
+				})
+				return client, nil
+			})
+			a := executor.New(rbac.Client.AuthorizationV1().SubjectAccessReviews(), refusing, true)
+			for range 2 {
+				err := a.MayApply(context.Background(), executorOf(t), roles, role("team", "reader", getConfigMaps), "", false)
+				require.ErrorIs(t, err, executor.ErrDenied)
+				assert.Contains(t, err.Error(), "error: permission escalation")
+				assert.Contains(t, err.Error(), reason)
+			}
+			assert.Equal(t, 2, dryRuns, "asked each time")
+		})
+	}
+}
