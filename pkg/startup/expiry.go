@@ -2,11 +2,8 @@ package startup
 
 import (
 	"context"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -14,10 +11,12 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/rest"
+	certutil "k8s.io/client-go/util/cert"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/filewatch"
+	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
@@ -68,14 +67,7 @@ func CertificateCredential(name, file string, data []byte) []Credential {
 		return nil
 	}
 	return []Credential{{Name: name, Files: nonEmpty(file), Validity: func() (Validity, bool, error) {
-		pemData := data
-		if file != "" {
-			var err error
-			if pemData, err = os.ReadFile(file); err != nil {
-				return Validity{}, false, err
-			}
-		}
-		return certificateValidity(pemData)
+		return certificateValidity(file, data)
 	}}}
 }
 
@@ -87,119 +79,75 @@ func TokenCredential(name, file, token string) []Credential {
 		return nil
 	}
 	return []Credential{{Name: name, Files: nonEmpty(file), Validity: func() (Validity, bool, error) {
-		t := token
-		if file != "" {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				return Validity{}, false, err
-			}
-			t = string(data)
+		if file == "" {
+			return tokenValidity(token)
 		}
-		return tokenValidity(strings.TrimSpace(t))
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return Validity{}, false, err
+		}
+		return tokenValidity(string(data))
 	}}}
 }
 
 // KubeconfigCredentials are the client certificate (<prefix>-kubeconfig-client-cert)
 // and the bearer token (<prefix>-token) of a kubeconfig's current context,
-// read again whenever the kubeconfig or a file it names changes.
+// loaded as the process loads it (kubeconn.Cluster.Load), again whenever
+// the kubeconfig or a file it names changes.
 func KubeconfigCredentials(prefix, kubeconfig string) []Credential {
 	if kubeconfig == "" {
 		return nil
 	}
+	load := kubeconn.Cluster{Role: prefix, Kubeconfig: kubeconfig}.Load
 	// The files it names now; a kubeconfig that later names others is
 	// still followed through its own file.
 	files := []string{kubeconfig}
-	if auth, err := currentAuth(kubeconfig); err == nil {
-		files = append(files, nonEmpty(auth.ClientCertificate)...)
-		files = append(files, nonEmpty(auth.TokenFile)...)
+	if cfg, err := load(); err == nil {
+		files = append(files, nonEmpty(cfg.CertFile)...)
+		files = append(files, nonEmpty(cfg.BearerTokenFile)...)
 	}
-	read := func(pick func(auth *authInfo) (Validity, bool, error)) func() (Validity, bool, error) {
+	read := func(pick func(cfg *rest.Config) (Validity, bool, error)) func() (Validity, bool, error) {
 		return func() (Validity, bool, error) {
-			auth, err := currentAuth(kubeconfig)
+			cfg, err := load()
 			if err != nil {
 				return Validity{}, false, err
 			}
-			return pick(auth)
+			return pick(cfg)
 		}
 	}
 	return []Credential{
-		{Name: prefix + "-kubeconfig-client-cert", Files: files, Validity: read(func(auth *authInfo) (Validity, bool, error) {
-			data := auth.ClientCertificateData
-			if auth.ClientCertificate != "" {
-				var err error
-				if data, err = os.ReadFile(auth.ClientCertificate); err != nil {
-					return Validity{}, false, err
-				}
-			}
-			if len(data) == 0 {
-				return Validity{}, false, nil
-			}
-			return certificateValidity(data)
+		{Name: prefix + "-kubeconfig-client-cert", Files: files, Validity: read(func(cfg *rest.Config) (Validity, bool, error) {
+			return certificateValidity(cfg.CertFile, cfg.CertData)
 		})},
-		{Name: prefix + "-token", Files: files, Validity: read(func(auth *authInfo) (Validity, bool, error) {
-			token := auth.Token
-			if auth.TokenFile != "" {
-				data, err := os.ReadFile(auth.TokenFile)
-				if err != nil {
-					return Validity{}, false, err
-				}
-				token = string(data)
-			}
-			return tokenValidity(strings.TrimSpace(token))
+		{Name: prefix + "-token", Files: files, Validity: read(func(cfg *rest.Config) (Validity, bool, error) {
+			return tokenValidity(cfg.BearerToken) // client-go has read the token file
 		})},
 	}
 }
 
-// authInfo is the credential part of a kubeconfig's current context, its
-// file paths resolved against the kubeconfig's folder.
-type authInfo struct {
-	ClientCertificate, TokenFile string
-	ClientCertificateData        []byte
-	Token                        string
-}
-
-func currentAuth(kubeconfig string) (*authInfo, error) {
-	cfg, err := clientcmd.LoadFromFile(kubeconfig)
-	if err != nil {
-		return nil, err
-	}
-	if err := clientcmd.ResolveLocalPaths(cfg); err != nil {
-		return nil, err
-	}
-	ctx := cfg.Contexts[cfg.CurrentContext]
-	if ctx == nil {
-		return nil, fmt.Errorf("kubeconfig %s: no current context", kubeconfig)
-	}
-	auth := cfg.AuthInfos[ctx.AuthInfo]
-	if auth == nil {
-		return &authInfo{}, nil
-	}
-	return &authInfo{ClientCertificate: auth.ClientCertificate, TokenFile: auth.TokenFile,
-		ClientCertificateData: auth.ClientCertificateData, Token: auth.Token}, nil
-}
-
-func certificateValidity(data []byte) (Validity, bool, error) {
-	var block *pem.Block
-	for rest := data; ; {
-		if block, rest = pem.Decode(rest); block == nil {
-			return Validity{}, false, errors.New("no PEM certificate")
+// certificateValidity is that of the first certificate of file, or of data
+// when file is empty; with neither, there is none.
+func certificateValidity(file string, data []byte) (Validity, bool, error) {
+	if file != "" {
+		var err error
+		if data, err = os.ReadFile(file); err != nil {
+			return Validity{}, false, err
 		}
-		if block.Type == "CERTIFICATE" {
-			break
-		}
+	} else if len(data) == 0 {
+		return Validity{}, false, nil
 	}
-	cert, err := x509.ParseCertificate(block.Bytes)
+	certs, err := certutil.ParseCertsPEM(data)
 	if err != nil {
 		return Validity{}, false, err
 	}
-	return Validity{NotBefore: cert.NotBefore, NotAfter: cert.NotAfter}, true, nil
+	return Validity{NotBefore: certs[0].NotBefore, NotAfter: certs[0].NotAfter}, true, nil
 }
 
 // tokenValidity reads the iat (or nbf) and exp claims of a JWT without
 // verifying it; a token that is not a JWT, or has no exp, has no known
 // expiry.
 func tokenValidity(token string) (Validity, bool, error) {
-	parts := strings.Split(token, ".")
+	parts := strings.Split(strings.TrimSpace(token), ".")
 	if len(parts) != 3 {
 		return Validity{}, false, nil
 	}

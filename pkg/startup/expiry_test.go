@@ -129,11 +129,13 @@ func TestKubeconfigCredentials(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "token"), []byte(jwt(now, exp)+"\n"), 0o600))
 	certExpiry := now.Add(200 * day)
 	kubeconfig := filepath.Join(dir, "kubeconfig")
+	// A key goes with the certificate for client-go to load the kubeconfig;
+	// it is not read.
 	writeKubeconfig := func(certExpiry time.Time) {
 		require.NoError(t, os.WriteFile(kubeconfig, fmt.Appendf(nil, `apiVersion: v1
 kind: Config
 clusters: [{name: hub, cluster: {server: "https://hub.example.com"}}]
-users: [{name: agent, user: {tokenFile: token, client-certificate-data: %s}}]
+users: [{name: agent, user: {tokenFile: token, client-certificate-data: %s, client-key-data: a2V5}}]
 contexts: [{name: hub, context: {cluster: hub, user: agent}}]
 current-context: hub
 `, base64.StdEncoding.EncodeToString(certPEM(t, now.Add(-165*day), certExpiry))), 0o600))
