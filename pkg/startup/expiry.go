@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -179,98 +178,83 @@ func nonEmpty(s string) []string {
 	return []string{s}
 }
 
-// expiryWatch exports the expiry of the credentials a process holds as
-// work_credential_expiry_timestamp_seconds and warns, in the log and with
-// an Event on the process's pod, once per credential and expiry: when it
-// is first read close to its expiry, or when that time comes.
-type expiryWatch struct {
-	events *podEvents
-	now    func() time.Time
-
-	mu     sync.Mutex
-	warned map[string]time.Time // the expiry last warned about, by credential
-}
-
-// WatchCredentials exports the expiry of the credentials and warns before
-// they expire, following their files until ctx is done.
+// WatchCredentials exports the expiry of the credentials a process holds
+// as work_credential_expiry_timestamp_seconds and warns, in the log and
+// with an Event on the process's pod, once per credential and expiry: when
+// it is first read close to its expiry, or when that time comes. It follows
+// their files until ctx is done.
 func (o *Options) WatchCredentials(ctx context.Context, creds ...Credential) {
 	for _, c := range creds {
-		o.expiry.watch(ctx, c)
+		w := &credentialWatch{Credential: c, events: o.events, logger: klog.FromContext(ctx).WithValues("credential", c.Name)}
+		w.run(ctx)
 	}
 }
 
-func (e *expiryWatch) watch(ctx context.Context, c Credential) {
-	logger := klog.FromContext(ctx).WithValues("credential", c.Name)
+// credentialWatch follows one credential.
+type credentialWatch struct {
+	Credential
+	events *podEvents
+	logger klog.Logger
+	warned time.Time // the expiry last warned about
+}
+
+// run checks the credential now, then in the background whenever its files
+// change or its warning time comes, until ctx is done.
+func (w *credentialWatch) run(ctx context.Context) {
 	var changes <-chan []string
-	if len(c.Files) > 0 {
-		w, err := filewatch.Watch(ctx, c.Files...)
+	if len(w.Files) > 0 {
+		fw, err := filewatch.Watch(ctx, w.Files...)
 		if err != nil {
-			logger.Error(err, "Cannot follow the files of the credential; its expiry is read once")
+			w.logger.Error(err, "Cannot follow the files of the credential; its expiry is read once")
 		} else {
-			changes = w.Changes()
+			changes = fw.Changes()
 		}
 	}
-	timer := e.check(logger, c)
+	warnTime := w.check()
 	go func() {
-		defer func() { stop(timer) }()
 		for {
-			var fire <-chan time.Time
-			if timer != nil {
-				fire = timer.C
-			}
 			select {
 			case <-ctx.Done():
 				return
 			case <-changes:
-			case <-fire:
+			case <-warnTime:
 			}
-			stop(timer)
-			timer = e.check(logger, c)
+			warnTime = w.check()
 		}
 	}()
 }
 
-func stop(t *time.Timer) {
-	if t != nil {
-		t.Stop()
-	}
-}
-
-// check reads the credential, sets its metric and warns if it is time; the
-// timer returned fires when it will be.
-func (e *expiryWatch) check(logger klog.Logger, c Credential) *time.Timer {
-	v, ok, err := c.Validity()
+// check reads the credential, sets its metric and warns if it is time; it
+// returns what fires when it will be, or nil.
+func (w *credentialWatch) check() <-chan time.Time {
+	v, ok, err := w.Validity()
 	if err != nil {
-		logger.Info("Cannot read the credential's expiry", "err", err.Error())
+		w.logger.Info("Cannot read the credential's expiry", "err", err.Error())
 		return nil // the metric keeps the last expiry read; a change of its files reads it again
 	}
 	if !ok {
-		metrics.CredentialExpiry.DeleteLabelValues(c.Name)
+		metrics.CredentialExpiry.DeleteLabelValues(w.Name)
 		return nil
 	}
-	metrics.CredentialExpiry.WithLabelValues(c.Name).Set(float64(v.NotAfter.Unix()))
-	now := e.now()
+	metrics.CredentialExpiry.WithLabelValues(w.Name).Set(float64(v.NotAfter.Unix()))
+	now := time.Now()
 	if warnAt := v.warnAt(); now.Before(warnAt) {
-		return time.NewTimer(warnAt.Sub(now))
+		return time.After(warnAt.Sub(now))
 	}
-	e.warn(logger, c.Name, v.NotAfter, now)
+	if !w.warned.Equal(v.NotAfter) {
+		w.warned = v.NotAfter
+		w.warn(v.NotAfter, now)
+	}
 	return nil
 }
 
-// warn says, once per credential and expiry, that it expires soon or has.
-func (e *expiryWatch) warn(logger klog.Logger, name string, notAfter, now time.Time) {
-	e.mu.Lock()
-	if e.warned[name].Equal(notAfter) {
-		e.mu.Unlock()
-		return
-	}
-	e.warned[name] = notAfter
-	e.mu.Unlock()
+// warn says that the credential expires soon, or has.
+func (w *credentialWatch) warn(notAfter, now time.Time) {
 	left := notAfter.Sub(now).Round(time.Minute)
-	msg := fmt.Sprintf("the credential %s expires at %s (in %s); renew it before then", name, notAfter.UTC().Format(time.RFC3339), left)
+	msg := fmt.Sprintf("the credential %s expires at %s (in %s); renew it before then", w.Name, notAfter.UTC().Format(time.RFC3339), left)
 	if left <= 0 {
-		msg = fmt.Sprintf("the credential %s expired at %s; renew it", name, notAfter.UTC().Format(time.RFC3339))
+		msg = fmt.Sprintf("the credential %s expired at %s; renew it", w.Name, notAfter.UTC().Format(time.RFC3339))
 	}
-	logger.Info("Warning: " + msg)
-	e.events.record(podEvent{corev1.EventTypeWarning, EventCredentialExpiring, msg})
+	w.logger.Info("Warning: " + msg)
+	w.events.record(podEvent{corev1.EventTypeWarning, EventCredentialExpiring, msg})
 }
