@@ -252,7 +252,7 @@ func (w *credentialWatch) check() <-chan time.Time {
 func (w *credentialWatch) warn(notAfter, now time.Time) {
 	left := notAfter.Sub(now).Round(time.Minute)
 	msg := fmt.Sprintf("the credential %s expires at %s (in %s); renew it before then", w.Name, notAfter.UTC().Format(time.RFC3339), left)
-	if left <= 0 {
+	if !now.Before(notAfter) {
 		msg = fmt.Sprintf("the credential %s expired at %s; renew it", w.Name, notAfter.UTC().Format(time.RFC3339))
 	}
 	w.logger.Info("Warning: " + msg)
