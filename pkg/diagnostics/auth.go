@@ -39,10 +39,10 @@ const maxDecisions = 1024
 type Authorizer struct {
 	logger    klog.Logger
 	decisions *cache.LRUExpireCache // http.StatusOK, StatusUnauthorized or StatusForbidden, by digest of verb, path and token
+	noRights  sync.Once             // says that the process may not review tokens
 
-	mu       sync.Mutex
-	client   kubernetes.Interface
-	noRights bool // the missing right to review tokens was logged
+	mu     sync.Mutex
+	client kubernetes.Interface
 }
 
 // NewAuthorizer returns an Authorizer without a client: it answers 503
@@ -137,16 +137,12 @@ func (a *Authorizer) review(ctx context.Context, client kubernetes.Interface, to
 
 // logNoRights says once why nobody can read what the Authorizer guards.
 func (a *Authorizer) logNoRights(err error) {
-	a.mu.Lock()
-	logged := a.noRights
-	a.noRights = true
-	a.mu.Unlock()
-	if !logged {
+	a.noRights.Do(func() {
 		a.logger.Info("Warning: the process may not create tokenreviews (authentication.k8s.io) and subjectaccessreviews (authorization.k8s.io), "+
 			"so every request for /metrics on the secure port gets 401; the probes are not affected. "+
 			"Grant these rights to its service account, or serve the metrics without authentication with --metrics-auth=false",
 			"err", err.Error())
-	}
+	})
 }
 
 // bearerToken is the token of the request's "Authorization: Bearer" header.
