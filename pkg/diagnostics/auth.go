@@ -13,6 +13,7 @@ import (
 	authorizationv1 "k8s.io/api/authorization/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/cache"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2"
 )
@@ -22,8 +23,8 @@ import (
 // server one TokenReview and one SubjectAccessReview per interval at most.
 const DecisionTTL = 10 * time.Second
 
-// maxDecisions bounds the decisions kept; past it, the expired ones go, and
-// if that is not enough, all of them.
+// maxDecisions bounds the decisions kept; past it, the least recently used
+// go first.
 const maxDecisions = 1024
 
 // Authorizer lets a request through when the cluster's API server
@@ -36,24 +37,18 @@ const maxDecisions = 1024
 // the user may not, and 503 until it has a client (SetClient). Decisions are
 // kept for DecisionTTL, keyed by a digest of the token, never the token.
 type Authorizer struct {
-	logger klog.Logger
-	now    func() time.Time
+	logger    klog.Logger
+	decisions *cache.LRUExpireCache // http.StatusOK, StatusUnauthorized or StatusForbidden, by digest of verb, path and token
+	noRights  sync.Once             // says that the process may not review tokens
 
-	mu        sync.Mutex
-	client    kubernetes.Interface
-	decisions map[[sha256.Size]byte]decision
-	noRights  bool // the missing right to review tokens was logged
-}
-
-type decision struct {
-	status  int // http.StatusOK, StatusUnauthorized or StatusForbidden
-	expires time.Time
+	mu     sync.Mutex
+	client kubernetes.Interface
 }
 
 // NewAuthorizer returns an Authorizer without a client: it answers 503
 // until SetClient.
 func NewAuthorizer(logger klog.Logger) *Authorizer {
-	return &Authorizer{logger: logger, now: time.Now, decisions: map[[sha256.Size]byte]decision{}}
+	return &Authorizer{logger: logger, decisions: cache.NewLRUExpireCache(maxDecisions)}
 }
 
 // SetClient sets the client of the cluster that reviews the tokens.
@@ -87,19 +82,18 @@ func (a *Authorizer) authorize(r *http.Request) (int, string) {
 	}
 	verb, path := requestVerb(r.Method), r.URL.Path
 	key := sha256.Sum256([]byte(verb + "\x00" + path + "\x00" + token))
+	if status, ok := a.decisions.Get(key); ok {
+		return status.(int), http.StatusText(status.(int))
+	}
 	a.mu.Lock()
 	client := a.client
-	d, cached := a.decisions[key]
 	a.mu.Unlock()
-	if cached && a.now().Before(d.expires) {
-		return d.status, http.StatusText(d.status)
-	}
 	if client == nil {
 		return http.StatusServiceUnavailable, "not ready to review tokens yet"
 	}
 	status, reason, final := a.review(r.Context(), client, token, verb, path)
 	if final {
-		a.keep(key, status)
+		a.decisions.Add(key, status, DecisionTTL)
 	}
 	return status, reason
 }
@@ -143,33 +137,12 @@ func (a *Authorizer) review(ctx context.Context, client kubernetes.Interface, to
 
 // logNoRights says once why nobody can read what the Authorizer guards.
 func (a *Authorizer) logNoRights(err error) {
-	a.mu.Lock()
-	logged := a.noRights
-	a.noRights = true
-	a.mu.Unlock()
-	if !logged {
+	a.noRights.Do(func() {
 		a.logger.Info("Warning: the process may not create tokenreviews (authentication.k8s.io) and subjectaccessreviews (authorization.k8s.io), "+
 			"so every request for /metrics on the secure port gets 401; the probes are not affected. "+
 			"Grant these rights to its service account, or serve the metrics without authentication with --metrics-auth=false",
 			"err", err.Error())
-	}
-}
-
-func (a *Authorizer) keep(key [sha256.Size]byte, status int) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	now := a.now()
-	if len(a.decisions) >= maxDecisions {
-		for k, d := range a.decisions {
-			if !now.Before(d.expires) {
-				delete(a.decisions, k)
-			}
-		}
-		if len(a.decisions) >= maxDecisions {
-			clear(a.decisions)
-		}
-	}
-	a.decisions[key] = decision{status: status, expires: now.Add(DecisionTTL)}
+	})
 }
 
 // bearerToken is the token of the request's "Authorization: Bearer" header.

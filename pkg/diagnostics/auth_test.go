@@ -15,9 +15,11 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/cache"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/klog/v2/textlogger"
+	testingclock "k8s.io/utils/clock/testing"
 )
 
 // reviewer is a fake API server that knows two tokens: "reader", whose user
@@ -111,8 +113,8 @@ func TestAuthorizerKeepsDecisions(t *testing.T) {
 	rv := &reviewer{}
 	a := NewAuthorizer(logr.Discard())
 	a.SetClient(rv.client())
-	now := time.Unix(1_800_000_000, 0)
-	a.now = func() time.Time { return now }
+	clock := testingclock.NewFakeClock(time.Unix(1_800_000_000, 0))
+	a.decisions = cache.NewLRUExpireCacheWithClock(maxDecisions, clock)
 	h := Handler(&Readiness{}, WithMetrics(), WithAuthorizer(a))
 
 	for range 3 {
@@ -122,7 +124,7 @@ func TestAuthorizerKeepsDecisions(t *testing.T) {
 	assert.Equal(t, 2, rv.tokenReviews)
 	assert.Equal(t, 2, rv.accessReviews)
 
-	now = now.Add(DecisionTTL)
+	clock.Step(DecisionTTL + time.Nanosecond)
 	require.Equal(t, http.StatusOK, serve(h, "/metrics", "reader").Code)
 	assert.Equal(t, 3, rv.tokenReviews, "reviewed again once the decision expired")
 }

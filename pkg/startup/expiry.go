@@ -2,22 +2,20 @@ package startup
 
 import (
 	"context"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/rest"
+	certutil "k8s.io/client-go/util/cert"
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/filewatch"
+	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
@@ -68,14 +66,7 @@ func CertificateCredential(name, file string, data []byte) []Credential {
 		return nil
 	}
 	return []Credential{{Name: name, Files: nonEmpty(file), Validity: func() (Validity, bool, error) {
-		pemData := data
-		if file != "" {
-			var err error
-			if pemData, err = os.ReadFile(file); err != nil {
-				return Validity{}, false, err
-			}
-		}
-		return certificateValidity(pemData)
+		return certificateValidity(file, data)
 	}}}
 }
 
@@ -87,119 +78,75 @@ func TokenCredential(name, file, token string) []Credential {
 		return nil
 	}
 	return []Credential{{Name: name, Files: nonEmpty(file), Validity: func() (Validity, bool, error) {
-		t := token
-		if file != "" {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				return Validity{}, false, err
-			}
-			t = string(data)
+		if file == "" {
+			return tokenValidity(token)
 		}
-		return tokenValidity(strings.TrimSpace(t))
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return Validity{}, false, err
+		}
+		return tokenValidity(string(data))
 	}}}
 }
 
 // KubeconfigCredentials are the client certificate (<prefix>-kubeconfig-client-cert)
 // and the bearer token (<prefix>-token) of a kubeconfig's current context,
-// read again whenever the kubeconfig or a file it names changes.
+// loaded as the process loads it (kubeconn.Cluster.Load), again whenever
+// the kubeconfig or a file it names changes.
 func KubeconfigCredentials(prefix, kubeconfig string) []Credential {
 	if kubeconfig == "" {
 		return nil
 	}
+	load := kubeconn.Cluster{Role: prefix, Kubeconfig: kubeconfig}.Load
 	// The files it names now; a kubeconfig that later names others is
 	// still followed through its own file.
 	files := []string{kubeconfig}
-	if auth, err := currentAuth(kubeconfig); err == nil {
-		files = append(files, nonEmpty(auth.ClientCertificate)...)
-		files = append(files, nonEmpty(auth.TokenFile)...)
+	if cfg, err := load(); err == nil {
+		files = append(files, nonEmpty(cfg.CertFile)...)
+		files = append(files, nonEmpty(cfg.BearerTokenFile)...)
 	}
-	read := func(pick func(auth *authInfo) (Validity, bool, error)) func() (Validity, bool, error) {
+	read := func(pick func(cfg *rest.Config) (Validity, bool, error)) func() (Validity, bool, error) {
 		return func() (Validity, bool, error) {
-			auth, err := currentAuth(kubeconfig)
+			cfg, err := load()
 			if err != nil {
 				return Validity{}, false, err
 			}
-			return pick(auth)
+			return pick(cfg)
 		}
 	}
 	return []Credential{
-		{Name: prefix + "-kubeconfig-client-cert", Files: files, Validity: read(func(auth *authInfo) (Validity, bool, error) {
-			data := auth.ClientCertificateData
-			if auth.ClientCertificate != "" {
-				var err error
-				if data, err = os.ReadFile(auth.ClientCertificate); err != nil {
-					return Validity{}, false, err
-				}
-			}
-			if len(data) == 0 {
-				return Validity{}, false, nil
-			}
-			return certificateValidity(data)
+		{Name: prefix + "-kubeconfig-client-cert", Files: files, Validity: read(func(cfg *rest.Config) (Validity, bool, error) {
+			return certificateValidity(cfg.CertFile, cfg.CertData)
 		})},
-		{Name: prefix + "-token", Files: files, Validity: read(func(auth *authInfo) (Validity, bool, error) {
-			token := auth.Token
-			if auth.TokenFile != "" {
-				data, err := os.ReadFile(auth.TokenFile)
-				if err != nil {
-					return Validity{}, false, err
-				}
-				token = string(data)
-			}
-			return tokenValidity(strings.TrimSpace(token))
+		{Name: prefix + "-token", Files: files, Validity: read(func(cfg *rest.Config) (Validity, bool, error) {
+			return tokenValidity(cfg.BearerToken) // client-go has read the token file
 		})},
 	}
 }
 
-// authInfo is the credential part of a kubeconfig's current context, its
-// file paths resolved against the kubeconfig's folder.
-type authInfo struct {
-	ClientCertificate, TokenFile string
-	ClientCertificateData        []byte
-	Token                        string
-}
-
-func currentAuth(kubeconfig string) (*authInfo, error) {
-	cfg, err := clientcmd.LoadFromFile(kubeconfig)
-	if err != nil {
-		return nil, err
-	}
-	if err := clientcmd.ResolveLocalPaths(cfg); err != nil {
-		return nil, err
-	}
-	ctx := cfg.Contexts[cfg.CurrentContext]
-	if ctx == nil {
-		return nil, fmt.Errorf("kubeconfig %s: no current context", kubeconfig)
-	}
-	auth := cfg.AuthInfos[ctx.AuthInfo]
-	if auth == nil {
-		return &authInfo{}, nil
-	}
-	return &authInfo{ClientCertificate: auth.ClientCertificate, TokenFile: auth.TokenFile,
-		ClientCertificateData: auth.ClientCertificateData, Token: auth.Token}, nil
-}
-
-func certificateValidity(data []byte) (Validity, bool, error) {
-	var block *pem.Block
-	for rest := data; ; {
-		if block, rest = pem.Decode(rest); block == nil {
-			return Validity{}, false, errors.New("no PEM certificate")
+// certificateValidity is that of the first certificate of file, or of data
+// when file is empty; with neither, there is none.
+func certificateValidity(file string, data []byte) (Validity, bool, error) {
+	if file != "" {
+		var err error
+		if data, err = os.ReadFile(file); err != nil {
+			return Validity{}, false, err
 		}
-		if block.Type == "CERTIFICATE" {
-			break
-		}
+	} else if len(data) == 0 {
+		return Validity{}, false, nil
 	}
-	cert, err := x509.ParseCertificate(block.Bytes)
+	certs, err := certutil.ParseCertsPEM(data)
 	if err != nil {
 		return Validity{}, false, err
 	}
-	return Validity{NotBefore: cert.NotBefore, NotAfter: cert.NotAfter}, true, nil
+	return Validity{NotBefore: certs[0].NotBefore, NotAfter: certs[0].NotAfter}, true, nil
 }
 
 // tokenValidity reads the iat (or nbf) and exp claims of a JWT without
 // verifying it; a token that is not a JWT, or has no exp, has no known
 // expiry.
 func tokenValidity(token string) (Validity, bool, error) {
-	parts := strings.Split(token, ".")
+	parts := strings.Split(strings.TrimSpace(token), ".")
 	if len(parts) != 3 {
 		return Validity{}, false, nil
 	}
@@ -231,98 +178,83 @@ func nonEmpty(s string) []string {
 	return []string{s}
 }
 
-// expiryWatch exports the expiry of the credentials a process holds as
-// work_credential_expiry_timestamp_seconds and warns, in the log and with
-// an Event on the process's pod, once per credential and expiry: when it
-// is first read close to its expiry, or when that time comes.
-type expiryWatch struct {
-	events *podEvents
-	now    func() time.Time
-
-	mu     sync.Mutex
-	warned map[string]time.Time // the expiry last warned about, by credential
-}
-
-// WatchCredentials exports the expiry of the credentials and warns before
-// they expire, following their files until ctx is done.
+// WatchCredentials exports the expiry of the credentials a process holds
+// as work_credential_expiry_timestamp_seconds and warns, in the log and
+// with an Event on the process's pod, once per credential and expiry: when
+// it is first read close to its expiry, or when that time comes. It follows
+// their files until ctx is done.
 func (o *Options) WatchCredentials(ctx context.Context, creds ...Credential) {
 	for _, c := range creds {
-		o.expiry.watch(ctx, c)
+		w := &credentialWatch{Credential: c, events: o.events, logger: klog.FromContext(ctx).WithValues("credential", c.Name)}
+		w.run(ctx)
 	}
 }
 
-func (e *expiryWatch) watch(ctx context.Context, c Credential) {
-	logger := klog.FromContext(ctx).WithValues("credential", c.Name)
+// credentialWatch follows one credential.
+type credentialWatch struct {
+	Credential
+	events *podEvents
+	logger klog.Logger
+	warned time.Time // the expiry last warned about
+}
+
+// run checks the credential now, then in the background whenever its files
+// change or its warning time comes, until ctx is done.
+func (w *credentialWatch) run(ctx context.Context) {
 	var changes <-chan []string
-	if len(c.Files) > 0 {
-		w, err := filewatch.Watch(ctx, c.Files...)
+	if len(w.Files) > 0 {
+		fw, err := filewatch.Watch(ctx, w.Files...)
 		if err != nil {
-			logger.Error(err, "Cannot follow the files of the credential; its expiry is read once")
+			w.logger.Error(err, "Cannot follow the files of the credential; its expiry is read once")
 		} else {
-			changes = w.Changes()
+			changes = fw.Changes()
 		}
 	}
-	timer := e.check(logger, c)
+	warnTime := w.check()
 	go func() {
-		defer func() { stop(timer) }()
 		for {
-			var fire <-chan time.Time
-			if timer != nil {
-				fire = timer.C
-			}
 			select {
 			case <-ctx.Done():
 				return
 			case <-changes:
-			case <-fire:
+			case <-warnTime:
 			}
-			stop(timer)
-			timer = e.check(logger, c)
+			warnTime = w.check()
 		}
 	}()
 }
 
-func stop(t *time.Timer) {
-	if t != nil {
-		t.Stop()
-	}
-}
-
-// check reads the credential, sets its metric and warns if it is time; the
-// timer returned fires when it will be.
-func (e *expiryWatch) check(logger klog.Logger, c Credential) *time.Timer {
-	v, ok, err := c.Validity()
+// check reads the credential, sets its metric and warns if it is time; it
+// returns what fires when it will be, or nil.
+func (w *credentialWatch) check() <-chan time.Time {
+	v, ok, err := w.Validity()
 	if err != nil {
-		logger.Info("Cannot read the credential's expiry", "err", err.Error())
+		w.logger.Info("Cannot read the credential's expiry", "err", err.Error())
 		return nil // the metric keeps the last expiry read; a change of its files reads it again
 	}
 	if !ok {
-		metrics.CredentialExpiry.DeleteLabelValues(c.Name)
+		metrics.CredentialExpiry.DeleteLabelValues(w.Name)
 		return nil
 	}
-	metrics.CredentialExpiry.WithLabelValues(c.Name).Set(float64(v.NotAfter.Unix()))
-	now := e.now()
+	metrics.CredentialExpiry.WithLabelValues(w.Name).Set(float64(v.NotAfter.Unix()))
+	now := time.Now()
 	if warnAt := v.warnAt(); now.Before(warnAt) {
-		return time.NewTimer(warnAt.Sub(now))
+		return time.After(warnAt.Sub(now))
 	}
-	e.warn(logger, c.Name, v.NotAfter, now)
+	if !w.warned.Equal(v.NotAfter) {
+		w.warned = v.NotAfter
+		w.warn(v.NotAfter, now)
+	}
 	return nil
 }
 
-// warn says, once per credential and expiry, that it expires soon or has.
-func (e *expiryWatch) warn(logger klog.Logger, name string, notAfter, now time.Time) {
-	e.mu.Lock()
-	if e.warned[name].Equal(notAfter) {
-		e.mu.Unlock()
-		return
-	}
-	e.warned[name] = notAfter
-	e.mu.Unlock()
+// warn says that the credential expires soon, or has.
+func (w *credentialWatch) warn(notAfter, now time.Time) {
 	left := notAfter.Sub(now).Round(time.Minute)
-	msg := fmt.Sprintf("the credential %s expires at %s (in %s); renew it before then", name, notAfter.UTC().Format(time.RFC3339), left)
-	if left <= 0 {
-		msg = fmt.Sprintf("the credential %s expired at %s; renew it", name, notAfter.UTC().Format(time.RFC3339))
+	msg := fmt.Sprintf("the credential %s expires at %s (in %s); renew it before then", w.Name, notAfter.UTC().Format(time.RFC3339), left)
+	if !now.Before(notAfter) {
+		msg = fmt.Sprintf("the credential %s expired at %s; renew it", w.Name, notAfter.UTC().Format(time.RFC3339))
 	}
-	logger.Info("Warning: " + msg)
-	e.events.record(podEvent{corev1.EventTypeWarning, EventCredentialExpiring, msg})
+	w.logger.Info("Warning: " + msg)
+	w.events.record(podEvent{corev1.EventTypeWarning, EventCredentialExpiring, msg})
 }

@@ -116,6 +116,22 @@ func TestWatchCredentialsWarnsOncePerRenewal(t *testing.T) {
 	assert.Len(t, expiringEvents(o), 2)
 }
 
+// A certificate that comes to its warning time while the process runs, its
+// file unchanged, is warned about then: one of twenty seconds, with five
+// left, at its last two.
+func TestWatchCredentialsWarnsWhenTheTimeComes(t *testing.T) {
+	metrics.Register()
+	o := NewOptions(testProcess, features.NewHubFeatureGate())
+	now := time.Now().Truncate(time.Second)
+	file := filepath.Join(t.TempDir(), "tls.crt")
+	require.NoError(t, os.WriteFile(file, certPEM(t, now.Add(-15*time.Second), now.Add(5*time.Second)), 0o600))
+
+	o.WatchCredentials(t.Context(), CertificateCredential("short-lived-cert", file, nil)...)
+	require.Empty(t, expiringEvents(o), "not yet")
+	require.Eventually(t, func() bool { return len(expiringEvents(o)) == 1 }, 20*time.Second, 10*time.Millisecond)
+	assert.Contains(t, expiringEvents(o)[0], "the credential short-lived-cert expires at ")
+}
+
 // A kubeconfig's token (a JWT, in a file it names) and client certificate
 // (inline): each exported under the cluster's role; a token of an hour
 // that has most of its life left does not warn, nor does a certificate far
@@ -129,11 +145,13 @@ func TestKubeconfigCredentials(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "token"), []byte(jwt(now, exp)+"\n"), 0o600))
 	certExpiry := now.Add(200 * day)
 	kubeconfig := filepath.Join(dir, "kubeconfig")
+	// A key goes with the certificate for client-go to load the kubeconfig;
+	// it is not read.
 	writeKubeconfig := func(certExpiry time.Time) {
 		require.NoError(t, os.WriteFile(kubeconfig, fmt.Appendf(nil, `apiVersion: v1
 kind: Config
 clusters: [{name: hub, cluster: {server: "https://hub.example.com"}}]
-users: [{name: agent, user: {tokenFile: token, client-certificate-data: %s}}]
+users: [{name: agent, user: {tokenFile: token, client-certificate-data: %s, client-key-data: a2V5}}]
 contexts: [{name: hub, context: {cluster: hub, user: agent}}]
 current-context: hub
 `, base64.StdEncoding.EncodeToString(certPEM(t, now.Add(-165*day), certExpiry))), 0o600))

@@ -75,13 +75,11 @@ type Options struct {
 
 	events     *podEvents              // what the process says on its own pod
 	authorizer *diagnostics.Authorizer // of the metrics on --listen; set by Run
-	expiry     *expiryWatch            // of the credentials it holds
 }
 
 // NewOptions returns the defaults documented in the flag help, with the
 // process's feature gates.
 func NewOptions(p Process, gate featuregate.MutableVersionedFeatureGate) *Options {
-	events := &podEvents{component: p.Name}
 	return &Options{
 		process:                p,
 		KubeAPIQPS:             50,
@@ -92,8 +90,7 @@ func NewOptions(p Process, gate featuregate.MutableVersionedFeatureGate) *Option
 		MetricsAuth:            true,
 		FeatureGate:            gate,
 		Logging:                logsapi.NewLoggingConfiguration(),
-		events:                 events,
-		expiry:                 &expiryWatch{events: events, now: time.Now, warned: map[string]time.Time{}},
+		events:                 &podEvents{component: p.Name},
 	}
 }
 
