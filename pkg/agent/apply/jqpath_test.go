@@ -27,6 +27,13 @@ func TestJQPathExpand(t *testing.T) {
 			want:       map[string]any{"data.a": "9", "data.b": "8", "data.c": nil},
 		},
 		{
+			name:       "keys that look like list indexes are keys: they pair only with themselves",
+			expression: ".data[]",
+			body:       map[string]any{"data": map[string]any{"80": "a"}},
+			live:       map[string]any{"data": map[string]any{"81": "b"}},
+			want:       map[string]any{"data.80": nil, "data.81": "b"},
+		},
+		{
 			name:       "a filter of list items pairs them by order",
 			expression: `.spec.containers[] | select(.name == "app") | .image`,
 			body:       map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "app", "image": "v1"}}}},
@@ -87,7 +94,8 @@ func TestJQPathCompiledOnceWithoutEnvironment(t *testing.T) {
 	b, err := parseJQPath(".data[env.WORK_SECRET // \"none\"]")
 	require.NoError(t, err)
 	assert.Same(t, a.code, b.code)
-	paths, _, err := a.paths(context.Background(), map[string]any{"data": map[string]any{}})
+	fields, err := a.fields(context.Background(), map[string]any{"data": map[string]any{}})
 	require.NoError(t, err)
-	assert.Equal(t, []fieldPath{{"data", "none"}}, paths)
+	require.Len(t, fields, 1)
+	assert.Equal(t, fieldPath{"data", "none"}, fields[0].path)
 }
