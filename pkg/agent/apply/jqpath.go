@@ -169,12 +169,12 @@ func jqValue(v any) any {
 }
 
 // expand resolves the expression on the object being applied and the live
-// object (nil when there is none). A field picked at the same path in both
-// pairs with itself; the others pair by order among the fields of the same
-// shape, so that a filter of list items pairs the items it selects whatever
-// their positions, as JSONPath filters do (selector.expand). A field only
-// the live object has is copied to the body when its path goes through no
-// list, since the body cannot hold an item the manifest lacks.
+// object (nil when there is none). Fields of the same shape pair by order:
+// a map field with the same field, and the n-th list item a filter picks in
+// the body with the n-th it picks in the live list, whatever their
+// positions, as JSONPath filters do (selector.expand). A field only the live
+// object has is copied to the body when its path goes through no list,
+// since the body cannot hold an item the manifest lacks.
 func (q jqPath) expand(ctx context.Context, body, live map[string]any) ([]match, error) {
 	bodyFields, err := q.fields(ctx, body)
 	if err != nil {
@@ -184,56 +184,27 @@ func (q jqPath) expand(ctx context.Context, body, live map[string]any) ([]match,
 	if err != nil {
 		return nil, err
 	}
-	inLive := map[string]int{}
-	for j, f := range liveFields {
-		inLive[strings.Join(f.path, "\x00")] = j
+	free := map[string][]jqField{} // shape → live fields not paired yet, in order
+	for _, f := range liveFields {
+		free[f.shape] = append(free[f.shape], f)
 	}
-	used := make([]bool, len(liveFields))
-	paired := make([]int, len(bodyFields)) // index into liveFields, -1 for none
-	for i, f := range bodyFields {
-		paired[i] = -1
-		if j, ok := inLive[strings.Join(f.path, "\x00")]; ok && !used[j] {
-			paired[i], used[j] = j, true
-		}
-	}
-	pairByShape(bodyFields, liveFields, paired, used)
-
 	id := func(p fieldPath) fieldPath { return append(fieldPath{"jq:" + q.expression}, p...) }
 	out := make([]match, 0, len(bodyFields))
-	for i, f := range bodyFields {
+	for _, f := range bodyFields {
 		m := match{body: f.path, id: id(f.path)}
-		if j := paired[i]; j >= 0 {
-			m.liveValue, m.liveFound = liveFields[j].path.get(live)
+		if fs := free[f.shape]; len(fs) > 0 {
+			m.liveValue, m.liveFound = fs[0].path.get(live)
+			free[f.shape] = fs[1:]
 		}
 		out = append(out, m)
 	}
-	for j, f := range liveFields {
-		if used[j] || f.inList {
-			continue
+	for _, f := range liveFields { // a shape through no list is one path
+		if fs := free[f.shape]; len(fs) > 0 && !f.inList {
+			m := match{body: f.path, id: id(f.path)}
+			m.liveValue, m.liveFound = f.path.get(live)
+			free[f.shape] = fs[1:]
+			out = append(out, m)
 		}
-		m := match{body: f.path, id: id(f.path)}
-		m.liveValue, m.liveFound = f.path.get(live)
-		out = append(out, m)
 	}
 	return out, nil
-}
-
-// pairByShape pairs, by order, the body fields left unpaired with the live
-// fields left unused of the same shape.
-func pairByShape(bodyFields, liveFields []jqField, paired []int, used []bool) {
-	free := map[string][]int{} // shape → unused live fields, in order
-	for j, f := range liveFields {
-		if !used[j] {
-			free[f.shape] = append(free[f.shape], j)
-		}
-	}
-	for i, f := range bodyFields {
-		if paired[i] >= 0 {
-			continue
-		}
-		if js := free[f.shape]; len(js) > 0 {
-			paired[i], used[js[0]] = js[0], true
-			free[f.shape] = js[1:]
-		}
-	}
 }

@@ -42,6 +42,15 @@ func TestJQPathExpand(t *testing.T) {
 			want: map[string]any{"spec.containers.0.image": "v2"},
 		},
 		{
+			name:       "the n-th item a filter picks pairs with the n-th picked live, as with a JSONPath filter",
+			expression: `.spec.containers[] | select(.name == "app") | .image`,
+			body: map[string]any{"spec": map[string]any{"containers": []any{
+				map[string]any{"name": "app", "image": "v1"}, map[string]any{"name": "app", "image": "v2"}}}},
+			live: map[string]any{"spec": map[string]any{"containers": []any{
+				map[string]any{"name": "sidecar", "image": "s"}, map[string]any{"name": "app", "image": "v9"}}}},
+			want: map[string]any{"spec.containers.0.image": "v9", "spec.containers.1.image": nil},
+		},
+		{
 			name:       "numbers as the API decodes them (int64) are compared",
 			expression: `.spec.ports[] | select(.port == 80) | .nodePort`,
 			body:       map[string]any{"spec": map[string]any{"ports": []any{map[string]any{"port": int64(80)}}}},
