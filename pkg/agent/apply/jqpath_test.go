@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,4 +108,22 @@ func TestJQPathCompiledOnceWithoutEnvironment(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, fields, 1)
 	assert.Equal(t, fieldPath{"data", "none"}, fields[0].path)
+}
+
+// An expression may pick up to jqMaxPaths fields of an object; one that
+// picks more fails, naming the bound.
+func TestJQPathPicksAtMostMaxPaths(t *testing.T) {
+	q, err := parseJQPath(".data[]")
+	require.NoError(t, err)
+	data := map[string]any{}
+	for i := range jqMaxPaths {
+		data[fmt.Sprintf("k%d", i)] = "v"
+	}
+	matches, err := q.expand(context.Background(), map[string]any{"data": data}, nil)
+	require.NoError(t, err)
+	assert.Len(t, matches, jqMaxPaths)
+
+	data["one-more"] = "v"
+	_, err = q.expand(context.Background(), map[string]any{"data": data}, nil)
+	assert.EqualError(t, err, "it picks more than 10000 fields")
 }
