@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,63 +75,73 @@ func (c *jqCache) put(expression string, code *gojq.Code) {
 	c.codes[expression] = code
 }
 
-// paths are the concrete paths of the fields the expression picks on obj.
-// isIndex[i][j] tells that step j of path i is a list index.
-func (q jqPath) paths(ctx context.Context, obj map[string]any) (paths []fieldPath, isIndex [][]bool, err error) {
+// jqField is one field a jqPathExpression picks on an object: its path,
+// and its shape, the path with its list indexes blanked, which the fields
+// alike but for their positions in lists share.
+type jqField struct {
+	path   fieldPath
+	shape  string
+	inList bool // the path goes through a list
+}
+
+// fields are the fields the expression picks on obj.
+func (q jqPath) fields(ctx context.Context, obj map[string]any) ([]jqField, error) {
 	if obj == nil {
-		return nil, nil, nil
+		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, jqTimeout)
 	defer cancel()
 	iter := q.code.RunWithContext(ctx, jqValue(obj))
+	var fields []jqField
 	for {
 		v, ok := iter.Next()
 		if !ok {
-			return paths, isIndex, nil
+			return fields, nil
 		}
 		if err, isErr := v.(error); isErr {
 			if errors.Is(err, context.DeadlineExceeded) {
-				return nil, nil, fmt.Errorf("evaluation took longer than %s", jqTimeout)
+				return nil, fmt.Errorf("evaluation took longer than %s", jqTimeout)
 			}
-			return nil, nil, err
+			return nil, err
 		}
-		if len(paths) == jqMaxPaths {
-			return nil, nil, fmt.Errorf("it picks more than %d fields", jqMaxPaths)
+		if len(fields) == jqMaxPaths {
+			return nil, fmt.Errorf("it picks more than %d fields", jqMaxPaths)
 		}
-		path, index, err := jqFieldPath(v)
+		field, err := jqFieldOf(v)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		if len(path) == 0 {
-			return nil, nil, errors.New("it picks the whole object; pick fields of it")
+		if len(field.path) == 0 {
+			return nil, errors.New("it picks the whole object; pick fields of it")
 		}
-		paths, isIndex = append(paths, path), append(isIndex, index)
+		fields = append(fields, field)
 	}
 }
 
-// jqFieldPath turns a path that path(...) yields, an array of keys and
-// indexes, into a fieldPath.
-func jqFieldPath(v any) (fieldPath, []bool, error) {
+// jqFieldOf is the field of a path that path(...) yields, an array of keys
+// and list indexes.
+func jqFieldOf(v any) (jqField, error) {
 	steps, ok := v.([]any)
 	if !ok {
-		return nil, nil, fmt.Errorf("not a path: %v", v)
+		return jqField{}, fmt.Errorf("not a path: %v", v)
 	}
-	path := make(fieldPath, len(steps))
-	index := make([]bool, len(steps))
+	field := jqField{path: make(fieldPath, len(steps))}
+	shape := make([]string, len(steps))
 	for i, s := range steps {
 		switch s := s.(type) {
 		case string:
-			path[i] = s
+			field.path[i], shape[i] = s, "."+s
 		case int:
 			if s < 0 {
-				return nil, nil, fmt.Errorf("negative list index %d in the path", s)
+				return jqField{}, fmt.Errorf("negative list index %d in the path", s)
 			}
-			path[i], index[i] = strconv.Itoa(s), true
+			field.path[i], shape[i], field.inList = strconv.Itoa(s), "#", true
 		default:
-			return nil, nil, fmt.Errorf("step %v of the path is neither a field name nor a list index", s)
+			return jqField{}, fmt.Errorf("step %v of the path is neither a field name nor a list index", s)
 		}
 	}
-	return path, index, nil
+	field.shape = strings.Join(shape, "\x00")
+	return field, nil
 }
 
 // jqValue is obj as gojq reads it: the same maps and lists, with int64
@@ -160,85 +169,42 @@ func jqValue(v any) any {
 }
 
 // expand resolves the expression on the object being applied and the live
-// object (nil when there is none). A field picked at the same path in both
-// pairs with itself; the others pair by order among the fields of the same
-// shape (their paths alike but for list indexes), so that a filter of list
-// items pairs the items it selects whatever their positions, as JSONPath
-// filters do (selector.expand). A field only the live object has is copied
-// to the body when its path goes through no list, since the body cannot
-// hold an item the manifest lacks.
+// object (nil when there is none). Fields of the same shape pair by order:
+// a map field with the same field, and the n-th list item a filter picks in
+// the body with the n-th it picks in the live list, whatever their
+// positions, as JSONPath filters do (selector.expand). A field only the live
+// object has is copied to the body when its path goes through no list,
+// since the body cannot hold an item the manifest lacks.
 func (q jqPath) expand(ctx context.Context, body, live map[string]any) ([]match, error) {
-	bodyPaths, _, err := q.paths(ctx, body)
+	bodyFields, err := q.fields(ctx, body)
 	if err != nil {
 		return nil, err
 	}
-	livePaths, liveIndex, err := q.paths(ctx, live)
+	liveFields, err := q.fields(ctx, live)
 	if err != nil {
 		return nil, err
 	}
-	inLive := map[string]int{}
-	for i, p := range livePaths {
-		inLive[strings.Join(p, "\x00")] = i
+	free := map[string][]jqField{} // shape → live fields not paired yet, in order
+	for _, f := range liveFields {
+		free[f.shape] = append(free[f.shape], f)
 	}
-	used := make([]bool, len(livePaths))
-	paired := make([]int, len(bodyPaths)) // index into livePaths, -1 for none
-	for i, p := range bodyPaths {
-		paired[i] = -1
-		if j, ok := inLive[strings.Join(p, "\x00")]; ok && !used[j] {
-			paired[i], used[j] = j, true
-		}
-	}
-	pairByShape(bodyPaths, livePaths, paired, used)
-
 	id := func(p fieldPath) fieldPath { return append(fieldPath{"jq:" + q.expression}, p...) }
-	out := make([]match, 0, len(bodyPaths))
-	for i, p := range bodyPaths {
-		m := match{body: p, id: id(p)}
-		if j := paired[i]; j >= 0 {
-			m.liveValue, m.liveFound = livePaths[j].get(live)
+	out := make([]match, 0, len(bodyFields))
+	for _, f := range bodyFields {
+		m := match{body: f.path, id: id(f.path)}
+		if fs := free[f.shape]; len(fs) > 0 {
+			m.liveValue, m.liveFound = fs[0].path.get(live)
+			free[f.shape] = fs[1:]
 		}
 		out = append(out, m)
 	}
-	for j, p := range livePaths {
-		if used[j] || slices.Contains(liveIndex[j], true) {
-			continue
+	for _, f := range liveFields { // a shape through no list is one path
+		if fs := free[f.shape]; len(fs) > 0 && !f.inList {
+			m := match{body: f.path, id: id(f.path)}
+			m.liveValue, m.liveFound = f.path.get(live)
+			free[f.shape] = fs[1:]
+			out = append(out, m)
 		}
-		m := match{body: p, id: id(p)}
-		m.liveValue, m.liveFound = p.get(live)
-		out = append(out, m)
 	}
 	return out, nil
-}
-
-// pairByShape pairs, by order, the body paths left unpaired with the live
-// paths left unused of the same shape.
-func pairByShape(bodyPaths, livePaths []fieldPath, paired []int, used []bool) {
-	free := map[string][]int{} // shape → unused live paths, in order
-	for j, p := range livePaths {
-		if !used[j] {
-			free[shapeOf(p)] = append(free[shapeOf(p)], j)
-		}
-	}
-	for i, p := range bodyPaths {
-		if paired[i] >= 0 {
-			continue
-		}
-		shape := shapeOf(p)
-		if js := free[shape]; len(js) > 0 {
-			paired[i], used[js[0]] = js[0], true
-			free[shape] = js[1:]
-		}
-	}
-}
-
-// shapeOf is a path with its numeric steps blanked.
-func shapeOf(p fieldPath) string {
-	out := make([]string, len(p))
-	for i, s := range p {
-		if _, err := strconv.Atoi(s); err == nil {
-			s = "#"
-		}
-		out[i] = s
-	}
-	return strings.Join(out, "\x00")
 }

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -27,12 +28,28 @@ func TestJQPathExpand(t *testing.T) {
 			want:       map[string]any{"data.a": "9", "data.b": "8", "data.c": nil},
 		},
 		{
+			name:       "keys that look like list indexes are keys: they pair only with themselves",
+			expression: ".data[]",
+			body:       map[string]any{"data": map[string]any{"80": "a"}},
+			live:       map[string]any{"data": map[string]any{"81": "b"}},
+			want:       map[string]any{"data.80": nil, "data.81": "b"},
+		},
+		{
 			name:       "a filter of list items pairs them by order",
 			expression: `.spec.containers[] | select(.name == "app") | .image`,
 			body:       map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "app", "image": "v1"}}}},
 			live: map[string]any{"spec": map[string]any{"containers": []any{
 				map[string]any{"name": "sidecar", "image": "s"}, map[string]any{"name": "app", "image": "v2"}}}},
 			want: map[string]any{"spec.containers.0.image": "v2"},
+		},
+		{
+			name:       "the n-th item a filter picks pairs with the n-th picked live, as with a JSONPath filter",
+			expression: `.spec.containers[] | select(.name == "app") | .image`,
+			body: map[string]any{"spec": map[string]any{"containers": []any{
+				map[string]any{"name": "app", "image": "v1"}, map[string]any{"name": "app", "image": "v2"}}}},
+			live: map[string]any{"spec": map[string]any{"containers": []any{
+				map[string]any{"name": "sidecar", "image": "s"}, map[string]any{"name": "app", "image": "v9"}}}},
+			want: map[string]any{"spec.containers.0.image": "v9", "spec.containers.1.image": nil},
 		},
 		{
 			name:       "numbers as the API decodes them (int64) are compared",
@@ -87,7 +104,26 @@ func TestJQPathCompiledOnceWithoutEnvironment(t *testing.T) {
 	b, err := parseJQPath(".data[env.WORK_SECRET // \"none\"]")
 	require.NoError(t, err)
 	assert.Same(t, a.code, b.code)
-	paths, _, err := a.paths(context.Background(), map[string]any{"data": map[string]any{}})
+	fields, err := a.fields(context.Background(), map[string]any{"data": map[string]any{}})
 	require.NoError(t, err)
-	assert.Equal(t, []fieldPath{{"data", "none"}}, paths)
+	require.Len(t, fields, 1)
+	assert.Equal(t, fieldPath{"data", "none"}, fields[0].path)
+}
+
+// An expression may pick up to jqMaxPaths fields of an object; one that
+// picks more fails, naming the bound.
+func TestJQPathPicksAtMostMaxPaths(t *testing.T) {
+	q, err := parseJQPath(".data[]")
+	require.NoError(t, err)
+	data := map[string]any{}
+	for i := range jqMaxPaths {
+		data[fmt.Sprintf("k%d", i)] = "v"
+	}
+	matches, err := q.expand(context.Background(), map[string]any{"data": data}, nil)
+	require.NoError(t, err)
+	assert.Len(t, matches, jqMaxPaths)
+
+	data["one-more"] = "v"
+	_, err = q.expand(context.Background(), map[string]any{"data": data}, nil)
+	assert.EqualError(t, err, "it picks more than 10000 fields")
 }

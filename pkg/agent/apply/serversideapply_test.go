@@ -239,11 +239,59 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 		workv1.IgnoreField{JSONPaths: []string{`.spec.template.spec.containers[?(@.name=="none")].image`}})
 	onChangeImages := ignoring(workv1.IgnoreFieldsConditionOnSpokeChange,
 		workv1.IgnoreField{JSONPaths: []string{".spec.template.spec.containers[*].image"}})
-	jqAppImage := ignoring(workv1.IgnoreFieldsConditionOnSpokePresent,
-		workv1.IgnoreField{JQPathExpressions: []string{`.spec.template.spec.containers[] | select(.name == "hello") | .image`}})
-	jqOnChangeReplicas := ignoring(workv1.IgnoreFieldsConditionOnSpokeChange, workv1.IgnoreField{JQPathExpressions: []string{".spec.replicas"}})
 
-	runSSACases(t, []ssaCase{
+	// The same fields, picked by a jsonPath or by a jqPathExpression, are
+	// ignored alike.
+	var eachLanguage []ssaCase
+	for _, lang := range []struct {
+		name               string
+		appImage, replicas *workv1.ManifestConfigOption
+	}{
+		{"jsonPath", onPresentAppImage, onChangeReplicas},
+		{"jqPathExpression", ignoring(workv1.IgnoreFieldsConditionOnSpokePresent,
+			workv1.IgnoreField{JQPathExpressions: []string{`.spec.template.spec.containers[] | select(.name == "hello") | .image`}}),
+			ignoring(workv1.IgnoreFieldsConditionOnSpokeChange, workv1.IgnoreField{JQPathExpressions: []string{".spec.replicas"}})},
+	} {
+		eachLanguage = append(eachLanguage,
+			ssaCase{
+				name:      lang.name + " OnSpokePresent filter: the picked container keeps its live image, wherever it is",
+				gvr:       deploymentsGVR,
+				desired:   deployment,
+				live:      owned(withSidecarFirst(t, withImage(t, decode(t, deploymentAsServed), "nginx:1.26")), ownerA),
+				config:    lang.appImage,
+				last:      remembered(t, withReplicas(t, deployment, 2), lang.appImage),
+				wantVerbs: []string{"get", "patch"},
+				check: func(t *testing.T, rec *applyRecorder, _ Result) {
+					containers, _, _ := unstructured.NestedSlice(rec.body(t).Object, "spec", "template", "spec", "containers")
+					require.Len(t, containers, 1)
+					assert.Equal(t, "nginx:1.26", containers[0].(map[string]any)["image"])
+				},
+			},
+			ssaCase{
+				name:      lang.name + " OnSpokeChange: a spoke scale of an unchanged work writes nothing",
+				gvr:       deploymentsGVR,
+				desired:   deployment,
+				live:      owned(scaledBySpoke, ownerA),
+				config:    lang.replicas,
+				last:      remembered(t, deployment, lang.replicas),
+				wantVerbs: []string{"get"},
+			},
+			ssaCase{
+				name:      lang.name + " OnSpokeChange: a work that changed replicas scales back to them",
+				gvr:       deploymentsGVR,
+				desired:   deployment,
+				live:      owned(scaledBySpoke, ownerA),
+				config:    lang.replicas,
+				last:      remembered(t, withReplicas(t, deployment, 2), lang.replicas),
+				wantVerbs: []string{"get", "patch"},
+				check: func(t *testing.T, rec *applyRecorder, _ Result) {
+					replicas, _, _ := unstructured.NestedInt64(rec.body(t).Object, "spec", "replicas")
+					assert.Equal(t, int64(3), replicas)
+				},
+			})
+	}
+
+	runSSACases(t, append(eachLanguage, []ssaCase{
 		{
 			name:      "OnSpokePresent: a missing object gets the work's values",
 			desired:   ours,
@@ -325,15 +373,6 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 			},
 		},
 		{
-			name:      "OnSpokeChange jsonPath: a spoke scale of an unchanged work writes nothing",
-			gvr:       deploymentsGVR,
-			desired:   deployment,
-			live:      owned(scaledBySpoke, ownerA),
-			config:    onChangeReplicas,
-			last:      remembered(t, deployment, onChangeReplicas),
-			wantVerbs: []string{"get"},
-		},
-		{
 			name:      "OnSpokeChange jsonPath: nothing remembered (an object taken over) keeps the spoke's replicas",
 			gvr:       deploymentsGVR,
 			desired:   deployment,
@@ -355,33 +394,6 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 				assert.Equal(t, int64(5), replicas, "the autoscaler's value stays")
 				containers, _, _ := unstructured.NestedSlice(body.Object, "spec", "template", "spec", "containers")
 				assert.Equal(t, "nginx:1.25", containers[0].(map[string]any)["image"], "the work's new image is applied")
-			},
-		},
-		{
-			name:      "OnSpokeChange jsonPath: a work that changed replicas scales back to them",
-			gvr:       deploymentsGVR,
-			desired:   deployment,
-			live:      owned(scaledBySpoke, ownerA),
-			config:    onChangeReplicas,
-			last:      remembered(t, withReplicas(t, deployment, 2), onChangeReplicas),
-			wantVerbs: []string{"get", "patch"},
-			check: func(t *testing.T, rec *applyRecorder, _ Result) {
-				replicas, _, _ := unstructured.NestedInt64(rec.body(t).Object, "spec", "replicas")
-				assert.Equal(t, int64(3), replicas)
-			},
-		},
-		{
-			name:      "OnSpokePresent filter: the picked container keeps its live image, wherever it is",
-			gvr:       deploymentsGVR,
-			desired:   deployment,
-			live:      owned(withSidecarFirst(t, withImage(t, decode(t, deploymentAsServed), "nginx:1.26")), ownerA),
-			config:    onPresentAppImage,
-			last:      remembered(t, withReplicas(t, deployment, 2), onPresentAppImage),
-			wantVerbs: []string{"get", "patch"},
-			check: func(t *testing.T, rec *applyRecorder, _ Result) {
-				containers, _, _ := unstructured.NestedSlice(rec.body(t).Object, "spec", "template", "spec", "containers")
-				require.Len(t, containers, 1)
-				assert.Equal(t, "nginx:1.26", containers[0].(map[string]any)["image"])
 			},
 		},
 		{
@@ -440,42 +452,6 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 			},
 		},
 		{
-			name:      "jqPathExpression select: the picked container keeps its live image, wherever it is",
-			gvr:       deploymentsGVR,
-			desired:   deployment,
-			live:      owned(withSidecarFirst(t, withImage(t, decode(t, deploymentAsServed), "nginx:1.26")), ownerA),
-			config:    jqAppImage,
-			last:      remembered(t, withReplicas(t, deployment, 2), jqAppImage),
-			wantVerbs: []string{"get", "patch"},
-			check: func(t *testing.T, rec *applyRecorder, _ Result) {
-				containers, _, _ := unstructured.NestedSlice(rec.body(t).Object, "spec", "template", "spec", "containers")
-				require.Len(t, containers, 1)
-				assert.Equal(t, "nginx:1.26", containers[0].(map[string]any)["image"])
-			},
-		},
-		{
-			name:      "jqPathExpression OnSpokeChange: a spoke's new replicas in an unchanged work write nothing",
-			gvr:       deploymentsGVR,
-			desired:   deployment,
-			live:      owned(scaledBySpoke, ownerA),
-			config:    jqOnChangeReplicas,
-			last:      remembered(t, deployment, jqOnChangeReplicas),
-			wantVerbs: []string{"get"},
-		},
-		{
-			name:      "jqPathExpression OnSpokeChange: a work that changed replicas scales back to them",
-			gvr:       deploymentsGVR,
-			desired:   deployment,
-			live:      owned(scaledBySpoke, ownerA),
-			config:    jqOnChangeReplicas,
-			last:      remembered(t, withReplicas(t, deployment, 2), jqOnChangeReplicas),
-			wantVerbs: []string{"get", "patch"},
-			check: func(t *testing.T, rec *applyRecorder, _ Result) {
-				replicas, _, _ := unstructured.NestedInt64(rec.body(t).Object, "spec", "replicas")
-				assert.Equal(t, int64(3), replicas)
-			},
-		},
-		{
 			name:    "an unparsable jqPathExpression is refused before anything is sent, naming it",
 			desired: ours,
 			live:    owned(theirs, ownerA),
@@ -531,7 +507,7 @@ func TestServerSideApplyIgnoreFields(t *testing.T) {
 				requireIgnoreFieldError(t, err, `invalid jsonPointer "data/key": a JSON pointer must start with '/'`)
 			},
 		},
-	})
+	}...))
 }
 
 // withImage and withReplicas are copies of a Deployment manifest with
