@@ -51,9 +51,7 @@ import (
 //
 // A difference fails the test unless a row of docs/ocm-differences.yaml
 // explains it (same case, path starting with the row's path); so does a row
-// of a case that ran and explains no difference. A pending case waits for a
-// fix of ours: its differences no row explains are logged, not checked, and
-// it fails once there are none (then it is no longer pending).
+// of a case that ran and explains no difference.
 
 const (
 	diffOCMCluster  = "cluster1"
@@ -85,11 +83,6 @@ type diffCase struct {
 	// remain are objects ("apiVersion kind name", in the case's
 	// namespace) that must still exist on both clusters after the steps.
 	remain []string
-	// pending names the fix of ours the case waits for (an issue and its
-	// item): until it is merged, the case's differences no row explains are
-	// logged, not failed; a pending case that has none left fails, so that
-	// the mark goes with the fix. Rows name no pending case.
-	pending string
 }
 
 // diffStep changes the case on both clusters alike, then both settle and are
@@ -161,20 +154,14 @@ type diffResults struct {
 	seen  []framework.Difference
 	ran   map[string]bool
 	lines []string
-	// pending are the differences of the pending cases, by case.
-	pending map[string][]framework.Difference
 }
 
-func (r *diffResults) add(c *diffCase, diffs []framework.Difference, log string) {
+func (r *diffResults) add(name string, diffs []framework.Difference, log string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.lines = append(r.lines, log)
-	if c.pending != "" {
-		r.pending[c.name] = diffs
-		return
-	}
-	r.ran[c.name] = true
+	r.ran[name] = true
 	r.seen = append(r.seen, diffs...)
+	r.lines = append(r.lines, log)
 }
 
 func TestDifferential(t *testing.T) {
@@ -206,7 +193,7 @@ func TestDifferential(t *testing.T) {
 		s.hubEvents = eventStore(t, e.Hub, s.cluster.Name)
 	}
 
-	results := &diffResults{ran: map[string]bool{}, pending: map[string][]framework.Difference{}}
+	results := &diffResults{ran: map[string]bool{}}
 	cases := append(diffCases(), specExampleCases(t)...)
 	t.Run("cases", func(t *testing.T) {
 		names := map[string]bool{}
@@ -240,20 +227,6 @@ func TestDifferential(t *testing.T) {
 	}
 	for _, r := range unused {
 		t.Errorf("%s: the row of case %q, path %q (%s) explains no difference any more", framework.DifferencesFile, r.Case, r.Path, r.Behaviour)
-	}
-	for _, c := range slices.Sorted(maps.Keys(results.pending)) {
-		// The rows of every case explain a pending case's differences as
-		// any other's; what is left waits for the fix.
-		left, _ := framework.MatchDifferences(rows, map[string]bool{}, results.pending[c])
-		if len(left) == 0 {
-			t.Errorf("case %q is pending but shows no difference the rows do not explain: its fix is in, drop its pending mark", c)
-			continue
-		}
-		var lines []string
-		for _, d := range left {
-			lines = append(lines, d.String())
-		}
-		t.Logf("pending case %q: %d differences wait for its fix (not checked until it is in):\n  %s", c, len(left), strings.Join(lines, "\n  "))
 	}
 	t.Logf("differential test: %d cases, %d differences (%d unexplained), %s; report in %s",
 		len(results.ran), len(results.seen), len(unexplained), time.Since(began).Round(time.Second), reportPath)
@@ -314,11 +287,8 @@ func runDiffCase(t *testing.T, c *diffCase, sides [2]*diffSide, results *diffRes
 	for _, s := range c.steps {
 		step(s.name, func(r *diffRun) { r.apply(t, s) })
 	}
-	if c.pending != "" {
-		fmt.Fprintf(&log, "  pending (%s): the differences above are not checked\n", c.pending)
-	}
 	t.Log(log.String())
-	results.add(c, diffs, log.String())
+	results.add(c.name, diffs, log.String())
 	for _, r := range runs {
 		r.checkRemain(t)
 	}
