@@ -394,17 +394,11 @@ func refOf(u *unstructured.Unstructured) objectRef {
 func (r *diffRun) apply(t *testing.T, s diffStep) {
 	ctx := t.Context()
 	for _, p := range s.spoke {
-		ref := objectRef{apiVersion: p.apiVersion, kind: p.kind, name: p.name}
-		gvr, scope, err := r.mapping(ref)
-		require.NoError(t, err)
-		if scope == meta.RESTScopeNameNamespace {
-			ref.namespace = r.ns
-		}
 		var sub []string
 		if p.subresource != "" {
 			sub = append(sub, p.subresource)
 		}
-		_, err = r.client(gvr, ref.namespace).Patch(ctx, r.expand(p.name), types.StrategicMergePatchType, []byte(r.expand(p.patch)),
+		_, err := r.caseClient(t, p.apiVersion, p.kind).Patch(ctx, r.expand(p.name), types.StrategicMergePatchType, []byte(r.expand(p.patch)),
 			metav1.PatchOptions{FieldManager: diffUser}, sub...)
 		require.NoError(t, err, "%s: patch %s %s", r.c.name, p.kind, p.name)
 	}
@@ -413,13 +407,8 @@ func (r *diffRun) apply(t *testing.T, s diffStep) {
 	}
 	for _, o := range s.spokeDelete {
 		fields := strings.Fields(o)
-		ref := objectRef{apiVersion: fields[0], kind: fields[1], name: r.expand(fields[2])}
-		gvr, scope, err := r.mapping(ref)
-		require.NoError(t, err)
-		if scope == meta.RESTScopeNameNamespace {
-			ref.namespace = r.ns
-		}
-		require.NoError(t, r.client(gvr, ref.namespace).Delete(ctx, ref.name, metav1.DeleteOptions{}), "%s: delete %s", r.c.name, o)
+		err := r.caseClient(t, fields[0], fields[1]).Delete(ctx, r.expand(fields[2]), metav1.DeleteOptions{})
+		require.NoError(t, err, "%s: delete %s", r.c.name, o)
 	}
 	for _, i := range slices.Sorted(maps.Keys(s.works)) {
 		works := env.Hub.Work.WorkV1().ManifestWorks(r.cluster.Name)
@@ -505,6 +494,17 @@ func (r *diffRun) mapping(ref objectRef) (schema.GroupVersionResource, meta.REST
 func (r *diffRun) resource(ref objectRef) (schema.GroupVersionResource, error) {
 	gvr, _, err := r.mapping(ref)
 	return gvr, err
+}
+
+// caseClient is the client of a kind of object a user names by name alone:
+// in the case's namespace, unless the kind is cluster-scoped.
+func (r *diffRun) caseClient(t *testing.T, apiVersion, kind string) dynamicResource {
+	gvr, scope, err := r.mapping(objectRef{apiVersion: apiVersion, kind: kind})
+	require.NoError(t, err, "%s: %s %s", r.c.name, apiVersion, kind)
+	if scope == meta.RESTScopeNameNamespace {
+		return r.client(gvr, r.ns)
+	}
+	return r.client(gvr, "")
 }
 
 func (r *diffRun) client(gvr schema.GroupVersionResource, namespace string) dynamicResource {
