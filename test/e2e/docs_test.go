@@ -47,7 +47,10 @@ import (
 // A block preceded by `<!-- docs-test: skip, <reason> -->` is not run; the
 // reasons are what the test cannot do here (Docker, kind). A line
 // `<!-- docs-test: again, <heading>, <heading> -->` runs the blocks between
-// the two headings again, as the text before it tells a reader to.
+// the two headings again, as the text before it tells a reader to. A block
+// inside an HTML comment that opens with `<!-- docs-test: setup, <reason>`
+// runs like any other, unseen by readers: what the test's clusters lack that
+// a reader's have.
 //
 // What the test cannot see: the network of real clusters. Here every
 // process reaches every API server at 127.0.0.1, so a page that gives the
