@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-logr/logr"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
@@ -207,10 +208,14 @@ func (c *credentials) Reloaded() <-chan struct{} {
 	return c.reloaded
 }
 
-// RoundTrip sends the request with the current credential.
+// RoundTrip sends the request with the current credential. A client built
+// on the config logs the request (at -v=6, client-go's request logging, with
+// the logger of the request's context); the credential's transport, built by
+// client-go too, would log it a second time, so it gets a logger that writes
+// nothing.
 func (c *credentials) RoundTrip(req *http.Request) (*http.Response, error) {
 	g := c.current.Load()
-	resp, err := g.rt.RoundTrip(req)
+	resp, err := g.rt.RoundTrip(req.WithContext(klog.NewContext(req.Context(), logr.Discard())))
 	if err == nil {
 		g.observe(resp.StatusCode)
 	}

@@ -1,9 +1,11 @@
 package kubeconn
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/base64"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,6 +21,8 @@ import (
 	"k8s.io/client-go/rest"
 	certutil "k8s.io/client-go/util/cert"
 	"k8s.io/component-base/metrics/testutil"
+	"k8s.io/klog/v2"
+	"k8s.io/klog/v2/textlogger"
 
 	"github.com/manifestwork/work/pkg/filewatch/filewatchtest"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -301,5 +305,33 @@ func TestUnusableKubeconfigKeepsThePreviousCredential(t *testing.T) {
 		require.Eventually(t, func() bool { return reloads(t, metrics.ReloadInvalid) == invalid+1 }, eventually, 10*time.Millisecond, i)
 		assert.Equal(t, http.StatusOK, get(t, client, cfg), i)
 		assert.Equal(t, "t1", srv.last(), i)
+	}
+}
+
+// At -v=6 a client built on the config logs each request once, as any
+// client-go client does, although the credential's transport is client-go's
+// too (with its own request logging), for a token and a client certificate.
+func TestEachRequestIsLoggedOnce(t *testing.T) {
+	var flags flag.FlagSet
+	klog.InitFlags(&flags)
+	require.NoError(t, flags.Set("v", "6"))
+	t.Cleanup(func() { _ = flags.Set("v", "0") })
+	for name, user := range map[string]string{"token": tokenUser("t1"), "client certificate": certUser(t, "c1")} {
+		srv := newAuthServer(t, "t1", "cert:c1")
+		_, cluster := hubVolume(t, kubeconfigWith(srv.URL, user))
+		cfg, err := Connect(t.Context(), cluster, workAPI)
+		require.NoError(t, err)
+		client, err := rest.HTTPClientFor(cfg) // after -v=6, as a process's clients
+		require.NoError(t, err)
+
+		var log bytes.Buffer
+		ctx := klog.NewContext(t.Context(), textlogger.NewLogger(textlogger.NewConfig(textlogger.Verbosity(6), textlogger.Output(&log))))
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Host+"/apis/"+workAPI.GroupVersion, nil)
+		require.NoError(t, err)
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		require.NoError(t, resp.Body.Close())
+		assert.Equal(t, 1, strings.Count(log.String(), `"Response" verb="GET"`), "%s: one request, one line:\n%s", name, log.String())
 	}
 }

@@ -429,24 +429,16 @@ conditionRules:
 		{name: "ssa-ignore-invalid-path", works: []string{manifests(cmA, cmConfig(
 			"updateStrategy: {type: ServerSideApply, serverSideApply: {ignoreFields: [{condition: OnSpokePresent, jsonPaths: [\".data[.a\"]}]}}"))}},
 		// Executors.
-		{name: "executor-allowed", before: []string{
-			`{apiVersion: v1, kind: ServiceAccount, metadata: {name: executor, namespace: $NS}}`,
-			`{apiVersion: rbac.authorization.k8s.io/v1, kind: RoleBinding, metadata: {name: executor-edit, namespace: $NS},
-			  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit},
-			  subjects: [{kind: ServiceAccount, name: executor, namespace: $NS}]}`,
-		}, works: []string{manifests(cmA, "executor: {subject: {type: ServiceAccount, serviceAccount: {namespace: $NS, name: executor}}}")}},
-		{name: "executor-denied", before: []string{`{apiVersion: v1, kind: ServiceAccount, metadata: {name: executor, namespace: $NS}}`},
-			works: []string{manifests(cmA+aggregatedPart, "executor: {subject: {type: ServiceAccount, serviceAccount: {namespace: $NS, name: executor}}}")}},
-		{name: "executor-readonly-get", before: []string{preexistingCM,
-			`{apiVersion: v1, kind: ServiceAccount, metadata: {name: executor, namespace: $NS}}`,
+		{name: "executor-allowed", before: []string{executorSA, executorBinding("edit")}, works: []string{manifests(cmA, executorSpec)}},
+		{name: "executor-denied", before: []string{executorSA}, works: []string{manifests(cmA+aggregatedPart, executorSpec)}},
+		{name: "executor-readonly-get", before: []string{preexistingCM, executorSA,
 			`{apiVersion: rbac.authorization.k8s.io/v1, kind: Role, metadata: {name: get-configmaps, namespace: $NS},
 			  rules: [{apiGroups: [""], resources: [configmaps], verbs: [get]}]}`,
 			`{apiVersion: rbac.authorization.k8s.io/v1, kind: RoleBinding, metadata: {name: executor-get, namespace: $NS},
 			  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: get-configmaps},
 			  subjects: [{kind: ServiceAccount, name: executor, namespace: $NS}]}`,
 		}, works: []string{manifests(cmA, cmConfig(strategy("ReadOnly")+`
-feedbackRules: [{type: JSONPaths, jsonPaths: [{name: a, path: .data.a}]}]`),
-			"executor: {subject: {type: ServiceAccount, serviceAccount: {namespace: $NS, name: executor}}}")}},
+feedbackRules: [{type: JSONPaths, jsonPaths: [{name: a, path: .data.a}]}]`), executorSpec)}},
 		// Fields and keys the manifest does not set, changed on the managed
 		// cluster by others, then the work is touched.
 		{name: "update-unset-fields", works: []string{manifests(cmA + deployment1 + service)}, steps: []diffStep{

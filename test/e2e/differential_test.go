@@ -51,9 +51,7 @@ import (
 //
 // A difference fails the test unless a row of docs/ocm-differences.yaml
 // explains it (same case, path starting with the row's path); so does a row
-// of a case that ran and explains no difference. A pending case waits for a
-// fix of ours: its differences no row explains are logged, not checked, and
-// it fails once there are none (then it is no longer pending).
+// of a case that ran and explains no difference.
 
 const (
 	diffOCMCluster  = "cluster1"
@@ -85,11 +83,6 @@ type diffCase struct {
 	// remain are objects ("apiVersion kind name", in the case's
 	// namespace) that must still exist on both clusters after the steps.
 	remain []string
-	// pending names the fix of ours the case waits for (an issue and its
-	// item): until it is merged, the case's differences no row explains are
-	// logged, not failed; a pending case that has none left fails, so that
-	// the mark goes with the fix. Rows name no pending case.
-	pending string
 }
 
 // diffStep changes the case on both clusters alike, then both settle and are
@@ -161,20 +154,14 @@ type diffResults struct {
 	seen  []framework.Difference
 	ran   map[string]bool
 	lines []string
-	// pending are the differences of the pending cases, by case.
-	pending map[string][]framework.Difference
 }
 
-func (r *diffResults) add(c *diffCase, diffs []framework.Difference, log string) {
+func (r *diffResults) add(name string, diffs []framework.Difference, log string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.lines = append(r.lines, log)
-	if c.pending != "" {
-		r.pending[c.name] = diffs
-		return
-	}
-	r.ran[c.name] = true
+	r.ran[name] = true
 	r.seen = append(r.seen, diffs...)
+	r.lines = append(r.lines, log)
 }
 
 func TestDifferential(t *testing.T) {
@@ -206,7 +193,7 @@ func TestDifferential(t *testing.T) {
 		s.hubEvents = eventStore(t, e.Hub, s.cluster.Name)
 	}
 
-	results := &diffResults{ran: map[string]bool{}, pending: map[string][]framework.Difference{}}
+	results := &diffResults{ran: map[string]bool{}}
 	cases := append(diffCases(), specExampleCases(t)...)
 	t.Run("cases", func(t *testing.T) {
 		names := map[string]bool{}
@@ -240,20 +227,6 @@ func TestDifferential(t *testing.T) {
 	}
 	for _, r := range unused {
 		t.Errorf("%s: the row of case %q, path %q (%s) explains no difference any more", framework.DifferencesFile, r.Case, r.Path, r.Behaviour)
-	}
-	for _, c := range slices.Sorted(maps.Keys(results.pending)) {
-		// The rows of every case explain a pending case's differences as
-		// any other's; what is left waits for the fix.
-		left, _ := framework.MatchDifferences(rows, map[string]bool{}, results.pending[c])
-		if len(left) == 0 {
-			t.Errorf("case %q is pending but shows no difference the rows do not explain: its fix is in, drop its pending mark", c)
-			continue
-		}
-		var lines []string
-		for _, d := range left {
-			lines = append(lines, d.String())
-		}
-		t.Logf("pending case %q: %d differences wait for its fix (not checked until it is in):\n  %s", c, len(left), strings.Join(lines, "\n  "))
 	}
 	t.Logf("differential test: %d cases, %d differences (%d unexplained), %s; report in %s",
 		len(results.ran), len(results.seen), len(unexplained), time.Since(began).Round(time.Second), reportPath)
@@ -314,11 +287,8 @@ func runDiffCase(t *testing.T, c *diffCase, sides [2]*diffSide, results *diffRes
 	for _, s := range c.steps {
 		step(s.name, func(r *diffRun) { r.apply(t, s) })
 	}
-	if c.pending != "" {
-		fmt.Fprintf(&log, "  pending (%s): the differences above are not checked\n", c.pending)
-	}
 	t.Log(log.String())
-	results.add(c, diffs, log.String())
+	results.add(c.name, diffs, log.String())
 	for _, r := range runs {
 		r.checkRemain(t)
 	}
@@ -424,17 +394,11 @@ func refOf(u *unstructured.Unstructured) objectRef {
 func (r *diffRun) apply(t *testing.T, s diffStep) {
 	ctx := t.Context()
 	for _, p := range s.spoke {
-		ref := objectRef{apiVersion: p.apiVersion, kind: p.kind, name: p.name}
-		gvr, scope, err := r.mapping(ref)
-		require.NoError(t, err)
-		if scope == meta.RESTScopeNameNamespace {
-			ref.namespace = r.ns
-		}
 		var sub []string
 		if p.subresource != "" {
 			sub = append(sub, p.subresource)
 		}
-		_, err = r.client(gvr, ref.namespace).Patch(ctx, r.expand(p.name), types.StrategicMergePatchType, []byte(r.expand(p.patch)),
+		_, err := r.caseClient(t, p.apiVersion, p.kind).Patch(ctx, r.expand(p.name), types.StrategicMergePatchType, []byte(r.expand(p.patch)),
 			metav1.PatchOptions{FieldManager: diffUser}, sub...)
 		require.NoError(t, err, "%s: patch %s %s", r.c.name, p.kind, p.name)
 	}
@@ -443,13 +407,8 @@ func (r *diffRun) apply(t *testing.T, s diffStep) {
 	}
 	for _, o := range s.spokeDelete {
 		fields := strings.Fields(o)
-		ref := objectRef{apiVersion: fields[0], kind: fields[1], name: r.expand(fields[2])}
-		gvr, scope, err := r.mapping(ref)
-		require.NoError(t, err)
-		if scope == meta.RESTScopeNameNamespace {
-			ref.namespace = r.ns
-		}
-		require.NoError(t, r.client(gvr, ref.namespace).Delete(ctx, ref.name, metav1.DeleteOptions{}), "%s: delete %s", r.c.name, o)
+		err := r.caseClient(t, fields[0], fields[1]).Delete(ctx, r.expand(fields[2]), metav1.DeleteOptions{})
+		require.NoError(t, err, "%s: delete %s", r.c.name, o)
 	}
 	for _, i := range slices.Sorted(maps.Keys(s.works)) {
 		works := env.Hub.Work.WorkV1().ManifestWorks(r.cluster.Name)
@@ -535,6 +494,17 @@ func (r *diffRun) mapping(ref objectRef) (schema.GroupVersionResource, meta.REST
 func (r *diffRun) resource(ref objectRef) (schema.GroupVersionResource, error) {
 	gvr, _, err := r.mapping(ref)
 	return gvr, err
+}
+
+// caseClient is the client of a kind of object a user names by name alone:
+// in the case's namespace, unless the kind is cluster-scoped.
+func (r *diffRun) caseClient(t *testing.T, apiVersion, kind string) dynamicResource {
+	gvr, scope, err := r.mapping(objectRef{apiVersion: apiVersion, kind: kind})
+	require.NoError(t, err, "%s: %s %s", r.c.name, apiVersion, kind)
+	if scope == meta.RESTScopeNameNamespace {
+		return r.client(gvr, r.ns)
+	}
+	return r.client(gvr, "")
 }
 
 func (r *diffRun) client(gvr schema.GroupVersionResource, namespace string) dynamicResource {

@@ -47,7 +47,10 @@ import (
 // A block preceded by `<!-- docs-test: skip, <reason> -->` is not run; the
 // reasons are what the test cannot do here (Docker, kind). A line
 // `<!-- docs-test: again, <heading>, <heading> -->` runs the blocks between
-// the two headings again, as the text before it tells a reader to.
+// the two headings again, as the text before it tells a reader to. A block
+// inside an HTML comment that opens with `<!-- docs-test: setup, <reason>`
+// runs like any other, unseen by readers: what the test's clusters lack that
+// a reader's have.
 //
 // What the test cannot see: the network of real clusters. Here every
 // process reaches every API server at 127.0.0.1, so a page that gives the
@@ -108,7 +111,7 @@ func (r *docsRun) runPageUntil(page, until string) {
 		if b.line > end {
 			break
 		}
-		if b.skip != "" || b.again != nil {
+		if b.skip != "" {
 			continue
 		}
 		r.pointWebhookHere()
@@ -118,20 +121,20 @@ func (r *docsRun) runPageUntil(page, until string) {
 	}
 }
 
-// docBlock is a ```sh block of a page, or a line that runs earlier blocks
-// again.
+// docBlock is a ```sh block of a page.
 type docBlock struct {
-	line  int     // of the opening fence
-	text  string  // the commands
-	skip  string  // the reason it is not run, or ""
-	again *[2]int // the lines of the headings whose blocks run again; nil for a block
+	line  int    // of the opening fence
+	text  string // the commands
+	skip  string // the reason it is not run, or ""
+	again int    // the line of the directive that runs it again; 0 for its first run
 }
 
 // againDirective is the line that runs the blocks between two headings
 // again: `<!-- docs-test: again, <heading>, <heading> -->`.
 const againDirective = "<!-- docs-test: again, "
 
-// docBlocks reads the ```sh blocks of a Markdown page.
+// docBlocks reads the ```sh blocks of a Markdown page, in the order they
+// run: a block that a directive runs again comes again at the directive.
 func docBlocks(t *testing.T, page string) []docBlock {
 	t.Helper()
 	f, err := os.Open(framework.RepoPath(page))
@@ -151,9 +154,14 @@ func docBlocks(t *testing.T, page string) []docBlock {
 		case cur == nil && strings.HasPrefix(line, againDirective):
 			from, until, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(line, againDirective), " -->"), ", ")
 			require.True(t, ok, "%s:%d: %s names two headings", page, n, againDirective)
-			again := [2]int{headings[from], headings[until]}
-			require.True(t, again[0] > 0 && again[1] > again[0], "%s:%d: the headings %q and %q come before it, in order", page, n, from, until)
-			blocks = append(blocks, docBlock{line: n, again: &again})
+			first, last := headings[from], headings[until]
+			require.True(t, first > 0 && last > first, "%s:%d: the headings %q and %q come before it, in order", page, n, from, until)
+			for _, b := range blocks {
+				if b.again == 0 && b.line > first && b.line < last {
+					b.again = n
+					blocks = append(blocks, b)
+				}
+			}
 		case cur != nil && strings.TrimSpace(line) == "```":
 			blocks = append(blocks, *cur)
 			cur = nil
@@ -239,20 +247,9 @@ func runDocsPage(t *testing.T, page string, pods []*docsPod, before func(*docsRu
 	}
 
 	ran := 0
-	blocks := docBlocks(t, page)
-	for i := 0; i < len(blocks); i++ {
-		b := blocks[i]
-		if b.again != nil {
-			t.Logf("%s:%d: the blocks of lines %d to %d again", page, b.line, b.again[0], b.again[1])
-			var again []docBlock
-			for _, a := range blocks[:i] {
-				if a.again == nil && a.line > b.again[0] && a.line < b.again[1] {
-					again = append(again, a)
-				}
-			}
-			blocks = slices.Insert(slices.Delete(slices.Clone(blocks), i, i+1), i, again...)
-			i--
-			continue
+	for _, b := range docBlocks(t, page) {
+		if b.again != 0 {
+			t.Logf("%s:%d: the block of line %d again", page, b.again, b.line)
 		}
 		if b.skip != "" {
 			t.Logf("%s:%d: not run: %s", page, b.line, b.skip)

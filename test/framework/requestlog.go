@@ -96,46 +96,6 @@ var responseLine = regexp.MustCompile(`^[IWE](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) .*
 // with an empty status for a request that got no answer.
 var legacyResponseLine = regexp.MustCompile(`^[IWE](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) .*\] ([A-Z]+) (https?://\S+) (.*)in \d+ milliseconds$`)
 
-// loggedDuration is the duration at the end of a response line.
-var loggedDuration = regexp.MustCompile(` milliseconds=\d+$`)
-
-// twinWindow bounds how long after a response line its twin comes.
-const twinWindow = 10 * time.Millisecond
-
-// twins tells the second line of a response logged twice: a process with
-// two loggers on one client (ours) writes each response line twice, the
-// second within milliseconds, each logger timing the request itself (the
-// durations may differ by a millisecond), and lines of other goroutines may
-// come between. A line is the twin of the first unpaired line of the same
-// message within twinWindow before it. Lines of client-go before v0.33
-// (OCM's agent, which logs each response once) have no twins.
-type twins struct {
-	unpaired map[string]time.Time // message without duration → time
-}
-
-// second tells whether line, logged at at, is the twin of an earlier line.
-func (w *twins) second(line string, at time.Time) bool {
-	_, message, _ := strings.Cut(line, "] ")
-	if !loggedDuration.MatchString(message) {
-		return false
-	}
-	message = loggedDuration.ReplaceAllString(message, "")
-	if first, ok := w.unpaired[message]; ok && at.Sub(first) < twinWindow {
-		delete(w.unpaired, message)
-		return true
-	}
-	if w.unpaired == nil {
-		w.unpaired = map[string]time.Time{}
-	}
-	for m, t := range w.unpaired {
-		if at.Sub(t) >= twinWindow {
-			delete(w.unpaired, m)
-		}
-	}
-	w.unpaired[message] = at
-	return false
-}
-
 // matchResponse reads a request log line of either format: the klog time,
 // the verb, the URL and whether the server answered; ok is false for any
 // other line.
@@ -207,9 +167,9 @@ func loggedRequest(method string, u *url.URL, answered bool, hosts map[string]st
 // -v=6), by cluster and verb/resource: what the process sends, without any
 // other client's traffic. Dry runs are counted apart, under their key with
 // DryRunSuffix; requests that got no answer under NoAnswer instead, and
-// non-resource requests (such as /readyz) under their path. hosts maps a server host:port to a cluster name. Only lines
-// from..to count (a zero bound is open). PATCH is not split from APPLY, as
-// the log has no content type.
+// non-resource requests (such as /readyz) under their path. hosts maps a
+// server host:port to a cluster name. Only lines from..to count (a zero bound
+// is open). PATCH is not split from APPLY, as the log has no content type.
 func ScanRequestLog(path string, hosts map[string]string, from, to time.Time) (map[string]map[string]int, error) {
 	requests, err := ReadRequestLog(path, hosts, from, to)
 	if err != nil {
@@ -233,18 +193,11 @@ func ReadRequestLog(path string, hosts map[string]string, from, to time.Time) ([
 	}
 	defer func() { _ = f.Close() }()
 	var out []LoggedRequest
-	var seen twins
 	scanner := bufio.NewScanner(f)
 	scanner.Buffer(make([]byte, 1<<20), 1<<20)
 	for scanner.Scan() {
 		stamp, verb, rawURL, answered, ok := matchResponse(scanner.Text())
-		if !ok {
-			continue
-		}
-		if at, err := time.ParseInLocation("0102 15:04:05.000000", stamp, time.Local); err == nil && seen.second(scanner.Text(), at) {
-			continue
-		}
-		if !inWindow(stamp, from, to) {
+		if !ok || !inWindow(stamp, from, to) {
 			continue
 		}
 		u, err := url.Parse(rawURL)
@@ -298,7 +251,6 @@ type RequestTail struct {
 	offset int64
 	rest   string
 	seen   []TimedRequest
-	twins  twins
 }
 
 // NewRequestTail tails the request log at path; hosts maps a server
@@ -347,9 +299,6 @@ func (r *RequestTail) read(ref time.Time) error {
 			continue
 		}
 		at = at.AddDate(ref.Year(), 0, 0)
-		if r.twins.second(line, at) {
-			continue
-		}
 		// The log is in time order but for lines of goroutines racing
 		// within a few microseconds; keep the slice sorted anyway.
 		q := TimedRequest{LoggedRequest: loggedRequest(verb, u, answered, r.hosts), At: at}

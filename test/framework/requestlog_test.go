@@ -1,7 +1,6 @@
 package framework
 
 import (
-	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -151,38 +150,4 @@ func TestDryRunsAreRequestsNotWrites(t *testing.T) {
 	assert.True(t, timed[1].DryRun)
 	assert.False(t, timed[1].IsWrite(), "the tail tells dry runs too")
 	assert.True(t, timed[2].IsWrite())
-}
-
-func TestRequestTailCountsALineLoggedTwiceOnce(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "agent.log")
-	line := func(stamp string, ms int) string {
-		return fmt.Sprintf(`I1126 %s   17248 round_trippers.go:632] "Response" verb="POST" url="https://127.0.0.1:1/api/v1/namespaces/ns/configmaps" status="201 Created" milliseconds=%d`+"\n", stamp, ms)
-	}
-	log := line("12:49:18.009536", 9) + line("12:49:18.009557", 9) + line("12:49:19.000000", 5) + line("12:49:19.000139", 6)
-	require.NoError(t, os.WriteFile(path, []byte(log), 0o644))
-	tail := NewRequestTail(path, map[string]string{"127.0.0.1:1": "c"})
-	got, err := tail.Since(time.Date(2026, 1, 1, 0, 0, 0, 0, time.Local))
-	require.NoError(t, err)
-	assert.Len(t, got, 2, "each request is logged twice, the second with durations a millisecond apart")
-}
-
-// Our agent logs each response twice; the twin may come a millisecond or
-// more later, after other goroutines' lines. Each request counts once, a
-// request sent twice twice.
-func TestReadRequestLogCountsTwinsOnce(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "agent.log")
-	line := func(stamp, verb, path string, ms int) string {
-		return fmt.Sprintf(`I1128 %s   9518 round_trippers.go:632] "Response" verb=%q url="https://127.0.0.1:1%s" status="200 OK" milliseconds=%d`+"\n", stamp, verb, path, ms)
-	}
-	const web = "/apis/apps/v1/namespaces/ns/deployments/web"
-	log := line("18:34:27.784062", "PUT", web+"?dryRun=All", 6) +
-		line("18:34:27.784776", "GET", "/apis/apps/v1/namespaces/ns/deployments/api", 5) +
-		line("18:34:27.784949", "GET", "/apis/apps/v1/namespaces/ns/deployments/api", 5) +
-		line("18:34:27.785397", "PUT", web+"?dryRun=All", 6) +
-		line("18:34:28.000000", "GET", web, 4) + line("18:34:28.000020", "GET", web, 4) +
-		line("18:34:28.003000", "GET", web, 3) + line("18:34:28.003020", "GET", web, 3)
-	require.NoError(t, os.WriteFile(path, []byte(log), 0o644))
-	counts, err := ScanRequestLog(path, map[string]string{"127.0.0.1:1": "c"}, time.Time{}, time.Time{})
-	require.NoError(t, err)
-	assert.Equal(t, map[string]int{"PUT deployments" + DryRunSuffix: 1, "GET deployments": 3}, counts["c"])
 }
