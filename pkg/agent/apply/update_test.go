@@ -204,6 +204,13 @@ func TestUpdate(t *testing.T) {
 			wantWritten: true,
 		},
 		{
+			name:      "a dry run that conflicts, the object having changed since the read, is sent again on a fresh read",
+			live:      servedDeployment(t, ownerA),
+			owner:     ownerA,
+			reactors:  []func(*fake.FakeDynamicClient){failOnce("update", apierrors.NewConflict(deploymentsGVR.GroupResource(), "hello", errors.New("the object has been modified")))},
+			wantVerbs: []string{"get", dryRun, "get", dryRun},
+		},
+		{
 			name:      "an immutable field rejection is Failed with the server's message",
 			live:      servedDeployment(t, ownerA),
 			editLive:  withReplicas(5),
