@@ -84,14 +84,17 @@ func updateIfChanged(ctx context.Context, rc dynamic.ResourceInterface, req Requ
 	}
 	obj := forUpdate(req.withDesired(desired), live)
 	rewrite := workChanged(req) && bodyWritten(desired)
+	// mayLeave: live is left as it is when nothing differs.
+	mayLeave := !rewrite && ownersWanted(req, live.GetOwnerReferences())
 	differences := enforcedDiff(desired, live)
-	if !rewrite && differences.InSync() && ownersWanted(req, live.GetOwnerReferences()) && enforcementOf(desired) == enforceWhole &&
-		!unchangedSinceInSync(req, live) {
-		if differences, err = dryRunDiff(ctx, rc, obj, live); err != nil {
-			return Result{Object: live, Differences: diffOf(desired, live)}, failed(err)
+	if mayLeave && differences.InSync() && enforcementOf(desired) == enforceWhole && !unchangedSinceInSync(req, live) {
+		stored, err := dryRunDiff(ctx, rc, obj, live)
+		if err != nil {
+			return Result{Object: live, Differences: differences}, failed(err)
 		}
+		differences = stored
 	}
-	if !rewrite && ownersWanted(req, live.GetOwnerReferences()) && differences.InSync() {
+	if mayLeave && differences.InSync() {
 		klog.FromContext(ctx).V(4).Info("Object is up to date")
 		return Result{Object: live, Differences: differences}, nil
 	}

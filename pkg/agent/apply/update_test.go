@@ -204,6 +204,13 @@ func TestUpdate(t *testing.T) {
 			wantWritten: true,
 		},
 		{
+			name:      "a dry run that conflicts, the object having changed since the read, is sent again on a fresh read",
+			live:      servedDeployment(t, ownerA),
+			owner:     ownerA,
+			reactors:  []func(*fake.FakeDynamicClient){failOnce("update", apierrors.NewConflict(deploymentsGVR.GroupResource(), "hello", errors.New("the object has been modified")))},
+			wantVerbs: []string{"get", dryRun, "get", dryRun},
+		},
+		{
 			name:      "an immutable field rejection is Failed with the server's message",
 			live:      servedDeployment(t, ownerA),
 			editLive:  withReplicas(5),
@@ -330,6 +337,25 @@ func TestUpdateEnforcesWhatOCMWrites(t *testing.T) {
 		}
 		return obj
 	}
+	jobsGVR := schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}
+	// job is a Job's manifest; manual has it choose its selector. served
+	// adds what the API server generates for one that does not: the
+	// selector and the pod template's labels that match it.
+	job := func(manual, served bool) *unstructured.Unstructured {
+		obj := decode(t, `{"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "once", "namespace": "default"},
+			"spec": {"template": {"metadata": {"labels": {"app": "once"}},
+				"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}}}`)
+		if manual {
+			setField(true, "spec", "manualSelector")(obj)
+			setField(map[string]any{"matchLabels": map[string]any{"app": "once"}}, "spec", "selector")(obj)
+		}
+		if served {
+			setField(map[string]any{"matchLabels": map[string]any{"batch.kubernetes.io/controller-uid": "5f1c"}}, "spec", "selector")(obj)
+			setField(map[string]any{"app": "once", "batch.kubernetes.io/controller-uid": "5f1c", "controller-uid": "5f1c",
+				"batch.kubernetes.io/job-name": "once", "job-name": "once"}, "spec", "template", "metadata", "labels")(obj)
+		}
+		return obj
+	}
 	tests := []struct {
 		name      string
 		gvr       schema.GroupVersionResource
@@ -430,6 +456,35 @@ func TestUpdateEnforcesWhatOCMWrites(t *testing.T) {
 		live:      widget(map[string]any{"size": int64(1), "color": "red"}),
 		wantVerbs: []string{"get", dryRun, "update"},
 		wantDrift: []string{".spec.color"},
+	}, {
+		name:      "the selector and pod-template labels the server generates for a Job stay: no write",
+		gvr:       jobsGVR,
+		desired:   job(false, false),
+		live:      job(false, true),
+		wantVerbs: []string{"get", dryRun},
+	}, {
+		name:      "a Job another writer changed gets its manifest back with the generated selector and labels, which the server requires",
+		gvr:       jobsGVR,
+		desired:   job(false, false),
+		live:      job(false, true),
+		editLive:  setField(int64(3), "spec", "parallelism"),
+		wantVerbs: []string{"get", dryRun, "update"},
+		wantDrift: []string{".spec.parallelism"},
+		check: func(t *testing.T, sent *unstructured.Unstructured) {
+			served := job(false, true)
+			assert.Equal(t, served.Object["spec"].(map[string]any)["selector"], sent.Object["spec"].(map[string]any)["selector"])
+			want, _, _ := unstructured.NestedStringMap(served.Object, "spec", "template", "metadata", "labels")
+			labels, _, _ := unstructured.NestedStringMap(sent.Object, "spec", "template", "metadata", "labels")
+			assert.Equal(t, want, labels)
+		},
+	}, {
+		name:      "a pod-template label another writer added to a Job with manualSelector is removed",
+		gvr:       jobsGVR,
+		desired:   job(true, false),
+		live:      job(true, false),
+		editLive:  setField("x", "spec", "template", "metadata", "labels", "extra"),
+		wantVerbs: []string{"get", dryRun, "update"},
+		wantDrift: []string{".spec.template.metadata.labels.extra"},
 	}, {
 		name:      "a Service keeps what others add (its clusterIP)",
 		gvr:       servicesGVR,

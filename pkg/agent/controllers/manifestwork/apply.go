@@ -101,7 +101,7 @@ func (c *Controller) applyManifests(ctx context.Context, st *state) error {
 		it.p.appliedBefore = appliedForGeneration(st.work, previous)
 		out, err := c.applyOne(ctx, st.work, key, st.mem, it.p, owner)
 		it.result.exists, it.result.err, it.result.differences, it.result.unread = out.exists, err, out.differences, out.unread
-		it.result.contest, it.result.object = out.contest, it.p.describe()
+		it.result.contest = out.contest
 		it.result.missing = err == nil && !out.exists && out.unread == nil
 		recorded = recorded || out.recorded
 	}
@@ -280,15 +280,13 @@ func (c *Controller) applyWith(ctx context.Context, work *workv1.ManifestWork, k
 			return applied{}, rebuildErr
 		}
 	}
-	if inCache && cached != nil {
+	inSyncAt := mem.inSync.at(p.id, spec)
+	if inCache {
 		if contest := mem.contests.contested(p.id, spec, c.now()); contest != nil {
 			// Another writer keeps changing it back: not reverted, nor read,
 			// until the backoff ends (contest.go).
 			return applied{exists: true, contest: contest}, nil
 		}
-	}
-	inSyncAt := mem.inSync.at(p.id, spec)
-	if inCache {
 		if inSyncAt == content && inSyncAt != 0 && apply.OwnersSettled(req, cached.OwnerReferences) {
 			// Found holding the desired state at this very version: in
 			// sync, even where the work's status holds no comparison.

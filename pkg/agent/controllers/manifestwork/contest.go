@@ -132,10 +132,8 @@ func (c *contests) reverted(object, spec uint64, paths, writers []string, now ti
 	if count < contestReverts {
 		return nil
 	}
-	backoff := contestBackoffFirst << e.rounds
-	if backoff > contestBackoffMax || backoff <= 0 {
-		backoff = contestBackoffMax
-	} else {
+	backoff := min(contestBackoffFirst<<e.rounds, contestBackoffMax)
+	if backoff < contestBackoffMax {
 		e.rounds++
 	}
 	e.until, e.field, e.writers, e.reverts = now.Add(backoff), field, writers, nil

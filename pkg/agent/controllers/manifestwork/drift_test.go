@@ -275,6 +275,16 @@ func TestContests(t *testing.T) {
 	second := c.reverted(1, 7, k, nil, got.until.Add(contestReverts*time.Second))
 	require.NotNil(t, second)
 	assert.Equal(t, 2*contestBackoffFirst, second.until.Sub(got.until.Add(contestReverts*time.Second)), "a fight that goes on backs off longer")
+	last := second
+	for _, want := range []time.Duration{4 * contestBackoffFirst, 8 * contestBackoffFirst, contestBackoffMax, contestBackoffMax} {
+		var next *contest
+		for i := range contestReverts {
+			next = c.reverted(1, 7, k, nil, last.until.Add(time.Duration(i)*time.Second))
+		}
+		require.NotNil(t, next)
+		assert.Equal(t, want, next.until.Sub(last.until.Add((contestReverts-1)*time.Second)), "and longer, up to its maximum")
+		last = next
+	}
 
 	var slow contests
 	for i := range contestReverts {

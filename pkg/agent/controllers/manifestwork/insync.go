@@ -63,7 +63,7 @@ func setManifestInSync(mc *workv1.ManifestCondition, r manifestResult, generatio
 		return
 	}
 	if r.contest != nil {
-		apimeta.SetStatusCondition(&mc.Conditions, r.contest.inSync(r.object, generation))
+		apimeta.SetStatusCondition(&mc.Conditions, r.contest.inSync(describe(r.meta), generation))
 		return
 	}
 	if r.differences != nil {

@@ -68,9 +68,8 @@ type manifestResult struct {
 	// manifest's type for a while; nil while it watches them.
 	notWatched error
 	// contest is set while the agent does not revert the object, which
-	// another writer keeps changing back; object names it.
+	// another writer keeps changing back.
 	contest *contest
-	object  string
 }
 
 // reconcile runs the steps of one pass over a work and patches its status
