@@ -29,20 +29,26 @@ import (
 // it as stored. The resourceVersion makes two agents that both think a
 // record theirs label it once: the second gets a conflict.
 func Label(ctx context.Context, client workclient.Interface, applied *workv1.AppliedManifestWork, clusterName string) (*workv1.AppliedManifestWork, error) {
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
+	labelled, err := patchMetadata(ctx, client, applied.Name, map[string]any{
 		"resourceVersion": applied.ResourceVersion,
 		"labels":          map[string]string{ClusterLabel: clusterName},
-	}})
-	if err != nil {
-		return nil, err
-	}
-	labelled, err := client.WorkV1().AppliedManifestWorks().Patch(ctx, applied.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("labelling AppliedManifestWork %s: %w", applied.Name, err)
 	}
 	klog.FromContext(ctx).V(2).Info("Labelled an AppliedManifestWork written without its cluster label",
 		"appliedManifestWork", applied.Name, "agentID", applied.Spec.AgentID)
 	return labelled, nil
+}
+
+// patchMetadata merge-patches the metadata of an AppliedManifestWork and
+// returns it as stored.
+func patchMetadata(ctx context.Context, client workclient.Interface, name string, metadata map[string]any) (*workv1.AppliedManifestWork, error) {
+	patch, err := json.Marshal(map[string]any{"metadata": metadata})
+	if err != nil {
+		return nil, err
+	}
+	return client.WorkV1().AppliedManifestWorks().Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{})
 }
 
 // Claim makes a work's AppliedManifestWork that the agent found outside its
@@ -164,11 +170,7 @@ func FollowWork(ctx context.Context, client workclient.Interface, applied *workv
 	if add == nil {
 		return applied, nil
 	}
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"labels": add}})
-	if err != nil {
-		return nil, err
-	}
-	labelled, err := client.WorkV1().AppliedManifestWorks().Patch(ctx, applied.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	labelled, err := patchMetadata(ctx, client, applied.Name, map[string]any{"labels": add})
 	if err != nil {
 		return nil, fmt.Errorf("giving AppliedManifestWork %s the labels of its work: %w", applied.Name, err)
 	}
