@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -129,33 +130,14 @@ func LabelAll(ctx context.Context, s Starting, timeout time.Duration) error {
 
 // FromWork are the labels of a work that its AppliedManifestWork carries
 // too, as OCM's agent (v1.1 on) gives them: all of them but ClusterLabel,
-// which names the cluster the record answers for and stays the agent's.
+// which names the cluster the record answers for and stays the agent's. The
+// map is the caller's, with room for that label.
 func FromWork(workLabels map[string]string) map[string]string {
-	var out map[string]string
+	out := make(map[string]string, len(workLabels)+1)
 	for k, v := range workLabels {
-		if k == ClusterLabel {
-			continue
+		if k != ClusterLabel {
+			out[k] = v
 		}
-		if out == nil {
-			out = make(map[string]string, len(workLabels))
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// lacking are the labels of want that have lacks, or holds with another
-// value; nil when it has them all.
-func lacking(have, want map[string]string) map[string]string {
-	var out map[string]string
-	for k, v := range want {
-		if got, ok := have[k]; ok && got == v {
-			continue
-		}
-		if out == nil {
-			out = map[string]string{}
-		}
-		out[k] = v
 	}
 	return out
 }
@@ -166,8 +148,12 @@ func lacking(have, want map[string]string) map[string]string {
 // work drops stays on the record: the agent cannot tell it from one that
 // somebody else put there.
 func FollowWork(ctx context.Context, client workclient.Interface, applied *workv1.AppliedManifestWork, workLabels map[string]string) (*workv1.AppliedManifestWork, error) {
-	add := lacking(applied.Labels, FromWork(workLabels))
-	if add == nil {
+	add := FromWork(workLabels)
+	maps.DeleteFunc(add, func(k, v string) bool {
+		has, ok := applied.Labels[k]
+		return ok && has == v
+	})
+	if len(add) == 0 {
 		return applied, nil
 	}
 	labelled, err := patchMetadata(ctx, client, applied.Name, map[string]any{"labels": add})
