@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,20 +30,26 @@ import (
 // it as stored. The resourceVersion makes two agents that both think a
 // record theirs label it once: the second gets a conflict.
 func Label(ctx context.Context, client workclient.Interface, applied *workv1.AppliedManifestWork, clusterName string) (*workv1.AppliedManifestWork, error) {
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
+	labelled, err := patchMetadata(ctx, client, applied.Name, map[string]any{
 		"resourceVersion": applied.ResourceVersion,
 		"labels":          map[string]string{ClusterLabel: clusterName},
-	}})
-	if err != nil {
-		return nil, err
-	}
-	labelled, err := client.WorkV1().AppliedManifestWorks().Patch(ctx, applied.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("labelling AppliedManifestWork %s: %w", applied.Name, err)
 	}
 	klog.FromContext(ctx).V(2).Info("Labelled an AppliedManifestWork written without its cluster label",
 		"appliedManifestWork", applied.Name, "agentID", applied.Spec.AgentID)
 	return labelled, nil
+}
+
+// patchMetadata merge-patches the metadata of an AppliedManifestWork and
+// returns it as stored.
+func patchMetadata(ctx context.Context, client workclient.Interface, name string, metadata map[string]any) (*workv1.AppliedManifestWork, error) {
+	patch, err := json.Marshal(map[string]any{"metadata": metadata})
+	if err != nil {
+		return nil, err
+	}
+	return client.WorkV1().AppliedManifestWorks().Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{})
 }
 
 // Claim makes a work's AppliedManifestWork that the agent found outside its
@@ -123,33 +130,14 @@ func LabelAll(ctx context.Context, s Starting, timeout time.Duration) error {
 
 // FromWork are the labels of a work that its AppliedManifestWork carries
 // too, as OCM's agent (v1.1 on) gives them: all of them but ClusterLabel,
-// which names the cluster the record answers for and stays the agent's.
+// which names the cluster the record answers for and stays the agent's. The
+// map is the caller's, with room for that label.
 func FromWork(workLabels map[string]string) map[string]string {
-	var out map[string]string
+	out := make(map[string]string, len(workLabels)+1)
 	for k, v := range workLabels {
-		if k == ClusterLabel {
-			continue
+		if k != ClusterLabel {
+			out[k] = v
 		}
-		if out == nil {
-			out = make(map[string]string, len(workLabels))
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// lacking are the labels of want that have lacks, or holds with another
-// value; nil when it has them all.
-func lacking(have, want map[string]string) map[string]string {
-	var out map[string]string
-	for k, v := range want {
-		if got, ok := have[k]; ok && got == v {
-			continue
-		}
-		if out == nil {
-			out = map[string]string{}
-		}
-		out[k] = v
 	}
 	return out
 }
@@ -160,15 +148,15 @@ func lacking(have, want map[string]string) map[string]string {
 // work drops stays on the record: the agent cannot tell it from one that
 // somebody else put there.
 func FollowWork(ctx context.Context, client workclient.Interface, applied *workv1.AppliedManifestWork, workLabels map[string]string) (*workv1.AppliedManifestWork, error) {
-	add := lacking(applied.Labels, FromWork(workLabels))
-	if add == nil {
+	add := FromWork(workLabels)
+	maps.DeleteFunc(add, func(k, v string) bool {
+		has, ok := applied.Labels[k]
+		return ok && has == v
+	})
+	if len(add) == 0 {
 		return applied, nil
 	}
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"labels": add}})
-	if err != nil {
-		return nil, err
-	}
-	labelled, err := client.WorkV1().AppliedManifestWorks().Patch(ctx, applied.Name, types.MergePatchType, patch, metav1.PatchOptions{})
+	labelled, err := patchMetadata(ctx, client, applied.Name, map[string]any{"labels": add})
 	if err != nil {
 		return nil, fmt.Errorf("giving AppliedManifestWork %s the labels of its work: %w", applied.Name, err)
 	}

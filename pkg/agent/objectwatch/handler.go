@@ -26,9 +26,6 @@ type driftHandler struct {
 	onAdd    func(namespace, name string)                // every add, the initial list's included; may be nil
 	onObject func(namespace, name string)                // every update or deletion, owned or not; may be nil
 	deleted  func(uid types.UID, namespace, name string) // records every deletion seen, ours or not
-	// listed collects the owners of the objects of the initial list, told
-	// once the cache has synced; may be nil.
-	listed *listedOwners
 	// wrote tells, and forgets, that the agent's own write made this
 	// resourceVersion of the object; may be nil.
 	wrote func(namespace, name, resourceVersion string) bool
@@ -37,14 +34,12 @@ type driftHandler struct {
 var _ cache.ResourceEventHandler = driftHandler{}
 
 // OnAdd tells onAdd, for the readers of whole objects, that the object
-// they wait for is there. An add from the initial list names its owners to
-// listed, which tells them once the cache has synced: another writer may
-// have changed the object between the agent's write and that list, and no
-// event will say so. A later add of an owned object calls OnChange, unless
-// it is the agent's own create (wrote): the agent knows about its own
-// writes, but not about an object someone else created with its owner
-// reference, nor about one that a relist after a watch gap found already
-// changed.
+// they wait for is there. The owners of the objects of the initial list are
+// told once the cache has synced (gvrInformer.tellListed), not here. A
+// later add of an owned object calls OnChange, unless it is the agent's own
+// create (wrote): the agent knows about its own writes, but not about an
+// object someone else created with its owner reference, nor about one that
+// a relist after a watch gap found already changed.
 func (h driftHandler) OnAdd(obj interface{}, isInInitialList bool) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -55,13 +50,7 @@ func (h driftHandler) OnAdd(obj interface{}, isInInitialList bool) {
 		h.onAdd(m.GetNamespace(), m.GetName())
 	}
 	owners := appliedManifestWorkOwners(m)
-	if len(owners) == 0 {
-		return
-	}
-	if isInInitialList {
-		if h.listed != nil {
-			h.listed.add(owners)
-		}
+	if len(owners) == 0 || isInInitialList {
 		return
 	}
 	if h.wrote != nil && h.wrote(m.GetNamespace(), m.GetName(), m.GetResourceVersion()) {

@@ -68,24 +68,6 @@ func TestDriftHandler(t *testing.T) {
 	}
 }
 
-// The owners of the objects of the initial list are told once each, when
-// the list has been handled, and not through OnChange.
-func TestDriftHandlerInitialList(t *testing.T) {
-	var changed, listed []string
-	h := driftHandler{logger: klog.Background(), onChange: func(name string) { changed = append(changed, name) },
-		listed: newListedOwners(func(name string) { listed = append(listed, name) })}
-	h.OnAdd(object("ns1", "cm1", workOwner("amw-b"), workOwner("amw-a")), true)
-	h.OnAdd(object("ns1", "cm2", workOwner("amw-a")), true)
-	h.OnAdd(object("ns1", "cm3"), true)
-	assert.Empty(t, listed, "nobody is told before the list is handled")
-	assert.False(t, h.listed.told.Load())
-
-	h.listed.flush()
-	assert.Equal(t, []string{"amw-a", "amw-b"}, listed)
-	assert.True(t, h.listed.told.Load())
-	assert.Empty(t, changed)
-}
-
 func TestDeletedObjectMeta(t *testing.T) {
 	m, err := deletedObjectMeta(cache.DeletedFinalStateUnknown{Key: "ns1/cm1", Obj: object("ns1", "cm1")})
 	require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -45,9 +46,10 @@ type gvrInformer struct {
 	onFailure func()
 	// deleted are the objects this informer saw deleted lately.
 	deleted *deletedUIDs
-	// owners are the owners of the objects of its initial list, told once
-	// its handler has had that list; it answers lookups only then.
-	owners *listedOwners
+	// onListed is told the owners of what its initial list brought (see
+	// tellListed); told is set once it was, and the cache answers only then.
+	onListed func(appliedName string)
+	told     atomic.Bool
 	// handled reports whether its handler has had the initial list.
 	handled cache.ResourceEventHandlerRegistration
 	// dynamic is true when it lists whole objects: the cache holds
@@ -102,7 +104,7 @@ type source struct {
 func newGVRInformer(parent context.Context, src source, scope Use,
 	resync time.Duration, cb callbacks) (*gvrInformer, error) {
 	ctx, cancel := context.WithCancel(parent)
-	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs(), owners: newListedOwners(cb.onListed),
+	i := &gvrInformer{ctx: ctx, cancel: cancel, deleted: newDeletedUIDs(), onListed: cb.onListed,
 		onFailure: cb.onFailure, strings: src.strings}
 	var lw cache.ListerWatcher
 	var example runtime.Object
@@ -151,7 +153,7 @@ func (i *gvrInformer) configure(cb callbacks) error {
 	}
 	logger := klog.FromContext(i.ctx)
 	h := driftHandler{logger: logger, onChange: cb.onChange, onAdd: cb.onAdd, onObject: cb.onObject, deleted: i.deleted.add,
-		listed: i.owners, wrote: cb.wrote}
+		wrote: cb.wrote}
 	handled, err := i.informer.AddEventHandlerWithOptions(h, cache.HandlerOptions{Logger: &logger})
 	if err != nil {
 		return fmt.Errorf("add event handler: %w", err)
@@ -249,12 +251,30 @@ func (i *gvrInformer) run() {
 	wg.Wait()
 }
 
-// tellListed tells the owners of the objects of the initial list, once
-// the handler has had all of them.
+// tellListed tells onListed, once the handler has had the initial list,
+// each owner of an object in the cache, which then holds what that list
+// brought: the agent may have written such an object before the list was
+// served, and another writer changed it meanwhile (a controller setting its
+// status at once, a list delayed by the API server's Retry-After); the list
+// holds the change, and no event will bring it. So each owner judges its
+// objects again, from the synced cache. An object added after the list is
+// told too: a requeue more at most.
 func (i *gvrInformer) tellListed() {
-	if cache.WaitForCacheSync(i.ctx.Done(), i.handled.HasSynced) {
-		i.owners.flush()
+	if !cache.WaitForCacheSync(i.ctx.Done(), i.handled.HasSynced) {
+		return
 	}
+	if i.onListed != nil {
+		var objs []metav1.Object
+		for _, item := range i.informer.GetStore().List() {
+			if m, err := meta.Accessor(item); err == nil {
+				objs = append(objs, m)
+			}
+		}
+		for _, owner := range appliedManifestWorkOwners(objs...) {
+			i.onListed(owner)
+		}
+	}
+	i.told.Store(true)
 }
 
 // stop asks the informer to stop; run returns once it has.
@@ -279,9 +299,11 @@ func (i *gvrInformer) keep() {
 	}
 }
 
-// synced reports whether the cache is complete and still being kept current.
+// synced reports whether the cache is complete and still being kept
+// current. It is so only once the owners of what it listed were told, so
+// that a caller that waits for it (the agent's start) finds them told.
 func (i *gvrInformer) synced() bool {
-	return i.ctx.Err() == nil && i.listWatchOK.Load() && i.informer.HasSynced() && i.owners.told.Load()
+	return i.ctx.Err() == nil && i.listWatchOK.Load() && i.told.Load()
 }
 
 // get looks an object up in the cache; see Tracker.Get.

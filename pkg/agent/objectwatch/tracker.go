@@ -67,9 +67,10 @@ type Deps struct {
 	// type (see SetUses) whose list or watch requests started failing, or
 	// work again: WatchFailure tells which.
 	OnWatchFailure func(user string)
-	// OnListed is called, like OnChange, once with every AppliedManifestWork
-	// owning an object that the initial list of a new informer brought, once
-	// its cache has synced (see listedOwners); nil tells nobody.
+	// OnListed is called once with every AppliedManifestWork owning an
+	// object that the initial list of a new informer brought, once its cache
+	// has synced and before it answers (see gvrInformer.tellListed); nil
+	// tells nobody. Like OnChange, it must be quick and must not block.
 	OnListed func(appliedManifestWorkName string)
 	// Resync is the informers' resync period; 0 disables resyncs. Resync events
 	// carry an unchanged resourceVersion and therefore never call OnChange.

@@ -632,6 +632,7 @@ func TestInitialListTellsOwners(t *testing.T) {
 	e.tracker.SetUses("ns/work", everywhere(configMaps))
 	e.waitSynced(t, configMaps)
 	assert.Equal(t, []string{"amw-a", "amw-b"}, listed.List(), "told before the cache answers")
+	assert.Empty(t, e.changes.List(), "the initial list is told to OnListed, not to OnChange")
 
 	ours := object("ns1", "ours", workOwner("amw-c"))
 	ours.ResourceVersion = client.nextVersion()

@@ -162,9 +162,6 @@ func (c *Controller) appliedWork(ctx context.Context, work *workv1.ManifestWork)
 // (appliedwork.FromWork) and the cluster's.
 func (c *Controller) createAppliedWork(ctx context.Context, name string, work *workv1.ManifestWork) (*workv1.AppliedManifestWork, error) {
 	labels := appliedwork.FromWork(work.Labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
 	labels[appliedwork.ClusterLabel] = c.ClusterName
 	applied := &workv1.AppliedManifestWork{
 		ObjectMeta: metav1.ObjectMeta{

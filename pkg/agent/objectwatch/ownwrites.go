@@ -1,62 +1,11 @@
 package objectwatch
 
 import (
-	"slices"
 	"sync"
-	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
-
-// listedOwners are the owners of the objects an informer's initial list
-// brought. The agent may have written such an object before the list was
-// served, and another writer changed it meanwhile (a controller setting its
-// status at once, a list delayed by the API server's Retry-After): the list
-// holds the change, and no event will bring it. So once the handler has
-// been given the whole list, each owner is told once, and judges its
-// objects again from the synced cache.
-type listedOwners struct {
-	tell func(appliedManifestWorkName string)
-	// told is set once the owners were told: the cache answers only then,
-	// so that a caller that waits for it (the agent's start) finds the owners
-	// told already.
-	told atomic.Bool
-
-	mu     sync.Mutex
-	owners map[string]struct{}
-}
-
-func newListedOwners(tell func(string)) *listedOwners {
-	return &listedOwners{tell: tell, owners: map[string]struct{}{}}
-}
-
-// add notes the owners of an object of the initial list.
-func (l *listedOwners) add(owners []string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, o := range owners {
-		l.owners[o] = struct{}{}
-	}
-}
-
-// flush tells every owner noted, once each, in order, and forgets them.
-func (l *listedOwners) flush() {
-	l.mu.Lock()
-	owners := make([]string, 0, len(l.owners))
-	for o := range l.owners {
-		owners = append(owners, o)
-	}
-	l.owners = nil
-	l.mu.Unlock()
-	slices.Sort(owners)
-	if l.tell != nil {
-		for _, o := range owners {
-			l.tell(o)
-		}
-	}
-	l.told.Store(true)
-}
 
 // maxOwnWrites bounds the writes remembered: a write whose event never
 // comes (its type is not watched) would otherwise stay. A full table
