@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +24,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/startup/startuptest"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
 )
@@ -266,7 +268,7 @@ const ocmWorkControllerBinding = "open-cluster-management:" + framework.ClusterM
 // on, its Lease in the ClusterRole too) and a token of that ServiceAccount,
 // with the gate turned on. It creates a replica set's work in the cluster's
 // namespace, writes its status, deletes the work with it, and is never
-// refused.
+// refused; its /metrics answers 401, as OCM's does under those rights.
 func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 	e := setup(t)
 	operator := framework.OCMOperatorBinary(t)
@@ -370,4 +372,16 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 		}
 	}
 	assert.Empty(t, refused, "the manager is never refused")
+
+	// The ClusterManager's ServiceAccount may not create TokenReviews: a
+	// scrape of /metrics gets 401 even with a token of every right, as from
+	// OCM's own manager, the probes answer, and the log says why, once.
+	token := serviceAccountToken(t, hub, "e2e-scraper", "cluster-admin")
+	for range 3 {
+		code, _ := getMetrics(t, "https://"+manager.SecureAddr+"/metrics", token)
+		assert.Equal(t, http.StatusUnauthorized, code, "the token cannot be reviewed")
+	}
+	assert.Equal(t, http.StatusOK, httpsProbe(manager.SecureAddr))
+	assert.Equal(t, http.StatusOK, startuptest.Status("http://"+manager.HealthAddr+"/readyz"))
+	assert.Equal(t, 1, strings.Count(manager.Tail(100000), "may not create tokenreviews"), "said once")
 }
