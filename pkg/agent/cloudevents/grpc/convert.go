@@ -2,13 +2,17 @@ package grpc
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/cloudevents/sdk-go/v2/event"
 	"github.com/cloudevents/sdk-go/v2/types"
+	"google.golang.org/protobuf/types/known/timestamppb"
+	pbv1 "open-cluster-management.io/sdk-go/pkg/cloudevents/generic/options/grpc/protobuf/v1"
 )
 
 // HeartbeatType is the type of the heartbeats that OCM's gRPC server (from
@@ -34,31 +38,31 @@ const structuredJSON = "application/cloudevents+json"
 // extension under "ce-" and its name, typed by its value (string ->
 // ce_string, int32 -> ce_integer, time -> ce_timestamp, ...); the data, when
 // there is any, in binary_data.
-func ToProto(e event.Event) (*CloudEvent, error) {
+func ToProto(e event.Event) (*pbv1.CloudEvent, error) {
 	if e.Context == nil {
 		return nil, fmt.Errorf("event has no context")
 	}
 	if v := e.SpecVersion(); v != event.CloudEventsVersionV1 {
 		return nil, fmt.Errorf("event %s: spec version %q is not %s", e.ID(), v, event.CloudEventsVersionV1)
 	}
-	m := &CloudEvent{
-		ID:          e.ID(),
+	m := &pbv1.CloudEvent{
+		Id:          e.ID(),
 		Source:      e.Source(),
 		SpecVersion: e.SpecVersion(),
 		Type:        e.Type(),
-		Attributes:  map[string]AttributeValue{},
+		Attributes:  map[string]*pbv1.CloudEventAttributeValue{},
 	}
 	if ct := e.DataContentType(); ct != "" {
-		m.Attributes[attrContentType] = AttributeValue{Kind: AttrString, String: ct}
+		m.Attributes[attrContentType] = &pbv1.CloudEventAttributeValue{Attr: &pbv1.CloudEventAttributeValue_CeString{CeString: ct}}
 	}
 	if t := e.Time(); !t.IsZero() {
-		m.Attributes[attrPrefix+"time"] = AttributeValue{Kind: AttrTimestamp, Timestamp: TimestampOf(t)}
+		m.Attributes[attrPrefix+"time"] = &pbv1.CloudEventAttributeValue{Attr: &pbv1.CloudEventAttributeValue_CeTimestamp{CeTimestamp: timestamppb.New(t)}}
 	}
 	if s := e.Subject(); s != "" {
-		m.Attributes[attrPrefix+"subject"] = AttributeValue{Kind: AttrString, String: s}
+		m.Attributes[attrPrefix+"subject"] = &pbv1.CloudEventAttributeValue{Attr: &pbv1.CloudEventAttributeValue_CeString{CeString: s}}
 	}
 	if s := e.DataSchema(); s != "" {
-		m.Attributes[attrPrefix+"dataschema"] = AttributeValue{Kind: AttrURI, String: s}
+		m.Attributes[attrPrefix+"dataschema"] = &pbv1.CloudEventAttributeValue{Attr: &pbv1.CloudEventAttributeValue_CeUri{CeUri: s}}
 	}
 	for name, v := range e.Extensions() {
 		av, err := attributeValueOf(v)
@@ -68,62 +72,68 @@ func ToProto(e event.Event) (*CloudEvent, error) {
 		m.Attributes[attrPrefix+name] = av
 	}
 	if data := e.Data(); len(data) > 0 {
-		m.DataKind, m.BinaryData = DataBinary, slices.Clone(data)
+		m.Data = &pbv1.CloudEvent_BinaryData{BinaryData: slices.Clone(data)}
 	}
 	return m, nil
 }
 
 // attributeValueOf types v as OCM does: by its CloudEvents type.
-func attributeValueOf(v any) (AttributeValue, error) {
+func attributeValueOf(v any) (*pbv1.CloudEventAttributeValue, error) {
 	cv, err := types.Validate(v)
 	if err != nil {
-		return AttributeValue{}, err
+		return nil, err
 	}
+	av := &pbv1.CloudEventAttributeValue{}
 	switch cv := cv.(type) {
 	case bool:
-		return AttributeValue{Kind: AttrBoolean, Bool: cv}, nil
+		av.Attr = &pbv1.CloudEventAttributeValue_CeBoolean{CeBoolean: cv}
 	case int32:
-		return AttributeValue{Kind: AttrInteger, Int: cv}, nil
+		av.Attr = &pbv1.CloudEventAttributeValue_CeInteger{CeInteger: cv}
 	case string:
-		return AttributeValue{Kind: AttrString, String: cv}, nil
+		av.Attr = &pbv1.CloudEventAttributeValue_CeString{CeString: cv}
 	case []byte:
-		return AttributeValue{Kind: AttrBytes, Bytes: slices.Clone(cv)}, nil
+		av.Attr = &pbv1.CloudEventAttributeValue_CeBytes{CeBytes: slices.Clone(cv)}
 	case types.URI:
-		return AttributeValue{Kind: AttrURI, String: cv.String()}, nil
+		av.Attr = &pbv1.CloudEventAttributeValue_CeUri{CeUri: cv.String()}
 	case types.URIRef:
-		return AttributeValue{Kind: AttrURIRef, String: cv.String()}, nil
+		av.Attr = &pbv1.CloudEventAttributeValue_CeUriRef{CeUriRef: cv.String()}
 	case types.Timestamp:
-		return AttributeValue{Kind: AttrTimestamp, Timestamp: TimestampOf(cv.Time)}, nil
+		av.Attr = &pbv1.CloudEventAttributeValue_CeTimestamp{CeTimestamp: timestamppb.New(cv.Time)}
+	default:
+		return nil, fmt.Errorf("unsupported value %T", v)
 	}
-	return AttributeValue{}, fmt.Errorf("unsupported value %T", v)
+	return av, nil
 }
 
-// Value is v as the CloudEvents SDK holds it: bool, int32, string, []byte,
-// types.URI, types.URIRef, or a time.Time in UTC.
-func (v AttributeValue) Value() (any, error) {
-	switch v.Kind {
-	case AttrBoolean:
-		return v.Bool, nil
-	case AttrInteger:
-		return v.Int, nil
-	case AttrString:
-		return v.String, nil
-	case AttrBytes:
-		return slices.Clone(v.Bytes), nil
-	case AttrURI:
-		u, err := url.Parse(v.String)
+// errNoValue is the error of an attribute whose value has no member set.
+var errNoValue = errors.New("attribute value has no member set")
+
+// attributeValue is v as the CloudEvents SDK holds it: bool, int32, string,
+// []byte, types.URI, types.URIRef, or a time.Time in UTC.
+func attributeValue(v *pbv1.CloudEventAttributeValue) (any, error) {
+	switch a := v.GetAttr().(type) {
+	case *pbv1.CloudEventAttributeValue_CeBoolean:
+		return a.CeBoolean, nil
+	case *pbv1.CloudEventAttributeValue_CeInteger:
+		return a.CeInteger, nil
+	case *pbv1.CloudEventAttributeValue_CeString:
+		return a.CeString, nil
+	case *pbv1.CloudEventAttributeValue_CeBytes:
+		return slices.Clone(a.CeBytes), nil
+	case *pbv1.CloudEventAttributeValue_CeUri:
+		u, err := url.Parse(a.CeUri)
 		if err != nil {
 			return nil, fmt.Errorf("ce_uri: %w", err)
 		}
 		return types.URI{URL: *u}, nil
-	case AttrURIRef:
-		u, err := url.Parse(v.String)
+	case *pbv1.CloudEventAttributeValue_CeUriRef:
+		u, err := url.Parse(a.CeUriRef)
 		if err != nil {
 			return nil, fmt.Errorf("ce_uri_ref: %w", err)
 		}
 		return types.URIRef{URL: *u}, nil
-	case AttrTimestamp:
-		return v.Timestamp.Time(), nil
+	case *pbv1.CloudEventAttributeValue_CeTimestamp:
+		return a.CeTimestamp.AsTime(), nil
 	}
 	return nil, errNoValue
 }
@@ -134,20 +144,20 @@ func (v AttributeValue) Value() (any, error) {
 // back typed (ce_integer as int32, ce_timestamp as a time, ...). Keys of the
 // attributes map that OCM does not read (without the "ce-" prefix) are
 // ignored. The event must be a valid CloudEvent of spec version 1.0.
-func FromProto(m *CloudEvent) (event.Event, error) {
-	if ct, ok := m.Attributes[attrContentType]; ok && ct.Kind == AttrString && isStructured(ct.String) {
+func FromProto(m *pbv1.CloudEvent) (event.Event, error) {
+	if ct, ok := m.GetAttributes()[attrContentType].GetAttr().(*pbv1.CloudEventAttributeValue_CeString); ok && isStructured(ct.CeString) {
 		e := event.New()
-		if err := json.Unmarshal(m.data(), &e); err != nil {
-			return event.Event{}, fmt.Errorf("event %q in structured mode: %w", m.ID, err)
+		if err := json.Unmarshal(dataOf(m), &e); err != nil {
+			return event.Event{}, fmt.Errorf("event %q in structured mode: %w", m.GetId(), err)
 		}
 		if err := e.Validate(); err != nil {
-			return event.Event{}, fmt.Errorf("event %q in structured mode: %w", m.ID, err)
+			return event.Event{}, fmt.Errorf("event %q in structured mode: %w", m.GetId(), err)
 		}
 		return e, nil
 	}
 	e, err := fromBinary(m)
 	if err != nil {
-		return event.Event{}, fmt.Errorf("event %q of type %q: %w", m.ID, m.Type, err)
+		return event.Event{}, fmt.Errorf("event %q of type %q: %w", m.GetId(), m.GetType(), err)
 	}
 	return e, nil
 }
@@ -157,32 +167,27 @@ func isStructured(contentType string) bool {
 	return strings.EqualFold(strings.TrimSpace(mt), structuredJSON)
 }
 
-func fromBinary(m *CloudEvent) (event.Event, error) {
-	if m.SpecVersion != event.CloudEventsVersionV1 {
-		return event.Event{}, fmt.Errorf("spec version %q is not %s", m.SpecVersion, event.CloudEventsVersionV1)
+func fromBinary(m *pbv1.CloudEvent) (event.Event, error) {
+	if v := m.GetSpecVersion(); v != event.CloudEventsVersionV1 {
+		return event.Event{}, fmt.Errorf("spec version %q is not %s", v, event.CloudEventsVersionV1)
 	}
 	e := event.New(event.CloudEventsVersionV1)
 	ec := e.Context
-	if m.ID != "" {
-		if err := ec.SetID(m.ID); err != nil {
+	if id := m.GetId(); id != "" {
+		if err := ec.SetID(id); err != nil {
 			return event.Event{}, err
 		}
 	}
-	if m.Source != "" {
-		if err := ec.SetSource(m.Source); err != nil {
+	if source := m.GetSource(); source != "" {
+		if err := ec.SetSource(source); err != nil {
 			return event.Event{}, fmt.Errorf("source: %w", err)
 		}
 	}
-	if err := ec.SetType(m.Type); err != nil {
+	if err := ec.SetType(m.GetType()); err != nil {
 		return event.Event{}, err
 	}
-	names := make([]string, 0, len(m.Attributes))
-	for name := range m.Attributes {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		v, err := m.Attributes[name].Value()
+	for _, name := range slices.Sorted(maps.Keys(m.GetAttributes())) {
+		v, err := attributeValue(m.GetAttributes()[name])
 		if err != nil {
 			return event.Event{}, fmt.Errorf("attribute %s: %w", name, err)
 		}
@@ -190,7 +195,7 @@ func fromBinary(m *CloudEvent) (event.Event, error) {
 			return event.Event{}, fmt.Errorf("attribute %s: %w", name, err)
 		}
 	}
-	if data := m.data(); data != nil {
+	if data := dataOf(m); data != nil {
 		e.DataEncoded = data
 	}
 	if err := e.Validate(); err != nil {
@@ -244,17 +249,17 @@ func setAttribute(ec event.EventContext, name string, v any) error {
 	return ec.SetExtension(attr, v)
 }
 
-// data is m's data, whichever member holds it, or nil without data. OCM
+// dataOf is m's data, whichever member holds it, or nil without data. OCM
 // reads binary_data only; text and proto data are read here as well rather
 // than dropped.
-func (m *CloudEvent) data() []byte {
-	switch m.DataKind {
-	case DataBinary:
-		return slices.Clone(m.BinaryData)
-	case DataText:
-		return []byte(m.TextData)
-	case DataProto:
-		return slices.Clone(m.ProtoData.Value)
+func dataOf(m *pbv1.CloudEvent) []byte {
+	switch d := m.GetData().(type) {
+	case *pbv1.CloudEvent_BinaryData:
+		return slices.Clone(d.BinaryData)
+	case *pbv1.CloudEvent_TextData:
+		return []byte(d.TextData)
+	case *pbv1.CloudEvent_ProtoData:
+		return slices.Clone(d.ProtoData.GetValue())
 	}
 	return nil
 }

@@ -10,79 +10,56 @@ import (
 	grpclib "google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/dynamicpb"
 	"google.golang.org/protobuf/types/known/emptypb"
+	pbv1 "open-cluster-management.io/sdk-go/pkg/cloudevents/generic/options/grpc/protobuf/v1"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
 	cegrpc "github.com/manifestwork/work/pkg/agent/cloudevents/grpc"
 )
 
-// The peers in these tests use gRPC's own proto codec with messages of the
-// protobuf runtime built from OCM's schema, as OCM's generated code does.
-
-// str reads a string field of m by name.
-func str(m protoreflect.Message, name string) string {
-	return m.Get(m.Descriptor().Fields().ByName(protoreflect.Name(name))).String()
-}
-
-// attribute is the attribute value of key in a dynamic CloudEvent.
-func attribute(m protoreflect.Message, key string) protoreflect.Message {
-	attrs := m.Get(m.Descriptor().Fields().ByName("attributes")).Map()
-	v := attrs.Get(protoreflect.ValueOfString(key).MapKey())
-	if !v.IsValid() {
-		return nil
-	}
-	return v.Message()
-}
+// The peers in these tests are OCM's generated client and server, with
+// gRPC's own proto codec, as OCM's agents and servers use them.
 
 func TestProtobufClientAgainstTestServer(t *testing.T) {
-	fd := cegrpc.SchemaFile(t)
 	srv, addr := startServer(t)
 	conn, err := grpclib.NewClient(addr, grpclib.WithTransportCredentials(insecure.NewCredentials()))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = conn.Close() })
+	client := pbv1.NewCloudEventServiceClient(conn)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 
 	// Subscribe.
-	sub := dynamicpb.NewMessage(fd.Messages().ByName("SubscriptionRequest"))
-	sub.Set(sub.Descriptor().Fields().ByName("cluster_name"), protoreflect.ValueOfString("cluster2"))
-	sub.Set(sub.Descriptor().Fields().ByName("data_type"), protoreflect.ValueOfString(cloudevents.DataType))
-	stream, err := conn.NewStream(ctx, &grpclib.StreamDesc{ServerStreams: true}, cegrpc.SubscribeMethod)
+	stream, err := client.Subscribe(ctx, &pbv1.SubscriptionRequest{ClusterName: "cluster2", DataType: cloudevents.DataType})
 	require.NoError(t, err)
-	require.NoError(t, stream.SendMsg(sub))
-	require.NoError(t, stream.CloseSend())
 	md, err := stream.Header()
 	require.NoError(t, err)
 	require.Len(t, md.Get("subscription-id"), 1, "OCM v1.2's clients want a subscription-id header")
 	require.Eventually(t, func() bool { return srv.Subscribers("cluster2") == 1 }, wait, tick)
-	require.Equal(t, []cegrpc.SubscriptionRequest{{ClusterName: "cluster2", DataType: cloudevents.DataType}}, srv.Subscriptions())
+	requireSubscriptions(t, srv, "cluster2")
 
 	spec := specEvent("spec-9", 9)
 	require.NoError(t, srv.Send("cluster2", spec))
-	got := dynamicpb.NewMessage(fd.Messages().ByName("CloudEvent"))
-	require.NoError(t, stream.RecvMsg(got))
-	require.Equal(t, "spec-9", str(got, "id"))
-	require.Equal(t, "maestro", str(got, "source"))
-	require.Equal(t, "1.0", str(got, "spec_version"))
-	require.Equal(t, spec.Type(), str(got, "type"))
-	require.Equal(t, `{"manifests":[]}`, string(got.Get(got.Descriptor().Fields().ByName("binary_data")).Bytes()))
-	require.Equal(t, int64(9), attribute(got, "ce-resourceversion").Get(fd.Messages().ByName("CloudEventAttributeValue").Fields().ByName("ce_integer")).Int())
-	require.Equal(t, "application/json", str(attribute(got, "contenttype"), "ce_string"))
-	require.Equal(t, "cluster1", str(attribute(got, "ce-clustername"), "ce_string"))
-	ts := attribute(got, "ce-time").Get(fd.Messages().ByName("CloudEventAttributeValue").Fields().ByName("ce_timestamp")).Message()
-	require.Equal(t, spec.Time().Unix(), ts.Get(ts.Descriptor().Fields().ByName("seconds")).Int())
+	got, err := stream.Recv()
+	require.NoError(t, err)
+	require.Equal(t, "spec-9", got.GetId())
+	require.Equal(t, "maestro", got.GetSource())
+	require.Equal(t, "1.0", got.GetSpecVersion())
+	require.Equal(t, spec.Type(), got.GetType())
+	require.Equal(t, `{"manifests":[]}`, string(got.GetBinaryData()))
+	attrs := got.GetAttributes()
+	require.Equal(t, int32(9), attrs["ce-resourceversion"].GetCeInteger())
+	require.Equal(t, "application/json", attrs["contenttype"].GetCeString())
+	require.Equal(t, "cluster1", attrs["ce-clustername"].GetCeString())
+	require.Equal(t, spec.Time().Unix(), attrs["ce-time"].GetCeTimestamp().GetSeconds())
 
 	// Publish.
 	status := statusEvent("status-9")
 	m, err := cegrpc.ToProto(status)
 	require.NoError(t, err)
-	req := dynamicpb.NewMessage(fd.Messages().ByName("PublishRequest"))
-	req.Set(req.Descriptor().Fields().ByName("event"), protoreflect.ValueOfMessage(cegrpc.DynamicEvent(fd, m)))
-	require.NoError(t, conn.Invoke(ctx, cegrpc.PublishMethod, req, &emptypb.Empty{}))
+	_, err = client.Publish(ctx, &pbv1.PublishRequest{Event: m})
+	require.NoError(t, err)
 	select {
 	case pub := <-srv.Published():
 		requireSameEvent(t, status, pub)
@@ -92,63 +69,43 @@ func TestProtobufClientAgainstTestServer(t *testing.T) {
 }
 
 // protobufServer is a CloudEventService written as OCM's v1.0 server
-// behaves: gRPC's proto codec, no header before the first event.
+// behaves: OCM's generated code, gRPC's proto codec, no header before the
+// first event.
 type protobufServer struct {
-	fd        protoreflect.FileDescriptor
-	subs      chan proto.Message
-	published chan proto.Message
-	send      chan proto.Message
+	pbv1.UnimplementedCloudEventServiceServer
+	subs      chan *pbv1.SubscriptionRequest
+	published chan *pbv1.PublishRequest
+	send      chan *pbv1.CloudEvent
 
 	contentTypes chan []string
 }
 
-func (p *protobufServer) register(s *grpclib.Server) {
-	s.RegisterService(&grpclib.ServiceDesc{
-		ServiceName: cegrpc.ServiceName,
-		HandlerType: (*any)(nil),
-		Methods: []grpclib.MethodDesc{{
-			MethodName: "Publish",
-			Handler: func(_ any, _ context.Context, dec func(any) error, _ grpclib.UnaryServerInterceptor) (any, error) {
-				req := dynamicpb.NewMessage(p.fd.Messages().ByName("PublishRequest"))
-				if err := dec(req); err != nil {
-					return nil, err
-				}
-				p.published <- req
-				return &emptypb.Empty{}, nil
-			},
-		}},
-		Streams: []grpclib.StreamDesc{{
-			StreamName:    "Subscribe",
-			ServerStreams: true,
-			Handler: func(_ any, stream grpclib.ServerStream) error {
-				req := dynamicpb.NewMessage(p.fd.Messages().ByName("SubscriptionRequest"))
-				if err := stream.RecvMsg(req); err != nil {
-					return err
-				}
-				md, _ := metadata.FromIncomingContext(stream.Context())
-				p.contentTypes <- md.Get("content-type")
-				p.subs <- req
-				for {
-					select {
-					case <-stream.Context().Done():
-						return nil
-					case m := <-p.send:
-						if err := stream.SendMsg(m); err != nil {
-							return err
-						}
-					}
-				}
-			},
-		}},
-	}, p)
+func (p *protobufServer) Publish(_ context.Context, req *pbv1.PublishRequest) (*emptypb.Empty, error) {
+	p.published <- req
+	return &emptypb.Empty{}, nil
+}
+
+func (p *protobufServer) Subscribe(req *pbv1.SubscriptionRequest, stream pbv1.CloudEventService_SubscribeServer) error {
+	md, _ := metadata.FromIncomingContext(stream.Context())
+	p.contentTypes <- md.Get("content-type")
+	p.subs <- req
+	for {
+		select {
+		case <-stream.Context().Done():
+			return nil
+		case m := <-p.send:
+			if err := stream.Send(m); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 func TestTransportAgainstProtobufServer(t *testing.T) {
-	fd := cegrpc.SchemaFile(t)
-	p := &protobufServer{fd: fd, subs: make(chan proto.Message, 4), published: make(chan proto.Message, 4), send: make(chan proto.Message),
-		contentTypes: make(chan []string, 4)}
+	p := &protobufServer{subs: make(chan *pbv1.SubscriptionRequest, 4), published: make(chan *pbv1.PublishRequest, 4),
+		send: make(chan *pbv1.CloudEvent), contentTypes: make(chan []string, 4)}
 	s := grpclib.NewServer()
-	p.register(s)
+	pbv1.RegisterCloudEventServiceServer(s, p)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	go func() { _ = s.Serve(lis) }()
@@ -161,10 +118,9 @@ func TestTransportAgainstProtobufServer(t *testing.T) {
 
 	select {
 	case sub := <-p.subs:
-		m := sub.ProtoReflect()
-		require.Equal(t, "cluster1", str(m, "cluster_name"))
-		require.Equal(t, cloudevents.DataType, str(m, "data_type"))
-		require.Equal(t, "", str(m, "source"))
+		require.Equal(t, "cluster1", sub.GetClusterName())
+		require.Equal(t, cloudevents.DataType, sub.GetDataType())
+		require.Equal(t, "", sub.GetSource())
 		require.Equal(t, []string{"application/grpc+proto"}, <-p.contentTypes)
 	case <-time.After(wait):
 		t.Fatal("no subscription")
@@ -176,19 +132,18 @@ func TestTransportAgainstProtobufServer(t *testing.T) {
 	spec := specEvent("spec-7", 7)
 	m, err := cegrpc.ToProto(spec)
 	require.NoError(t, err)
-	p.send <- cegrpc.DynamicEvent(fd, m)
+	p.send <- m
 	requireSameEvent(t, spec, rec.WaitReceived(t, 1)[0])
 
 	status := statusEvent("status-7")
 	require.NoError(t, tr.Publish(context.Background(), status))
 	select {
 	case req := <-p.published:
-		r := req.ProtoReflect()
-		ev := r.Get(r.Descriptor().Fields().ByName("event")).Message()
-		require.Equal(t, "status-7", str(ev, "id"))
-		require.Equal(t, "ab12", str(attribute(ev, "ce-statushash"), "ce_string"))
-		require.Equal(t, "maestro", str(attribute(ev, "ce-originalsource"), "ce_string"))
-		require.Equal(t, int64(3), attribute(ev, "ce-resourceversion").Get(fd.Messages().ByName("CloudEventAttributeValue").Fields().ByName("ce_integer")).Int())
+		attrs := req.GetEvent().GetAttributes()
+		require.Equal(t, "status-7", req.GetEvent().GetId())
+		require.Equal(t, "ab12", attrs["ce-statushash"].GetCeString())
+		require.Equal(t, "maestro", attrs["ce-originalsource"].GetCeString())
+		require.Equal(t, int32(3), attrs["ce-resourceversion"].GetCeInteger())
 	case <-time.After(wait):
 		t.Fatal("nothing published")
 	}

@@ -17,7 +17,9 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 	"k8s.io/klog/v2"
+	pbv1 "open-cluster-management.io/sdk-go/pkg/cloudevents/generic/options/grpc/protobuf/v1"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
 )
@@ -224,11 +226,11 @@ func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connect
 
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := conn.NewStream(sctx, &subscribeStream, SubscribeMethod)
+	stream, err := conn.NewStream(sctx, &pbv1.CloudEventService_ServiceDesc.Streams[0], pbv1.CloudEventService_Subscribe_FullMethodName)
 	if err != nil {
 		return false, err
 	}
-	req := &SubscriptionRequest{ClusterName: t.clusterName, DataType: cloudevents.DataType}
+	req := &pbv1.SubscriptionRequest{ClusterName: t.clusterName, DataType: cloudevents.DataType}
 	if err := stream.SendMsg(req); err != nil {
 		if errors.Is(err, io.EOF) {
 			// The call ended already; its status comes with RecvMsg.
@@ -320,8 +322,8 @@ func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connect
 			if r.err != nil {
 				return true, streamError(r.err)
 			}
-			m := &CloudEvent{}
-			if err := m.Unmarshal(r.msg); err != nil {
+			m := &pbv1.CloudEvent{}
+			if err := proto.Unmarshal(r.msg, m); err != nil {
 				h.Malformed(fmt.Errorf("gRPC message of %d bytes is not a CloudEvent: %w", len(r.msg), err))
 				continue
 			}
@@ -334,7 +336,7 @@ func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connect
 						health.Reset(timeout)
 					}
 				}
-				logger.V(5).Info("heartbeat from the gRPC server", "id", m.ID)
+				logger.V(5).Info("heartbeat from the gRPC server", "id", m.Id)
 				continue
 			}
 			e, err := FromProto(m)
@@ -381,7 +383,7 @@ func (t *Transport) Publish(ctx context.Context, e event.Event) error {
 	if err != nil {
 		return err
 	}
-	err = conn.Invoke(ctx, PublishMethod, &PublishRequest{Event: m}, &Empty{})
+	_, err = pbv1.NewCloudEventServiceClient(conn).Publish(ctx, &pbv1.PublishRequest{Event: m})
 	if err == nil {
 		return nil
 	}

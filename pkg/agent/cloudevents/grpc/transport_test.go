@@ -15,6 +15,8 @@ import (
 	"github.com/cloudevents/sdk-go/v2/event"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+	pbv1 "open-cluster-management.io/sdk-go/pkg/cloudevents/generic/options/grpc/protobuf/v1"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
 	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
@@ -106,6 +108,16 @@ func requireSameEvent(t *testing.T, want, got event.Event) {
 	require.Equal(t, want.Extensions(), got.Extensions())
 }
 
+// requireSubscriptions checks that srv has one subscription, of cluster for
+// the manifestbundles data type.
+func requireSubscriptions(t *testing.T, srv *grpcserver.Server, cluster string) {
+	t.Helper()
+	subs := srv.Subscriptions()
+	require.Len(t, subs, 1)
+	want := &pbv1.SubscriptionRequest{ClusterName: cluster, DataType: cloudevents.DataType}
+	require.True(t, proto.Equal(want, subs[0]), "subscription %v, want %v", subs[0], want)
+}
+
 func connect(t *testing.T, addr string, opts ...cegrpc.Option) (*cegrpc.Transport, *cetest.Handler) {
 	t.Helper()
 	tr, err := cegrpc.New(&cegrpc.Config{URL: addr}, "cluster1", "agent1", append([]cegrpc.Option{fastBackoff}, opts...)...)
@@ -123,7 +135,7 @@ func TestEventsBothWays(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return rec.Counts().Connected == 1 && srv.Subscribers("cluster1") == 1
 	}, wait, tick)
-	require.Equal(t, []cegrpc.SubscriptionRequest{{ClusterName: "cluster1", DataType: cloudevents.DataType}}, srv.Subscriptions())
+	requireSubscriptions(t, srv, "cluster1")
 
 	// Source to agent.
 	spec := specEvent("spec-1", 3)
@@ -150,15 +162,13 @@ func TestBadInputKeepsTheStream(t *testing.T) {
 	require.Eventually(t, func() bool { return srv.Subscribers("cluster1") == 1 }, wait, tick)
 
 	// Each goes to Malformed, or is skipped, and the stream goes on.
-	require.NoError(t, srv.SendRaw("cluster1", []byte{0x0a, 0x05, 'a'}))                                      // truncated
-	require.NoError(t, srv.SendRaw("cluster1", []byte{0x0a, 0x01, 0xff}))                                     // id not UTF-8
-	require.NoError(t, srv.SendProto("cluster1", &cegrpc.CloudEvent{ID: "1", SpecVersion: "1.0", Type: "t"})) // no source
-	require.NoError(t, srv.SendProto("cluster1", &cegrpc.CloudEvent{ID: "2", Source: "s", SpecVersion: "0.1", Type: "t"}))
-	noValue, err := (&cegrpc.CloudEvent{ID: "3", Source: "s", SpecVersion: "1.0", Type: "t"}).Marshal()
-	require.NoError(t, err)
-	noValue = append(noValue, 0x2a, 0x08, 0x0a, 0x04, 'c', 'e', '-', 'x', 0x12, 0x00) // attribute ce-x without a value
-	require.NoError(t, srv.SendRaw("cluster1", noValue))
-	require.NoError(t, srv.SendProto("cluster1", &cegrpc.CloudEvent{ID: "hb", SpecVersion: "1.0", Type: cegrpc.HeartbeatType}))
+	require.NoError(t, srv.SendRaw("cluster1", []byte{0x0a, 0x05, 'a'}))                                    // truncated
+	require.NoError(t, srv.SendRaw("cluster1", []byte{0x0a, 0x01, 0xff}))                                   // id not UTF-8
+	require.NoError(t, srv.SendProto("cluster1", &pbv1.CloudEvent{Id: "1", SpecVersion: "1.0", Type: "t"})) // no source
+	require.NoError(t, srv.SendProto("cluster1", &pbv1.CloudEvent{Id: "2", Source: "s", SpecVersion: "0.1", Type: "t"}))
+	require.NoError(t, srv.SendProto("cluster1", &pbv1.CloudEvent{Id: "3", Source: "s", SpecVersion: "1.0", Type: "t",
+		Attributes: map[string]*pbv1.CloudEventAttributeValue{"ce-x": {}}})) // attribute ce-x without a value
+	require.NoError(t, srv.SendProto("cluster1", &pbv1.CloudEvent{Id: "hb", SpecVersion: "1.0", Type: cegrpc.HeartbeatType}))
 
 	// An unknown type is still a CloudEvent: what it means is the Hub's call.
 	unknown := workEvent("u1", "maestro", "other", "thing", nil, "{}")
@@ -249,7 +259,7 @@ func TestHeartbeats(t *testing.T) {
 
 	// No heartbeat yet: a server without them is not taken for dead. One
 	// heartbeat arms the check; none after it drops the subscription.
-	heartbeat := &cegrpc.CloudEvent{ID: "hb1", SpecVersion: "1.0", Type: cegrpc.HeartbeatType}
+	heartbeat := &pbv1.CloudEvent{Id: "hb1", SpecVersion: "1.0", Type: cegrpc.HeartbeatType}
 	require.NoError(t, srv.SendProto("cluster1", heartbeat))
 	require.Eventually(t, func() bool {
 		got := rec.Counts()

@@ -24,7 +24,9 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/emptypb"
 	"k8s.io/klog/v2"
+	pbv1 "open-cluster-management.io/sdk-go/pkg/cloudevents/generic/options/grpc/protobuf/v1"
 
 	cegrpc "github.com/manifestwork/work/pkg/agent/cloudevents/grpc"
 )
@@ -70,7 +72,7 @@ type Server struct {
 
 // subscriber is one open Subscribe call.
 type subscriber struct {
-	req  cegrpc.SubscriptionRequest
+	req  *pbv1.SubscriptionRequest
 	out  chan cegrpc.RawMessage
 	done <-chan struct{}
 }
@@ -94,7 +96,7 @@ func New(opts ...Option) *Server {
 		sopts = append(sopts, grpclib.Creds(credentials.NewTLS(s.tls)))
 	}
 	s.grpc = grpclib.NewServer(sopts...)
-	cegrpc.RegisterCloudEventService(s.grpc, (*service)(s))
+	pbv1.RegisterCloudEventServiceServer(s.grpc, service{s: s})
 	return s
 }
 
@@ -141,7 +143,7 @@ func (s *Server) Subscribers(clusterName string) int {
 	defer s.mu.Unlock()
 	n := 0
 	for sub := range s.subs {
-		if sub.req.ClusterName == clusterName {
+		if sub.req.GetClusterName() == clusterName {
 			n++
 		}
 	}
@@ -156,10 +158,10 @@ func (s *Server) Rejected() int {
 }
 
 // Subscriptions is the request of each open subscription.
-func (s *Server) Subscriptions() []cegrpc.SubscriptionRequest {
+func (s *Server) Subscriptions() []*pbv1.SubscriptionRequest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	reqs := make([]cegrpc.SubscriptionRequest, 0, len(s.subs))
+	reqs := make([]*pbv1.SubscriptionRequest, 0, len(s.subs))
 	for sub := range s.subs {
 		reqs = append(reqs, sub.req)
 	}
@@ -177,8 +179,8 @@ func (s *Server) Send(clusterName string, e event.Event) error {
 
 // SendProto sends m to every subscriber of clusterName as it is, even when
 // it is not a valid event.
-func (s *Server) SendProto(clusterName string, m *cegrpc.CloudEvent) error {
-	b, err := m.Marshal()
+func (s *Server) SendProto(clusterName string, m *pbv1.CloudEvent) error {
+	b, err := cegrpc.Codec{}.Marshal(m)
 	if err != nil {
 		return err
 	}
@@ -191,7 +193,7 @@ func (s *Server) SendRaw(clusterName string, b []byte) error {
 	s.mu.Lock()
 	var subs []*subscriber
 	for sub := range s.subs {
-		if sub.req.ClusterName == clusterName {
+		if sub.req.GetClusterName() == clusterName {
 			subs = append(subs, sub)
 		}
 	}
@@ -240,16 +242,19 @@ func (s *Server) authorizeStream(srv any, ss grpclib.ServerStream, _ *grpclib.St
 }
 
 // service is the Server as the CloudEventService.
-type service Server
+type service struct {
+	pbv1.UnimplementedCloudEventServiceServer
+	s *Server
+}
 
-func (v *service) Publish(ctx context.Context, req *cegrpc.PublishRequest) error {
-	s := (*Server)(v)
-	if req.Event == nil {
-		return status.Error(codes.InvalidArgument, "publish request without an event")
+func (v service) Publish(ctx context.Context, req *pbv1.PublishRequest) (*emptypb.Empty, error) {
+	s := v.s
+	if req.GetEvent() == nil {
+		return nil, status.Error(codes.InvalidArgument, "publish request without an event")
 	}
-	e, err := cegrpc.FromProto(req.Event)
+	e, err := cegrpc.FromProto(req.GetEvent())
 	if err != nil {
-		return status.Error(codes.InvalidArgument, err.Error())
+		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
 	s.mu.Lock()
 	fn := s.onPublish
@@ -262,19 +267,21 @@ func (v *service) Publish(ctx context.Context, req *cegrpc.PublishRequest) error
 	default:
 		klog.FromContext(ctx).Info("gRPC test server: published events not read, dropping one", "type", e.Type())
 	}
-	return nil
+	return &emptypb.Empty{}, nil
 }
 
-func (v *service) Subscribe(req *cegrpc.SubscriptionRequest, stream grpclib.ServerStream) error {
-	s := (*Server)(v)
-	if req.ClusterName == "" {
+// Subscribe writes with SendMsg: a message of SendRaw as it is, even when it
+// is not a CloudEvent.
+func (v service) Subscribe(req *pbv1.SubscriptionRequest, stream pbv1.CloudEventService_SubscribeServer) error {
+	s := v.s
+	if req.GetClusterName() == "" {
 		return status.Error(codes.InvalidArgument, "subscription without a cluster name")
 	}
 	if err := stream.SendHeader(metadata.Pairs("subscription-id", newID())); err != nil {
 		return err
 	}
 	ctx := stream.Context()
-	sub := &subscriber{req: *req, out: make(chan cegrpc.RawMessage, 64), done: ctx.Done()}
+	sub := &subscriber{req: req, out: make(chan cegrpc.RawMessage, 64), done: ctx.Done()}
 	s.mu.Lock()
 	s.subs[sub] = struct{}{}
 	s.mu.Unlock()
@@ -299,8 +306,8 @@ func (v *service) Subscribe(req *cegrpc.SubscriptionRequest, stream grpclib.Serv
 				return err
 			}
 		case <-beat:
-			hb := &cegrpc.CloudEvent{ID: newID(), SpecVersion: event.CloudEventsVersionV1, Type: cegrpc.HeartbeatType}
-			if err := stream.SendMsg(hb); err != nil {
+			hb := &pbv1.CloudEvent{Id: newID(), SpecVersion: event.CloudEventsVersionV1, Type: cegrpc.HeartbeatType}
+			if err := stream.Send(hb); err != nil {
 				return err
 			}
 		}
