@@ -42,7 +42,7 @@ const ControllerName = "ManifestWorkReplicaSetController"
 
 // Index names.
 const (
-	byPlacement  = "placement"  // replica sets by "<namespace>/<placement>"
+	byPlacement  = "placement"  // replica sets by their placements' keys (placementKey)
 	byReplicaSet = "replicaset" // works by the value of their replica set label
 )
 
@@ -124,15 +124,15 @@ func newController(d Deps) *Controller {
 // the replica set again for that moment.
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
 	key := syncCtx.QueueKey()
-	namespace, name, err := cache.SplitMetaNamespaceKey(key)
+	ref, err := cache.ParseObjectName(key)
 	if err != nil {
 		return nil // not a key of ours; retrying cannot help
 	}
-	old, err := c.replicaSets.ManifestWorkReplicaSets(namespace).Get(name)
+	old, err := c.replicaSets.ManifestWorkReplicaSets(ref.Namespace).Get(ref.Name)
 	if apierrors.IsNotFound(err) {
-		c.announced.forget(key)
-		c.gauges.forget(key)
-		c.written.forget(key)
+		c.announced.forget(ref)
+		c.gauges.forget(ref)
+		c.written.forget(ref)
 		return nil
 	}
 	if err != nil {
@@ -143,28 +143,28 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 
 	rs := old.DeepCopy()
 	out, err := c.reconcile(ctx, rs)
-	if out.write && !equality.Semantic.DeepEqual(old.Status, out.rs.Status) && !c.written.same(key, old.Status, out.rs.Status) {
+	if out.write && !equality.Semantic.DeepEqual(old.Status, out.rs.Status) && !c.written.same(ref, old.Status, out.rs.Status) {
 		stored, werr := c.writeStatus(ctx, out.rs)
 		if werr != nil {
 			return werr
 		}
-		c.written.remember(key, out.rs.Status, stored)
+		c.written.remember(ref, out.rs.Status, stored)
 	}
 	switch {
 	case out.fleet != nil:
-		c.gauges.set(key, snapshotOf(out.rs, *out.fleet))
+		c.gauges.set(ref, snapshotOf(out.rs, *out.fleet))
 	case out.rs.DeletionTimestamp != nil:
-		c.gauges.forget(key)
+		c.gauges.forget(ref)
 	}
 	switch {
 	case out.stoppedHead != "":
 		// Remembered even when the status named the set already (after a
 		// restart), so that a cache a write behind cannot bring it back.
-		if c.announced.first(key, out.stoppedHead) && out.stopped != "" && c.events != nil {
+		if c.announced.first(ref, out.stoppedHead) && out.stopped != "" && c.events != nil {
 			c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutStopped, out.stopped)
 		}
 	case out.write:
-		c.announced.forget(key)
+		c.announced.forget(ref)
 	}
 	if err != nil {
 		return err
@@ -202,7 +202,7 @@ func (c *Controller) writeStatus(ctx context.Context, rs *workv1alpha1.ManifestW
 // what the hub kept of the same status is what tells that nothing changed.
 type writtenStatuses struct {
 	mu   sync.Mutex
-	last map[string]writtenStatus
+	last map[cache.ObjectName]writtenStatus
 }
 
 type writtenStatus struct {
@@ -211,14 +211,14 @@ type writtenStatus struct {
 
 // same tells whether computed was written last for key and cached is what
 // the hub stored of it.
-func (w *writtenStatuses) same(key string, cached, computed workv1alpha1.ManifestWorkReplicaSetStatus) bool {
+func (w *writtenStatuses) same(key cache.ObjectName, cached, computed workv1alpha1.ManifestWorkReplicaSetStatus) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	last, ok := w.last[key]
 	return ok && equality.Semantic.DeepEqual(last.computed, computed) && equality.Semantic.DeepEqual(last.stored, cached)
 }
 
-func (w *writtenStatuses) remember(key string, computed workv1alpha1.ManifestWorkReplicaSetStatus, stored *workv1alpha1.ManifestWorkReplicaSetStatus) {
+func (w *writtenStatuses) remember(key cache.ObjectName, computed workv1alpha1.ManifestWorkReplicaSetStatus, stored *workv1alpha1.ManifestWorkReplicaSetStatus) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if stored == nil {
@@ -226,12 +226,12 @@ func (w *writtenStatuses) remember(key string, computed workv1alpha1.ManifestWor
 		return
 	}
 	if w.last == nil {
-		w.last = map[string]writtenStatus{}
+		w.last = map[cache.ObjectName]writtenStatus{}
 	}
 	w.last[key] = writtenStatus{computed: *computed.DeepCopy(), stored: *stored.DeepCopy()}
 }
 
-func (w *writtenStatuses) forget(key string) {
+func (w *writtenStatuses) forget(key cache.ObjectName) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	delete(w.last, key)
@@ -279,7 +279,7 @@ func replicaSetOfWork(obj runtime.Object) []string {
 	if !ok || namespace == "" || name == "" {
 		return nil
 	}
-	return []string{namespace + "/" + name}
+	return []string{cache.NewObjectName(namespace, name).String()}
 }
 
 func indexByReplicaSet(obj any) ([]string, error) {
@@ -289,6 +289,11 @@ func indexByReplicaSet(obj any) ([]string, error) {
 	return nil, nil
 }
 
+// placementKey is the index key of a placement: its namespace/name.
+func placementKey(namespace, name string) string {
+	return cache.NewObjectName(namespace, name).String()
+}
+
 func indexByPlacement(obj any) ([]string, error) {
 	rs, ok := obj.(*workv1alpha1.ManifestWorkReplicaSet)
 	if !ok {
@@ -296,7 +301,7 @@ func indexByPlacement(obj any) ([]string, error) {
 	}
 	keys := make([]string, 0, len(rs.Spec.PlacementRefs))
 	for _, ref := range rs.Spec.PlacementRefs {
-		keys = append(keys, rs.Namespace+"/"+ref.Name)
+		keys = append(keys, placementKey(rs.Namespace, ref.Name))
 	}
 	return keys, nil
 }
@@ -324,7 +329,7 @@ func (c *Controller) replicaSetsOfDecision(obj runtime.Object) []string {
 // replicaSetsReferring are the keys of the replica sets that refer to the
 // placement.
 func (c *Controller) replicaSetsReferring(namespace, placement string) []string {
-	objs, err := c.rsIndex.ByIndex(byPlacement, namespace+"/"+placement)
+	objs, err := c.rsIndex.ByIndex(byPlacement, placementKey(namespace, placement))
 	if err != nil {
 		return nil
 	}

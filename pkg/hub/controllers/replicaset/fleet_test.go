@@ -1,6 +1,7 @@
 package replicaset
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -89,5 +90,5 @@ func conditionLine(rs *workv1alpha1.ManifestWorkReplicaSet, t string) string {
 	if c == nil {
 		return ""
 	}
-	return string(c.Status) + "/" + c.Reason + ": " + c.Message
+	return fmt.Sprintf("%s/%s: %s", c.Status, c.Reason, c.Message)
 }

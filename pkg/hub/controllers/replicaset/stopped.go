@@ -9,6 +9,7 @@ import (
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
@@ -133,11 +134,7 @@ func manifestRef(m workv1.ManifestResourceMeta) string {
 	if m.Group != "" {
 		kind += "." + m.Group
 	}
-	name := m.Name
-	if m.Namespace != "" {
-		name = m.Namespace + "/" + name
-	}
-	return kind + " " + name
+	return kind + " " + cache.NewObjectName(m.Namespace, m.Name).String()
 }
 
 // setStopped sets RolloutStopped from the stopped placements, or removes
@@ -201,15 +198,15 @@ func shorten(s string, n int) string {
 // would send the Event again.
 type announcements struct {
 	mu   sync.Mutex
-	sent map[string]string
+	sent map[cache.ObjectName]string
 }
 
 // first records head for key and tells whether it is new.
-func (a *announcements) first(key, head string) bool {
+func (a *announcements) first(key cache.ObjectName, head string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.sent == nil {
-		a.sent = map[string]string{}
+		a.sent = map[cache.ObjectName]string{}
 	}
 	if a.sent[key] == head {
 		return false
@@ -218,7 +215,7 @@ func (a *announcements) first(key, head string) bool {
 	return true
 }
 
-func (a *announcements) forget(key string) {
+func (a *announcements) forget(key cache.ObjectName) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.sent, key)
