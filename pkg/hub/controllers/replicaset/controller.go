@@ -119,9 +119,10 @@ func newController(d Deps) *Controller {
 	}
 }
 
-// sync looks the replica set up, reconciles a copy of it and writes its
-// status once, if it changed. A soak time or deadline that ends later queues
-// the replica set again for that moment.
+// sync looks the replica set up and reconciles a copy of it, which writes
+// its status once, if it changed; then it moves the gauges and sends the
+// RolloutStopped Event. A soak time or deadline that ends later queues the
+// replica set again for that moment.
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
 	key := syncCtx.QueueKey()
 	ref, err := cache.ParseObjectName(key)
@@ -141,31 +142,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	logger := klog.FromContext(ctx).WithValues("manifestWorkReplicaSet", klog.KObj(old))
 	ctx = klog.NewContext(ctx, logger)
 
-	rs := old.DeepCopy()
-	out, err := c.reconcile(ctx, rs)
-	if out.write && !equality.Semantic.DeepEqual(old.Status, out.rs.Status) && !c.written.same(ref, old.Status, out.rs.Status) {
-		stored, werr := c.writeStatus(ctx, out.rs)
-		if werr != nil {
-			return werr
-		}
-		c.written.remember(ref, out.rs.Status, stored)
-	}
-	switch {
-	case out.fleet != nil:
-		c.gauges.set(ref, snapshotOf(out.rs, *out.fleet))
-	case out.rs.DeletionTimestamp != nil:
-		c.gauges.forget(ref)
-	}
-	switch {
-	case out.stoppedHead != "":
-		// Remembered even when the status named the set already (after a
-		// restart), so that a cache a write behind cannot bring it back.
-		if c.announced.first(ref, out.stoppedHead) && out.stopped != "" && c.events != nil {
-			c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutStopped, out.stopped)
-		}
-	case out.write:
-		c.announced.forget(ref)
-	}
+	out, err := c.reconcile(ctx, old.DeepCopy())
+	c.report(ref, out)
 	if err != nil {
 		return err
 	}
@@ -176,15 +154,55 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	return nil
 }
 
-// writeStatus writes the whole status with a merge patch: the status is the
+// report moves the gauges by what the replica set's new status and works
+// say, and sends a Warning Event when the set of clusters whose failures
+// stopped the rollout changed.
+func (c *Controller) report(ref cache.ObjectName, out outcome) {
+	switch {
+	case out.deleting:
+		c.gauges.forget(ref)
+		return
+	case out.rs == nil:
+		return
+	}
+	c.gauges.set(ref, snapshotOf(out.next.status.Conditions, isPaused(out.rs), out.next.fleet))
+	if out.next.stoppedHead == "" {
+		c.announced.forget(ref)
+		return
+	}
+	// Remembered even when the status named the set already (after a
+	// restart), so that a cache a write behind cannot bring it back.
+	if c.announced.first(ref, out.next.stoppedHead) && out.next.stopped != "" && c.events != nil {
+		c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutStopped, out.next.stopped)
+	}
+}
+
+// writeStatus writes the computed status, unless it equals the cached one
+// or is what was written last and the cache holds what the hub kept of it.
+func (c *Controller) writeStatus(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet,
+	cached, computed workv1alpha1.ManifestWorkReplicaSetStatus) error {
+	ref := cache.MetaObjectToName(rs)
+	if equality.Semantic.DeepEqual(cached, computed) || c.written.same(ref, cached, computed) {
+		return nil
+	}
+	stored, err := c.patchStatus(ctx, ref, computed)
+	if err != nil {
+		return err
+	}
+	c.written.remember(ref, computed, stored)
+	return nil
+}
+
+// patchStatus writes the whole status with a merge patch: the status is the
 // controller's alone, so that a cache one write behind costs no conflict. It
 // returns the status as the hub stored it (nil when the replica set is gone).
-func (c *Controller) writeStatus(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (*workv1alpha1.ManifestWorkReplicaSetStatus, error) {
-	patch, err := json.Marshal(map[string]any{"status": rs.Status})
+func (c *Controller) patchStatus(ctx context.Context, ref cache.ObjectName,
+	status workv1alpha1.ManifestWorkReplicaSetStatus) (*workv1alpha1.ManifestWorkReplicaSetStatus, error) {
+	patch, err := json.Marshal(map[string]any{"status": status})
 	if err != nil {
 		return nil, err
 	}
-	stored, err := c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Patch(ctx, rs.Name, types.MergePatchType, patch,
+	stored, err := c.client.WorkV1alpha1().ManifestWorkReplicaSets(ref.Namespace).Patch(ctx, ref.Name, types.MergePatchType, patch,
 		metav1.PatchOptions{}, "status")
 	if apierrors.IsNotFound(err) {
 		return nil, nil

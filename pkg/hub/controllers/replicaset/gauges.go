@@ -56,14 +56,13 @@ func add(s snapshot, sign float64) {
 	}
 }
 
-// snapshotOf reads the rollout state from the replica set's new status and
-// paused annotation, and the clusters from f.
-func snapshotOf(rs *workv1alpha1.ManifestWorkReplicaSet, f fleet) snapshot {
-	conds := rs.Status.Conditions
+// snapshotOf reads the rollout state from the replica set's new conditions
+// and whether it is paused, and the clusters from f.
+func snapshotOf(conds []metav1.Condition, paused bool, f fleet) snapshot {
 	verified := apimeta.FindStatusCondition(conds, workv1alpha1.ConditionPlacementVerified)
 	state := metrics.RolloutProgressing
 	switch {
-	case isPaused(rs):
+	case paused:
 		state = metrics.RolloutPaused
 	case apimeta.IsStatusConditionTrue(conds, ConditionRolloutStopped):
 		state = metrics.RolloutStopped
