@@ -42,7 +42,7 @@ const ControllerName = "ManifestWorkReplicaSetController"
 
 // Index names.
 const (
-	byPlacement  = "placement"  // replica sets by "<namespace>/<placement>"
+	byPlacement  = "placement"  // replica sets by their placements' keys (placementKey)
 	byReplicaSet = "replicaset" // works by the value of their replica set label
 )
 
@@ -119,20 +119,21 @@ func newController(d Deps) *Controller {
 	}
 }
 
-// sync looks the replica set up, reconciles a copy of it and writes its
-// status once, if it changed. A soak time or deadline that ends later queues
-// the replica set again for that moment.
+// sync looks the replica set up and reconciles a copy of it, which writes
+// its status once, if it changed; then it moves the gauges and sends the
+// RolloutStopped Event. A soak time or deadline that ends later queues the
+// replica set again for that moment.
 func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) error {
 	key := syncCtx.QueueKey()
-	namespace, name, err := cache.SplitMetaNamespaceKey(key)
+	ref, err := cache.ParseObjectName(key)
 	if err != nil {
 		return nil // not a key of ours; retrying cannot help
 	}
-	old, err := c.replicaSets.ManifestWorkReplicaSets(namespace).Get(name)
+	old, err := c.replicaSets.ManifestWorkReplicaSets(ref.Namespace).Get(ref.Name)
 	if apierrors.IsNotFound(err) {
-		c.announced.forget(key)
-		c.gauges.forget(key)
-		c.written.forget(key)
+		c.announced.forget(ref)
+		c.gauges.forget(ref)
+		c.written.forget(ref)
 		return nil
 	}
 	if err != nil {
@@ -141,31 +142,8 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	logger := klog.FromContext(ctx).WithValues("manifestWorkReplicaSet", klog.KObj(old))
 	ctx = klog.NewContext(ctx, logger)
 
-	rs := old.DeepCopy()
-	out, err := c.reconcile(ctx, rs)
-	if out.write && !equality.Semantic.DeepEqual(old.Status, out.rs.Status) && !c.written.same(key, old.Status, out.rs.Status) {
-		stored, werr := c.writeStatus(ctx, out.rs)
-		if werr != nil {
-			return werr
-		}
-		c.written.remember(key, out.rs.Status, stored)
-	}
-	switch {
-	case out.fleet != nil:
-		c.gauges.set(key, snapshotOf(out.rs, *out.fleet))
-	case out.rs.DeletionTimestamp != nil:
-		c.gauges.forget(key)
-	}
-	switch {
-	case out.stoppedHead != "":
-		// Remembered even when the status named the set already (after a
-		// restart), so that a cache a write behind cannot bring it back.
-		if c.announced.first(key, out.stoppedHead) && out.stopped != "" && c.events != nil {
-			c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutStopped, out.stopped)
-		}
-	case out.write:
-		c.announced.forget(key)
-	}
+	out, err := c.reconcile(ctx, old.DeepCopy())
+	c.report(ref, out)
 	if err != nil {
 		return err
 	}
@@ -176,15 +154,55 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	return nil
 }
 
-// writeStatus writes the whole status with a merge patch: the status is the
+// report moves the gauges by what the replica set's new status and works
+// say, and sends a Warning Event when the set of clusters whose failures
+// stopped the rollout changed.
+func (c *Controller) report(ref cache.ObjectName, out outcome) {
+	switch {
+	case out.deleting:
+		c.gauges.forget(ref)
+		return
+	case out.rs == nil:
+		return
+	}
+	c.gauges.set(ref, snapshotOf(out.next.status.Conditions, isPaused(out.rs), out.next.fleet))
+	if out.next.stoppedHead == "" {
+		c.announced.forget(ref)
+		return
+	}
+	// Remembered even when the status named the set already (after a
+	// restart), so that a cache a write behind cannot bring it back.
+	if c.announced.first(ref, out.next.stoppedHead) && out.next.stopped != "" && c.events != nil {
+		c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutStopped, out.next.stopped)
+	}
+}
+
+// writeStatus writes the computed status, unless it equals the cached one
+// or is what was written last and the cache holds what the hub kept of it.
+func (c *Controller) writeStatus(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet,
+	cached, computed workv1alpha1.ManifestWorkReplicaSetStatus) error {
+	ref := cache.MetaObjectToName(rs)
+	if equality.Semantic.DeepEqual(cached, computed) || c.written.same(ref, cached, computed) {
+		return nil
+	}
+	stored, err := c.patchStatus(ctx, ref, computed)
+	if err != nil {
+		return err
+	}
+	c.written.remember(ref, computed, stored)
+	return nil
+}
+
+// patchStatus writes the whole status with a merge patch: the status is the
 // controller's alone, so that a cache one write behind costs no conflict. It
 // returns the status as the hub stored it (nil when the replica set is gone).
-func (c *Controller) writeStatus(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (*workv1alpha1.ManifestWorkReplicaSetStatus, error) {
-	patch, err := json.Marshal(map[string]any{"status": rs.Status})
+func (c *Controller) patchStatus(ctx context.Context, ref cache.ObjectName,
+	status workv1alpha1.ManifestWorkReplicaSetStatus) (*workv1alpha1.ManifestWorkReplicaSetStatus, error) {
+	patch, err := json.Marshal(map[string]any{"status": status})
 	if err != nil {
 		return nil, err
 	}
-	stored, err := c.client.WorkV1alpha1().ManifestWorkReplicaSets(rs.Namespace).Patch(ctx, rs.Name, types.MergePatchType, patch,
+	stored, err := c.client.WorkV1alpha1().ManifestWorkReplicaSets(ref.Namespace).Patch(ctx, ref.Name, types.MergePatchType, patch,
 		metav1.PatchOptions{}, "status")
 	if apierrors.IsNotFound(err) {
 		return nil, nil
@@ -202,7 +220,7 @@ func (c *Controller) writeStatus(ctx context.Context, rs *workv1alpha1.ManifestW
 // what the hub kept of the same status is what tells that nothing changed.
 type writtenStatuses struct {
 	mu   sync.Mutex
-	last map[string]writtenStatus
+	last map[cache.ObjectName]writtenStatus
 }
 
 type writtenStatus struct {
@@ -211,14 +229,14 @@ type writtenStatus struct {
 
 // same tells whether computed was written last for key and cached is what
 // the hub stored of it.
-func (w *writtenStatuses) same(key string, cached, computed workv1alpha1.ManifestWorkReplicaSetStatus) bool {
+func (w *writtenStatuses) same(key cache.ObjectName, cached, computed workv1alpha1.ManifestWorkReplicaSetStatus) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	last, ok := w.last[key]
 	return ok && equality.Semantic.DeepEqual(last.computed, computed) && equality.Semantic.DeepEqual(last.stored, cached)
 }
 
-func (w *writtenStatuses) remember(key string, computed workv1alpha1.ManifestWorkReplicaSetStatus, stored *workv1alpha1.ManifestWorkReplicaSetStatus) {
+func (w *writtenStatuses) remember(key cache.ObjectName, computed workv1alpha1.ManifestWorkReplicaSetStatus, stored *workv1alpha1.ManifestWorkReplicaSetStatus) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if stored == nil {
@@ -226,12 +244,12 @@ func (w *writtenStatuses) remember(key string, computed workv1alpha1.ManifestWor
 		return
 	}
 	if w.last == nil {
-		w.last = map[string]writtenStatus{}
+		w.last = map[cache.ObjectName]writtenStatus{}
 	}
 	w.last[key] = writtenStatus{computed: *computed.DeepCopy(), stored: *stored.DeepCopy()}
 }
 
-func (w *writtenStatuses) forget(key string) {
+func (w *writtenStatuses) forget(key cache.ObjectName) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	delete(w.last, key)
@@ -279,7 +297,7 @@ func replicaSetOfWork(obj runtime.Object) []string {
 	if !ok || namespace == "" || name == "" {
 		return nil
 	}
-	return []string{namespace + "/" + name}
+	return []string{cache.NewObjectName(namespace, name).String()}
 }
 
 func indexByReplicaSet(obj any) ([]string, error) {
@@ -289,6 +307,11 @@ func indexByReplicaSet(obj any) ([]string, error) {
 	return nil, nil
 }
 
+// placementKey is the index key of a placement: its namespace/name.
+func placementKey(namespace, name string) string {
+	return cache.NewObjectName(namespace, name).String()
+}
+
 func indexByPlacement(obj any) ([]string, error) {
 	rs, ok := obj.(*workv1alpha1.ManifestWorkReplicaSet)
 	if !ok {
@@ -296,7 +319,7 @@ func indexByPlacement(obj any) ([]string, error) {
 	}
 	keys := make([]string, 0, len(rs.Spec.PlacementRefs))
 	for _, ref := range rs.Spec.PlacementRefs {
-		keys = append(keys, rs.Namespace+"/"+ref.Name)
+		keys = append(keys, placementKey(rs.Namespace, ref.Name))
 	}
 	return keys, nil
 }
@@ -324,7 +347,7 @@ func (c *Controller) replicaSetsOfDecision(obj runtime.Object) []string {
 // replicaSetsReferring are the keys of the replica sets that refer to the
 // placement.
 func (c *Controller) replicaSetsReferring(namespace, placement string) []string {
-	objs, err := c.rsIndex.ByIndex(byPlacement, namespace+"/"+placement)
+	objs, err := c.rsIndex.ByIndex(byPlacement, placementKey(namespace, placement))
 	if err != nil {
 		return nil
 	}

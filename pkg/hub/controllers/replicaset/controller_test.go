@@ -31,8 +31,12 @@ import (
 const (
 	ns     = "apps"
 	rsName = "web"
-	rsKey  = ns + "/" + rsName
 	plName = "prod"
+)
+
+var (
+	rsRef = cache.NewObjectName(ns, rsName)
+	rsKey = rsRef.String() // the replica set's queue key
 )
 
 // template is the work template of version v.
@@ -271,7 +275,7 @@ func conditionReason(rs *workv1alpha1.ManifestWorkReplicaSet, t string) string {
 	if c == nil {
 		return ""
 	}
-	return string(c.Status) + "/" + c.Reason
+	return fmt.Sprintf("%s/%s", c.Status, c.Reason)
 }
 
 var progressiveOne = progressive(intstr.FromInt32(1), none)
@@ -545,7 +549,7 @@ func TestQueueKeys(t *testing.T) {
 	assert.False(t, hasReplicaSetLabel(fixture.NewWork("c1", "x").Build()))
 
 	assert.Equal(t, []string{rsKey}, h.c.replicaSetsOfPlacement(placement("a", 0, 0)))
-	assert.ElementsMatch(t, []string{rsKey, ns + "/other"}, h.c.replicaSetsOfDecision(decision("b", 0)))
+	assert.ElementsMatch(t, []string{rsKey, cache.NewObjectName(ns, "other").String()}, h.c.replicaSetsOfDecision(decision("b", 0)))
 	assert.Empty(t, h.c.replicaSetsOfDecision(decision("c", 0)))
 }
 
@@ -674,7 +678,7 @@ func TestNoRewriteWhenTheHubDropsFields(t *testing.T) {
 	writes, _ = h.sync()
 	assert.Empty(t, writes, "nothing changed: what the hub kept is what it kept of the same status")
 
-	h.c.written.forget(rsKey) // as after a restart: the status is written once more, then remembered
+	h.c.written.forget(rsRef) // as after a restart: the status is written once more, then remembered
 	writes, _ = h.sync()
 	assert.Equal(t, []string{"patch manifestworkreplicasets/status " + rsKey}, writes)
 	writes, _ = h.sync()

@@ -80,14 +80,16 @@ func fleetOf(works map[string]*workv1.ManifestWork) fleet {
 	return f
 }
 
-// setFleet sets FleetHealthy and FleetInSync from f; without any work,
-// both are absent.
-func (c *Controller) setFleet(rs *workv1alpha1.ManifestWorkReplicaSet, f fleet) {
+// fleetConditions are FleetHealthy and FleetInSync from f; without any
+// work, both are absent.
+func fleetConditions(f fleet) []condition {
 	if f.clusters == 0 {
-		apimeta.RemoveStatusCondition(&rs.Status.Conditions, ConditionFleetHealthy)
-		apimeta.RemoveStatusCondition(&rs.Status.Conditions, ConditionFleetInSync)
-		return
+		return []condition{absent(ConditionFleetHealthy), absent(ConditionFleetInSync)}
 	}
+	return []condition{fleetHealthy(f), fleetInSync(f)}
+}
+
+func fleetHealthy(f fleet) condition {
 	msg := fmt.Sprintf("%d of %d clusters healthy", f.healthy, f.clusters)
 	if len(f.degraded) > 0 {
 		msg += "; degraded: " + named(f.degraded)
@@ -100,28 +102,30 @@ func (c *Controller) setFleet(rs *workv1alpha1.ManifestWorkReplicaSet, f fleet) 
 	}
 	switch {
 	case len(f.degraded) > 0:
-		c.setConditionStatus(rs, ConditionFleetHealthy, metav1.ConditionFalse, ReasonClustersDegraded, msg)
+		return withStatus(ConditionFleetHealthy, metav1.ConditionFalse, ReasonClustersDegraded, msg)
 	case f.healthReported == 0:
-		c.setConditionStatus(rs, ConditionFleetHealthy, metav1.ConditionUnknown, ReasonHealthNotReported,
+		return withStatus(ConditionFleetHealthy, metav1.ConditionUnknown, ReasonHealthNotReported,
 			fmt.Sprintf("None of the %d clusters' works reports the condition Healthy", f.clusters))
 	case f.healthy == f.clusters:
-		c.setConditionStatus(rs, ConditionFleetHealthy, metav1.ConditionTrue, ReasonAllHealthy, msg)
+		return withStatus(ConditionFleetHealthy, metav1.ConditionTrue, ReasonAllHealthy, msg)
 	default:
-		c.setConditionStatus(rs, ConditionFleetHealthy, metav1.ConditionFalse, ReasonClustersUnhealthy, msg)
+		return withStatus(ConditionFleetHealthy, metav1.ConditionFalse, ReasonClustersUnhealthy, msg)
 	}
+}
 
+func fleetInSync(f fleet) condition {
 	switch {
 	case len(f.drifted) > 0:
-		c.setConditionStatus(rs, ConditionFleetInSync, metav1.ConditionFalse, ReasonDrifted,
+		return withStatus(ConditionFleetInSync, metav1.ConditionFalse, ReasonDrifted,
 			fmt.Sprintf("%d of %d clusters drifted: %s", len(f.drifted), f.clusters, named(f.drifted)))
 	case f.inSyncReported == 0:
-		c.setConditionStatus(rs, ConditionFleetInSync, metav1.ConditionUnknown, ReasonInSyncNotReported,
+		return withStatus(ConditionFleetInSync, metav1.ConditionUnknown, ReasonInSyncNotReported,
 			fmt.Sprintf("None of the %d clusters' works reports the condition InSync", f.clusters))
 	default:
 		msg := fmt.Sprintf("%d of %d clusters in sync", f.inSyncReported, f.clusters)
 		if missing := f.clusters - f.inSyncReported; missing > 0 {
 			msg += fmt.Sprintf("; %d do not report InSync", missing)
 		}
-		c.setConditionStatus(rs, ConditionFleetInSync, metav1.ConditionTrue, ReasonInSync, msg)
+		return withStatus(ConditionFleetInSync, metav1.ConditionTrue, ReasonInSync, msg)
 	}
 }

@@ -1,16 +1,15 @@
 package replicaset
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	clocktesting "k8s.io/utils/clock/testing"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
-	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 )
 
 // conditioned is a work on cluster whose status has the conditions, each
@@ -75,19 +74,19 @@ func TestFleetConditions(t *testing.T) {
 			for _, w := range tt.works {
 				works[w.Namespace] = w
 			}
-			c := &Controller{clock: clocktesting.NewFakeClock(now)}
-			rs := &workv1alpha1.ManifestWorkReplicaSet{}
-			c.setFleet(rs, fleetOf(works))
-			assert.Equal(t, tt.wantHealthy, conditionLine(rs, ConditionFleetHealthy))
-			assert.Equal(t, tt.wantInSync, conditionLine(rs, ConditionFleetInSync))
+			conds := withConditions(nil, now, fleetConditions(fleetOf(works))...)
+			assert.Equal(t, tt.wantHealthy, conditionLine(conds, ConditionFleetHealthy))
+			assert.Equal(t, tt.wantInSync, conditionLine(conds, ConditionFleetInSync))
 		})
 	}
 }
 
-func conditionLine(rs *workv1alpha1.ManifestWorkReplicaSet, t string) string {
-	c := apimeta.FindStatusCondition(rs.Status.Conditions, t)
+// conditionLine is "status/reason: message" of the condition of type t, ""
+// when absent.
+func conditionLine(conds []metav1.Condition, t string) string {
+	c := apimeta.FindStatusCondition(conds, t)
 	if c == nil {
 		return ""
 	}
-	return string(c.Status) + "/" + c.Reason + ": " + c.Message
+	return fmt.Sprintf("%s/%s: %s", c.Status, c.Reason, c.Message)
 }

@@ -5,6 +5,7 @@ import (
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -23,14 +24,14 @@ type snapshot struct {
 // up.
 type gauges struct {
 	mu   sync.Mutex
-	last map[string]snapshot
+	last map[cache.ObjectName]snapshot
 }
 
-func (g *gauges) set(key string, s snapshot) {
+func (g *gauges) set(key cache.ObjectName, s snapshot) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.last == nil {
-		g.last = map[string]snapshot{}
+		g.last = map[cache.ObjectName]snapshot{}
 	}
 	if old, ok := g.last[key]; ok {
 		add(old, -1)
@@ -39,7 +40,7 @@ func (g *gauges) set(key string, s snapshot) {
 	g.last[key] = s
 }
 
-func (g *gauges) forget(key string) {
+func (g *gauges) forget(key cache.ObjectName) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if old, ok := g.last[key]; ok {
@@ -55,14 +56,13 @@ func add(s snapshot, sign float64) {
 	}
 }
 
-// snapshotOf reads the rollout state from the replica set's new status and
-// paused annotation, and the clusters from f.
-func snapshotOf(rs *workv1alpha1.ManifestWorkReplicaSet, f fleet) snapshot {
-	conds := rs.Status.Conditions
+// snapshotOf reads the rollout state from the replica set's new conditions
+// and whether it is paused, and the clusters from f.
+func snapshotOf(conds []metav1.Condition, paused bool, f fleet) snapshot {
 	verified := apimeta.FindStatusCondition(conds, workv1alpha1.ConditionPlacementVerified)
 	state := metrics.RolloutProgressing
 	switch {
-	case isPaused(rs):
+	case paused:
 		state = metrics.RolloutPaused
 	case apimeta.IsStatusConditionTrue(conds, ConditionRolloutStopped):
 		state = metrics.RolloutStopped

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
-
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 )
 
@@ -29,14 +27,13 @@ func isPaused(rs *workv1alpha1.ManifestWorkReplicaSet) bool {
 	return rs.Annotations[PausedAnnotation] == "true"
 }
 
-// setPaused sets RolloutPaused while paused, saying what waits, and
-// removes it otherwise.
-func (c *Controller) setPaused(rs *workv1alpha1.ManifestWorkReplicaSet, paused bool, d deployment) {
-	if !paused {
-		apimeta.RemoveStatusCondition(&rs.Status.Conditions, ConditionRolloutPaused)
-		return
+// pausedCondition is RolloutPaused while paused, saying what waits, and
+// absent otherwise.
+func pausedCondition(d deployment) condition {
+	if !d.paused {
+		return absent(ConditionRolloutPaused)
 	}
-	c.setCondition(rs, ConditionRolloutPaused, true, ReasonPaused, pausedMessage(d))
+	return trueIf(ConditionRolloutPaused, true, ReasonPaused, pausedMessage(d))
 }
 
 // pausedMessage says how far the rollout got and what waits for the resume.

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
@@ -21,16 +19,16 @@ import (
 
 // outcome is what reconcile leaves for sync to do.
 type outcome struct {
-	rs           *workv1alpha1.ManifestWorkReplicaSet // with its new status
-	write        bool                                 // whether its status is to be written (if it changed)
-	recheckAfter time.Duration                        // when to look again; zero: on events only
-	stoppedHead  string                               // the failed clusters RolloutStopped names; "" when not stopped
-	stopped      string                               // a Warning Event's message, once the status is written
-	fleet        *fleet                               // the clusters' works, for the gauges; nil when rs is being deleted
+	deleting bool // the replica set is being deleted: its gauges go
+	// rs is the replica set as reconciled, for its Event; nil when no status
+	// was computed (being deleted, or its finalizer could not be added).
+	rs           *workv1alpha1.ManifestWorkReplicaSet
+	next         nextStatus    // its status (written if it changed), fleet and RolloutStopped
+	recheckAfter time.Duration // when to look again; zero: on events only
 }
 
 // reconcile brings the works of rs in line with its placements and strategy,
-// in this order, and sets rs's status in memory:
+// in this order, then writes rs's status once, if it changed:
 //
 //  1. a replica set being deleted has its works deleted, then loses its
 //     finalizer (with Foreground, once its works are gone);
@@ -38,59 +36,35 @@ type outcome struct {
 //  3. each placement's clusters get the template as the rollout allows
 //     (deploy), and the works of clusters that no placement selects any
 //     longer, or the extra works of a cluster, are deleted;
-//  4. the summary and conditions are counted from the works; when failures
-//     stop the rollout, RolloutStopped says which, and sync sends a Warning
-//     Event each time the set of failed clusters changes.
+//  4. the summary and conditions are counted from the works (statusOf);
+//     when failures stop the rollout, RolloutStopped says which, and sync
+//     sends a Warning Event each time the set of failed clusters changes.
 //
 // A paused replica set (PausedAnnotation) goes through the same steps but
 // writes no work: only its finalizer and status change.
 func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (outcome, error) {
 	if rs.DeletionTimestamp != nil {
-		return outcome{rs: rs}, c.finalize(ctx, rs)
+		return outcome{deleting: true}, c.finalize(ctx, rs)
 	}
+	cached := rs.Status
 	if !slices.Contains(rs.Finalizers, workv1alpha1.ReplicaSetFinalizer) {
 		updated, err := c.addFinalizer(ctx, rs)
 		if err != nil {
-			return outcome{rs: rs}, err
+			return outcome{}, err
 		}
 		rs = updated
 	}
-	works, extras := c.worksByCluster(rs)
-	paused := isPaused(rs)
-	var errs []error
-	for _, w := range extras {
-		if paused {
-			continue // a paused rollout changes nothing on the clusters
-		}
-		errs = append(errs, c.deleteWork(ctx, w, "another work of the replica set is on the same cluster"))
+	works, d, err := c.deploy(ctx, rs)
+	next := statusOf(rs, d, works, c.clock.Now())
+	if werr := c.writeStatus(ctx, rs, cached, next.status); werr != nil {
+		return outcome{}, werr
 	}
-	d, err := c.deploy(ctx, rs, works, paused)
-	errs = append(errs, err)
-	// OCM's conditions come first, in OCM's order, and this controller's own
-	// after them: a client that reads them by position sees OCM's layout.
-	f := fleetOf(works)
-	if d.stop {
-		c.setFleet(rs, f)
-		c.setPaused(rs, paused, d)
-		return outcome{rs: rs, write: true, fleet: &f}, errors.Join(errs...)
-	}
-	c.setStatus(rs, d, works)
-	c.setFleet(rs, f)
-	c.setPaused(rs, paused, d)
-	var stops []stopped
-	for _, p := range d.placements {
-		if len(p.failures) > 0 {
-			stops = append(stops, stopped{placement: p.name, failures: p.failures})
-		}
-	}
-	head, event := c.setStopped(rs, stops)
-	return outcome{rs: rs, write: true, recheckAfter: d.recheckAfter, stoppedHead: head, stopped: event, fleet: &f},
-		errors.Join(errs...)
+	return outcome{rs: rs, next: next, recheckAfter: d.recheckAfter}, err
 }
 
 // deployment is what deploy found and did, for the status.
 type deployment struct {
-	stop         bool // a placement is missing: PlacementVerified says so, nothing else changes
+	missing      string // a placement that is missing: PlacementVerified says so, nothing else changes
 	problems     []string
 	placements   []placementResult
 	recheckAfter time.Duration
@@ -117,32 +91,67 @@ type plan struct {
 	err       error // the decisions could not be read
 }
 
-// deploy rolls the template out over each placement's clusters. A cluster
-// selected by several placements belongs to the one its work is labelled
-// with, else to the first in spec order: a cluster never has two works.
+// deploy rolls the template out over each placement's clusters and returns
+// the replica set's work on each cluster after it. A cluster selected by
+// several placements belongs to the one its work is labelled with, else to
+// the first in spec order: a cluster never has two works.
 //
 // While paused, nothing is written: the decisions are made, for the status,
 // but no work is created, updated or deleted.
-func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, works map[string]*workv1.ManifestWork, paused bool) (deployment, error) {
-	d := deployment{paused: paused}
+func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (map[string]*workv1.ManifestWork, deployment, error) {
+	works, extras := c.worksByCluster(rs)
+	d := deployment{paused: isPaused(rs)}
+	var errs []error
+	for _, w := range extras {
+		if d.paused {
+			continue // a paused rollout changes nothing on the clusters
+		}
+		errs = append(errs, c.deleteWork(ctx, w, "another work of the replica set is on the same cluster"))
+	}
+	plans, err := c.plansOf(rs, &d)
+	if err != nil || d.missing != "" {
+		return works, d, errors.Join(append(errs, err)...)
+	}
+	owner := owners(plans, works)
+	errs = append(errs, c.rollOutAll(ctx, rs, plans, owner, works, &d))
+	for cluster, w := range works {
+		if owner[cluster] == nil && !unknownOwner(plans, w) {
+			if d.paused {
+				d.kept = append(d.kept, cluster)
+				continue
+			}
+			errs = append(errs, c.deleteWork(ctx, w, "no placement of the replica set selects the cluster"))
+			delete(works, cluster)
+		}
+	}
+	slices.Sort(d.kept)
+	return works, d, errors.Join(errs...)
+}
+
+// plansOf reads each placement of rs and its decisions; a missing
+// placement is named in d.missing.
+func (c *Controller) plansOf(rs *workv1alpha1.ManifestWorkReplicaSet, d *deployment) ([]*plan, error) {
 	plans := make([]*plan, 0, len(rs.Spec.PlacementRefs))
 	for _, ref := range rs.Spec.PlacementRefs {
 		placement, err := c.placements.Placements(rs.Namespace).Get(ref.Name)
 		if apierrors.IsNotFound(err) {
-			c.setCondition(rs, workv1alpha1.ConditionPlacementVerified, false, workv1alpha1.ReasonPlacementDecisionNotFound,
-				fmt.Sprintf("Placement %s not found", ref.Name))
-			d.stop = true
-			return d, nil
+			d.missing = ref.Name
+			return nil, nil
 		}
 		if err != nil {
-			return d, err
+			return nil, err
 		}
 		p := &plan{ref: ref, placement: placement}
 		p.groups, p.err = c.groupsOf(placement)
 		plans = append(plans, p)
 	}
-	owner := owners(plans, works)
+	return plans, nil
+}
 
+// rollOutAll rolls out each placement whose decisions could be read, and
+// adds to d what each became.
+func (c *Controller) rollOutAll(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, plans []*plan, owner map[string]*plan,
+	works map[string]*workv1.ManifestWork, d *deployment) error {
 	var errs []error
 	now := c.clock.Now()
 	for _, p := range plans {
@@ -150,7 +159,7 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 			d.problems = append(d.problems, p.err.Error())
 			continue
 		}
-		res, recheck, err := c.rollOut(ctx, rs, p, owner, works, now, paused)
+		res, recheck, err := c.rollOut(ctx, rs, p, owner, works, now, d.paused)
 		if res == nil {
 			d.problems = append(d.problems, err.Error()) // the strategy is invalid: only a new spec helps
 			continue
@@ -161,18 +170,7 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 			d.recheckAfter = recheck
 		}
 	}
-	for cluster, w := range works {
-		if owner[cluster] == nil && !unknownOwner(plans, w) {
-			if paused {
-				d.kept = append(d.kept, cluster)
-				continue
-			}
-			errs = append(errs, c.deleteWork(ctx, w, "no placement of the replica set selects the cluster"))
-			delete(works, cluster)
-		}
-	}
-	slices.Sort(d.kept)
-	return d, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // rollOut decides and applies the rollout of one placement; a nil result
@@ -324,105 +322,4 @@ func (c *Controller) groupsOf(placement *clusterv1beta1.Placement) ([]Group, err
 		return strings.Compare(a.Key.Name, b.Key.Name)
 	})
 	return groups, nil
-}
-
-// setStatus writes the summaries and conditions into rs.Status as OCM v1.3
-// does (deployReconciler, then statusReconciler). Totals count the works
-// with the current template; PlacementRolledOut is Complete once as many of
-// them have succeeded as the placements select clusters.
-func (c *Controller) setStatus(rs *workv1alpha1.ManifestWorkReplicaSet, d deployment, works map[string]*workv1.ManifestWork) {
-	var total workv1alpha1.ManifestWorkReplicaSetSummary
-	selected, succeeded := 0, 0
-	summaries := make([]workv1alpha1.PlacementSummary, 0, len(d.placements))
-	for _, p := range d.placements {
-		s := workv1alpha1.ManifestWorkReplicaSetSummary{
-			Total:        len(p.clusters),
-			DesiredTotal: int(p.placement.Status.NumberOfSelectedClusters),
-			Updated:      len(p.clusters),
-		}
-		for _, cluster := range p.clusters {
-			count(&s, works[cluster].Status.Conditions)
-		}
-		summaries = append(summaries, workv1alpha1.PlacementSummary{
-			Name: p.name,
-			AvailableDecisionGroups: fmt.Sprintf("%d (%d / %d clusters applied)",
-				len(p.placement.Status.DecisionGroups), len(p.clusters), p.placement.Status.NumberOfSelectedClusters),
-			Summary: s,
-		})
-		total.Total += s.Total
-		total.DesiredTotal += s.DesiredTotal
-		total.Updated += s.Updated
-		total.Applied += s.Applied
-		total.Available += s.Available
-		total.Progressing += s.Progressing
-		total.Degraded += s.Degraded
-		selected += s.DesiredTotal
-		succeeded += p.succeeded
-	}
-	rs.Status.PlacementsSummary = summaries
-	rs.Status.Summary = total
-
-	verified := workv1alpha1.ReasonAsExpected
-	switch {
-	case len(d.problems) > 0:
-		verified = workv1alpha1.ReasonNotAsExpected
-	case total.Total == 0:
-		verified = workv1alpha1.ReasonPlacementDecisionEmpty
-	}
-	c.setCondition(rs, workv1alpha1.ConditionPlacementVerified, verified == workv1alpha1.ReasonAsExpected, verified,
-		strings.Join(d.problems, "; "))
-
-	stopped := false
-	for _, p := range d.placements {
-		stopped = stopped || len(p.failures) > 0
-	}
-	if selected == succeeded {
-		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, true, workv1alpha1.ReasonComplete, "")
-	} else {
-		c.setCondition(rs, workv1alpha1.ConditionPlacementRolledOut, false, workv1alpha1.ReasonProgressing, rolledOutMessage(d, stopped))
-	}
-
-	applied := workv1alpha1.ReasonNotAsExpected
-	switch {
-	case total.Total == 0 && verified == workv1alpha1.ReasonPlacementDecisionEmpty:
-		applied = workv1alpha1.ReasonPlacementDecisionEmpty
-	case total.Total == 0:
-	case total.Available == total.Total && total.Progressing == 0 && total.Degraded == 0:
-		applied = workv1alpha1.ReasonAsExpected
-	case total.Progressing > 0 && total.Degraded == 0:
-		applied = workv1alpha1.ReasonProcessing
-	}
-	c.setCondition(rs, workv1alpha1.ConditionManifestworkApplied, applied == workv1alpha1.ReasonAsExpected, applied, "")
-}
-
-// count adds a work's Applied, Available, Progressing and Degraded (when
-// True) to s.
-func count(s *workv1alpha1.ManifestWorkReplicaSetSummary, conds []metav1.Condition) {
-	for _, c := range []struct {
-		cond string
-		n    *int
-	}{
-		{workv1.WorkApplied, &s.Applied},
-		{workv1.WorkAvailable, &s.Available},
-		{workv1.WorkProgressing, &s.Progressing},
-		{workv1.WorkDegraded, &s.Degraded},
-	} {
-		if apimeta.IsStatusConditionTrue(conds, c.cond) {
-			*c.n++
-		}
-	}
-}
-
-func (c *Controller) setCondition(rs *workv1alpha1.ManifestWorkReplicaSet, t string, ok bool, reason, message string) {
-	status := metav1.ConditionFalse
-	if ok {
-		status = metav1.ConditionTrue
-	}
-	c.setConditionStatus(rs, t, status, reason, message)
-}
-
-func (c *Controller) setConditionStatus(rs *workv1alpha1.ManifestWorkReplicaSet, t string, status metav1.ConditionStatus, reason, message string) {
-	apimeta.SetStatusCondition(&rs.Status.Conditions, metav1.Condition{
-		Type: t, Status: status, Reason: reason, Message: message, LastTransitionTime: metav1.NewTime(c.clock.Now()),
-	})
 }

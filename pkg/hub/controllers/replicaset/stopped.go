@@ -9,9 +9,9 @@ import (
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
-	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 )
 
 // ConditionRolloutStopped is True while failures beyond maxFailures (a
@@ -54,6 +54,17 @@ type failure struct {
 type stopped struct {
 	placement string
 	failures  []failure
+}
+
+// stops are the placements of d whose rollout failures stopped.
+func (d deployment) stops() []stopped {
+	var out []stopped
+	for _, p := range d.placements {
+		if len(p.failures) > 0 {
+			out = append(out, stopped{placement: p.name, failures: p.failures})
+		}
+	}
+	return out
 }
 
 // failuresOf are the clusters of the decision that failed or timed out,
@@ -133,26 +144,16 @@ func manifestRef(m workv1.ManifestResourceMeta) string {
 	if m.Group != "" {
 		kind += "." + m.Group
 	}
-	name := m.Name
-	if m.Namespace != "" {
-		name = m.Namespace + "/" + name
-	}
-	return kind + " " + name
+	return kind + " " + cache.NewObjectName(m.Namespace, m.Name).String()
 }
 
-// setStopped sets RolloutStopped from the stopped placements, or removes
-// it. It returns the head of the condition's message, which names the
-// failed clusters ("" when not stopped), and the Event to send: a message
-// when the set of failed clusters differs from the one the condition named
-// before, else "".
-func (c *Controller) setStopped(rs *workv1alpha1.ManifestWorkReplicaSet, stops []stopped) (head, event string) {
-	var oldHead string // what the condition said before: setCondition changes it in place
-	if old := apimeta.FindStatusCondition(rs.Status.Conditions, ConditionRolloutStopped); old != nil && old.Status == metav1.ConditionTrue {
-		oldHead = firstLine(old.Message)
-	}
+// rolloutStopped is RolloutStopped from the stopped placements, or absent.
+// head is the head of its message, which names the failed clusters ("" when
+// not stopped); event is the Event to send: a message when the set of failed
+// clusters differs from the one the condition named in old, else "".
+func rolloutStopped(old []metav1.Condition, stops []stopped) (cond condition, head, event string) {
 	if len(stops) == 0 {
-		apimeta.RemoveStatusCondition(&rs.Status.Conditions, ConditionRolloutStopped)
-		return "", ""
+		return absent(ConditionRolloutStopped), "", ""
 	}
 	reason := ReasonMaxFailuresReached
 	var heads, details []string
@@ -169,12 +170,11 @@ func (c *Controller) setStopped(rs *workv1alpha1.ManifestWorkReplicaSet, stops [
 			s.placement, named(names)))
 	}
 	head = "Rollout stopped on " + strings.Join(heads, "; ")
-	msg := shorten(head+"\n"+strings.Join(details, "\n"), maxStoppedMessage)
-	c.setCondition(rs, ConditionRolloutStopped, true, reason, msg)
-	if oldHead == head {
-		return head, ""
+	cond = trueIf(ConditionRolloutStopped, true, reason, shorten(head+"\n"+strings.Join(details, "\n"), maxStoppedMessage))
+	if c := apimeta.FindStatusCondition(old, ConditionRolloutStopped); c != nil && c.Status == metav1.ConditionTrue && firstLine(c.Message) == head {
+		return cond, head, ""
 	}
-	return head, shorten(head+". "+strings.Join(details, ". "), maxEventMessage)
+	return cond, head, shorten(head+". "+strings.Join(details, ". "), maxEventMessage)
 }
 
 func firstLine(s string) string {
@@ -201,15 +201,15 @@ func shorten(s string, n int) string {
 // would send the Event again.
 type announcements struct {
 	mu   sync.Mutex
-	sent map[string]string
+	sent map[cache.ObjectName]string
 }
 
 // first records head for key and tells whether it is new.
-func (a *announcements) first(key, head string) bool {
+func (a *announcements) first(key cache.ObjectName, head string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.sent == nil {
-		a.sent = map[string]string{}
+		a.sent = map[cache.ObjectName]string{}
 	}
 	if a.sent[key] == head {
 		return false
@@ -218,7 +218,7 @@ func (a *announcements) first(key, head string) bool {
 	return true
 }
 
-func (a *announcements) forget(key string) {
+func (a *announcements) forget(key cache.ObjectName) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.sent, key)

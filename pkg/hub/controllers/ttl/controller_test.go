@@ -23,9 +23,11 @@ import (
 
 const (
 	name = "job"
-	key  = fixture.Cluster + "/" + name
 	uid  = types.UID("uid-1")
 )
+
+// key is the work's queue key.
+var key = cache.NewObjectName(fixture.Cluster, name).String()
 
 // now is the fake clock's time; conditions are set relative to it.
 var now = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
