@@ -11,36 +11,19 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/client-go/tools/cache"
 
+	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/pkg/diagnostics"
 )
 
-// steps records, in order, what a leader's parts did.
-type steps struct {
-	mu   sync.Mutex
-	done []string
-}
+type stepInformers struct{ s *ct.Calls }
 
-func (s *steps) add(step string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.done = append(s.done, step)
-}
+func (f stepInformers) Start(<-chan struct{}) { f.s.Add("informers start") }
+func (f stepInformers) Shutdown()             { f.s.Add("informers shut down") }
 
-func (s *steps) list() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.done...)
-}
-
-type stepInformers struct{ s *steps }
-
-func (f stepInformers) Start(<-chan struct{}) { f.s.add("informers start") }
-func (f stepInformers) Shutdown()             { f.s.add("informers shut down") }
-
-type stepController struct{ s *steps }
+type stepController struct{ s *ct.Calls }
 
 func (c stepController) Run(ctx context.Context, workers int) {
-	c.s.add("controller runs")
+	c.s.Add("controller runs")
 	<-ctx.Done()
 }
 
@@ -48,7 +31,7 @@ func (c stepController) Run(ctx context.Context, workers int) {
 // have, then starts the controllers and is ready; Stop comes last, once all
 // has stopped.
 func TestLeadOrder(t *testing.T) {
-	s := &steps{}
+	s := &ct.Calls{}
 	ready := &diagnostics.Readiness{}
 	var monitoring sync.WaitGroup
 	monitoring.Add(1)
@@ -60,13 +43,13 @@ func TestLeadOrder(t *testing.T) {
 				monitoring.Wait() // the informers' requests wait on the monitors
 				return true
 			}},
-			Background: []func(context.Context){func(ctx context.Context) { <-ctx.Done(); s.add("background stops") }},
+			Background: []func(context.Context){func(ctx context.Context) { <-ctx.Done(); s.Add("background stops") }},
 			Prepare: []func(context.Context){func(context.Context) {
 				assert.False(t, ready.Ready(), "not ready before the controllers start")
-				s.add("prepare")
+				s.Add("prepare")
 			}},
 			Controllers: []Controller{{Controller: stepController{s}, Workers: 1}},
-			Stop:        func() { s.add("stop") },
+			Stop:        func() { s.Add("stop") },
 		}, nil
 	})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -77,7 +60,7 @@ func TestLeadOrder(t *testing.T) {
 	require.NoError(t, <-errc)
 
 	assert.False(t, ready.Ready(), "not ready once stopped")
-	got := s.list()
+	got := s.List()
 	require.Len(t, got, 6, "%v", got)
 	assert.Equal(t, []string{"informers start", "prepare"}, got[:2])
 	assert.ElementsMatch(t, []string{"controller runs", "background stops"}, got[2:4])
