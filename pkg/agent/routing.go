@@ -42,8 +42,8 @@ const (
 	objectRead
 	// wholeChanged: an object watched whole for a work's feedback changed.
 	wholeChanged
-	// recorded: the apply changed a work's records.
-	recorded
+	// recordsChanged: the apply changed a work's records.
+	recordsChanged
 	// executorChanged: RBAC changed for the work's executor.
 	executorChanged
 	// reconnected: the hub or the managed cluster answers again after an
@@ -55,17 +55,17 @@ const (
 type keyOf int
 
 const (
-	workKey     keyOf = iota // the work's namespace/name
-	appliedName              // the name of its AppliedManifestWork
+	byWork    keyOf = iota // the work's namespace/name
+	byApplied              // the name of its AppliedManifestWork
 )
 
-// when is how a key joins a queue.
-type when int
+// timing is how a key joins a queue.
+type timing int
 
 const (
-	now        when = iota
-	afterBurst      // recordsDelay later
-	ifFailing       // at once, if it is backing off, its failures forgotten
+	atOnce     timing = iota
+	afterBurst        // recordsDelay later
+	ifFailing         // at once, if it is backing off, its failures forgotten
 )
 
 // recordsDelay is how long a work whose apply records changed waits before
@@ -76,10 +76,10 @@ const recordsDelay = time.Second
 // trigger is one row of the routing: on an event about a work, the
 // controller named by to queues the work's key.
 type trigger struct {
-	on   event
-	to   string // a controller's name
-	key  keyOf
-	when when
+	on     event
+	to     string // a controller's name
+	key    keyOf
+	timing timing
 }
 
 // triggers are the routing of the events to the controllers' queues.
@@ -99,33 +99,33 @@ type trigger struct {
 // does not depend on it. After an outage, what failed meanwhile is retried
 // at once; the apply does so with its own backoff (onOutages).
 var triggers = []trigger{
-	{objectChanged, manifestwork.ControllerName, workKey, now},
-	{objectChanged, availability.ControllerName, workKey, now},
-	{objectChanged, statusfeedback.ControllerName, workKey, now},
-	{objectChanged, appliedresources.ControllerName, workKey, afterBurst},
-	{objectChanged, finalize.AppliedControllerName, appliedName, now},
+	{objectChanged, manifestwork.ControllerName, byWork, atOnce},
+	{objectChanged, availability.ControllerName, byWork, atOnce},
+	{objectChanged, statusfeedback.ControllerName, byWork, atOnce},
+	{objectChanged, appliedresources.ControllerName, byWork, afterBurst},
+	{objectChanged, finalize.AppliedControllerName, byApplied, atOnce},
 
-	{objectListed, manifestwork.ControllerName, workKey, now},
-	{objectListed, availability.ControllerName, workKey, now},
-	{objectListed, statusfeedback.ControllerName, workKey, now},
+	{objectListed, manifestwork.ControllerName, byWork, atOnce},
+	{objectListed, availability.ControllerName, byWork, atOnce},
+	{objectListed, statusfeedback.ControllerName, byWork, atOnce},
 
-	{watchFailed, manifestwork.ControllerName, workKey, now},
-	{watchFailed, availability.ControllerName, workKey, now},
-	{watchFailed, statusfeedback.ControllerName, workKey, now},
+	{watchFailed, manifestwork.ControllerName, byWork, atOnce},
+	{watchFailed, availability.ControllerName, byWork, atOnce},
+	{watchFailed, statusfeedback.ControllerName, byWork, atOnce},
 
-	{objectRead, manifestwork.ControllerName, workKey, now},
-	{wholeChanged, statusfeedback.ControllerName, workKey, now},
-	{recorded, appliedresources.ControllerName, workKey, afterBurst},
+	{objectRead, manifestwork.ControllerName, byWork, atOnce},
+	{wholeChanged, statusfeedback.ControllerName, byWork, atOnce},
+	{recordsChanged, appliedresources.ControllerName, byWork, afterBurst},
 
-	{executorChanged, manifestwork.ControllerName, workKey, now},
-	{executorChanged, appliedresources.ControllerName, workKey, now},
-	{executorChanged, finalize.AppliedControllerName, appliedName, now},
+	{executorChanged, manifestwork.ControllerName, byWork, atOnce},
+	{executorChanged, appliedresources.ControllerName, byWork, atOnce},
+	{executorChanged, finalize.AppliedControllerName, byApplied, atOnce},
 
-	{reconnected, availability.ControllerName, workKey, ifFailing},
-	{reconnected, appliedresources.ControllerName, workKey, ifFailing},
-	{reconnected, finalize.ControllerName, workKey, ifFailing},
-	{reconnected, statusfeedback.ControllerName, workKey, ifFailing},
-	{reconnected, finalize.AppliedControllerName, appliedName, ifFailing},
+	{reconnected, availability.ControllerName, byWork, ifFailing},
+	{reconnected, appliedresources.ControllerName, byWork, ifFailing},
+	{reconnected, finalize.ControllerName, byWork, ifFailing},
+	{reconnected, statusfeedback.ControllerName, byWork, ifFailing},
+	{reconnected, finalize.AppliedControllerName, byApplied, ifFailing},
 }
 
 // about is what an event is about: a work of this cluster (its key) and
@@ -159,15 +159,15 @@ func (r router) queue(controller string) factory.SyncContext {
 func (r router) fire(ev event, a about) {
 	for _, t := range triggers {
 		key := a.work
-		if t.key == appliedName {
+		if t.key == byApplied {
 			key = a.applied
 		}
 		if t.on != ev || key == "" {
 			continue
 		}
 		q := r.queues[t.to].Queue()
-		switch t.when {
-		case now:
+		switch t.timing {
+		case atOnce:
 			q.Add(key)
 		case afterBurst:
 			q.AddAfter(key, recordsDelay)
@@ -200,7 +200,7 @@ func (r router) onWatchFailure(user string) {
 }
 
 // onRecorded has the records of a work persisted a moment later.
-func (r router) onRecorded(key string) { r.fire(recorded, about{work: key}) }
+func (r router) onRecorded(key string) { r.fire(recordsChanged, about{work: key}) }
 
 // onRBACChange is told by the executor cache controller that RBAC changed
 // on the managed cluster, for an executor or for all. The agent's own
@@ -244,9 +244,10 @@ func (r router) onExecutorChange(works worklisters.ManifestWorkNamespaceLister) 
 // apply with its own per-work backoff). When the managed cluster has not
 // answered for stalled.Threshold, every work is reconciled, to show the
 // outage on it (Stalled).
-func (r router) onOutages(connections outage.Monitors, cluster *outage.Monitor, apply *manifestwork.Controller, in informers) {
-	connections.OnReconnect(r.retryFailed(in.works.Lister().ManifestWorks(r.agent.ClusterName), in.applied.Lister()))
-	connections.OnReconnect(apply.RetryFailed)
+func (r router) onOutages(monitors outage.Monitors, cluster *outage.Monitor, apply *manifestwork.Controller,
+	works worklisters.ManifestWorkNamespaceLister, applied worklisters.AppliedManifestWorkLister) {
+	monitors.OnReconnect(r.retryFailed(works, applied))
+	monitors.OnReconnect(apply.RetryFailed)
 	cluster.OnUnreachable(stalled.Threshold, apply.ReconcileAll)
 }
 

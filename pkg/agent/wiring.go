@@ -281,7 +281,7 @@ func (a *agent) controllers(w *wiring) ([]startup.Controller, error) {
 		Records: w.records, OnRecorded: q.onRecorded, Executors: w.executors, Cluster: c.watch.monitor,
 		Recorder: w.recorder, Events: w.events, SyncContext: q.queue(manifestwork.ControllerName),
 	})
-	q.onOutages(c.monitors, c.watch.monitor, apply, in)
+	q.onOutages(c.monitors, c.watch.monitor, apply, w.works(), in.applied.Lister())
 	executorCache, err := executorcache.New(executorcache.Deps{
 		RBAC: in.rbac, Invalidator: w.executors, Recorder: w.recorder, Changed: q.onRBACChange(w.works(), w.objects),
 	})
