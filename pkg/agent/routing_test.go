@@ -4,13 +4,20 @@ import (
 	"context"
 	"testing"
 
+	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/appliedresources"
+	"github.com/manifestwork/work/pkg/agent/controllers/availability"
+	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
+	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
+	"github.com/manifestwork/work/pkg/agent/controllers/statusfeedback"
 	"github.com/manifestwork/work/pkg/agent/executor"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -23,17 +30,29 @@ type routed struct {
 	apply, available, record, done, finalize, feedback []any
 }
 
-// recordingQueues are queues whose every sync context records what is added.
-func recordingQueues() (queues, func() routed) {
-	apply, available, record := ct.NewSyncContext(""), ct.NewSyncContext(""), ct.NewSyncContext("")
-	done, finalize, feedback := ct.NewSyncContext(""), ct.NewSyncContext(""), ct.NewSyncContext("")
-	q := queues{apply: apply, available: available, record: record, done: done, finalize: finalize, feedback: feedback}
-	return q, func() routed {
+// recordingRouter is a router of this agent whose every queue records what
+// is added.
+func recordingRouter() (router, func() routed) {
+	r := router{
+		agent:  appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash},
+		queues: map[string]factory.SyncContext{},
+	}
+	for _, t := range triggers {
+		r.queues[t.to] = ct.NewSyncContext("")
+	}
+	added := func(controller string) []any { return r.queues[controller].(*ct.SyncContext).Q.Added }
+	return r, func() routed {
 		return routed{
-			apply: apply.Q.Added, available: available.Q.Added, record: record.Q.Added,
-			done: done.Q.Added, finalize: finalize.Q.Added, feedback: feedback.Q.Added,
+			apply: added(manifestwork.ControllerName), available: added(availability.ControllerName),
+			record: added(appliedresources.ControllerName), done: added(finalize.AppliedControllerName),
+			finalize: added(finalize.ControllerName), feedback: added(statusfeedback.ControllerName),
 		}
 	}
+}
+
+// recordingQueue is the queue of the named controller of a recordingRouter.
+func recordingQueue(r router, controller string) *ct.RecordingQueue {
+	return r.queue(controller).Queue().(*ct.RecordingQueue)
 }
 
 func TestOnObjectChange(t *testing.T) {
@@ -58,15 +77,15 @@ func TestOnObjectChange(t *testing.T) {
 		want:        routed{done: []any{fixture.HubHash + "-"}},
 	}} {
 		t.Run(tt.name, func(t *testing.T) {
-			q, got := recordingQueues()
-			q.onObjectChange(appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash})(tt.appliedName)
+			r, got := recordingRouter()
+			r.onObjectChange(tt.appliedName)
 			assert.Equal(t, tt.want, got())
 			for _, key := range tt.want.record {
-				delay, _ := q.record.Queue().(*ct.RecordingQueue).Delay(key)
+				delay, _ := recordingQueue(r, appliedresources.ControllerName).Delay(key)
 				assert.Equal(t, recordsDelay, delay, "the records of a burst of changes are written once, after it")
 			}
 			for _, key := range tt.want.apply {
-				_, delayed := q.apply.Queue().(*ct.RecordingQueue).Delay(key)
+				_, delayed := recordingQueue(r, manifestwork.ControllerName).Delay(key)
 				assert.False(t, delayed, "drift is repaired at once")
 			}
 		})
@@ -110,8 +129,8 @@ func TestOnExecutorChange(t *testing.T) {
 		want: routed{},
 	}} {
 		t.Run(tt.name, func(t *testing.T) {
-			q, got := recordingQueues()
-			q.onExecutorChange(lister, appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash})(context.Background(), tt.user)
+			router, got := recordingRouter()
+			router.onExecutorChange(lister)(context.Background(), tt.user)
 			r := got()
 			// The lister lists in no fixed order.
 			assert.ElementsMatch(t, tt.want.apply, r.apply, "apply")
@@ -140,8 +159,8 @@ func TestOnWatchFailure(t *testing.T) {
 		{"a key of another namespace", "other/web", routed{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			q, got := recordingQueues()
-			q.onWatchFailure(fixture.Cluster)(tt.user)
+			r, got := recordingRouter()
+			r.onWatchFailure(tt.user)
 			assert.Equal(t, tt.want, got())
 		})
 	}
@@ -161,8 +180,8 @@ func TestOnListed(t *testing.T) {
 		{"an object of another hub's work", "otherhub-web", routed{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			q, got := recordingQueues()
-			q.onListed(appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash})(tt.appliedName)
+			r, got := recordingRouter()
+			r.onListed(tt.appliedName)
 			assert.Equal(t, tt.want, got())
 		})
 	}
@@ -177,17 +196,18 @@ func TestRetryFailedInSharedQueues(t *testing.T) {
 		require.NoError(t, works.Add(&workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{Namespace: "cluster1", Name: name}}))
 		require.NoError(t, applied.Add(&workv1.AppliedManifestWork{ObjectMeta: metav1.ObjectMeta{Name: "hash-" + name}}))
 	}
-	q := newQueues(record.NewFakeRecorder(10))
+	r := newRouter(appliedwork.Agent{ClusterName: "cluster1", HubHash: "hash"}, events.NewLoggingEventRecorder(eventComponent, clock.RealClock{}))
+	available, done := r.queue(availability.ControllerName).Queue(), r.queue(finalize.AppliedControllerName).Queue()
 	for range 10 {
-		q.available.Queue().AddRateLimited("cluster1/failed")
-		q.done.Queue().AddRateLimited("hash-failed")
+		available.AddRateLimited("cluster1/failed")
+		done.AddRateLimited("hash-failed")
 	}
 
-	q.retryFailed(worklisters.NewManifestWorkLister(works).ManifestWorks("cluster1"), worklisters.NewAppliedManifestWorkLister(applied))()
+	r.retryFailed(worklisters.NewManifestWorkLister(works).ManifestWorks("cluster1"), worklisters.NewAppliedManifestWorkLister(applied))()
 
-	assert.Equal(t, 1, q.available.Queue().Len(), "the failed work is queued at once, the fine one is not")
-	assert.Equal(t, 1, q.done.Queue().Len(), "the failed AppliedManifestWork is queued at once, the fine one is not")
-	assert.Zero(t, q.available.Queue().NumRequeues("cluster1/failed"), "backoff forgotten")
-	assert.Zero(t, q.done.Queue().NumRequeues("hash-failed"), "backoff forgotten")
-	assert.Zero(t, q.record.Queue().Len(), "nothing failed there")
+	assert.Equal(t, 1, available.Len(), "the failed work is queued at once, the fine one is not")
+	assert.Equal(t, 1, done.Len(), "the failed AppliedManifestWork is queued at once, the fine one is not")
+	assert.Zero(t, available.NumRequeues("cluster1/failed"), "backoff forgotten")
+	assert.Zero(t, done.NumRequeues("hash-failed"), "backoff forgotten")
+	assert.Zero(t, r.queue(appliedresources.ControllerName).Queue().Len(), "nothing failed there")
 }

@@ -34,18 +34,17 @@ func Run(ctx context.Context, o *Options) error {
 		if err != nil {
 			return nil, err
 		}
-		return &startup.Work{LeaseCluster: conns.lease, Lead: newAgent(o.agentDeps(conns, ready)).run}, nil
+		return &startup.Work{LeaseCluster: conns.lease, Lead: startup.Lead(ready, newAgent(o.agentDeps(conns)).wire)}, nil
 	})
 }
 
-func (o *Options) agentDeps(conns *connections, ready *diagnostics.Readiness) agentDeps {
+func (o *Options) agentDeps(conns *connections) agentDeps {
 	return agentDeps{
 		ClusterName:         o.ClusterName,
 		AgentID:             o.agentID(),
 		Hub:                 conns.hub,
 		Source:              conns.source,
 		Spoke:               conns.spoke,
-		Ready:               ready,
 		Workers:             o.WorkloadAgentWorkers,
 		EvictionGracePeriod: o.AppliedManifestWorkEvictionGracePeriod,
 		StatusSyncInterval:  o.StatusSyncInterval,

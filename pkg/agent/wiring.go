@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/openshift/library-go/pkg/controller/factory"
+	"github.com/openshift/library-go/pkg/operator/events"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -13,11 +13,13 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
+	rbacinformers "k8s.io/client-go/informers/rbac/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply/records"
@@ -40,32 +42,32 @@ import (
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/kubeconn/outage"
 	"github.com/manifestwork/work/pkg/manifest"
+	"github.com/manifestwork/work/pkg/startup"
 )
 
-// wiring is everything the active replica runs.
+// wiring is what the agent's controllers share, made at once by
+// newWiring before any of them; nothing changes it afterwards.
 type wiring struct {
-	// factories are the informer factories: ManifestWorks on the hub, this
-	// cluster's AppliedManifestWorks, RBAC of the managed cluster.
-	factories    []informerFactory
-	synced       []cache.InformerSynced
-	labelApplied appliedwork.Starting // labels the records without it, before the controllers start
-	objects      *objectwatch.Tracker
-	appliedTypes func() []objectwatch.Use // types and namespaces the AppliedManifestWorks record
-	monitors     outage.Monitors          // run them before the informers
-	controllers  []runnable
-	background   []func(context.Context) // run beside the controllers
-	events       record.EventBroadcaster // writes the controllers' Events to the hub; shut it down
-	hubAddress   string                  // for the logs
+	agent     appliedwork.Agent // the cluster, hub and agent ID the records name
+	clients   *clients
+	factories []startup.InformerFactory // hub, managed cluster, RBAC
+	informers informers
+	router    router               // the controllers' queues, fed by the triggers
+	recorder  events.Recorder      // library-go's, only logs
+	events    record.EventRecorder // Kubernetes Events on the hub
+	records   *records.Store       // what was last applied, shared by apply and record
+	hub       workwriter.Hub       // the writes of ManifestWorks on the hub
+	objects   *objectwatch.Tracker // the applied objects, watched
+	// availability assesses the availability and health of works, for the
+	// availability controller and, for works with rules, the feedback one
+	availability *availability.Assessor
+	executors    *executor.Authorizer
 }
 
-type informerFactory interface {
-	Start(stop <-chan struct{})
-	Shutdown()
-}
-
-type runnable struct {
-	controller factory.Controller
-	workers    int
+type informers struct {
+	works   workinformers.ManifestWorkInformer
+	applied workinformers.AppliedManifestWorkInformer // this cluster's
+	rbac    rbacinformers.Interface                   // the managed cluster's
 }
 
 // clients are the API clients of the hub and the managed cluster.
@@ -113,84 +115,72 @@ func (a *agent) clients() (*clients, error) {
 // rule (OCM's per-call limit), so that a rule cannot stall a worker.
 const celCostLimit = 1_000_000
 
-// wire builds the informers and controllers. The hub informers only see the
-// namespace named after this cluster. Once it returns a wiring, the caller
-// shuts its events down.
-func (a *agent) wire() (w *wiring, err error) {
+// wire builds the informers and controllers; nothing runs yet.
+func (a *agent) wire() (*startup.Controllers, error) {
 	c, err := a.clients()
 	if err != nil {
 		return nil, err
 	}
-	broadcaster, recorder := newEventRecorder(c.hub.EventSink())
-	defer func() {
-		if err != nil {
-			broadcaster.Shutdown()
-		}
-	}()
+	broadcaster, events := newEventRecorder(c.hub.EventSink())
+	w := a.newWiring(c, events)
+	controllers, err := a.controllers(w)
+	if err != nil {
+		broadcaster.Shutdown()
+		return nil, err
+	}
+	return &startup.Controllers{
+		Monitors:    []func(context.Context){c.monitors.Run},
+		Informers:   w.factories,
+		Synced:      []cache.InformerSynced{w.informers.works.Informer().HasSynced, w.informers.applied.Informer().HasSynced},
+		Background:  []func(context.Context){w.objects.Run},
+		Prepare:     []func(context.Context){w.labelAppliedWorks, w.watchAppliedTypes},
+		Controllers: controllers,
+		ReadyLog:    []any{"cluster", a.ClusterName, "hub", c.hub.Address(), "agentID", a.AgentID},
+		Stop:        broadcaster.Shutdown, // writes the controllers' Events to the hub
+	}, nil
+}
+
+// newWiring builds the informers, the queues and what the controllers
+// share. The hub informers only see the namespace named after this cluster,
+// the managed cluster's the AppliedManifestWorks of this cluster.
+func (a *agent) newWiring(c *clients, eventRecorder record.EventRecorder) *wiring {
 	compact := newCacheCompactor()
 	hubInformers := externalversions.NewSharedInformerFactoryWithOptions(c.hub.WatchClient(), informerResync,
 		externalversions.WithNamespace(a.ClusterName), externalversions.WithTransform(compact.transform))
 	spokeInformers := externalversions.NewSharedInformerFactoryWithOptions(c.watch.spoke, informerResync,
 		externalversions.WithTransform(compact.transform),
 		externalversions.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = appliedwork.Selector(a.ClusterName) }))
-	kubeInformers := kubeinformers.NewSharedInformerFactory(c.watch.kube, informerResync) // RBAC
-	w = &wiring{
-		events: broadcaster, monitors: c.monitors, hubAddress: c.hub.Address(),
-		factories: []informerFactory{hubInformers, spokeInformers, kubeInformers},
-	}
-	in := informers{
-		works:   hubInformers.Work().V1().ManifestWorks(),
-		applied: spokeInformers.Work().V1().AppliedManifestWorks(),
-	}
-	w.synced = []cache.InformerSynced{in.works.Informer().HasSynced, in.applied.Informer().HasSynced}
-
-	q := newQueues(recorder)
-	q.records = records.NewStore()
-	q.hub = workwriter.Hub{Client: c.hub.Client(), MaxStatusSize: a.MaxStatusSize, Events: recorder, Pacing: workwriter.NewPacing(a.StatusSyncInterval)}
+	kubeInformers := kubeinformers.NewSharedInformerFactory(c.watch.kube, informerResync)
 	agent := appliedwork.Agent{ClusterName: a.ClusterName, HubHash: appliedwork.HubHash(c.hub.Address()), AgentID: a.AgentID}
-	w.labelApplied = appliedwork.Starting{
-		Agent: agent, Client: c.spoke,
-		Works: in.works.Lister().ManifestWorks(a.ClusterName), Labelled: in.applied.Lister(),
-	}
-	w.appliedTypes = func() []objectwatch.Use {
-		return appliedTypes(in.applied.Lister(), in.works.Lister().ManifestWorks(a.ClusterName), agent.HubHash)
-	}
-	w.objects = objectwatch.New(objectwatch.Deps{
-		Client: c.watch.metadata, OnChange: q.onObjectChange(agent), OnListed: q.onListed(agent), Linger: objectwatch.DefaultLinger,
-		OnRead: func(key string) { q.apply.Queue().Add(key) }, OnWatchFailure: q.onWatchFailure(a.ClusterName),
+	recorder := events.NewLoggingEventRecorder(eventComponent, clock.RealClock{})
+	r := newRouter(agent, recorder)
+	objects := objectwatch.New(objectwatch.Deps{
+		Client: c.watch.metadata, OnChange: r.onObjectChange, OnListed: r.onListed, Linger: objectwatch.DefaultLinger,
+		OnRead: r.onRead, OnWatchFailure: r.onWatchFailure,
 		Dynamic: c.watch.dynamic, StatusFields: health.Fields,
-		MaxWholeWatches: a.MaxFeedbackWatch, OnWholeChange: func(key string) { q.feedback.Queue().Add(key) },
+		MaxWholeWatches: a.MaxFeedbackWatch, OnWholeChange: r.onWholeChange,
 	})
-	q.availability = availability.NewAssessor(availability.AssessorDeps{
-		Objects: w.objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: q.events,
-	})
-	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), executor.NewDryRuns(a.Spoke), a.ExecutorCaching)
-	apply := manifestwork.New(manifestwork.Deps{
-		Agent: agent, Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-		Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: w.objects,
-		Records: q.records, OnRecorded: q.onRecorded,
-		Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
-		Cluster: c.watch.monitor,
-	})
-	q.onOutages(c.monitors, c.watch.monitor, apply, in)
-	w.controllers = append([]runnable{{workers: a.Workers, controller: apply}}, a.controllers(c, in, q, w.objects, agent)...)
-	executorCache, err := executorcache.New(executorcache.Deps{
-		RBAC: kubeInformers.Rbac().V1(), Invalidator: executors, Recorder: q.recorder,
-		Changed: q.onRBACChange(in.works.Lister().ManifestWorks(a.ClusterName), agent, w.objects),
-	})
-	if err != nil {
-		return nil, err
+	return &wiring{
+		agent: agent, clients: c, router: r, recorder: recorder, events: eventRecorder, objects: objects,
+		factories: []startup.InformerFactory{hubInformers, spokeInformers, kubeInformers},
+		informers: informers{
+			works:   hubInformers.Work().V1().ManifestWorks(),
+			applied: spokeInformers.Work().V1().AppliedManifestWorks(),
+			rbac:    kubeInformers.Rbac().V1(),
+		},
+		records: records.NewStore(),
+		hub: workwriter.Hub{Client: c.hub.Client(), MaxStatusSize: a.MaxStatusSize, Events: eventRecorder,
+			Pacing: workwriter.NewPacing(a.StatusSyncInterval)},
+		availability: availability.NewAssessor(availability.AssessorDeps{
+			Objects: objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: eventRecorder,
+		}),
+		executors: executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), executor.NewDryRuns(a.Spoke), a.ExecutorCaching),
 	}
-	w.controllers = append(w.controllers, runnable{workers: 1, controller: executorCache})
-	feedbackController := statusfeedback.New(statusfeedback.Deps{
-		ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Dynamic: c.dynamic, Objects: w.objects,
-		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
-		Interval: a.StatusSyncInterval, Availability: q.availability,
-		Recorder: q.recorder, SyncContext: q.feedback,
-	})
-	w.controllers = append(w.controllers, runnable{workers: 2, controller: feedbackController})
-	w.background = append(w.background, w.objects.Run)
-	return w, nil
+}
+
+// works lists the works of this cluster.
+func (w *wiring) works() worklisters.ManifestWorkNamespaceLister {
+	return w.informers.works.Lister().ManifestWorks(w.agent.ClusterName)
 }
 
 // labelAppliedWorks labels the AppliedManifestWorks this agent answers for
@@ -201,7 +191,8 @@ func (a *agent) wire() (w *wiring, err error) {
 // labelling failed, or the record appeared later) has it labelled when the
 // work is applied (the apply finds it when it creates it).
 func (w *wiring) labelAppliedWorks(ctx context.Context) {
-	if err := appliedwork.LabelAll(ctx, w.labelApplied, appliedTypesTimeout); err != nil && ctx.Err() == nil {
+	label := appliedwork.Starting{Agent: w.agent, Client: w.clients.spoke, Works: w.works(), Labelled: w.informers.applied.Lister()}
+	if err := appliedwork.LabelAll(ctx, label, appliedTypesTimeout); err != nil && ctx.Err() == nil {
 		klog.FromContext(ctx).Info("Not every AppliedManifestWork could be labelled in time; starting anyway", "err", err)
 	}
 }
@@ -222,7 +213,7 @@ const appliedTypesTimeout = 30 * time.Second
 // the watches over as they are reconciled (an unused watch lingers, see
 // objectwatch.DefaultLinger).
 func (w *wiring) watchAppliedTypes(ctx context.Context) {
-	uses := w.appliedTypes()
+	uses := appliedTypes(w.informers.applied.Lister(), w.works(), w.agent.HubHash)
 	if len(uses) == 0 {
 		return
 	}
@@ -267,11 +258,6 @@ func appliedTypes(applied worklisters.AppliedManifestWorkLister, works workliste
 	return uses
 }
 
-type informers struct {
-	works   workinformers.ManifestWorkInformer
-	applied workinformers.AppliedManifestWorkInformer // this cluster's
-}
-
 // eventComponent is the source of the agent's Events.
 const eventComponent = "work-agent"
 
@@ -284,34 +270,54 @@ func newEventRecorder(sink record.EventSink) (record.EventBroadcaster, record.Ev
 	return broadcaster, broadcaster.NewRecorder(workscheme.Scheme, corev1.EventSource{Component: eventComponent})
 }
 
-// controllers are the agent's controllers but the ManifestWork one, each
-// with its workers.
-func (a *agent) controllers(c *clients, in informers, q queues, objects *objectwatch.Tracker, agent appliedwork.Agent) []runnable {
-	return []runnable{
-		{workers: 2, controller: availability.New(availability.Deps{
-			ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Assessor: q.availability,
-			Recorder: q.recorder, SyncContext: q.available,
-		})},
-		{workers: 2, controller: appliedresources.New(appliedresources.Deps{
-			Agent: agent,
-			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Metadata: c.metadata, Objects: objects, Records: q.records,
-			Recorder: q.recorder, Events: q.events, SyncContext: q.record,
-		})},
-		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
-			Agent: agent,
-			Hub:   q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Recorder: q.recorder, Events: q.events, SyncContext: q.finalize,
-		})},
-		{workers: 2, controller: finalize.NewAppliedController(finalize.AppliedDeps{
-			Agent: agent,
-			Hub:   q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
-			Metadata: c.metadata, Objects: objects,
-			Recorder: q.recorder, Events: q.events, SyncContext: q.done,
-		})},
-		{workers: 1, controller: eviction.New(eviction.Deps{
-			Agent: agent, GracePeriod: a.EvictionGracePeriod,
-			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied, Recorder: q.recorder,
-		})},
+// controllers are the agent's controllers, each with its workers. Each
+// takes its queue from the router, which the triggers feed; what the
+// apply hears of the outages it declares here too.
+func (a *agent) controllers(w *wiring) ([]startup.Controller, error) {
+	in, c, q := w.informers, w.clients, w.router
+	apply := manifestwork.New(manifestwork.Deps{
+		Agent: w.agent, Hub: w.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+		Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: w.objects,
+		Records: w.records, OnRecorded: q.onRecorded, Executors: w.executors, Cluster: c.watch.monitor,
+		Recorder: w.recorder, Events: w.events, SyncContext: q.queue(manifestwork.ControllerName),
+	})
+	q.onOutages(c.monitors, c.watch.monitor, apply, w.works(), in.applied.Lister())
+	executorCache, err := executorcache.New(executorcache.Deps{
+		RBAC: in.rbac, Invalidator: w.executors, Recorder: w.recorder, Changed: q.onRBACChange(w.works(), w.objects),
+	})
+	if err != nil {
+		return nil, err
 	}
+	return []startup.Controller{
+		{Workers: a.Workers, Controller: apply},
+		{Workers: 2, Controller: availability.New(availability.Deps{
+			ClusterName: a.ClusterName, Hub: w.hub, Works: in.works, Assessor: w.availability,
+			Recorder: w.recorder, SyncContext: q.queue(availability.ControllerName),
+		})},
+		{Workers: 2, Controller: appliedresources.New(appliedresources.Deps{
+			Agent: w.agent, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Metadata: c.metadata, Objects: w.objects, Records: w.records,
+			Recorder: w.recorder, Events: w.events, SyncContext: q.queue(appliedresources.ControllerName),
+		})},
+		{Workers: 2, Controller: finalize.NewWorkController(finalize.WorkDeps{
+			Agent: w.agent, Hub: w.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Recorder: w.recorder, Events: w.events, SyncContext: q.queue(finalize.ControllerName),
+		})},
+		{Workers: 2, Controller: finalize.NewAppliedController(finalize.AppliedDeps{
+			Agent: w.agent, Hub: w.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Metadata: c.metadata, Objects: w.objects,
+			Recorder: w.recorder, Events: w.events, SyncContext: q.queue(finalize.AppliedControllerName),
+		})},
+		{Workers: 1, Controller: eviction.New(eviction.Deps{
+			Agent: w.agent, GracePeriod: a.EvictionGracePeriod,
+			Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied, Recorder: w.recorder,
+		})},
+		{Workers: 1, Controller: executorCache},
+		{Workers: 2, Controller: statusfeedback.New(statusfeedback.Deps{
+			ClusterName: a.ClusterName, Hub: w.hub, Works: in.works, Dynamic: c.dynamic, Objects: w.objects,
+			Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
+			Interval: a.StatusSyncInterval, Availability: w.availability,
+			Recorder: w.recorder, SyncContext: q.queue(statusfeedback.ControllerName),
+		})},
+	}, nil
 }

@@ -5,9 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
-	"github.com/manifestwork/work/pkg/kubeconn"
 	"github.com/manifestwork/work/pkg/startup"
 )
 
@@ -86,17 +84,5 @@ func (o *ManagerOptions) Validate() error {
 // RunManager runs work manager until ctx is cancelled, like Run without the
 // webhook (OCM runs it apart: work webhook-server).
 func RunManager(ctx context.Context, o *ManagerOptions) error {
-	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *diagnostics.Readiness) (*startup.Work, error) {
-		hub := kubeconn.Cluster{Role: "hub", Flag: "--kubeconfig", Kubeconfig: o.Kubeconfig}
-		cfg, err := o.Connect(ctx, hub, kubeconn.ManifestWorkAPI)
-		if err != nil {
-			return nil, err
-		}
-		deps := hubDeps{
-			Config: cfg, Ready: ready, Hub: hub,
-			CleanUp:     o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork),
-			ReplicaSets: o.ReplicaSetsOn(),
-		}
-		return &startup.Work{LeaseCluster: cfg, Lead: newHub(deps).run}, nil
-	})
+	return startup.Run(ctx, &o.Options, o.Validate, controllers(&o.Options, o.ReplicaSetsOn(), nil))
 }

@@ -3,6 +3,8 @@ package hub
 import (
 	"context"
 
+	"k8s.io/client-go/rest"
+
 	"github.com/manifestwork/work/pkg/diagnostics"
 	"github.com/manifestwork/work/pkg/features"
 	"github.com/manifestwork/work/pkg/kubeconn"
@@ -22,27 +24,47 @@ const LeaseName = "work-hub"
 // marks the hub ready before it listens with a certificate; should it stop
 // serving, the hub stops too.
 func Run(ctx context.Context, o *Options) error {
-	return startup.Run(ctx, &o.Options, o.Validate, func(ctx context.Context, ready *diagnostics.Readiness) (*startup.Work, error) {
+	replicaSets := o.FeatureGate.Enabled(features.ManifestWorkReplicaSet)
+	return startup.Run(ctx, &o.Options, o.Validate, controllers(&o.Options, replicaSets, o.webhook))
+}
+
+// serverStart starts one of startup.Work's Servers.
+type serverStart = func(context.Context) (startup.Server, error)
+
+// webhook is the validating webhook's server, on the hub at cfg, when it
+// is configured.
+func (o *Options) webhook(cfg *rest.Config) []serverStart {
+	if !o.WebhookEnabled() {
+		return nil
+	}
+	settings := webhookSettings{
+		Flag: "--webhook-bind-address", BindAddress: o.WebhookBindAddress,
+		CertFile: o.TLSCertFile, KeyFile: o.TLSPrivateKeyFile, ManifestLimit: o.ManifestLimit,
+	}
+	return []serverStart{func(ctx context.Context) (startup.Server, error) {
+		return startWebhook(ctx, &o.Options, settings, cfg)
+	}}
+}
+
+// controllers is the start of a process that runs the hub controllers, the
+// replica set one if replicaSets says so: it probes the hub once, then
+// builds the work the lease elects, beside the servers that servers
+// returns (nil: none).
+func controllers(o *startup.Options, replicaSets bool, servers func(*rest.Config) []serverStart) startup.Start {
+	return func(ctx context.Context, ready *diagnostics.Readiness) (*startup.Work, error) {
 		hub := kubeconn.Cluster{Role: "hub", Flag: "--kubeconfig", Kubeconfig: o.Kubeconfig}
 		cfg, err := o.Connect(ctx, hub, kubeconn.ManifestWorkAPI)
 		if err != nil {
 			return nil, err
 		}
 		deps := hubDeps{
-			Config: cfg, Ready: ready, Hub: hub,
-			CleanUp:     o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork),
-			ReplicaSets: o.FeatureGate.Enabled(features.ManifestWorkReplicaSet),
+			Config: cfg, Hub: hub, ReplicaSets: replicaSets,
+			CleanUp: o.FeatureGate.Enabled(features.CleanUpCompletedManifestWork),
 		}
-		work := &startup.Work{LeaseCluster: cfg, Lead: newHub(deps).run}
-		if o.WebhookEnabled() {
-			settings := webhookSettings{
-				Flag: "--webhook-bind-address", BindAddress: o.WebhookBindAddress,
-				CertFile: o.TLSCertFile, KeyFile: o.TLSPrivateKeyFile, ManifestLimit: o.ManifestLimit,
-			}
-			work.Servers = append(work.Servers, func(ctx context.Context) (startup.Server, error) {
-				return startWebhook(ctx, &o.Options, settings, cfg)
-			})
+		work := &startup.Work{LeaseCluster: cfg, Lead: startup.Lead(ready, newHub(deps).wire)}
+		if servers != nil {
+			work.Servers = servers(cfg)
 		}
 		return work, nil
-	})
+	}
 }
