@@ -16,16 +16,18 @@ import (
 	workv1client "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1"
 )
 
-// client is the Hub as a clientset: the ManifestWorks of the agent's
-// cluster, listed, watched and read from the local copy, and patched
+// client is the local copy as a clientset: the ManifestWorks of the
+// agent's cluster, listed, watched and read from the store, and patched
 // (status and finalizers) through the source. Every other verb and group is
 // refused; the agent uses none of them on works.
 type client struct {
 	versioned.Interface // not set: only WorkV1 is served
-	hub                 *Hub
+	cluster             string
+	store               *store    // reads
+	statuses            *statuses // patches
 }
 
-func (c *client) WorkV1() workv1client.WorkV1Interface { return workV1{hub: c.hub} }
+func (c *client) WorkV1() workv1client.WorkV1Interface { return workV1{client: c} }
 
 // IsWatchListSemanticsUnSupported tells client-go's reflector to list, then
 // watch: the local copy does not stream its initial state.
@@ -33,24 +35,24 @@ func (c *client) IsWatchListSemanticsUnSupported() bool { return true }
 
 type workV1 struct {
 	workv1client.WorkV1Interface // not set: only ManifestWorks are served
-	hub                          *Hub
+	client                       *client
 }
 
 func (g workV1) ManifestWorks(namespace string) workv1client.ManifestWorkInterface {
-	return works{hub: g.hub, namespace: namespace}
+	return works{client: g.client, namespace: namespace}
 }
 
 // works are the ManifestWorks of one namespace; only the agent's cluster
 // has any.
 type works struct {
-	hub       *Hub
+	client    *client
 	namespace string
 }
 
-func (w works) mine() bool { return w.namespace == "" || w.namespace == w.hub.d.ClusterName }
+func (w works) mine() bool { return w.namespace == "" || w.namespace == w.client.cluster }
 
 func (w works) Get(_ context.Context, name string, _ metav1.GetOptions) (*workv1.ManifestWork, error) {
-	work, ok := w.hub.store.get(name)
+	work, ok := w.client.store.get(name)
 	if !ok || !w.mine() {
 		return nil, notFound(name)
 	}
@@ -65,7 +67,7 @@ func (w works) List(_ context.Context, opts metav1.ListOptions) (*workv1.Manifes
 	if !w.mine() {
 		return listOf(nil, "0"), nil
 	}
-	items, version := w.hub.store.list(selector)
+	items, version := w.client.store.list(selector)
 	return listOf(items, version), nil
 }
 
@@ -77,7 +79,7 @@ func (w works) Watch(_ context.Context, opts metav1.ListOptions) (watch.Interfac
 	if !w.mine() {
 		selector = labels.Nothing()
 	}
-	return w.hub.store.watch(opts.ResourceVersion, selector)
+	return w.client.store.watch(opts.ResourceVersion, selector)
 }
 
 func (w works) Patch(ctx context.Context, name string, pt types.PatchType, data []byte, _ metav1.PatchOptions, subresources ...string) (*workv1.ManifestWork, error) {
@@ -91,7 +93,7 @@ func (w works) Patch(ctx context.Context, name string, pt types.PatchType, data 
 	if len(subresources) > 0 {
 		sub = subresources[0]
 	}
-	return w.hub.patch(ctx, name, data, sub)
+	return w.client.statuses.patch(ctx, name, data, sub)
 }
 
 func (w works) Create(context.Context, *workv1.ManifestWork, metav1.CreateOptions) (*workv1.ManifestWork, error) {
@@ -142,28 +144,6 @@ func selectorOf(opts metav1.ListOptions) (labels.Selector, error) {
 	return selector, nil
 }
 
-func workUID(resourceID string) types.UID { return types.UID(resourceID) }
-
 func errUnsupported(name, verb string) error {
 	return apierrors.NewMethodNotSupported(worksResource, verb+" of work "+name)
-}
-
-func errConflict(name string) error {
-	return apierrors.NewConflict(worksResource, name, errStale)
-}
-
-func errBadPatch(name string, err error) error {
-	return apierrors.NewBadRequest("work " + name + ": " + err.Error())
-}
-
-func errUnavailable(err error) error {
-	return apierrors.NewServiceUnavailable(err.Error())
-}
-
-var errStale = staleError{}
-
-type staleError struct{}
-
-func (staleError) Error() string {
-	return "the object has been modified; apply the patch to its latest version"
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -67,14 +66,13 @@ type statusHashList struct {
 
 // specEvent is a spec event read: the work it carries, or its deletion.
 type specEvent struct {
-	Type       EventType
 	ResourceID string
 	Version    int64
 	Cluster    string
 	Source     string
 	// MetaName is the name in the metadata extension, if any.
 	MetaName string
-	// Name is the work's name, which the Hub chooses (Hub.nameOf).
+	// Name is the work's name, which the Hub chooses (specs.nameOf).
 	Name string
 	// Deleting is set on a deletion; Work is then nil.
 	Deleting *metav1.Time
@@ -86,44 +84,18 @@ type specEvent struct {
 	Invalid error
 }
 
-// errNotAWorkEvent marks an event that is not about works at all.
-var errNotAWorkEvent = errors.New("not a work event")
-
-// decodeSpec reads a spec event. An error means the event cannot name a
-// work (its type, resource id, version or cluster is missing or wrong) and
-// is dropped; data that does not read as a spec is reported in Invalid,
-// with the work it is about.
+// decodeSpec reads a spec event (the Hub has read its type). An error means
+// the event cannot name a work (its resource id, version or cluster is
+// missing or wrong) and is dropped; data that does not read as a spec is
+// reported in Invalid, with the work it is about.
 func decodeSpec(e cloudevents.Event) (specEvent, error) {
-	t, ok := ParseEventType(e.Type())
-	if !ok {
-		return specEvent{}, fmt.Errorf("%w: type %q", errNotAWorkEvent, e.Type())
-	}
-	s := specEvent{Type: t, Source: e.Source()}
+	s := specEvent{Source: e.Source()}
 	ext := e.Extensions()
-	var err error
-	if s.ResourceID, err = cetypes.ToString(ext[ExtResourceID]); err != nil || s.ResourceID == "" {
-		return s, fmt.Errorf("event %s has no %s extension", e.ID(), ExtResourceID)
+	if err := s.readAddress(e.ID(), ext); err != nil {
+		return s, err
 	}
-	version, err := cetypes.ToInteger(ext[ExtResourceVersion])
-	if err != nil {
-		return s, fmt.Errorf("event %s: %s: %v", e.ID(), ExtResourceVersion, err)
-	}
-	s.Version = int64(version)
-	if s.Cluster, err = cetypes.ToString(ext[ExtClusterName]); err != nil || s.Cluster == "" {
-		return s, fmt.Errorf("event %s has no %s extension", e.ID(), ExtClusterName)
-	}
-	var meta metav1.ObjectMeta
-	var badMeta error
-	if v, ok := ext[ExtMetadata]; ok {
-		raw, err := cetypes.ToString(v)
-		if err == nil {
-			err = json.Unmarshal([]byte(raw), &meta)
-		}
-		if err != nil {
-			badMeta = fmt.Errorf("the %s extension is not an object's metadata: %v", ExtMetadata, err)
-		}
-		s.MetaName = meta.Name
-	}
+	meta, badMeta := readMetadata(ext)
+	s.MetaName = meta.Name
 	if v, ok := ext[ExtDeletionTimestamp]; ok {
 		at, err := cetypes.ToTime(v)
 		if err != nil {
@@ -132,16 +104,7 @@ func decodeSpec(e cloudevents.Event) (specEvent, error) {
 		s.Deleting = &metav1.Time{Time: at}
 		return s, nil
 	}
-	// The Hub names the work (see Hub.nameOf); until then it goes by its
-	// resource id.
-	s.Work = &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{
-		Name:        s.ResourceID,
-		Namespace:   s.Cluster,
-		UID:         types.UID(s.ResourceID),
-		Generation:  s.Version,
-		Labels:      map[string]string{},
-		Annotations: map[string]string{},
-	}}
+	s.Work = s.newWork()
 	if badMeta != nil {
 		s.Invalid = badMeta
 		return s, nil
@@ -154,18 +117,74 @@ func decodeSpec(e cloudevents.Event) (specEvent, error) {
 	}
 	s.Work.Labels[OriginalSourceLabel] = s.Source
 	s.Work.Annotations[DataTypeAnnotation] = DataType
-	var bundle manifestBundle
-	if err := json.Unmarshal(e.Data(), &bundle); err != nil {
-		s.Invalid = fmt.Errorf("the event's data is not a manifest bundle: %v", err)
-		return s, nil
+	s.Invalid = readBundle(e.Data(), &s.Work.Spec)
+	return s, nil
+}
+
+// readAddress reads which work of which cluster the event is about, and
+// the source's version of its spec.
+func (s *specEvent) readAddress(id string, ext map[string]any) error {
+	var err error
+	if s.ResourceID, err = cetypes.ToString(ext[ExtResourceID]); err != nil || s.ResourceID == "" {
+		return fmt.Errorf("event %s has no %s extension", id, ExtResourceID)
 	}
-	s.Work.Spec = workv1.ManifestWorkSpec{
+	version, err := cetypes.ToInteger(ext[ExtResourceVersion])
+	if err != nil {
+		return fmt.Errorf("event %s: %s: %v", id, ExtResourceVersion, err)
+	}
+	s.Version = int64(version)
+	if s.Cluster, err = cetypes.ToString(ext[ExtClusterName]); err != nil || s.Cluster == "" {
+		return fmt.Errorf("event %s has no %s extension", id, ExtClusterName)
+	}
+	return nil
+}
+
+// readMetadata reads the metadata extension, if any; an error says why it
+// is not an object's metadata.
+func readMetadata(ext map[string]any) (metav1.ObjectMeta, error) {
+	var meta metav1.ObjectMeta
+	v, ok := ext[ExtMetadata]
+	if !ok {
+		return meta, nil
+	}
+	raw, err := cetypes.ToString(v)
+	if err == nil {
+		err = json.Unmarshal([]byte(raw), &meta)
+	}
+	if err != nil {
+		return meta, fmt.Errorf("the %s extension is not an object's metadata: %v", ExtMetadata, err)
+	}
+	return meta, nil
+}
+
+// newWork is the work of the event without labels, annotations or spec.
+// The Hub names it (see specs.nameOf); until then it goes by its resource
+// id.
+func (s *specEvent) newWork() *workv1.ManifestWork {
+	return &workv1.ManifestWork{ObjectMeta: metav1.ObjectMeta{
+		Name:        s.ResourceID,
+		Namespace:   s.Cluster,
+		UID:         types.UID(s.ResourceID),
+		Generation:  s.Version,
+		Labels:      map[string]string{},
+		Annotations: map[string]string{},
+	}}
+}
+
+// readBundle reads the event's data, a manifest bundle, into spec; an error
+// says why it is not one.
+func readBundle(data []byte, spec *workv1.ManifestWorkSpec) error {
+	var bundle manifestBundle
+	if err := json.Unmarshal(data, &bundle); err != nil {
+		return fmt.Errorf("the event's data is not a manifest bundle: %v", err)
+	}
+	*spec = workv1.ManifestWorkSpec{
 		Workload:        workv1.ManifestsTemplate{Manifests: bundle.Manifests},
 		DeleteOption:    bundle.DeleteOption,
 		ManifestConfigs: bundle.ManifestConfigs,
 		Executor:        bundle.Executer,
 	}
-	return s, nil
+	return nil
 }
 
 // newEvent starts an event of the agent's.

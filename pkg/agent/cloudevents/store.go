@@ -33,6 +33,12 @@ var worksResource = workv1.Resource("manifestworks")
 // resource version of their spec; their own resource version is the
 // store's.
 type store struct {
+	// writes serialises the changes of the local copy: whoever reads a work
+	// to write it back (a spec received, an agent's patch, whose status
+	// event then goes out in order) holds it across both, so that neither
+	// overwrites what the other just stored.
+	writes sync.Mutex
+
 	mu       sync.Mutex
 	version  uint64
 	works    map[string]*workv1.ManifestWork // by name
