@@ -2,8 +2,11 @@ package cloudevents
 
 import (
 	"context"
+	"time"
 
 	cloudevents "github.com/cloudevents/sdk-go/v2/event"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/utils/clock"
 )
 
 // Transport speaks one protocol (MQTT or gRPC) to a broker or a server on
@@ -48,3 +51,19 @@ var ErrDisconnected = disconnectedError{}
 type disconnectedError struct{}
 
 func (disconnectedError) Error() string { return "not connected to the broker" }
+
+// ReconnectBackoff is OCM's reconnect backoff (sdk-go v1.0.0): 5 s at
+// first, five times longer after each wait up to a minute, each with up to
+// as much again of jitter, so 5-10 s, 25-50 s, then 1-2 min.
+var ReconnectBackoff = wait.Backoff{Duration: 5 * time.Second, Cap: time.Minute, Steps: 12, Factor: 5, Jitter: 1}
+
+// BackoffReset is how long after it last started over the backoff starts
+// over from its first step, as OCM's does: a connection that stayed up
+// this long reconnects after 5 s first.
+const BackoffReset = 10 * time.Minute
+
+// NewReconnectDelay is the wait before each reconnect attempt of one
+// transport: ReconnectBackoff, started over every BackoffReset by clk.
+func NewReconnectDelay(clk clock.Clock) wait.DelayFunc {
+	return ReconnectBackoff.DelayWithReset(clk, BackoffReset)
+}

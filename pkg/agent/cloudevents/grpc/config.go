@@ -44,8 +44,9 @@ type Config struct {
 	ClientCertData []byte
 	ClientKeyData  []byte
 	// ClientCertFile and ClientKeyFile are as written. When the data came
-	// from these files, each TLS handshake reads them again, so that a
-	// renewed certificate is used from the next connection on.
+	// from these files, each TLS handshake reads them again, and the
+	// transport follows them: a renewed certificate drops the subscription,
+	// which is made again with it.
 	ClientCertFile string
 	ClientKeyFile  string
 
@@ -231,7 +232,7 @@ func (c *Config) Validate() error {
 		return errors.New("clientCertFile/clientCertData and clientKeyFile/clientKeyData: set both or neither")
 	}
 	if certSet {
-		if _, err := c.clientCertificate(); err != nil {
+		if _, err := c.keyPair().Load(); err != nil {
 			return err
 		}
 	}
@@ -254,73 +255,15 @@ func (c *Config) caKey() string {
 	return "caData"
 }
 
-// clientCertificate is the client certificate and key: the data when set,
-// else the files, read now.
-func (c *Config) clientCertificate() (*tls.Certificate, error) {
-	certPEM, keyPEM := c.ClientCertData, c.ClientKeyData
-	var err error
-	if len(certPEM) == 0 {
-		if certPEM, err = os.ReadFile(c.ClientCertFile); err != nil {
-			return nil, fmt.Errorf("clientCertFile: %w", err)
-		}
-	}
-	if len(keyPEM) == 0 {
-		if keyPEM, err = os.ReadFile(c.ClientKeyFile); err != nil {
-			return nil, fmt.Errorf("clientKeyFile: %w", err)
-		}
-	}
-	cert, err := tls.X509KeyPair(certPEM, keyPEM)
-	if err != nil {
-		return nil, fmt.Errorf("clientCert and clientKey: %w", err)
-	}
-	return &cert, nil
-}
-
-// clientCertFiles is the content of the client certificate and key files,
-// or nil when the certificate is not read from files.
-func (c *Config) clientCertFiles() ([]byte, error) {
-	if c.ClientCertFile == "" && c.ClientKeyFile == "" || len(c.ClientCertData) > 0 && len(c.ClientKeyData) > 0 {
-		return nil, nil
-	}
-	var all []byte
-	for _, f := range []struct {
-		data      []byte
-		file, key string
-	}{
-		{c.ClientCertData, c.ClientCertFile, "clientCertFile"},
-		{c.ClientKeyData, c.ClientKeyFile, "clientKeyFile"},
-	} {
-		if len(f.data) > 0 {
-			all = append(all, f.data...)
-			continue
-		}
-		b, err := os.ReadFile(f.file)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.key, err)
-		}
-		all = append(all, b...)
-	}
-	return all, nil
+// keyPair is where the client certificate and key are: the data when set,
+// else the files, read when used.
+func (c *Config) keyPair() cloudevents.KeyPair {
+	return cloudevents.KeyPair{CertPEM: c.ClientCertData, KeyPEM: c.ClientKeyData, CertFile: c.ClientCertFile, KeyFile: c.ClientKeyFile}
 }
 
 // tlsConfig is the client's TLS config, as OCM builds it: the system's
-// roots plus the CA, TLS 1.3, and the client certificate when set.
-func (c *Config) tlsConfig() (*tls.Config, error) {
-	roots, err := x509.SystemCertPool()
-	if err != nil {
-		roots = x509.NewCertPool()
-	}
-	if len(c.CAData) > 0 && !roots.AppendCertsFromPEM(c.CAData) {
-		return nil, fmt.Errorf("%s: no PEM certificate in it", c.caKey())
-	}
-	cfg := &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS13}
-	if c.hasClientCert() {
-		if _, err := c.clientCertificate(); err != nil {
-			return nil, err
-		}
-		cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
-			return c.clientCertificate()
-		}
-	}
-	return cfg, nil
+// roots plus the CA, TLS 1.3, and the client certificate when set, with the
+// reloader of a certificate read from files (nil otherwise).
+func (c *Config) tlsConfig() (*tls.Config, *cloudevents.CertReloader, error) {
+	return cloudevents.TLSConfig(c.CAData, c.caKey(), c.keyPair())
 }

@@ -116,7 +116,7 @@ serverHealthinessTimeout: 1m
 		{name: "clientKeyFile missing", yaml: "url: h:1\nclientCertFile: " + certFile + "\nclientKeyFile: " + missing + "\n",
 			wantErr: "clientKeyFile: open " + missing},
 		{name: "key of another certificate", yaml: "url: h:1\nclientCertData: " + b64(certPEM) + "\nclientKeyData: " + b64(otherKeyPEM) + "\n",
-			wantErr: "clientCert and clientKey"},
+			wantErr: "clientCertData and clientKeyData"},
 		{name: "keepAliveConfig.time not a duration", yaml: "url: h:1\nkeepAliveConfig:\n  time: soon\n",
 			wantErr: `keepAliveConfig.time: "soon" is not a duration`},
 		{name: "keepAliveConfig.timeout negative", yaml: "url: h:1\nkeepAliveConfig:\n  timeout: -1s\n",

@@ -1,12 +1,10 @@
 package grpc
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -19,51 +17,11 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 	pbv1 "open-cluster-management.io/sdk-go/pkg/cloudevents/generic/options/grpc/protobuf/v1"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
 )
-
-// Backoff is the wait between two connection attempts: Initial at first,
-// times Factor after each failure up to Max, each wait stretched by up to
-// Jitter of itself at random. After ResetAfter without a wait it starts
-// from Initial again.
-type Backoff struct {
-	Initial    time.Duration
-	Max        time.Duration
-	Factor     float64
-	Jitter     float64
-	ResetAfter time.Duration
-}
-
-// DefaultBackoff is OCM's reconnect backoff: 5 s first, growing to a minute,
-// plus up to as much again of jitter; reset after ten quiet minutes.
-var DefaultBackoff = Backoff{Initial: 5 * time.Second, Max: time.Minute, Factor: 5, Jitter: 1, ResetAfter: 10 * time.Minute}
-
-// backoffState walks through a Backoff.
-type backoffState struct {
-	b     Backoff
-	next  time.Duration
-	last  time.Time
-	now   func() time.Time
-	float func() float64
-}
-
-func (s *backoffState) delay() time.Duration {
-	now := s.now()
-	if s.next == 0 || (s.b.ResetAfter > 0 && now.Sub(s.last) > s.b.ResetAfter) {
-		s.next = s.b.Initial
-	}
-	s.last = now
-	d := s.next
-	if grown := time.Duration(float64(s.next) * s.b.Factor); grown > s.next {
-		s.next = min(grown, s.b.Max)
-	}
-	if s.b.Jitter > 0 {
-		d += time.Duration(s.float() * s.b.Jitter * float64(d))
-	}
-	return d
-}
 
 // MaxMessageSize is the largest message the transport sends or takes:
 // gRPC's default of 4 MiB raised, so that an event with too large a work
@@ -74,19 +32,16 @@ const MaxMessageSize = 64 << 20
 // Option changes a Transport made by New.
 type Option func(*Transport)
 
-// WithBackoff replaces DefaultBackoff, so that tests reconnect fast.
-func WithBackoff(b Backoff) Option { return func(t *Transport) { t.backoff = b } }
+// WithBackoff replaces OCM's reconnect backoff
+// (cloudevents.NewReconnectDelay) with delay, which is asked for the wait
+// before each reconnect attempt, so that tests reconnect fast.
+func WithBackoff(delay func() time.Duration) Option { return func(t *Transport) { t.delay = delay } }
 
 // WithHeaderWait sets how long a new subscription waits for the server's
 // response headers before it counts as up (default 2 s). OCM's servers
 // from v1.2 send them at once; older ones only with their first event, so
 // the subscription counts as up after this wait if the call has not failed.
 func WithHeaderWait(d time.Duration) Option { return func(t *Transport) { t.headerWait = d } }
-
-// WithCertReload sets how often a client certificate read from files is
-// read again (default 5 minutes, as in OCM). When it changed, the
-// subscription is dropped and made again with the new certificate.
-func WithCertReload(d time.Duration) Option { return func(t *Transport) { t.certReload = d } }
 
 // Transport is the agent's gRPC transport: one subscription to the server
 // for the agent's cluster and the manifestbundles data type, and a Publish
@@ -96,9 +51,12 @@ type Transport struct {
 	clusterName string
 	clientID    string
 	dialOptions []grpclib.DialOption
-	backoff     Backoff
+	delay       func() time.Duration
 	headerWait  time.Duration
-	certReload  time.Duration
+	// certs is the client certificate read from files, nil without one:
+	// when the files hold a renewed one, the subscription is dropped and
+	// made again with it.
+	certs *cloudevents.CertReloader
 
 	mu   sync.Mutex
 	conn *grpclib.ClientConn // the connection of the live subscription; nil without one
@@ -123,9 +81,8 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 		cfg:         cfg,
 		clusterName: clusterName,
 		clientID:    clientID,
-		backoff:     DefaultBackoff,
+		delay:       cloudevents.NewReconnectDelay(clock.RealClock{}),
 		headerWait:  2 * time.Second,
-		certReload:  5 * time.Minute,
 	}
 	for _, o := range opts {
 		o(t)
@@ -136,10 +93,11 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 		grpclib.MaxCallSendMsgSize(MaxMessageSize),
 	)}
 	if cfg.UseTLS() {
-		tc, err := cfg.tlsConfig()
+		tc, certs, err := cfg.tlsConfig()
 		if err != nil {
 			return nil, configError(cfg, err)
 		}
+		t.certs = certs
 		t.dialOptions = append(t.dialOptions, grpclib.WithTransportCredentials(credentials.NewTLS(tc)))
 		if cfg.Token != "" {
 			t.dialOptions = append(t.dialOptions, grpclib.WithPerRPCCredentials(bearer(cfg.Token)))
@@ -181,13 +139,25 @@ func (t *Transport) Address() string { return t.cfg.URL }
 func (t *Transport) Run(ctx context.Context, h cloudevents.Handler) {
 	logger := klog.FromContext(ctx).WithValues("url", t.cfg.URL, "cluster", t.clusterName, "clientID", t.clientID)
 	ctx = klog.NewContext(ctx, logger)
-	b := &backoffState{b: t.backoff, now: time.Now, float: rand.Float64}
+	var background sync.WaitGroup
+	defer background.Wait()
+	renewed := make(chan struct{}, 1)
+	if t.certs != nil {
+		background.Go(func() {
+			t.certs.Follow(ctx, func() {
+				select {
+				case renewed <- struct{}{}:
+				default:
+				}
+			})
+		})
+	}
 	for {
-		connected, err := t.session(ctx, h)
+		connected, err := t.session(ctx, h, renewed)
 		if ctx.Err() != nil {
 			return
 		}
-		delay := b.delay()
+		delay := t.delay()
 		if connected {
 			logger.Info("gRPC subscription lost, reconnecting", "err", err, "after", delay)
 		} else {
@@ -211,24 +181,47 @@ type received struct {
 }
 
 // session makes one connection and one subscription and serves it until
-// either fails or ctx ends. connected tells whether h.Connected was called;
-// if so, h.Disconnected is called before it returns.
-func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connected bool, err error) {
-	logger := klog.FromContext(ctx)
-	// The certificate files as this connection reads them, to tell when
-	// they change.
-	certs, _ := t.cfg.clientCertFiles()
+// either fails, renewed tells of a renewed client certificate, or ctx ends.
+// connected tells whether h.Connected was called; if so, h.Disconnected is
+// called before it returns.
+func (t *Transport) session(ctx context.Context, h cloudevents.Handler, renewed <-chan struct{}) (connected bool, err error) {
+	// A renewal before this connection is one it presents already.
+	select {
+	case <-renewed:
+	default:
+	}
 	conn, err := grpclib.NewClient(t.cfg.URL, t.dialOptions...)
 	if err != nil {
 		return false, err
 	}
 	defer func() { _ = conn.Close() }()
-
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := conn.NewStream(sctx, &pbv1.CloudEventService_ServiceDesc.Streams[0], pbv1.CloudEventService_Subscribe_FullMethodName)
+	stream, err := t.subscribe(sctx, conn)
 	if err != nil {
 		return false, err
+	}
+	messages := make(chan received)
+	header := read(sctx, stream, messages)
+	if err := t.awaitHeader(ctx, header, messages); err != nil {
+		return false, err
+	}
+
+	t.setConn(conn)
+	klog.FromContext(ctx).Info("subscribed to the gRPC server")
+	h.Connected(ctx)
+	defer func() {
+		t.setConn(nil)
+		h.Disconnected(err)
+	}()
+	return true, t.serve(ctx, h, messages, renewed)
+}
+
+// subscribe opens the Subscribe call of the agent's cluster on conn.
+func (t *Transport) subscribe(ctx context.Context, conn *grpclib.ClientConn) (grpclib.ClientStream, error) {
+	stream, err := conn.NewStream(ctx, &pbv1.CloudEventService_ServiceDesc.Streams[0], pbv1.CloudEventService_Subscribe_FullMethodName)
+	if err != nil {
+		return nil, err
 	}
 	req := &pbv1.SubscriptionRequest{ClusterName: t.clusterName, DataType: cloudevents.DataType}
 	if err := stream.SendMsg(req); err != nil {
@@ -236,15 +229,19 @@ func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connect
 			// The call ended already; its status comes with RecvMsg.
 			err = stream.RecvMsg(&RawMessage{})
 		}
-		return false, err
+		return nil, err
 	}
 	if err := stream.CloseSend(); err != nil {
-		return false, err
+		return nil, err
 	}
+	return stream, nil
+}
 
-	// One goroutine reads the stream; this one calls the Handler, in order.
+// read reads the stream in a goroutine of its own, until it ends or ctx
+// does: it tells on the channel it returns whether the server sent its
+// response headers, then hands each message over to messages.
+func read(ctx context.Context, stream grpclib.ClientStream, messages chan<- received) <-chan bool {
 	header := make(chan bool, 1)
-	messages := make(chan received)
 	go func() {
 		md, _ := stream.Header()
 		header <- md != nil
@@ -253,7 +250,7 @@ func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connect
 			err := stream.RecvMsg(&msg)
 			select {
 			case messages <- received{msg: msg, err: err}:
-			case <-sctx.Done():
+			case <-ctx.Done():
 				return
 			}
 			if err != nil {
@@ -261,91 +258,107 @@ func (t *Transport) session(ctx context.Context, h cloudevents.Handler) (connect
 			}
 		}
 	}()
+	return header
+}
 
+// awaitHeader waits up to headerWait for the server's response headers;
+// a call that failed before any header returns its status.
+func (t *Transport) awaitHeader(ctx context.Context, header <-chan bool, messages <-chan received) error {
 	wait := time.NewTimer(t.headerWait)
+	defer wait.Stop()
 	select {
 	case ok := <-header:
-		wait.Stop()
-		if !ok {
-			// The call failed before any header: its status is the error.
-			select {
-			case r := <-messages:
-				return false, streamError(r.err)
-			case <-ctx.Done():
-				return false, ctx.Err()
-			}
+		if ok {
+			return nil
+		}
+		// The call failed before any header: its status is the error.
+		select {
+		case r := <-messages:
+			return streamError(r.err)
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	case <-wait.C:
 		// A server that sends its headers only with its first event.
+		return nil
 	case <-ctx.Done():
-		wait.Stop()
-		return false, ctx.Err()
+		return ctx.Err()
 	}
+}
 
-	t.setConn(conn)
-	logger.Info("subscribed to the gRPC server")
-	h.Connected(ctx)
-	defer func() {
-		t.setConn(nil)
-		h.Disconnected(err)
-	}()
-
-	// The health timer is armed by the first heartbeat: a server without
-	// heartbeats is never taken for dead.
-	var health *time.Timer
-	var healthC <-chan time.Time
-	defer func() {
-		if health != nil {
-			health.Stop()
-		}
-	}()
-	var certCheck <-chan time.Time
-	if certs != nil {
-		ticker := time.NewTicker(t.certReload)
-		defer ticker.Stop()
-		certCheck = ticker.C
-	}
+// serve hands what the subscription receives to h until it fails, the
+// server's heartbeats stop, the client certificate is renewed or ctx ends,
+// and returns why.
+func (t *Transport) serve(ctx context.Context, h cloudevents.Handler, messages <-chan received, renewed <-chan struct{}) error {
+	health := &heartbeats{timeout: t.cfg.ServerHealthinessTimeout}
+	defer health.stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return true, ctx.Err()
-		case <-certCheck:
-			now, err := t.cfg.clientCertFiles()
-			if err != nil {
-				logger.Error(err, "cannot read the client certificate again; keeping the connection")
-			} else if !bytes.Equal(now, certs) {
-				return true, errors.New("the client certificate changed: connecting again with the new one")
-			}
-		case <-healthC:
-			return true, fmt.Errorf("no heartbeat from the server for %s", t.cfg.ServerHealthinessTimeout)
+			return ctx.Err()
+		case <-renewed:
+			return errors.New("the client certificate changed: connecting again with the new one")
+		case <-health.expired():
+			return fmt.Errorf("no heartbeat from the server for %s", t.cfg.ServerHealthinessTimeout)
 		case r := <-messages:
 			if r.err != nil {
-				return true, streamError(r.err)
+				return streamError(r.err)
 			}
-			m := &pbv1.CloudEvent{}
-			if err := proto.Unmarshal(r.msg, m); err != nil {
-				h.Malformed(fmt.Errorf("gRPC message of %d bytes is not a CloudEvent: %w", len(r.msg), err))
-				continue
-			}
-			if m.Type == HeartbeatType {
-				if timeout := t.cfg.ServerHealthinessTimeout; timeout > 0 {
-					if health == nil {
-						health = time.NewTimer(timeout)
-						healthC = health.C
-					} else {
-						health.Reset(timeout)
-					}
-				}
-				logger.V(5).Info("heartbeat from the gRPC server", "id", m.Id)
-				continue
-			}
-			e, err := FromProto(m)
-			if err != nil {
-				h.Malformed(err)
-				continue
-			}
-			h.Receive(ctx, e)
+			t.receive(ctx, h, health, r.msg)
 		}
+	}
+}
+
+// receive decodes one message: a heartbeat rearms health, an event goes
+// to h.Receive and anything else to h.Malformed.
+func (t *Transport) receive(ctx context.Context, h cloudevents.Handler, health *heartbeats, msg RawMessage) {
+	m := &pbv1.CloudEvent{}
+	if err := proto.Unmarshal(msg, m); err != nil {
+		h.Malformed(fmt.Errorf("gRPC message of %d bytes is not a CloudEvent: %w", len(msg), err))
+		return
+	}
+	if m.Type == HeartbeatType {
+		health.beat()
+		klog.FromContext(ctx).V(5).Info("heartbeat from the gRPC server", "id", m.Id)
+		return
+	}
+	e, err := FromProto(m)
+	if err != nil {
+		h.Malformed(err)
+		return
+	}
+	h.Receive(ctx, e)
+}
+
+// heartbeats tells when the server's heartbeats stopped for longer than
+// timeout (zero: never). The first heartbeat arms it: a server without
+// heartbeats is never taken for dead.
+type heartbeats struct {
+	timeout time.Duration
+	timer   *time.Timer
+}
+
+func (b *heartbeats) beat() {
+	switch {
+	case b.timeout <= 0:
+	case b.timer == nil:
+		b.timer = time.NewTimer(b.timeout)
+	default:
+		b.timer.Reset(b.timeout)
+	}
+}
+
+// expired fires once the heartbeats stopped; nil before the first one.
+func (b *heartbeats) expired() <-chan time.Time {
+	if b.timer == nil {
+		return nil
+	}
+	return b.timer.C
+}
+
+func (b *heartbeats) stop() {
+	if b.timer != nil {
+		b.timer.Stop()
 	}
 }
 

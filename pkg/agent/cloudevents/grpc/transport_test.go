@@ -29,7 +29,7 @@ const (
 	tick = 10 * time.Millisecond
 )
 
-var fastBackoff = cegrpc.WithBackoff(cegrpc.Backoff{Initial: 20 * time.Millisecond, Max: 50 * time.Millisecond, Factor: 2})
+var fastBackoff = cegrpc.WithBackoff(func() time.Duration { return 20 * time.Millisecond })
 
 // startServer runs a test server on 127.0.0.1:0 until the test ends.
 func startServer(t *testing.T, opts ...grpcserver.Option) (*grpcserver.Server, string) {
@@ -440,7 +440,7 @@ func TestClientCertificateRenewed(t *testing.T) {
 
 	srv, addr := startServer(t, grpcserver.WithTLS(ca.ServerTLS(t, true)))
 	cfg := &cegrpc.Config{URL: addr, CAData: ca.PEM, ClientCertFile: certFile, ClientKeyFile: keyFile}
-	tr, err := cegrpc.New(cfg, "cluster1", "agent1", fastBackoff, cegrpc.WithCertReload(20*time.Millisecond))
+	tr, err := cegrpc.New(cfg, "cluster1", "agent1", fastBackoff)
 	require.NoError(t, err)
 	rec := &cetest.Handler{}
 	runTransport(t, tr, rec)

@@ -8,24 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestOCMBackoff(t *testing.T) {
-	// OCM's agent: 5 s, five times more each time up to a minute, each
-	// with up to as much again of jitter.
-	want := []struct{ min, max time.Duration }{
-		{5 * time.Second, 10 * time.Second},
-		{25 * time.Second, 50 * time.Second},
-		{time.Minute, 2 * time.Minute},
-		{time.Minute, 2 * time.Minute},
-		{time.Minute, 2 * time.Minute},
-	}
-	delay := NewOCMBackoff()
-	for i, w := range want {
-		d := delay()
-		assert.GreaterOrEqual(t, d, w.min, "delay %d", i+1)
-		assert.LessOrEqual(t, d, w.max, "delay %d", i+1)
-	}
-}
-
 func TestReconnectDelay(t *testing.T) {
 	const backoff = 7 * time.Second
 	cases := []struct {

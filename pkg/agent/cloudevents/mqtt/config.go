@@ -7,14 +7,11 @@ package mqtt
 import (
 	"bytes"
 	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"regexp"
-	"slices"
-	"sync"
 	"time"
 
 	"sigs.k8s.io/yaml"
@@ -61,8 +58,8 @@ type Config struct {
 	ClientKeyData  []byte
 	// ClientCertFile and ClientKeyFile are kept when the certificate came
 	// from files (and not from *Data): each new connection reads them
-	// again, and the transport checks them for a renewal every
-	// DefaultCertCheckInterval, as OCM's agent does.
+	// again, and the transport follows them to reconnect with a renewed
+	// certificate, as OCM's agent does.
 	ClientCertFile string
 	ClientKeyFile  string
 
@@ -101,98 +98,32 @@ func (c *Config) ClearText() string {
 // handshake when it came from files.
 func (c *Config) TLSConfig() (*tls.Config, error) {
 	cfg, _, err := c.tlsConfig()
-	return cfg, err
+	if err != nil {
+		return nil, c.errorf("%w", err)
+	}
+	return cfg, nil
 }
 
 // tlsConfig is TLSConfig, with the reloader of a client certificate that
-// came from files (nil otherwise).
-func (c *Config) tlsConfig() (*tls.Config, *certReloader, error) {
+// came from files (nil otherwise), and errors that name the key only.
+func (c *Config) tlsConfig() (*tls.Config, *cloudevents.CertReloader, error) {
 	if !c.TLS() {
 		return nil, nil, nil
 	}
-	pool, err := x509.SystemCertPool()
-	if err != nil {
-		pool = x509.NewCertPool()
-	}
-	if len(c.CAData) != 0 && !pool.AppendCertsFromPEM(c.CAData) {
-		return nil, nil, c.errorf("%s: no PEM certificate in it", c.caKey())
-	}
-	loaded, err := tls.X509KeyPair(c.ClientCertData, c.ClientKeyData)
-	if err != nil {
-		return nil, nil, c.errorf("%s and %s: %w", c.certKey(), c.keyKey(), err)
-	}
-	cfg := &tls.Config{
-		RootCAs:    pool,
-		MinVersion: tls.VersionTLS13,
-		MaxVersion: tls.VersionTLS13,
-	}
-	if c.ClientCertFile == "" && c.ClientKeyFile == "" {
-		cfg.Certificates = []tls.Certificate{loaded}
-		return cfg, nil, nil
-	}
-	r := &certReloader{cfg: c, current: loaded}
-	cfg.GetClientCertificate = r.get
-	return cfg, r, nil
+	return cloudevents.TLSConfig(c.CAData, c.caKey(), c.keyPair())
 }
 
-// certReloader reads a client certificate from its files again: at each
-// handshake, and when asked whether it was renewed.
-type certReloader struct {
-	cfg *Config
-
-	mu      sync.Mutex
-	current tls.Certificate // the certificate read last
-}
-
-// get is tls.Config.GetClientCertificate. A renewal caught half-written
-// must not cost the connection: the certificate read last serves until the
-// files read whole again.
-func (r *certReloader) get(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if cert, err := r.cfg.readClientCertificate(); err == nil {
-		r.current = *cert
+// keyPair is where the client certificate and key are: each file they came
+// from, read again, or their data.
+func (c *Config) keyPair() cloudevents.KeyPair {
+	p := cloudevents.KeyPair{CertFile: c.ClientCertFile, KeyFile: c.ClientKeyFile}
+	if p.CertFile == "" {
+		p.CertPEM = c.ClientCertData
 	}
-	current := r.current
-	return &current, nil
-}
-
-// renewed reads the files and reports whether they hold another
-// certificate than the one read last; it answers true once per renewal.
-func (r *certReloader) renewed() (bool, error) {
-	cert, err := r.cfg.readClientCertificate()
-	if err != nil {
-		return false, err
+	if p.KeyFile == "" {
+		p.KeyPEM = c.ClientKeyData
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if slices.EqualFunc(cert.Certificate, r.current.Certificate, bytes.Equal) {
-		return false, nil
-	}
-	r.current = *cert
-	return true, nil
-}
-
-// readClientCertificate reads the client certificate and key again, each
-// from its file if it came from one.
-func (c *Config) readClientCertificate() (*tls.Certificate, error) {
-	certPEM, keyPEM := c.ClientCertData, c.ClientKeyData
-	var err error
-	if c.ClientCertFile != "" {
-		if certPEM, err = os.ReadFile(c.ClientCertFile); err != nil {
-			return nil, err
-		}
-	}
-	if c.ClientKeyFile != "" {
-		if keyPEM, err = os.ReadFile(c.ClientKeyFile); err != nil {
-			return nil, err
-		}
-	}
-	cert, err := tls.X509KeyPair(certPEM, keyPEM)
-	if err != nil {
-		return nil, err
-	}
-	return &cert, nil
+	return p
 }
 
 // errorf is an error about the config, prefixed with its file when it
@@ -384,11 +315,8 @@ func (c *Config) fillCerts(f *file) error {
 	if c.TLS() {
 		// Check now what each connection will need, so that a bad file
 		// stops the start rather than every connection.
-		if len(c.CAData) != 0 && !x509.NewCertPool().AppendCertsFromPEM(c.CAData) {
-			return fmt.Errorf("%s: no PEM certificate in it", c.caKey())
-		}
-		if _, err := tls.X509KeyPair(c.ClientCertData, c.ClientKeyData); err != nil {
-			return fmt.Errorf("%s and %s: %w", c.certKey(), c.keyKey(), err)
+		if _, _, err := c.tlsConfig(); err != nil {
+			return err
 		}
 	}
 	return nil

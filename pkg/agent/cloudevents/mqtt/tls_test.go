@@ -122,22 +122,23 @@ func TestTLS(t *testing.T) {
 func TestClientCertificateRenewal(t *testing.T) {
 	cases := []struct {
 		name string
-		// checkEvery is how often the transport looks at the files; 0
-		// never.
-		checkEvery time.Duration
+		// follow lets the transport follow the certificate files.
+		follow bool
 		// restart restarts the broker after the renewal.
 		restart bool
 	}{
 		{name: "the next connection reads the files", restart: true},
-		{name: "a renewal found in the files drops the connection", checkEvery: 20 * time.Millisecond},
+		{name: "a renewal found in the files drops the connection", follow: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ca := cetest.NewCA(t)
 			bed, cfg := newTLSBed(t, ca, ca)
 			h := &cetest.Handler{}
-			tr, err := New(cfg, testCluster, testClientID, WithBackoff(fastBackoff), WithCertCheckInterval(tc.checkEvery))
+			tr, err := New(cfg, testCluster, testClientID, WithBackoff(fastBackoff))
 			require.NoError(t, err)
+			require.True(t, tr.followCerts, "a certificate in files is followed")
+			tr.followCerts = tc.follow
 			t.Cleanup(start(tr, h))
 			h.WaitConnected(t, 1)
 			require.Equal(t, "agent-1", bed.seen.last())
@@ -149,7 +150,7 @@ func TestClientCertificateRenewal(t *testing.T) {
 			h.WaitConnected(t, 2)
 			require.NoError(t, tr.Publish(context.Background(), statusEvent("w")))
 			assert.Equal(t, "agent-2", bed.seen.last())
-			assert.Never(t, func() bool { c := h.Counts().Connected; return c > 2 }, 20*tc.checkEvery+100*time.Millisecond, tick,
+			assert.Never(t, func() bool { c := h.Counts().Connected; return c > 2 }, 500*time.Millisecond, tick,
 				"one reconnect per renewal")
 		})
 	}

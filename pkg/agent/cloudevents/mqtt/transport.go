@@ -19,7 +19,6 @@ import (
 	"github.com/eclipse/paho.golang/packets"
 	"github.com/eclipse/paho.golang/paho"
 	"go.uber.org/zap"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
@@ -29,11 +28,6 @@ import (
 // subscribeTimeout bounds the wait for a SUBACK; a broker that does not
 // answer in time gets its connection dropped, and the transport tries again.
 const subscribeTimeout = 30 * time.Second
-
-// DefaultCertCheckInterval is how often the transport reads a client
-// certificate from its files to see whether it was renewed, as OCM's agent
-// does.
-const DefaultCertCheckInterval = 5 * time.Minute
 
 // shutdownTimeout bounds the clean DISCONNECT when Run's context ends.
 const shutdownTimeout = 5 * time.Second
@@ -47,8 +41,8 @@ type Transport struct {
 	mqttClientID string
 	tls          *tls.Config
 	delay        func() time.Duration
-	certs        *certReloader // nil unless the client certificate is in files
-	certCheck    time.Duration
+	certs        *cloudevents.CertReloader // nil unless the client certificate is in files
+	followCerts  bool                      // reconnect when the certificate files hold a renewed one
 
 	// everUp is set once a first connection came up: from then on, even
 	// the first attempt of a reconnect waits for the backoff, as OCM's
@@ -69,31 +63,11 @@ var _ cloudevents.Transport = (*Transport)(nil)
 // Option changes how New builds a Transport.
 type Option func(*Transport)
 
-// WithBackoff replaces OCM's reconnect backoff (NewOCMBackoff) with
-// delay, which is asked for the wait before each reconnect attempt. Tests
-// use it to reconnect fast.
+// WithBackoff replaces OCM's reconnect backoff
+// (cloudevents.NewReconnectDelay) with delay, which is asked for the wait
+// before each reconnect attempt. Tests use it to reconnect fast.
 func WithBackoff(delay func() time.Duration) Option {
 	return func(t *Transport) { t.delay = delay }
-}
-
-// WithCertCheckInterval replaces how often the transport checks its
-// client certificate files for a renewal (DefaultCertCheckInterval).
-func WithCertCheckInterval(d time.Duration) Option {
-	return func(t *Transport) { t.certCheck = d }
-}
-
-// NewOCMBackoff is the reconnect backoff of OCM's agent: 5 s at first,
-// five times longer after each wait up to a minute, each with up to as
-// much again of jitter (so 5-10 s, 25-50 s, then 1-2 min), and every ten
-// minutes it starts over from 5 s.
-func NewOCMBackoff() func() time.Duration {
-	return wait.Backoff{
-		Duration: 5 * time.Second,
-		Cap:      time.Minute,
-		Steps:    12,
-		Factor:   5,
-		Jitter:   1,
-	}.DelayWithReset(clock.RealClock{}, 10*time.Minute)
 }
 
 // New builds the MQTT transport of the agent of cluster clusterName, with
@@ -112,7 +86,7 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 	}
 	tlsCfg, certs, err := cfg.tlsConfig()
 	if err != nil {
-		return nil, err
+		return nil, cfg.errorf("%w", err)
 	}
 	t := &Transport{
 		cfg:          cfg,
@@ -120,8 +94,8 @@ func New(cfg *Config, clusterName, clientID string, opts ...Option) (*Transport,
 		mqttClientID: clientID + "-client",
 		tls:          tlsCfg,
 		certs:        certs,
-		certCheck:    DefaultCertCheckInterval,
-		delay:        NewOCMBackoff(),
+		followCerts:  certs != nil,
+		delay:        cloudevents.NewReconnectDelay(clock.RealClock{}),
 	}
 	for _, o := range opts {
 		o(t)
@@ -156,17 +130,40 @@ func (t *Transport) Run(ctx context.Context, h cloudevents.Handler) {
 	ctx = cecontext.WithLogger(ctx, zap.NewNop().Sugar())
 
 	in := &inbox{signal: make(chan struct{}, 1)}
-	var lastErr error // guarded by errMu: why the current connection dropped
-	var errMu sync.Mutex
-	noteErr := func(err error) {
-		errMu.Lock()
-		if lastErr == nil {
-			lastErr = err
-		}
-		errMu.Unlock()
+	var background sync.WaitGroup
+	defer background.Wait()
+	delivered := make(chan struct{})
+	background.Go(func() {
+		defer close(delivered)
+		t.deliver(ctx, h, in)
+	})
+	if t.certs != nil && t.followCerts {
+		background.Go(func() { t.certs.Follow(ctx, func() { t.certificateRenewed(ctx) }) })
 	}
 
-	cfg := autopaho.ClientConfig{
+	cm, err := autopaho.NewConnection(ctx, t.clientConfig(ctx, in))
+	if err != nil {
+		// Only a config without a server URL fails here, and ours has one.
+		log.Error(err, "Cannot start the MQTT client")
+		<-ctx.Done()
+		<-delivered
+		return
+	}
+	t.mu.Lock()
+	t.cm = cm
+	t.mu.Unlock()
+	log.V(2).Info("MQTT transport started", "spec", t.topics.Spec, "broadcast", t.topics.Broadcast,
+		"status", t.topics.Status, "resync", t.topics.Resync)
+	<-ctx.Done()
+	t.shutdown(ctx, cm, delivered)
+}
+
+// clientConfig is autopaho's configuration of the connection: its
+// callbacks push what happens into in, in order, for deliver.
+func (t *Transport) clientConfig(ctx context.Context, in *inbox) autopaho.ClientConfig {
+	log := klog.FromContext(ctx)
+	why := &dropReason{}
+	return autopaho.ClientConfig{
 		ServerUrls:                    []*url.URL{{Scheme: "tcp", Host: t.cfg.BrokerHost}},
 		KeepAlive:                     t.cfg.KeepAlive,
 		CleanStartOnInitialConnection: true,
@@ -182,20 +179,12 @@ func (t *Transport) Run(ctx context.Context, h cloudevents.Handler) {
 			return cp, nil
 		},
 		OnConnectionUp: func(cm *autopaho.ConnectionManager, _ *paho.Connack) {
-			errMu.Lock()
-			lastErr = nil
-			errMu.Unlock()
+			why.take()
 			in.push(item{kind: itemUp, gen: t.connectionUp(cm)})
 		},
 		OnConnectionDown: func() bool {
 			t.connectionDown()
-			errMu.Lock()
-			err := lastErr
-			errMu.Unlock()
-			if err == nil {
-				err = errors.New("connection to the broker lost")
-			}
-			in.push(item{kind: itemDown, err: err})
+			in.push(item{kind: itemDown, err: why.take()})
 			return true
 		},
 		OnConnectError: func(err error) {
@@ -209,53 +198,55 @@ func (t *Transport) Run(ctx context.Context, h cloudevents.Handler) {
 					return true, nil
 				},
 			},
-			OnClientError: func(err error) { noteErr(err) },
-			OnServerDisconnect: func(d *paho.Disconnect) {
-				reason := ""
-				if d.Properties != nil {
-					reason = d.Properties.ReasonString
-				}
-				noteErr(fmt.Errorf("the broker disconnected: reason code %d %s", d.ReasonCode, reason))
-			},
+			OnClientError:      why.note,
+			OnServerDisconnect: func(d *paho.Disconnect) { why.note(serverDisconnect(d)) },
 		},
 	}
+}
 
-	var background sync.WaitGroup
-	defer background.Wait()
-	background.Add(1)
-	delivered := make(chan struct{})
-	go func() {
-		defer background.Done()
-		defer close(delivered)
-		t.deliver(ctx, h, in)
-	}()
-	if t.certs != nil && t.certCheck > 0 {
-		background.Add(1)
-		go func() {
-			defer background.Done()
-			t.watchCertificate(ctx)
-		}()
+// dropReason is why the current connection dropped: the first error heard
+// since it came up.
+type dropReason struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (r *dropReason) note(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil {
+		r.err = err
 	}
+}
 
-	cm, err := autopaho.NewConnection(ctx, cfg)
-	if err != nil {
-		// Only a config without a server URL fails here, and ours has one.
-		log.Error(err, "Cannot start the MQTT client")
-		<-ctx.Done()
-		<-delivered
-		return
+// take returns the reason, or a connection lost when none was heard, and
+// forgets it for the next connection.
+func (r *dropReason) take() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err := r.err
+	r.err = nil
+	if err == nil {
+		err = errors.New("connection to the broker lost")
 	}
-	t.mu.Lock()
-	t.cm = cm
-	t.mu.Unlock()
-	log.V(2).Info("MQTT transport started", "spec", t.topics.Spec, "broadcast", t.topics.Broadcast,
-		"status", t.topics.Status, "resync", t.topics.Resync)
+	return err
+}
 
-	<-ctx.Done()
+func serverDisconnect(d *paho.Disconnect) error {
+	reason := ""
+	if d.Properties != nil {
+		reason = d.Properties.ReasonString
+	}
+	return fmt.Errorf("the broker disconnected: reason code %d %s", d.ReasonCode, reason)
+}
+
+// shutdown disconnects cleanly once Run's context ended, and waits for the
+// Handler to have heard the last of it.
+func (t *Transport) shutdown(ctx context.Context, cm *autopaho.ConnectionManager, delivered <-chan struct{}) {
 	stopCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := cm.Disconnect(stopCtx); err != nil {
-		log.Error(err, "The MQTT client did not stop in time")
+		klog.FromContext(ctx).Error(err, "The MQTT client did not stop in time")
 	}
 	<-delivered
 	t.mu.Lock()
@@ -312,34 +303,14 @@ func (t *Transport) dial(ctx context.Context, _ autopaho.ClientConfig, _ *url.UR
 	return safe, nil
 }
 
-// watchCertificate checks the client certificate files every certCheck
-// until ctx ends; when they hold a renewed certificate it drops the
-// connection, so that the next one presents it, as OCM's agent does.
-func (t *Transport) watchCertificate(ctx context.Context) {
-	log := klog.FromContext(ctx)
-	ticker := time.NewTicker(t.certCheck)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-		}
-		renewed, err := t.certs.renewed()
-		if err != nil {
-			log.Error(err, "Cannot read the client certificate; keeping the one in use",
-				"certFile", t.cfg.ClientCertFile, "keyFile", t.cfg.ClientKeyFile)
-			continue
-		}
-		if !renewed {
-			continue
-		}
-		t.mu.Lock()
-		gen := t.gen
-		t.mu.Unlock()
-		log.Info("The client certificate was renewed; reconnecting with it", "certFile", t.cfg.ClientCertFile)
-		t.dropConnection(gen)
-	}
+// certificateRenewed drops the connection, so that the next one presents
+// the renewed client certificate, as OCM's agent does.
+func (t *Transport) certificateRenewed(ctx context.Context) {
+	t.mu.Lock()
+	gen := t.gen
+	t.mu.Unlock()
+	klog.FromContext(ctx).Info("The client certificate was renewed; reconnecting with it", "certFile", t.cfg.ClientCertFile)
+	t.dropConnection(gen)
 }
 
 // dropConnection closes the connection of generation gen, if it is still
