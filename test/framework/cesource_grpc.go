@@ -7,7 +7,7 @@ import (
 
 	cloudevents "github.com/cloudevents/sdk-go/v2/event"
 
-	"github.com/manifestwork/work/pkg/agent/cloudevents/grpc/grpcserver"
+	"github.com/manifestwork/work/test/cloudevents/grpcserver"
 )
 
 // GRPCSourceLink is a source that is itself the gRPC server the agents

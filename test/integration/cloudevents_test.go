@@ -17,8 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/manifestwork/work/pkg/agent"
-	"github.com/manifestwork/work/pkg/agent/cloudevents/grpc/grpcserver"
-	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt/mqtttest"
+	"github.com/manifestwork/work/test/cloudevents/grpcserver"
+	"github.com/manifestwork/work/test/cloudevents/mqtttest"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"

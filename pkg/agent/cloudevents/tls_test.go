@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
-	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
+	"github.com/manifestwork/work/test/cloudevents/cetest"
 	"github.com/manifestwork/work/pkg/filewatch/filewatchtest"
 )
 

@@ -19,9 +19,9 @@ import (
 	pbv1 "open-cluster-management.io/sdk-go/pkg/cloudevents/generic/options/grpc/protobuf/v1"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
-	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
+	"github.com/manifestwork/work/test/cloudevents/cetest"
 	cegrpc "github.com/manifestwork/work/pkg/agent/cloudevents/grpc"
-	"github.com/manifestwork/work/pkg/agent/cloudevents/grpc/grpcserver"
+	"github.com/manifestwork/work/test/cloudevents/grpcserver"
 )
 
 const (

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
+	"github.com/manifestwork/work/test/cloudevents/cetest"
 )
 
 const topicsYAML = `

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
-	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt/mqtttest"
+	"github.com/manifestwork/work/test/cloudevents/mqtttest"
 )
 
 const (

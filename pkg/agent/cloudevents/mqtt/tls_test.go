@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
-	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
-	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt/mqtttest"
+	"github.com/manifestwork/work/test/cloudevents/cetest"
+	"github.com/manifestwork/work/test/cloudevents/mqtttest"
 )
 
 // peers records the common name of each client certificate a TLS broker

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
-	"github.com/manifestwork/work/pkg/agent/cloudevents/cetest"
-	"github.com/manifestwork/work/pkg/agent/cloudevents/mqtt/mqtttest"
+	"github.com/manifestwork/work/test/cloudevents/cetest"
+	"github.com/manifestwork/work/test/cloudevents/mqtttest"
 )
 
 func TestRoundTrip(t *testing.T) {
