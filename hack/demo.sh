@@ -97,6 +97,13 @@ down() {
   done
 }
 
+# established waits for CRDs to be served. kubectl wait fails at once on a CRD
+# the API server has not yet given a status, so it is asked twice.
+established() {
+  "$kubectl" wait --for condition=Established "$@" >/dev/null 2>&1 ||
+    { sleep 2; "$kubectl" wait --for condition=Established "$@"; }
+}
+
 up() {
   down
   mkdir -p "$demo/logs"
@@ -108,8 +115,8 @@ up() {
   step "Installing CRDs, and the identities and RBAC of deploy/"
   "$kubectl" "${hub[@]}" apply -f "$root/manifests/hub/"
   "$kubectl" "${c1[@]}" apply -f "$root/manifests/managed/"
-  "$kubectl" "${hub[@]}" wait --for condition=Established crd/manifestworks.work.open-cluster-management.io
-  "$kubectl" "${c1[@]}" wait --for condition=Established crd/appliedmanifestworks.work.open-cluster-management.io
+  established "${hub[@]}" crd/manifestworks.work.open-cluster-management.io
+  established "${c1[@]}" crd/appliedmanifestworks.work.open-cluster-management.io
   "$kubectl" "${hub[@]}" apply -f "$root/deploy/hub/rbac.yaml"
   "$kubectl" "${hub[@]}" apply -k "$root/deploy/cluster-namespace"
   "$kubectl" "${c1[@]}" apply -f "$root/deploy/agent/rbac.yaml"

@@ -41,6 +41,13 @@ secret() {
 		kubectl --context "$ctx" apply -f -
 }
 
+# established waits for CRDs to be served. kubectl wait fails at once on a CRD
+# the API server has not yet given a status, so it is asked twice.
+established() {
+	kubectl wait --for condition=Established "$@" >/dev/null 2>&1 ||
+		{ sleep 2; kubectl wait --for condition=Established "$@"; }
+}
+
 down() {
 	for c in hub cluster1; do kind delete cluster --name "$c"; done
 }
@@ -65,8 +72,8 @@ up() {
 	step "CRDs: ManifestWork on the hub, AppliedManifestWork on cluster1"
 	kubectl "${hub[@]}" apply -f "$root/manifests/hub"
 	kubectl "${c1[@]}" apply -f "$root/manifests/managed"
-	kubectl "${hub[@]}" wait --for condition=Established crd/manifestworks.work.open-cluster-management.io
-	kubectl "${c1[@]}" wait --for condition=Established crd/appliedmanifestworks.work.open-cluster-management.io
+	established "${hub[@]}" crd/manifestworks.work.open-cluster-management.io
+	established "${c1[@]}" crd/appliedmanifestworks.work.open-cluster-management.io
 
 	step "work hub (deploy/hub), serving the webhook with a certificate from hack/webhook-certs.sh"
 	"$root/hack/webhook-certs.sh" "$out/webhook"
