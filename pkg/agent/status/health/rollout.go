@@ -10,7 +10,6 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
 )
@@ -120,8 +119,8 @@ func Rollout(work *workv1.ManifestWork, manifests []workv1.ManifestCondition, no
 	if len(bad) > 0 {
 		degraded.Message = listed(fmt.Sprintf("%d of %d manifests are degraded", len(bad), len(manifests)), bad)
 	}
-	progressing.Message = workwriter.TruncateMessage(progressing.Message)
-	degraded.Message = workwriter.TruncateMessage(degraded.Message)
+	progressing.Message = workv1.Shorten(progressing.Message, workv1.MaxConditionMessageLength, "")
+	degraded.Message = workv1.Shorten(degraded.Message, workv1.MaxConditionMessageLength, "")
 	return progressing, degraded
 }
 

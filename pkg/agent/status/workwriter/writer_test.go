@@ -336,45 +336,6 @@ func TestForget(t *testing.T) {
 	assert.True(t, w.Outdated(other), "another work's versions are kept")
 }
 
-func TestTruncateMessage(t *testing.T) {
-	long := strings.Repeat("é", MaxMessageLength) // 2 bytes per rune
-	cases := []struct {
-		name string
-		in   string
-		want string
-	}{
-		{"a short message is kept", "short", "short"},
-		{"a message at the limit is kept", strings.Repeat("a", MaxMessageLength), strings.Repeat("a", MaxMessageLength)},
-		{"a longer one is cut at the limit", long, long[:MaxMessageLength]},
-		{"without splitting a rune", "x" + long, "x" + long[:MaxMessageLength-2]},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got := TruncateMessage(tc.in)
-			assert.Equal(t, tc.want, got)
-			assert.LessOrEqual(t, len(got), MaxMessageLength)
-		})
-	}
-}
-
-func TestEventMessage(t *testing.T) {
-	atLimit := strings.Repeat("a", MaxEventMessageLength)
-	cases := []struct {
-		name string
-		in   string
-		want string
-	}{
-		{"a short message is kept", "short", "short"},
-		{"a message at the limit is kept", atLimit, atLimit},
-		{"a longer one is cut at the limit, the cut marked", atLimit + "b", atLimit[:MaxEventMessageLength-3] + "..."},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, EventMessage(tc.in))
-		})
-	}
-}
-
 // A status over the size limit is written trimmed, once: writing the same
 // untrimmed status again, or the trimmed one read back with another part
 // changed, sends nothing more than that change, and both writers trim the
