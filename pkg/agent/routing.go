@@ -23,7 +23,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/kubeconn/outage"
 )

@@ -32,7 +32,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/health"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"

@@ -30,7 +30,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"

@@ -13,7 +13,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/agent/status/health"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 

@@ -19,7 +19,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/manifestwork/work/pkg/agent/status/health"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workfake "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	"github.com/manifestwork/work/test/fixture"

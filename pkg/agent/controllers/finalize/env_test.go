@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"

@@ -22,7 +22,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"

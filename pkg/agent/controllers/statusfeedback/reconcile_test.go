@@ -21,7 +21,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	ct "github.com/manifestwork/work/pkg/controllertest"
