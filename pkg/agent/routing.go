@@ -35,8 +35,8 @@ type queues struct {
 	events                         record.EventRecorder // Kubernetes Events on the hub
 	apply, available, record, done factory.SyncContext
 	finalize, feedback             factory.SyncContext
-	records                        *records.Store // what was last applied, shared by apply and record
-	hub                            workwriter.Hub // the writes of ManifestWorks on the hub
+	records                        *records.Store    // what was last applied, shared by apply and record
+	writes                         workwriter.Shared // the writes of ManifestWorks on the hub
 	// availability assesses the availability and health of works, for the
 	// availability controller and, for works with rules, the feedback one
 	availability *availability.Assessor

@@ -146,7 +146,7 @@ func (a *agent) wire() (w *wiring, err error) {
 
 	q := newQueues(recorder)
 	q.records = records.NewStore()
-	q.hub = workwriter.Hub{Client: c.hub.Client(), MaxStatusSize: a.MaxStatusSize, Events: recorder, Pacing: workwriter.NewPacing(a.StatusSyncInterval)}
+	q.writes = workwriter.Shared{Client: c.hub.Client(), MaxStatusSize: a.MaxStatusSize, Events: recorder, Pacing: workwriter.NewPacing(a.StatusSyncInterval)}
 	agent := appliedwork.Agent{ClusterName: a.ClusterName, HubHash: appliedwork.HubHash(c.hub.Address()), AgentID: a.AgentID}
 	w.labelApplied = appliedwork.Starting{
 		Agent: agent, Client: c.spoke,
@@ -166,7 +166,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	})
 	executors := executor.New(c.kube.AuthorizationV1().SubjectAccessReviews(), executor.NewDryRuns(a.Spoke), a.ExecutorCaching)
 	apply := manifestwork.New(manifestwork.Deps{
-		Agent: agent, Hub: q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+		Agent: agent, Writes: q.writes, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 		Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: w.objects,
 		Records: q.records, OnRecorded: q.onRecorded,
 		Executors: executors, Recorder: q.recorder, Events: q.events, SyncContext: q.apply,
@@ -183,7 +183,7 @@ func (a *agent) wire() (w *wiring, err error) {
 	}
 	w.controllers = append(w.controllers, runnable{workers: 1, controller: executorCache})
 	feedbackController := statusfeedback.New(statusfeedback.Deps{
-		ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Dynamic: c.dynamic, Objects: w.objects,
+		ClusterName: a.ClusterName, Writes: q.writes, Works: in.works, Dynamic: c.dynamic, Objects: w.objects,
 		Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
 		Interval: a.StatusSyncInterval, Availability: q.availability,
 		Recorder: q.recorder, SyncContext: q.feedback,
@@ -289,7 +289,7 @@ func newEventRecorder(sink record.EventSink) (record.EventBroadcaster, record.Ev
 func (a *agent) controllers(c *clients, in informers, q queues, objects *objectwatch.Tracker, agent appliedwork.Agent) []runnable {
 	return []runnable{
 		{workers: 2, controller: availability.New(availability.Deps{
-			ClusterName: a.ClusterName, Hub: q.hub, Works: in.works, Assessor: q.availability,
+			ClusterName: a.ClusterName, Writes: q.writes, Works: in.works, Assessor: q.availability,
 			Recorder: q.recorder, SyncContext: q.available,
 		})},
 		{workers: 2, controller: appliedresources.New(appliedresources.Deps{
@@ -299,13 +299,13 @@ func (a *agent) controllers(c *clients, in informers, q queues, objects *objectw
 			Recorder: q.recorder, Events: q.events, SyncContext: q.record,
 		})},
 		{workers: 2, controller: finalize.NewWorkController(finalize.WorkDeps{
-			Agent: agent,
-			Hub:   q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Agent:  agent,
+			Writes: q.writes, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.finalize,
 		})},
 		{workers: 2, controller: finalize.NewAppliedController(finalize.AppliedDeps{
-			Agent: agent,
-			Hub:   q.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Agent:  agent,
+			Writes: q.writes, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Metadata: c.metadata, Objects: objects,
 			Recorder: q.recorder, Events: q.events, SyncContext: q.done,
 		})},

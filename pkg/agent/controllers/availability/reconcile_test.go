@@ -211,9 +211,9 @@ func newHarness(work *workv1.ManifestWork, cache *stubCache, liveObjects ...obje
 	spoke := metadatafake.NewSimpleMetadataClient(metadataScheme(), live(liveObjects...)...)
 	return &harness{
 		c: &Controller{
-			Deps: Deps{ClusterName: fixture.Cluster, Hub: workwriter.Hub{Client: hub},
+			Deps: Deps{ClusterName: fixture.Cluster, Writes: workwriter.Shared{Client: hub},
 				Assessor: NewAssessor(AssessorDeps{Objects: cache, Metadata: spoke})},
-			writer: workwriter.New(ControllerName, hub),
+			writer: workwriter.New(workwriter.Shared{Client: hub}, ControllerName, workwriter.Plain),
 		},
 		hub:   hub,
 		spoke: spoke,

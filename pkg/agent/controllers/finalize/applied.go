@@ -39,7 +39,7 @@ const AppliedControllerName = "AppliedManifestWorkFinalizeController"
 type AppliedDeps struct {
 	appliedwork.Agent // the cluster, hub and agent ID the records name
 
-	Hub          workwriter.Hub // the writes of ManifestWorks on the hub, for their Deleting condition
+	Writes       workwriter.Shared // the writes of ManifestWorks on the hub, for their Deleting condition
 	Works        workinformers.ManifestWorkInformer
 	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
@@ -87,7 +87,7 @@ func newAppliedController(d AppliedDeps) *AppliedController {
 		works:       d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:     d.AppliedWorks.Lister(),
 		cleaner:     &appliedwork.Cleaner{Client: d.Metadata, Objects: d.Objects},
-		writer:      d.Hub.New(AppliedControllerName),
+		writer:      workwriter.New(d.Writes, AppliedControllerName, workwriter.Plain),
 		logger:      klog.Background().WithName(AppliedControllerName),
 		now:         time.Now,
 	}

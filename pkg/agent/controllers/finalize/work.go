@@ -52,7 +52,7 @@ const ControllerName = "ManifestWorkFinalizeController"
 type WorkDeps struct {
 	appliedwork.Agent // the cluster, hub and agent ID the records name
 
-	Hub          workwriter.Hub // the writes of ManifestWorks on the hub
+	Writes       workwriter.Shared // the writes of ManifestWorks on the hub
 	Works        workinformers.ManifestWorkInformer
 	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
@@ -96,7 +96,7 @@ func newWorkController(d WorkDeps) *WorkController {
 		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:  d.AppliedWorks.Lister(),
 		logger:   klog.Background().WithName(ControllerName),
-		writer:   d.Hub.NewGuarded(ControllerName),
+		writer:   workwriter.New(d.Writes, ControllerName, workwriter.Guarded),
 		now:      time.Now,
 	}
 }
