@@ -34,7 +34,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/health"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
@@ -56,7 +56,7 @@ type wiring struct {
 	recorder  events.Recorder      // library-go's, only logs
 	events    record.EventRecorder // Kubernetes Events on the hub
 	records   *records.Store       // what was last applied, shared by apply and record
-	hub       workwriter.Hub       // the writes of ManifestWorks on the hub
+	writes    workwriter.Shared    // the writes of ManifestWorks on the hub
 	objects   *objectwatch.Tracker // the applied objects, watched
 	// availability assesses the availability and health of works, for the
 	// availability controller and, for works with rules, the feedback one
@@ -169,7 +169,7 @@ func (a *agent) newWiring(c *clients, eventRecorder record.EventRecorder) *wirin
 			rbac:    kubeInformers.Rbac().V1(),
 		},
 		records: records.NewStore(),
-		hub: workwriter.Hub{Client: c.hub.Client(), MaxStatusSize: a.MaxStatusSize, Events: eventRecorder,
+		writes: workwriter.Shared{Client: c.hub.Client(), MaxStatusSize: a.MaxStatusSize, Events: eventRecorder,
 			Pacing: workwriter.NewPacing(a.StatusSyncInterval)},
 		availability: availability.NewAssessor(availability.AssessorDeps{
 			Objects: objects, Metadata: c.metadata, Dynamic: c.dynamic, Events: eventRecorder,
@@ -276,7 +276,7 @@ func newEventRecorder(sink record.EventSink) (record.EventBroadcaster, record.Ev
 func (a *agent) controllers(w *wiring) ([]startup.Controller, error) {
 	in, c, q := w.informers, w.clients, w.router
 	apply := manifestwork.New(manifestwork.Deps{
-		Agent: w.agent, Hub: w.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+		Agent: w.agent, Writes: w.writes, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 		Dynamic: c.dynamic, Mapper: manifest.NewMapper(c.discovery), Objects: w.objects,
 		Records: w.records, OnRecorded: q.onRecorded, Executors: w.executors, Cluster: c.watch.monitor,
 		Recorder: w.recorder, Events: w.events, SyncContext: q.queue(manifestwork.ControllerName),
@@ -291,7 +291,7 @@ func (a *agent) controllers(w *wiring) ([]startup.Controller, error) {
 	return []startup.Controller{
 		{Workers: a.Workers, Controller: apply},
 		{Workers: 2, Controller: availability.New(availability.Deps{
-			ClusterName: a.ClusterName, Hub: w.hub, Works: in.works, Assessor: w.availability,
+			ClusterName: a.ClusterName, Writes: w.writes, Works: in.works, Assessor: w.availability,
 			Recorder: w.recorder, SyncContext: q.queue(availability.ControllerName),
 		})},
 		{Workers: 2, Controller: appliedresources.New(appliedresources.Deps{
@@ -300,11 +300,11 @@ func (a *agent) controllers(w *wiring) ([]startup.Controller, error) {
 			Recorder: w.recorder, Events: w.events, SyncContext: q.queue(appliedresources.ControllerName),
 		})},
 		{Workers: 2, Controller: finalize.NewWorkController(finalize.WorkDeps{
-			Agent: w.agent, Hub: w.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Agent: w.agent, Writes: w.writes, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Recorder: w.recorder, Events: w.events, SyncContext: q.queue(finalize.ControllerName),
 		})},
 		{Workers: 2, Controller: finalize.NewAppliedController(finalize.AppliedDeps{
-			Agent: w.agent, Hub: w.hub, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
+			Agent: w.agent, Writes: w.writes, Works: in.works, SpokeClient: c.spoke, AppliedWorks: in.applied,
 			Metadata: c.metadata, Objects: w.objects,
 			Recorder: w.recorder, Events: w.events, SyncContext: q.queue(finalize.AppliedControllerName),
 		})},
@@ -314,7 +314,7 @@ func (a *agent) controllers(w *wiring) ([]startup.Controller, error) {
 		})},
 		{Workers: 1, Controller: executorCache},
 		{Workers: 2, Controller: statusfeedback.New(statusfeedback.Deps{
-			ClusterName: a.ClusterName, Hub: w.hub, Works: in.works, Dynamic: c.dynamic, Objects: w.objects,
+			ClusterName: a.ClusterName, Writes: w.writes, Works: in.works, Dynamic: c.dynamic, Objects: w.objects,
 			Feedback: a.Feedback, Rules: conditionrules.NewEvaluator(celCostLimit),
 			Interval: a.StatusSyncInterval, Availability: w.availability,
 			Recorder: w.recorder, SyncContext: q.queue(statusfeedback.ControllerName),

@@ -19,7 +19,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/controllers/manifestwork"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 // Segment is one step of a Path: a map key, or a list index when IsIndex.
@@ -119,11 +121,7 @@ func render(v any) string {
 	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	s := string(data)
-	if len(s) > maxValue {
-		return s[:maxValue-3] + "..."
-	}
-	return s
+	return workv1.Shorten(string(data), maxValue, "...")
 }
 
 // isSecret tells a core Secret, all of whose values are masked.

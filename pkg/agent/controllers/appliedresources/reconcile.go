@@ -22,7 +22,6 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/apply/records"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
 )
@@ -440,5 +439,5 @@ func (c *Controller) reportPruning(st *state) {
 	if more := len(st.unpruned) - 1; more > 0 {
 		message += fmt.Sprintf(" (and %d more)", more)
 	}
-	c.Events.Event(st.work, corev1.EventTypeWarning, EventPruneFailed, workwriter.EventMessage(message))
+	c.Events.Event(st.work, corev1.EventTypeWarning, EventPruneFailed, workv1.Shorten(message, workv1.MaxEventMessageLength, "..."))
 }

@@ -30,7 +30,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -71,8 +71,8 @@ type ObjectCache interface {
 type Deps struct {
 	ClusterName string
 
-	Hub   workwriter.Hub // the writes of ManifestWork status on the hub
-	Works workinformers.ManifestWorkInformer
+	Writes workwriter.Shared // the writes of ManifestWork status on the hub
+	Works  workinformers.ManifestWorkInformer
 	// Assessor computes the status this controller writes; the status
 	// feedback controller shares it (NewAssessor).
 	Assessor    *Assessor
@@ -92,7 +92,7 @@ func New(d Deps) factory.Controller {
 	c := &Controller{
 		Deps:   d,
 		works:  d.Works.Lister().ManifestWorks(d.ClusterName),
-		writer: d.Hub.NewPaced(ControllerName),
+		writer: workwriter.New(d.Writes, ControllerName, workwriter.Paced),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).

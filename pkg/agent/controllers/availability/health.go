@@ -11,7 +11,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/status/health"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -34,7 +33,7 @@ func (a *Assessor) judgeManifest(ctx context.Context, work *workv1.ManifestWork,
 	default:
 		verdict = health.Unknown("%s", availableCond.Message)
 	}
-	verdict.Message = workwriter.TruncateMessage(verdict.Message)
+	verdict.Message = workv1.Shorten(verdict.Message, workv1.MaxConditionMessageLength, "")
 	cond := verdict.Condition(work.Generation)
 	return &cond
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/agent/status/health"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -120,7 +120,7 @@ func (a *Assessor) checkManifest(ctx context.Context, mc *workv1.ManifestConditi
 			"object", klog.KRef(meta.Namespace, meta.Name), "err", err)
 		cond.Status = metav1.ConditionUnknown
 		cond.Reason = workv1.ManifestAvailableReasonFetchFailed
-		cond.Message = workwriter.TruncateMessage(workv1.ManifestAvailableMessageFetchFailed + err.Error())
+		cond.Message = workv1.Shorten(workv1.ManifestAvailableMessageFetchFailed+err.Error(), workv1.MaxConditionMessageLength, "")
 	case found:
 		return health.ManifestAvailable(generation)
 	default:

@@ -19,7 +19,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/manifestwork/work/pkg/agent/status/health"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workfake "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	"github.com/manifestwork/work/test/fixture"
@@ -211,9 +211,9 @@ func newHarness(work *workv1.ManifestWork, cache *stubCache, liveObjects ...obje
 	spoke := metadatafake.NewSimpleMetadataClient(metadataScheme(), live(liveObjects...)...)
 	return &harness{
 		c: &Controller{
-			Deps: Deps{ClusterName: fixture.Cluster, Hub: workwriter.Hub{Client: hub},
+			Deps: Deps{ClusterName: fixture.Cluster, Writes: workwriter.Shared{Client: hub},
 				Assessor: NewAssessor(AssessorDeps{Objects: cache, Metadata: spoke})},
-			writer: workwriter.New(ControllerName, hub),
+			writer: workwriter.New(workwriter.Shared{Client: hub}, ControllerName, workwriter.Plain),
 		},
 		hub:   hub,
 		spoke: spoke,

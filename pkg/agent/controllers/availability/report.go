@@ -11,7 +11,6 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/manifestwork/work/pkg/agent/status/health"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
 )
@@ -81,9 +80,9 @@ func (r *healthReport) recordTransitions(work *workv1.ManifestWork, status workv
 			flapped = fmt.Sprintf(" (health changed %d more times since the last Event)", changes)
 		}
 		if isDegraded {
-			r.events.Event(work, corev1.EventTypeWarning, EventManifestDegraded, workwriter.EventMessage(fmt.Sprintf("%s is Degraded: %s%s", ref, now.Message, flapped)))
+			r.events.Event(work, corev1.EventTypeWarning, EventManifestDegraded, workv1.Shorten(fmt.Sprintf("%s is Degraded: %s%s", ref, now.Message, flapped), workv1.MaxEventMessageLength, "..."))
 		} else {
-			r.events.Event(work, corev1.EventTypeNormal, EventManifestRecovered, workwriter.EventMessage(fmt.Sprintf("%s recovered: %s%s", ref, now.Message, flapped)))
+			r.events.Event(work, corev1.EventTypeNormal, EventManifestRecovered, workv1.Shorten(fmt.Sprintf("%s recovered: %s%s", ref, now.Message, flapped), workv1.MaxEventMessageLength, "..."))
 		}
 	}
 }

@@ -22,7 +22,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -39,7 +39,7 @@ const AppliedControllerName = "AppliedManifestWorkFinalizeController"
 type AppliedDeps struct {
 	appliedwork.Agent // the cluster, hub and agent ID the records name
 
-	Hub          workwriter.Hub // the writes of ManifestWorks on the hub, for their Deleting condition
+	Writes       workwriter.Shared // the writes of ManifestWorks on the hub, for their Deleting condition
 	Works        workinformers.ManifestWorkInformer
 	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
@@ -87,7 +87,7 @@ func newAppliedController(d AppliedDeps) *AppliedController {
 		works:       d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:     d.AppliedWorks.Lister(),
 		cleaner:     &appliedwork.Cleaner{Client: d.Metadata, Objects: d.Objects},
-		writer:      d.Hub.New(AppliedControllerName),
+		writer:      workwriter.New(d.Writes, AppliedControllerName, workwriter.Plain),
 		logger:      klog.Background().WithName(AppliedControllerName),
 		now:         time.Now,
 	}

@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -105,17 +105,17 @@ func newEnv(t *testing.T, f given) *env {
 	return &env{
 		events: events,
 		work: &WorkController{
-			WorkDeps: WorkDeps{Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash}, Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Events: events},
+			WorkDeps: WorkDeps{Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash}, Writes: workwriter.Shared{Client: hub}, SpokeClient: spoke, Events: events},
 			works:    worksLister, applied: appliedLister,
-			writer: workwriter.NewGuarded(ControllerName, hub),
+			writer: workwriter.New(workwriter.Shared{Client: hub}, ControllerName, workwriter.Guarded),
 			now:    time.Now,
 		},
 		applied: &AppliedController{
-			AppliedDeps: AppliedDeps{Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1"}, Hub: workwriter.Hub{Client: hub}, SpokeClient: spoke, Metadata: md, Objects: objects,
+			AppliedDeps: AppliedDeps{Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1"}, Writes: workwriter.Shared{Client: hub}, SpokeClient: spoke, Metadata: md, Objects: objects,
 				Events: events},
 			works: worksLister, applied: appliedLister,
 			cleaner: &appliedwork.Cleaner{Client: md, Objects: objects},
-			writer:  workwriter.New(AppliedControllerName, hub),
+			writer:  workwriter.New(workwriter.Shared{Client: hub}, AppliedControllerName, workwriter.Plain),
 			now:     time.Now,
 		},
 		hub: hub, spoke: spoke, metadata: md,

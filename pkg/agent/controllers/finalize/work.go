@@ -36,7 +36,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -52,7 +52,7 @@ const ControllerName = "ManifestWorkFinalizeController"
 type WorkDeps struct {
 	appliedwork.Agent // the cluster, hub and agent ID the records name
 
-	Hub          workwriter.Hub // the writes of ManifestWorks on the hub
+	Writes       workwriter.Shared // the writes of ManifestWorks on the hub
 	Works        workinformers.ManifestWorkInformer
 	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
@@ -96,7 +96,7 @@ func newWorkController(d WorkDeps) *WorkController {
 		works:    d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied:  d.AppliedWorks.Lister(),
 		logger:   klog.Background().WithName(ControllerName),
-		writer:   d.Hub.NewGuarded(ControllerName),
+		writer:   workwriter.New(d.Writes, ControllerName, workwriter.Guarded),
 		now:      time.Now,
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -169,7 +168,7 @@ func (c *contest) message(object string) string {
 func (c *contest) inSync(object string, generation int64) metav1.Condition {
 	return metav1.Condition{
 		Type: ConditionInSync, Status: metav1.ConditionFalse, ObservedGeneration: generation,
-		Reason: InSyncReasonContested, Message: shorten(c.message(object), maxInSyncMessage),
+		Reason: InSyncReasonContested, Message: workv1.Shorten(c.message(object), maxInSyncMessage, "..."),
 	}
 }
 
@@ -186,7 +185,7 @@ func (c *Controller) noteRevert(ctx context.Context, work *workv1.ManifestWork, 
 	object := p.describe()
 	klog.FromContext(ctx).Info("Stopped reverting an object that another writer keeps changing",
 		"object", object, "field", contest.field, "writers", contest.writers, "until", contest.until)
-	c.Events.Event(work, corev1.EventTypeWarning, EventDriftContested, workwriter.EventMessage(contest.message(object)))
+	c.Events.Event(work, corev1.EventTypeWarning, EventDriftContested, workv1.Shorten(contest.message(object), workv1.MaxEventMessageLength, "..."))
 	if c.SyncContext != nil {
 		c.SyncContext.Queue().AddAfter(key, contest.until.Sub(now))
 	}

@@ -24,7 +24,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
@@ -67,7 +67,7 @@ type Executors interface {
 type Deps struct {
 	appliedwork.Agent // the cluster, hub and agent ID the records name
 
-	Hub          workwriter.Hub // the writes of ManifestWorks on the hub
+	Writes       workwriter.Shared // the writes of ManifestWorks on the hub
 	Works        workinformers.ManifestWorkInformer
 	SpokeClient  workclient.Interface // AppliedManifestWorks on the managed cluster
 	AppliedWorks workinformers.AppliedManifestWorkInformer
@@ -117,7 +117,7 @@ func New(d Deps) *Controller {
 		Deps:    d,
 		works:   d.Works.Lister().ManifestWorks(d.ClusterName),
 		applied: d.AppliedWorks.Lister(),
-		writer:  d.Hub.NewGuarded(ControllerName),
+		writer:  workwriter.New(d.Writes, ControllerName, workwriter.Guarded),
 		now:     time.Now,
 	}
 	logger := klog.Background().WithName(ControllerName)

@@ -11,7 +11,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/manifestwork/work/pkg/agent/apply"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
 )
@@ -37,8 +36,8 @@ func (c *Controller) driftRepaired(ctx context.Context, work *workv1.ManifestWor
 	}
 	object := p.describe()
 	klog.FromContext(ctx).V(2).Info("Repaired drift", "object", object, "changedBy", drift.ChangedBy, "fields", drift.Paths())
-	message := workwriter.EventMessage(fmt.Sprintf("Repaired %s, changed by %s: %s", object, by,
-		drift.Describe("%[1]s: found %[3]s, restored %[2]s")))
+	message := workv1.Shorten(fmt.Sprintf("Repaired %s, changed by %s: %s", object, by,
+		drift.Describe("%[1]s: found %[3]s, restored %[2]s")), workv1.MaxEventMessageLength, "...")
 	c.Events.Event(work, corev1.EventTypeWarning, EventDriftRepaired, mem.drift.message(p.id, message, c.now()))
 }
 

@@ -9,7 +9,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -36,8 +35,8 @@ func recordTransitions(recorder record.EventRecorder, work *workv1.ManifestWork,
 		if was != nil && was.Status == now.Status && was.Reason == now.Reason && was.Message == now.Message {
 			continue
 		}
-		recorder.Event(work, corev1.EventTypeWarning, EventManifestApplyFailed, workwriter.EventMessage(
-			fmt.Sprintf("Manifest %d (%s): %s", m.ResourceMeta.Ordinal, describe(m.ResourceMeta), now.Message)))
+		recorder.Event(work, corev1.EventTypeWarning, EventManifestApplyFailed, workv1.Shorten(
+			fmt.Sprintf("Manifest %d (%s): %s", m.ResourceMeta.Ordinal, describe(m.ResourceMeta), now.Message), workv1.MaxEventMessageLength, "..."))
 	}
 }
 

@@ -42,7 +42,7 @@ func manifestInSync(diff *diff.Report, generation int64) metav1.Condition {
 	return metav1.Condition{
 		Type: ConditionInSync, Status: metav1.ConditionFalse, ObservedGeneration: generation,
 		Reason:  InSyncReasonDrifted,
-		Message: shorten(fmt.Sprintf("%d %s from the manifest: %s", diff.Total, fields, diff.Describe("%[1]s: manifest %[2]s, live %[3]s")), maxInSyncMessage),
+		Message: workv1.Shorten(fmt.Sprintf("%d %s from the manifest: %s", diff.Total, fields, diff.Describe("%[1]s: manifest %[2]s, live %[3]s")), maxInSyncMessage, "..."),
 	}
 }
 
@@ -57,8 +57,8 @@ func setManifestInSync(mc *workv1.ManifestCondition, r manifestResult, generatio
 		apimeta.SetStatusCondition(&mc.Conditions, metav1.Condition{
 			Type: ConditionInSync, Status: metav1.ConditionUnknown, ObservedGeneration: generation,
 			Reason: InSyncReasonNotWatched,
-			Message: shorten(fmt.Sprintf("The agent cannot list or watch %s, so changes made to the object are not seen: %v",
-				schema.GroupResource{Group: r.meta.Group, Resource: r.meta.Resource}, r.notWatched), maxInSyncMessage),
+			Message: workv1.Shorten(fmt.Sprintf("The agent cannot list or watch %s, so changes made to the object are not seen: %v",
+				schema.GroupResource{Group: r.meta.Group, Resource: r.meta.Resource}, r.notWatched), maxInSyncMessage, "..."),
 		})
 		return
 	}
@@ -74,7 +74,7 @@ func setManifestInSync(mc *workv1.ManifestCondition, r manifestResult, generatio
 		apimeta.SetStatusCondition(&mc.Conditions, metav1.Condition{
 			Type: ConditionInSync, Status: metav1.ConditionUnknown, ObservedGeneration: generation,
 			Reason:  InSyncReasonNotCompared,
-			Message: shorten(fmt.Sprintf("The object could not be read, so it was not compared with the manifest: %v", r.unread), maxInSyncMessage),
+			Message: workv1.Shorten(fmt.Sprintf("The object could not be read, so it was not compared with the manifest: %v", r.unread), maxInSyncMessage, "..."),
 		})
 		return
 	}
@@ -133,12 +133,4 @@ func workInSync(manifests []workv1.ManifestCondition, generation int64) metav1.C
 		Type: ConditionInSync, Status: metav1.ConditionTrue, ObservedGeneration: generation, Reason: InSyncReasonInSync,
 		Message: "The managed cluster holds every field the manifests set",
 	}
-}
-
-// shorten cuts s to at most n bytes, marking the cut.
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n-3] + "..."
 }

@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 )
 
 // memories holds what the controller remembers of each work between its

@@ -22,7 +22,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/apply/records"
 	"github.com/manifestwork/work/pkg/agent/executor/executortest"
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
@@ -84,14 +84,14 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, objects ...runtime.Object) 
 		rbac: rbac, events: events,
 		c: &Controller{
 			Deps: Deps{
-				Agent: appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1"},
-				Hub:   workwriter.Hub{Client: hub}, SpokeClient: spoke, Dynamic: dyn,
+				Agent:  appliedwork.Agent{ClusterName: fixture.Cluster, HubHash: fixture.HubHash, AgentID: "agent1"},
+				Writes: workwriter.Shared{Client: hub}, SpokeClient: spoke, Dynamic: dyn,
 				Mapper: manifest.NewMapper(disco), Objects: noCache{}, Records: records.NewStore(), Executors: rbac.Authorizer(false),
 				Events: events,
 			},
 			works:   worklisters.NewManifestWorkLister(works).ManifestWorks(fixture.Cluster),
 			applied: worklisters.NewAppliedManifestWorkLister(applied),
-			writer:  workwriter.NewGuarded(ControllerName, hub),
+			writer:  workwriter.New(workwriter.Shared{Client: hub}, ControllerName, workwriter.Guarded),
 			now:     time.Now,
 		},
 		hub: hub, spoke: spoke, dynamic: dyn, applied: applied, works: works,

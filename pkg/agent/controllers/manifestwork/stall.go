@@ -14,7 +14,7 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
 // Reachability tells whether the managed cluster answers the agent.
@@ -83,7 +83,7 @@ func appliedWorkStalled(err error, persisting bool, generation int64) *metav1.Co
 func stallCondition(reason string, generation int64, format string, args ...any) *metav1.Condition {
 	return &metav1.Condition{
 		Type: stalled.ConditionType, Status: metav1.ConditionTrue, ObservedGeneration: generation,
-		Reason: reason, Message: workwriter.TruncateMessage(fmt.Sprintf(format, args...)),
+		Reason: reason, Message: workv1.Shorten(fmt.Sprintf(format, args...), workv1.MaxConditionMessageLength, ""),
 	}
 }
 

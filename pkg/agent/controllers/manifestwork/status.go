@@ -9,7 +9,6 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
 	"github.com/manifestwork/work/pkg/agent/status/health"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -113,7 +112,7 @@ func manifestApplied(err error, generation int64) metav1.Condition {
 	}
 	return metav1.Condition{
 		Type: workv1.ManifestApplied, Status: metav1.ConditionFalse, ObservedGeneration: generation,
-		Reason: workv1.ManifestAppliedReasonFailed, Message: workwriter.TruncateMessage(workv1.ManifestAppliedMessageFailed + err.Error()),
+		Reason: workv1.ManifestAppliedReasonFailed, Message: workv1.Shorten(workv1.ManifestAppliedMessageFailed+err.Error(), workv1.MaxConditionMessageLength, ""),
 	}
 }
 

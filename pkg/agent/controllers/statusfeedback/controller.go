@@ -28,7 +28,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/queuekeys"
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	worklisters "github.com/manifestwork/work/pkg/client/listers/work/v1"
 	"github.com/manifestwork/work/pkg/metrics"
@@ -43,7 +43,7 @@ const jitterFactor = 0.5
 // Deps are the controller's collaborators.
 type Deps struct {
 	ClusterName string
-	Hub         workwriter.Hub // the writes of ManifestWork status on the hub
+	Writes      workwriter.Shared // the writes of ManifestWork status on the hub
 	Works       workinformers.ManifestWorkInformer
 	Dynamic     dynamic.Interface
 	// Objects serves the objects of feedbackScrapeType Watch, watched as
@@ -77,7 +77,7 @@ func New(d Deps) factory.Controller {
 	c := &Controller{
 		Deps:   d,
 		works:  d.Works.Lister().ManifestWorks(d.ClusterName),
-		writer: d.Hub.NewPaced(ControllerName),
+		writer: workwriter.New(d.Writes, ControllerName, workwriter.Paced),
 	}
 	return factory.New().
 		WithSyncContext(d.SyncContext).

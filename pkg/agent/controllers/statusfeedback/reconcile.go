@@ -14,7 +14,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
 	"github.com/manifestwork/work/pkg/metrics"

@@ -21,7 +21,7 @@ import (
 	"github.com/manifestwork/work/pkg/agent/objectwatch"
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/feedback"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
+	"github.com/manifestwork/work/pkg/agent/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	fakework "github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	ct "github.com/manifestwork/work/pkg/controllertest"
@@ -75,9 +75,9 @@ func newEnv(t *testing.T, work *workv1.ManifestWork, maxWatches int, objects ...
 	})
 	return &env{
 		c: &Controller{
-			Deps: Deps{ClusterName: fixture.Cluster, Hub: workwriter.Hub{Client: hub}, Dynamic: dyn, Objects: watched,
+			Deps: Deps{ClusterName: fixture.Cluster, Writes: workwriter.Shared{Client: hub}, Dynamic: dyn, Objects: watched,
 				Feedback: feedback.Options{MaxJSONRawLength: 1024}, Rules: conditionrules.NewEvaluator(0)},
-			writer: workwriter.New(ControllerName, hub),
+			writer: workwriter.New(workwriter.Shared{Client: hub}, ControllerName, workwriter.Plain),
 		},
 		hub: hub, dyn: dyn, woken: woken,
 	}

@@ -5,7 +5,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -64,7 +63,7 @@ func Aggregate(manifests [][]metav1.Condition, ruleTypes []string, generation in
 			Type:               t,
 			Status:             aggregateStatus(t, counts),
 			Reason:             workv1.ConditionRulesAggregated,
-			Message:            workwriter.TruncateMessage(message),
+			Message:            workv1.Shorten(message, workv1.MaxConditionMessageLength, ""),
 			ObservedGeneration: generation,
 		})
 	}

@@ -45,7 +45,6 @@ import (
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/klog/v2"
 
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -171,7 +170,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, obj *unstructured.Unstructured
 		if cond.Type == "" {
 			continue
 		}
-		cond.Message = workwriter.TruncateMessage(cond.Message)
+		cond.Message = workv1.Shorten(cond.Message, workv1.MaxConditionMessageLength, "")
 		cond.ObservedGeneration = generation
 		if i, ok := at[cond.Type]; ok {
 			out[i] = cond

@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 )
 
@@ -412,16 +411,16 @@ func TestCacheBounded(t *testing.T) {
 func TestMessageTruncated(t *testing.T) {
 	e := NewEvaluator(0)
 	obj := newObj("v1", "Pod", nil)
-	long := strings.Repeat("é", workwriter.MaxMessageLength) // 2 bytes per rune
+	long := strings.Repeat("é", workv1.MaxConditionMessageLength) // 2 bytes per rune
 	got := e.Evaluate(context.Background(), obj, []workv1.ConditionRule{withMessage(celRule("C", "true"), long, "")}, 1)
 	require.Len(t, got, 1)
-	assert.Len(t, got[0].Message, workwriter.MaxMessageLength)
+	assert.Len(t, got[0].Message, workv1.MaxConditionMessageLength)
 	assert.True(t, strings.HasPrefix(long, got[0].Message))
 
 	big := newObj("v1", "Pod", map[string]any{"log": strings.Repeat("ab", 20000)})
 	got = e.Evaluate(context.Background(), big, []workv1.ConditionRule{withMessage(celRule("C", "true"), "", `"log: " + object.status.log`)}, 1)
 	require.Len(t, got, 1)
 	assert.Equal(t, workv1.ConditionRuleEvaluated, got[0].Reason, got[0].Message)
-	assert.Len(t, got[0].Message, workwriter.MaxMessageLength)
+	assert.Len(t, got[0].Message, workv1.MaxConditionMessageLength)
 
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
 	"github.com/manifestwork/work/pkg/agent/status/stalled"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
 )
@@ -62,67 +61,82 @@ const (
 //
 // Messages count the manifests in question and name the first few.
 func Rollout(work *workv1.ManifestWork, manifests []workv1.ManifestCondition, now time.Time) (progressing, degraded metav1.Condition) {
-	generation := work.Generation
-	var waiting, bad, unread []string
-	applying, healthDegraded := false, false
+	t := tallyRollout(work, manifests, now)
+	return t.progressing(work.Generation, len(manifests)), t.degraded(work.Generation, len(manifests))
+}
+
+// rolloutTally is what the manifests of a work tell of its rollout.
+type rolloutTally struct {
+	waiting, bad, unread     []string // the manifests not rolled out, failing, unreadable ReadOnly
+	applying, healthDegraded bool     // some manifest is not applied; some is Degraded
+}
+
+func tallyRollout(work *workv1.ManifestWork, manifests []workv1.ManifestCondition, now time.Time) rolloutTally {
+	var t rolloutTally
 	for i := range manifests {
 		mc := &manifests[i]
 		ref := RefOf(mc.ResourceMeta)
-		state, detail := manifestRollout(mc, generation, now)
-		if state == rollingOut && unreadableReadOnly(work, mc, generation) {
+		state, detail := manifestRollout(mc, work.Generation, now)
+		if state == rollingOut && unreadableReadOnly(work, mc, work.Generation) {
 			state = unreadable
 		}
 		switch state {
 		case rolledOut:
 			continue
 		case unreadable:
-			unread = append(unread, ref)
+			t.unread = append(t.unread, ref)
 			continue
 		case notApplied, stalling:
-			applying = true
+			t.applying = true
 		}
-		waiting = append(waiting, fmt.Sprintf("%s %s", ref, detail))
+		t.waiting = append(t.waiting, fmt.Sprintf("%s %s", ref, detail))
 		switch state {
 		case stalling:
-			bad = append(bad, fmt.Sprintf("%s fails to apply (%s)", ref, conditionMessage(mc, workv1.ManifestApplied)))
+			t.bad = append(t.bad, fmt.Sprintf("%s fails to apply (%s)", ref, conditionMessage(mc, workv1.ManifestApplied)))
 		case healthBad:
-			healthDegraded = true
-			bad = append(bad, fmt.Sprintf("%s is Degraded (%s)", ref, conditionMessage(mc, workv1.ManifestHealthy)))
+			t.healthDegraded = true
+			t.bad = append(t.bad, fmt.Sprintf("%s is Degraded (%s)", ref, conditionMessage(mc, workv1.ManifestHealthy)))
 		}
 	}
+	return t
+}
 
-	progressing = metav1.Condition{Type: workv1.WorkProgressing, ObservedGeneration: generation}
-	if len(waiting) == 0 {
-		progressing.Status, progressing.Reason = metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted
-		progressing.Message = fmt.Sprintf("All %d manifests are rolled out", len(manifests))
-		if len(unread) > 0 {
-			progressing.Message = listed(progressing.Message+fmt.Sprintf(
-				"; %d ReadOnly manifests are not waited for, as the agent cannot read their objects (see Available)", len(unread)), unread)
+// progressing is the work's Progressing condition, of total manifests.
+func (t rolloutTally) progressing(generation int64, total int) metav1.Condition {
+	c := metav1.Condition{Type: workv1.WorkProgressing, ObservedGeneration: generation}
+	if len(t.waiting) == 0 {
+		c.Status, c.Reason = metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted
+		c.Message = fmt.Sprintf("All %d manifests are rolled out", total)
+		if len(t.unread) > 0 {
+			c.Message = listed(c.Message+fmt.Sprintf(
+				"; %d ReadOnly manifests are not waited for, as the agent cannot read their objects (see Available)", len(t.unread)), t.unread)
 		}
 	} else {
-		progressing.Status, progressing.Reason = metav1.ConditionTrue, workv1.WorkProgressingReasonRollingOut
-		if applying {
-			progressing.Reason = workv1.WorkProgressingReasonApplying
+		c.Status, c.Reason = metav1.ConditionTrue, workv1.WorkProgressingReasonRollingOut
+		if t.applying {
+			c.Reason = workv1.WorkProgressingReasonApplying
 		}
-		progressing.Message = listed(fmt.Sprintf("%d of %d manifests are not rolled out yet", len(waiting), len(manifests)), waiting)
+		c.Message = listed(fmt.Sprintf("%d of %d manifests are not rolled out yet", len(t.waiting), total), t.waiting)
 	}
+	c.Message = workv1.Shorten(c.Message, workv1.MaxConditionMessageLength, "")
+	return c
+}
 
-	degraded = metav1.Condition{Type: workv1.WorkDegraded, ObservedGeneration: generation}
+// degraded is the work's Degraded condition, of total manifests.
+func (t rolloutTally) degraded(generation int64, total int) metav1.Condition {
+	c := metav1.Condition{Type: workv1.WorkDegraded, ObservedGeneration: generation}
 	switch {
-	case len(bad) == 0:
-		degraded.Status, degraded.Reason = metav1.ConditionFalse, workv1.WorkDegradedReasonAsExpected
-		degraded.Message = "No manifest is degraded or keeps failing to apply"
-	case healthDegraded:
-		degraded.Status, degraded.Reason = metav1.ConditionTrue, workv1.WorkDegradedReasonManifestsDegraded
+	case len(t.bad) == 0:
+		c.Status, c.Reason = metav1.ConditionFalse, workv1.WorkDegradedReasonAsExpected
+		c.Message = "No manifest is degraded or keeps failing to apply"
+		return c
+	case t.healthDegraded:
+		c.Status, c.Reason = metav1.ConditionTrue, workv1.WorkDegradedReasonManifestsDegraded
 	default:
-		degraded.Status, degraded.Reason = metav1.ConditionTrue, workv1.WorkDegradedReasonApplyStalled
+		c.Status, c.Reason = metav1.ConditionTrue, workv1.WorkDegradedReasonApplyStalled
 	}
-	if len(bad) > 0 {
-		degraded.Message = listed(fmt.Sprintf("%d of %d manifests are degraded", len(bad), len(manifests)), bad)
-	}
-	progressing.Message = workwriter.TruncateMessage(progressing.Message)
-	degraded.Message = workwriter.TruncateMessage(degraded.Message)
-	return progressing, degraded
+	c.Message = workv1.Shorten(listed(fmt.Sprintf("%d of %d manifests are degraded", len(t.bad), total), t.bad), workv1.MaxConditionMessageLength, "")
+	return c
 }
 
 // manifestRollout classifies one manifest, with a few words saying why it

@@ -5,7 +5,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/manifestwork/work/pkg/agent/status/conditionrules"
-	"github.com/manifestwork/work/pkg/agent/status/workwriter"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/manifest"
 )
@@ -31,6 +30,6 @@ func WorkCondition(status *workv1.ManifestWorkStatus, generation int64) (metav1.
 		}
 	}
 	cond, ok := Aggregate(manifests, generation)
-	cond.Message = workwriter.TruncateMessage(cond.Message)
+	cond.Message = workv1.Shorten(cond.Message, workv1.MaxConditionMessageLength, "")
 	return cond, ok
 }

@@ -63,61 +63,42 @@ const (
 	EventFinalizerPatchFailing = "FinalizerPatchFailing"
 )
 
-// Hub is what the writers of the agent's controllers share: the hub's
-// client, the status size limit, and where the Warning Events of writes
-// that keep failing go. Each controller makes its own writer from it.
-type Hub struct {
+// Shared is what the writers of the agent's controllers share: the hub's
+// client, the status size limit, where the Warning Events of writes that
+// keep failing go, and the pacing of works in transition. Each controller
+// makes its own writer from it with New.
+type Shared struct {
 	Client        workclient.Interface // ManifestWorks on the hub
 	MaxStatusSize int                  // --max-status-size; 0 or less means DefaultMaxSize
 	Events        record.EventRecorder // nil records no Event
-	// Pacing, shared by the writers NewPaced makes, holds back the status
-	// of works in transition; nil holds nothing back.
+	// Pacing, shared by the Paced writers, holds back the status of works
+	// in transition; nil holds nothing back.
 	Pacing *Pacing
 }
 
-// New returns the writer of the named controller.
-func (h Hub) New(controller string) *Writer {
-	return New(controller, h.Client).WithMaxStatusSize(h.MaxStatusSize).WithEvents(h.Events)
-}
+// Mode is what a controller's writer does besides writing.
+type Mode int
 
-// NewPaced returns the writer of the named controller, paced: the status
-// of a work in transition waits (see Pacing).
-func (h Hub) NewPaced(controller string) *Writer {
-	w := h.New(controller)
-	w.pacing = h.Pacing
-	return w
-}
-
-// NewGuarded returns the guarded writer of the named controller.
-func (h Hub) NewGuarded(controller string) *Writer {
-	return NewGuarded(controller, h.Client).WithMaxStatusSize(h.MaxStatusSize).WithEvents(h.Events)
-}
+const (
+	// Plain writes, and does nothing more.
+	Plain Mode = iota
+	// Guarded also remembers the versions its writes replaced, for
+	// Outdated; its controller calls Forget when a work is gone.
+	Guarded
+	// Paced holds the status of a work in transition back (see Pacing).
+	Paced
+)
 
 // New returns the writer of the named controller (the name labels its
 // metrics).
-func New(controller string, client workclient.Interface) *Writer {
-	return &Writer{controller: controller, client: client, now: time.Now}
-}
-
-// NewGuarded returns a writer that also remembers the versions its writes
-// replaced, for Outdated. Its controller calls Forget when a work is gone.
-func NewGuarded(controller string, client workclient.Interface) *Writer {
-	w := New(controller, client)
-	w.replaced = &OwnWrites[string, string]{}
-	return w
-}
-
-// WithMaxStatusSize sets the largest status, in bytes of JSON, the writer
-// sends (--max-status-size); zero or less means DefaultMaxSize.
-func (w *Writer) WithMaxStatusSize(n int) *Writer {
-	w.maxSize = n
-	return w
-}
-
-// WithEvents has the writer record a Warning Event on a work whose writes
-// keep failing.
-func (w *Writer) WithEvents(recorder record.EventRecorder) *Writer {
-	w.events = recorder
+func New(shared Shared, controller string, mode Mode) *Writer {
+	w := &Writer{controller: controller, client: shared.Client, maxSize: shared.MaxStatusSize, events: shared.Events, now: time.Now}
+	switch mode {
+	case Guarded:
+		w.replaced = &OwnWrites[string, string]{}
+	case Paced:
+		w.pacing = shared.Pacing
+	}
 	return w
 }
 

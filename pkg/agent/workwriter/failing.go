@@ -32,8 +32,9 @@ func (w *Writer) failed(work *workv1.ManifestWork, patch string, err error) {
 	if patch == metrics.PatchFinalizer {
 		reason = EventFinalizerPatchFailing
 	}
-	w.events.Event(work, corev1.EventTypeWarning, reason, EventMessage(fmt.Sprintf(
-		"The %s patches of %s have failed for over %s; the agent retries: %v", patch, w.controller, stalled.Threshold, err)))
+	w.events.Event(work, corev1.EventTypeWarning, reason, workv1.Shorten(fmt.Sprintf(
+		"The %s patches of %s have failed for over %s; the agent retries: %v", patch, w.controller, stalled.Threshold, err),
+		workv1.MaxEventMessageLength, "..."))
 }
 
 // succeeded records that the work holds what the controller wrote.

@@ -49,10 +49,8 @@ func TestPacedWriterHoldsTransitionsBack(t *testing.T) {
 		{name: "the next transition starts a new interval", at: interval + 3*time.Second, writer: 1, reason: workv1.HealthyReasonProgressing, wantWait: interval},
 	}
 	work := stored()
-	hubClient := newHub(t, work)
-	pacing := NewPacing(interval)
-	hub := Hub{Client: hubClient, Pacing: pacing}
-	writers := []*Writer{hub.NewPaced("TestPacedA"), hub.NewPaced("TestPacedB")}
+	shared := Shared{Client: newHub(t, work), Pacing: NewPacing(interval)}
+	writers := []*Writer{New(shared, "TestPacedA", Paced), New(shared, "TestPacedB", Paced)}
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
 			w := writers[step.writer]
@@ -76,16 +74,16 @@ func TestPacedWriterHoldsTransitionsBack(t *testing.T) {
 	}
 }
 
-// An unpaced writer, and a Hub without Pacing, write a work in transition
-// at once.
+// An unpaced writer, and a paced one whose Shared has no Pacing, write a
+// work in transition at once.
 func TestUnpacedWriterWritesTransitions(t *testing.T) {
-	for name, w := range map[string]func(Hub) *Writer{
-		"unpaced writer":     func(h Hub) *Writer { return h.New("TestUnpaced") },
-		"hub without pacing": func(h Hub) *Writer { h.Pacing = nil; return h.NewPaced("TestUnpaced") },
+	for name, w := range map[string]func(Shared) *Writer{
+		"unpaced writer":        func(shared Shared) *Writer { return New(shared, "TestUnpaced", Plain) },
+		"shared without pacing": func(shared Shared) *Writer { shared.Pacing = nil; return New(shared, "TestUnpaced", Paced) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			work := stored()
-			writer := w(Hub{Client: newHub(t, work), Pacing: NewPacing(time.Minute)})
+			writer := w(Shared{Client: newHub(t, work), Pacing: NewPacing(time.Minute)})
 			updated, err := writer.Status(t.Context(), work, withHealth(work, workv1.HealthyReasonProgressing))
 			require.NoError(t, err)
 			assert.NotNil(t, updated)

@@ -83,7 +83,7 @@ func TestWritesThatKeepFailing(t *testing.T) {
 				return refuse, nil, forbidden
 			})
 			events := record.NewFakeRecorder(10)
-			w := New(controller, hub).WithEvents(events)
+			w := New(Shared{Client: hub, Events: events}, controller, Plain)
 			t0, at := time.Unix(1000, 0), time.Duration(0)
 			w.now = func() time.Time { return t0.Add(at) }
 			for _, s := range tc.steps {
@@ -108,7 +108,7 @@ func TestForgetClearsFailing(t *testing.T) {
 	hub.PrependReactor("patch", "manifestworks", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewInternalError(errors.New("boom"))
 	})
-	w := New(controller, hub)
+	w := New(Shared{Client: hub}, controller, Plain)
 	t0, at := time.Unix(1000, 0), time.Duration(0)
 	w.now = func() time.Time { return t0.Add(at) }
 	for _, at = range []time.Duration{0, 10 * time.Second} {

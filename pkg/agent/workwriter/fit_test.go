@@ -222,7 +222,7 @@ func TestFitCondition(t *testing.T) {
 
 func TestShorten(t *testing.T) {
 	for _, s := range []string{strings.Repeat("a", 1000), strings.Repeat("é", 1000)} {
-		got := shorten(s)
+		got := workv1.Shorten(s, ShortMessageLength, TrimmedMarker)
 		assert.LessOrEqual(t, len(got), ShortMessageLength)
 		assert.True(t, strings.HasSuffix(got, TrimmedMarker))
 		assert.True(t, strings.HasPrefix(s, strings.TrimSuffix(got, TrimmedMarker)), "a prefix, no rune split")

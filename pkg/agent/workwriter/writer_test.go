@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -186,7 +187,7 @@ func TestWrites(t *testing.T) {
 				tc.work(work)
 			}
 			controller := fmt.Sprintf("TestWrites%d", i) // counters of its own
-			w := New(controller, hub)
+			w := New(Shared{Client: hub}, controller, Plain)
 
 			updated, err := tc.write(w, ctx, work)
 			if tc.wantConflict {
@@ -233,7 +234,7 @@ func TestStatusPatchDropsWhatDisappeared(t *testing.T) {
 	status := *work.Status.DeepCopy()
 	status.ResourceStatus.Manifests = nil
 
-	_, err := New("TestStatusPatchDropsWhatDisappeared", hub).Status(context.Background(), work, status)
+	_, err := New(Shared{Client: hub}, "TestStatusPatchDropsWhatDisappeared", Plain).Status(context.Background(), work, status)
 	require.NoError(t, err)
 	var patch map[string]any
 	require.NoError(t, json.Unmarshal(hub.Actions()[0].(clienttesting.PatchAction).GetPatch(), &patch))
@@ -291,9 +292,9 @@ func TestOutdated(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			hub := newHub(t, stored())
-			w := New("TestOutdated", hub)
+			w := New(Shared{Client: hub}, "TestOutdated", Plain)
 			if tc.guarded {
-				w = NewGuarded("TestOutdated", hub)
+				w = New(Shared{Client: hub}, "TestOutdated", Guarded)
 			}
 			tc.writes(t, w, stored())
 			var got []bool
@@ -326,7 +327,7 @@ func TestForget(t *testing.T) {
 	other := stored()
 	other.Name = "other"
 	require.NoError(t, hub.Tracker().Add(other))
-	w := NewGuarded("TestForget", hub)
+	w := New(Shared{Client: hub}, "TestForget", Guarded)
 	removeFinalizerThenStatus(t, w, stored())
 	_, err := w.RemoveFinalizer(context.Background(), other.DeepCopy())
 	require.NoError(t, err)
@@ -334,45 +335,6 @@ func TestForget(t *testing.T) {
 	w.Forget(key)
 	assert.False(t, w.Outdated(stored()), "forgotten")
 	assert.True(t, w.Outdated(other), "another work's versions are kept")
-}
-
-func TestTruncateMessage(t *testing.T) {
-	long := strings.Repeat("é", MaxMessageLength) // 2 bytes per rune
-	cases := []struct {
-		name string
-		in   string
-		want string
-	}{
-		{"a short message is kept", "short", "short"},
-		{"a message at the limit is kept", strings.Repeat("a", MaxMessageLength), strings.Repeat("a", MaxMessageLength)},
-		{"a longer one is cut at the limit", long, long[:MaxMessageLength]},
-		{"without splitting a rune", "x" + long, "x" + long[:MaxMessageLength-2]},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got := TruncateMessage(tc.in)
-			assert.Equal(t, tc.want, got)
-			assert.LessOrEqual(t, len(got), MaxMessageLength)
-		})
-	}
-}
-
-func TestEventMessage(t *testing.T) {
-	atLimit := strings.Repeat("a", MaxEventMessageLength)
-	cases := []struct {
-		name string
-		in   string
-		want string
-	}{
-		{"a short message is kept", "short", "short"},
-		{"a message at the limit is kept", atLimit, atLimit},
-		{"a longer one is cut at the limit, the cut marked", atLimit + "b", atLimit[:MaxEventMessageLength-3] + "..."},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, EventMessage(tc.in))
-		})
-	}
 }
 
 // A status over the size limit is written trimmed, once: writing the same
@@ -392,8 +354,8 @@ func TestStatusTrimmed(t *testing.T) {
 		}}
 		return s
 	}
-	feedback := New("TestStatusTrimmed-feedback", hub).WithMaxStatusSize(1000)
-	other := New("TestStatusTrimmed-other", hub).WithMaxStatusSize(1000)
+	feedback := New(Shared{Client: hub, MaxStatusSize: 1000}, "TestStatusTrimmed-feedback", Plain)
+	other := New(Shared{Client: hub, MaxStatusSize: 1000}, "TestStatusTrimmed-other", Plain)
 
 	updated, err := feedback.Status(ctx, work, big(work))
 	require.NoError(t, err)
@@ -420,19 +382,24 @@ func TestStatusTrimmed(t *testing.T) {
 	assert.Len(t, ct.Writes(hub.Actions()), 2)
 }
 
-// The writers a Hub makes carry its client, size limit and Event recorder;
-// only NewGuarded's is guarded.
-func TestHubWriters(t *testing.T) {
+// The writers New makes carry the client, size limit and Event
+// recorder; only a Guarded one is guarded, only a Paced one paced.
+func TestNew(t *testing.T) {
 	events := record.NewFakeRecorder(1)
-	hub := Hub{Client: newHub(t, stored()), MaxStatusSize: 4096, Events: events}
-	plain, guarded := hub.New("plain"), hub.NewGuarded("guarded")
-	for _, w := range []*Writer{plain, guarded} {
-		assert.Same(t, hub.Client, w.client)
+	shared := Shared{Client: newHub(t, stored()), MaxStatusSize: 4096, Events: events, Pacing: NewPacing(time.Minute)}
+	plain, guarded, paced := New(shared, "plain", Plain), New(shared, "guarded", Guarded), New(shared, "paced", Paced)
+	for _, w := range []*Writer{plain, guarded, paced} {
+		assert.Same(t, shared.Client, w.client)
 		assert.Equal(t, 4096, w.maxSize)
 		assert.Same(t, events, w.events)
 	}
 	assert.Equal(t, "plain", plain.controller)
 	assert.Nil(t, plain.replaced)
+	assert.Nil(t, plain.pacing)
 	assert.Equal(t, "guarded", guarded.controller)
 	assert.NotNil(t, guarded.replaced)
+	assert.Nil(t, guarded.pacing)
+	assert.Equal(t, "paced", paced.controller)
+	assert.Nil(t, paced.replaced)
+	assert.Same(t, shared.Pacing, paced.pacing)
 }

@@ -26,7 +26,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -185,7 +184,7 @@ func candidates(s *workv1.ManifestWorkStatus) []cut {
 			}
 			all = append(all, cut{kind: message, size: len(cond.Message), apply: func() int {
 				before := jsonSize(cond.Message)
-				cond.Message = shorten(cond.Message)
+				cond.Message = workv1.Shorten(cond.Message, ShortMessageLength, TrimmedMarker)
 				return before - jsonSize(cond.Message)
 			}})
 		}
@@ -229,16 +228,6 @@ func valueKind(v workv1.FieldValue) kind {
 // isStub tells a feedback value that was cut: it has a type and no value.
 func isStub(v workv1.FieldValue) bool {
 	return v.Integer == nil && v.String == nil && v.Boolean == nil && v.JsonRaw == nil
-}
-
-// shorten cuts a message to ShortMessageLength bytes, marker included,
-// without splitting a rune.
-func shorten(s string) string {
-	n := ShortMessageLength - len(TrimmedMarker)
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + TrimmedMarker
 }
 
 func jsonSize(v any) int {
