@@ -22,9 +22,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/manifestwork/work/pkg/agent/appliedwork"
-	"github.com/manifestwork/work/test/cloudevents/grpcserver"
 	"github.com/manifestwork/work/pkg/agent/controllers/finalize"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	"github.com/manifestwork/work/test/cloudevents/grpcserver"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
 )

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
-	"github.com/manifestwork/work/test/cloudevents/cetest"
 	"github.com/manifestwork/work/pkg/filewatch/filewatchtest"
+	"github.com/manifestwork/work/test/cloudevents/cetest"
 )
 
 const (

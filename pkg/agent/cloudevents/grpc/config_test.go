@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/manifestwork/work/test/cloudevents/cetest"
 	cegrpc "github.com/manifestwork/work/pkg/agent/cloudevents/grpc"
+	"github.com/manifestwork/work/test/cloudevents/cetest"
 )
 
 func TestLoad(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 	pbv1 "open-cluster-management.io/sdk-go/pkg/cloudevents/generic/options/grpc/protobuf/v1"
 
 	"github.com/manifestwork/work/pkg/agent/cloudevents"
-	"github.com/manifestwork/work/test/cloudevents/cetest"
 	cegrpc "github.com/manifestwork/work/pkg/agent/cloudevents/grpc"
+	"github.com/manifestwork/work/test/cloudevents/cetest"
 )
 
 // The peers in these tests are OCM's generated client and server, with
