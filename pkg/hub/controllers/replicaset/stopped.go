@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -182,18 +181,8 @@ func firstLine(s string) string {
 	return line
 }
 
-// shorten cuts s to at most n bytes, on a rune boundary, marking the cut.
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const mark = " …"
-	cut := n - len(mark)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + mark
-}
+// shorten cuts s to at most n bytes, marking the cut.
+func shorten(s string, n int) string { return workv1.Shorten(s, n, " …") }
 
 // announcements remembers, per replica set, the failed set its last
 // RolloutStopped Event named. The status says it too, but the cache may be
