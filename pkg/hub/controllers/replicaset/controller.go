@@ -20,6 +20,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	appsinformers "k8s.io/client-go/informers/apps/v1"
+	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
@@ -58,6 +61,13 @@ type Deps struct {
 	// nil sends none.
 	Events record.EventRecorder
 	Clock  clock.PassiveClock // nil means the real clock
+	// Revisions are the hub's ControllerRevisions of replica sets (those with
+	// the label revision.ReplicaSetLabel), written with RevisionClient; nil
+	// records no revision, and RevisionsOff says why on each replica set
+	// (condition RevisionsRecorded), if it is not "".
+	Revisions      appsinformers.ControllerRevisionInformer
+	RevisionClient appsv1client.ControllerRevisionsGetter
+	RevisionsOff   string
 }
 
 // Controller reconciles ManifestWorkReplicaSets.
@@ -73,6 +83,11 @@ type Controller struct {
 	written     writtenStatuses // the last status written, and what the hub kept of it
 	gauges      gauges          // what each replica set adds to the metrics
 	clock       clock.PassiveClock
+
+	revisions      appslisters.ControllerRevisionLister // nil: revisions are not recorded
+	revisionClient appsv1client.ControllerRevisionsGetter
+	revisionsOff   string           // why they are not, when the hub refused the right
+	blocked        blockedRevisions // the templates whose recording the hub refused
 }
 
 // New returns the controller, ready to Run. It adds its indexes to the
@@ -85,12 +100,15 @@ func New(d Deps) (factory.Controller, error) {
 		return nil, err
 	}
 	c := newController(d)
-	return factory.New().
+	f := factory.New().
 		WithInformersQueueKeysFunc(objectKey, d.ReplicaSets.Informer()).
 		WithFilteredEventsInformersQueueKeysFunc(replicaSetOfWork, hasReplicaSetLabel, d.Works.Informer()).
 		WithInformersQueueKeysFunc(c.replicaSetsOfPlacement, d.Placements.Informer()).
-		WithInformersQueueKeysFunc(c.replicaSetsOfDecision, d.Decisions.Informer()).
-		WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
+		WithInformersQueueKeysFunc(c.replicaSetsOfDecision, d.Decisions.Informer())
+	if d.Revisions != nil {
+		f = f.WithInformersQueueKeysFunc(replicaSetOfRevision, d.Revisions.Informer())
+	}
+	return f.WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder), nil
 }
 
@@ -107,7 +125,7 @@ func newController(d Deps) *Controller {
 	if clk == nil {
 		clk = clock.RealClock{}
 	}
-	return &Controller{
+	c := &Controller{
 		client:      d.Client,
 		replicaSets: d.ReplicaSets.Lister(),
 		rsIndex:     d.ReplicaSets.Informer().GetIndexer(),
@@ -116,7 +134,14 @@ func newController(d Deps) *Controller {
 		decisions:   d.Decisions.Lister(),
 		events:      d.Events,
 		clock:       clk,
+
+		revisionClient: d.RevisionClient,
+		revisionsOff:   d.RevisionsOff,
 	}
+	if d.Revisions != nil {
+		c.revisions = d.Revisions.Lister()
+	}
+	return c
 }
 
 // sync looks the replica set up and reconciles a copy of it, which writes
@@ -134,6 +159,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		c.announced.forget(ref)
 		c.gauges.forget(ref)
 		c.written.forget(ref)
+		c.blocked.forget(ref)
 		return nil
 	}
 	if err != nil {

@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	kubeinformers "k8s.io/client-go/informers"
+	kubefake "k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
@@ -25,6 +27,7 @@ import (
 	"github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
 	ct "github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 	"github.com/manifestwork/work/test/fixture"
 )
 
@@ -117,14 +120,24 @@ func succeeded(w *workv1.ManifestWork) *workv1.ManifestWork {
 
 type harness struct {
 	t         *testing.T
+	kube      *kubefake.Clientset // nil: the controller records no revision
 	client    *fake.Clientset
 	informers externalversions.SharedInformerFactory
 	c         *Controller
 	clock     *clocktesting.FakeClock
 	events    *record.FakeRecorder
+	// revisionStore is the controller's cache of ControllerRevisions.
+	revisionStore cache.Indexer
 }
 
 func newHarness(t *testing.T, objs ...runtime.Object) *harness {
+	t.Helper()
+	return newHarnessWith(t, nil, objs...)
+}
+
+// newHarnessWith is newHarness with a controller that records revisions
+// on kube, when it is not nil.
+func newHarnessWith(t *testing.T, kube *kubefake.Clientset, objs ...runtime.Object) *harness {
 	t.Helper()
 	client := fake.NewSimpleClientset(objs...)
 	bumpGenerations(client)
@@ -140,8 +153,15 @@ func newHarness(t *testing.T, objs ...runtime.Object) *harness {
 		Events:      events,
 		Clock:       clk,
 	}
+	if kube != nil {
+		d.Revisions = kubeinformers.NewSharedInformerFactory(kube, 0).Apps().V1().ControllerRevisions()
+		d.RevisionClient = kube.AppsV1()
+	}
 	require.NoError(t, addIndexers(d))
-	h := &harness{t: t, client: client, informers: informers, c: newController(d), clock: clk, events: events}
+	h := &harness{t: t, kube: kube, client: client, informers: informers, c: newController(d), clock: clk, events: events}
+	if kube != nil {
+		h.revisionStore = d.Revisions.Informer().GetIndexer()
+	}
 	h.refresh()
 	return h
 }
@@ -191,6 +211,15 @@ func (h *harness) refresh() {
 	replace(h.informers.Work().V1alpha1().ManifestWorkReplicaSets().Informer(), len(sets.Items), func(i int) any { return &sets.Items[i] })
 	replace(h.informers.Cluster().V1beta1().Placements().Informer(), len(placements.Items), func(i int) any { return &placements.Items[i] })
 	replace(h.informers.Cluster().V1beta1().PlacementDecisions().Informer(), len(decisions.Items), func(i int) any { return &decisions.Items[i] })
+	if h.kube != nil {
+		revs, err := h.kube.AppsV1().ControllerRevisions("").List(ctx, metav1.ListOptions{})
+		require.NoError(h.t, err)
+		items := make([]any, len(revs.Items))
+		for i := range revs.Items {
+			items[i] = &revs.Items[i]
+		}
+		require.NoError(h.t, h.revisionStore.Replace(items, ""))
+	}
 }
 
 // sync runs one sync of the replica set and returns its writes; the caches
@@ -198,6 +227,9 @@ func (h *harness) refresh() {
 func (h *harness) sync() ([]string, *ct.SyncContext) {
 	h.t.Helper()
 	h.client.ClearActions()
+	if h.kube != nil {
+		h.kube.ClearActions()
+	}
 	syncCtx := ct.NewSyncContext(rsKey)
 	require.NoError(h.t, h.c.sync(h.t.Context(), syncCtx))
 	writes := ct.Writes(h.client.Actions())
@@ -296,6 +328,7 @@ func TestProgressiveRolloutOneClusterAtATime(t *testing.T) {
 	w := h.work("c1", rsName)
 	assert.Equal(t, map[string]string{
 		"team": "web", workv1alpha1.ReplicaSetLabel: "apps.web", workv1alpha1.PlacementNameLabel: plName,
+		revision.HashLabel: hashOf(t, "1"),
 	}, w.Labels)
 	assert.True(t, sameSpec(w.Spec, template("1")))
 	rs := h.replicaSet()

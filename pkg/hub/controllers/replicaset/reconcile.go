@@ -36,7 +36,11 @@ type outcome struct {
 //  3. each placement's clusters get the template as the rollout allows
 //     (deploy), and the works of clusters that no placement selects any
 //     longer, or the extra works of a cluster, are deleted;
-//  4. the summary and conditions are counted from the works (statusOf);
+//  4. the template's revision is recorded as a ControllerRevision before
+//     any work is written from it (recordRevision), each work written
+//     carries its hash, and revisions beyond the history limit that no
+//     work runs are deleted (pruneRevisions);
+//  5. the summary and conditions are counted from the works (statusOf);
 //     when failures stop the rollout, RolloutStopped says which, and sync
 //     sends a Warning Event each time the set of failed clusters changes.
 //
@@ -54,7 +58,10 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 		}
 		rs = updated
 	}
-	works, d, err := c.deploy(ctx, rs)
+	rev, rerr := c.recordRevision(ctx, rs)
+	works, d, err := c.deploy(ctx, rs, rev.hash)
+	err = errors.Join(err, rerr, c.pruneRevisions(ctx, rs, &rev))
+	d.revision = rev
 	next := statusOf(rs, d, works, c.clock.Now())
 	if werr := c.writeStatus(ctx, rs, cached, next.status); werr != nil {
 		return outcome{}, werr
@@ -72,6 +79,9 @@ type deployment struct {
 	// works stay while the rollout is paused.
 	kept   []string
 	paused bool
+	// hash is the current revision's, written on each work written; "" writes none.
+	hash     string
+	revision revisionOutcome // how recording the current revision went
 }
 
 type placementResult struct {
@@ -98,9 +108,9 @@ type plan struct {
 //
 // While paused, nothing is written: the decisions are made, for the status,
 // but no work is created, updated or deleted.
-func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (map[string]*workv1.ManifestWork, deployment, error) {
+func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, hash string) (map[string]*workv1.ManifestWork, deployment, error) {
 	works, extras := c.worksByCluster(rs)
-	d := deployment{paused: isPaused(rs)}
+	d := deployment{paused: isPaused(rs), hash: hash}
 	var errs []error
 	for _, w := range extras {
 		if d.paused {
@@ -159,7 +169,7 @@ func (c *Controller) rollOutAll(ctx context.Context, rs *workv1alpha1.ManifestWo
 			d.problems = append(d.problems, p.err.Error())
 			continue
 		}
-		res, recheck, err := c.rollOut(ctx, rs, p, owner, works, now, d.paused)
+		res, recheck, err := c.rollOut(ctx, rs, p, owner, works, now, d)
 		if res == nil {
 			d.problems = append(d.problems, err.Error()) // the strategy is invalid: only a new spec helps
 			continue
@@ -176,7 +186,7 @@ func (c *Controller) rollOutAll(ctx context.Context, rs *workv1alpha1.ManifestWo
 // rollOut decides and applies the rollout of one placement; a nil result
 // means its strategy could not be read, and the error says why.
 func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, p *plan, owner map[string]*plan,
-	works map[string]*workv1.ManifestWork, now time.Time, paused bool) (*placementResult, time.Duration, error) {
+	works map[string]*workv1.ManifestWork, now time.Time, d *deployment) (*placementResult, time.Duration, error) {
 	var groups []Group
 	for _, g := range p.groups {
 		var mine []string
@@ -218,8 +228,8 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 		return nil, 0, fmt.Errorf("placement %s: %w", p.ref.Name, err)
 	}
 	var applyErr error
-	if !paused {
-		applyErr = c.applyWorks(ctx, rs, p.ref.Name, decision.ToApply(), works)
+	if !d.paused {
+		applyErr = c.applyWorks(ctx, rs, target{placement: p.ref.Name, hash: d.hash}, decision.ToApply(), works)
 	}
 	for _, g := range groups {
 		for _, cluster := range g.Clusters {

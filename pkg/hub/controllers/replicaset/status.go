@@ -53,6 +53,7 @@ func statusOf(rs *workv1alpha1.ManifestWorkReplicaSet, d deployment, works map[s
 		stopped, next.stoppedHead, next.stopped = rolloutStopped(rs.Status.Conditions, d.stops())
 		conds = append(conds, stopped)
 	}
+	conds = append(conds, d.revision.condition())
 	next.status.Conditions = withConditions(next.status.Conditions, now, conds...)
 	return next
 }

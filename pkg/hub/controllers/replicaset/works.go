@@ -18,6 +18,7 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
 
 // labelledWorks are the works that carry the replica set's label, whatever
@@ -81,7 +82,7 @@ const writeWorkers = 16
 // applyWorks applies the template to the works of the given clusters, in
 // parallel, and records in works what each became. Errors are joined in
 // the clusters' order.
-func (c *Controller) applyWorks(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, placement string,
+func (c *Controller) applyWorks(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, to target,
 	clusters []string, works map[string]*workv1.ManifestWork) error {
 	results := make([]*workv1.ManifestWork, len(clusters))
 	errs := make([]error, len(clusters))
@@ -92,7 +93,7 @@ func (c *Controller) applyWorks(ctx context.Context, rs *workv1alpha1.ManifestWo
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i], errs[i] = c.applyWork(ctx, rs, placement, clusters[i], works[clusters[i]])
+				results[i], errs[i] = c.applyWork(ctx, rs, to, clusters[i], works[clusters[i]])
 			}
 		}()
 	}
@@ -109,22 +110,41 @@ func (c *Controller) applyWorks(ctx context.Context, rs *workv1alpha1.ManifestWo
 	return errors.Join(errs...)
 }
 
+// target is what a work is written for: its placement, and the hash of the
+// revision it is rendered from ("": none).
+type target struct {
+	placement, hash string
+}
+
 // applyWork gives the cluster's work the current template and the replica
 // set's labels: it updates the work the replica set has there (whatever its
 // name), or creates one named after the replica set. A work being deleted is
 // left to go; its deletion queues the replica set again.
-func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, placement, cluster string,
+//
+// The revision hash label is written with the rest, but a work that has the
+// template and lacks only that label (written before revisions were
+// recorded) is up to date: it gets the label when it is next written.
+func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, to target, cluster string,
 	existing *workv1.ManifestWork) (*workv1.ManifestWork, error) {
+	placement := to.placement
 	want := maps.Clone(rs.Labels)
 	if want == nil {
 		want = map[string]string{}
 	}
 	want[workv1alpha1.ReplicaSetLabel] = replicaSetKey(rs)
 	want[workv1alpha1.PlacementNameLabel] = placement
+	upToDate := func(w *workv1.ManifestWork) bool {
+		h, ok := w.Labels[revision.HashLabel]
+		return sameSpec(w.Spec, rs.Spec.ManifestWorkTemplate) && hasLabels(w.Labels, want) && (!ok || h == to.hash)
+	}
+	written := maps.Clone(want) // the labels a write sets
+	if to.hash != "" {
+		written[revision.HashLabel] = to.hash
+	}
 	works := c.client.WorkV1().ManifestWorks(cluster)
 	if existing == nil {
 		w := &workv1.ManifestWork{
-			ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: rs.Name, Labels: want},
+			ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: rs.Name, Labels: written},
 			Spec:       *rs.Spec.ManifestWorkTemplate.DeepCopy(),
 		}
 		created, err := works.Create(ctx, w, metav1.CreateOptions{})
@@ -141,7 +161,7 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 	if existing.DeletionTimestamp != nil {
 		return existing, nil
 	}
-	if sameSpec(existing.Spec, rs.Spec.ManifestWorkTemplate) && hasLabels(existing.Labels, want) {
+	if upToDate(existing) {
 		return existing, nil
 	}
 	w := existing.DeepCopy()
@@ -149,7 +169,7 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 	if w.Labels == nil {
 		w.Labels = map[string]string{}
 	}
-	maps.Copy(w.Labels, want)
+	maps.Copy(w.Labels, written)
 	updated, err := works.Update(ctx, w, metav1.UpdateOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("update work %s/%s: %w", cluster, w.Name, err)
