@@ -6,7 +6,10 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -17,6 +20,7 @@ import (
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 	"github.com/manifestwork/work/pkg/kubeconn"
 )
 
@@ -46,11 +50,12 @@ func (h *hub) runReplicaSets(ctx context.Context, w *wiring) {
 	if err := waitForAPIs(ctx, h.probeReplicaSetAPIs, apiBackoff); err != nil {
 		return // stopped while waiting
 	}
-	events, stopEvents, err := h.replicaSetEvents(ctx)
+	kube, err := kubernetes.NewForConfig(h.Config)
 	if err != nil {
-		logger.Error(err, "ManifestWorkReplicaSets are not handled: no client for their Events")
+		logger.Error(err, "ManifestWorkReplicaSets are not handled: no Kubernetes client")
 		return
 	}
+	events, stopEvents := replicaSetEvents(ctx, kube)
 	defer stopEvents()
 	d := replicaset.Deps{
 		Events:      events,
@@ -61,17 +66,44 @@ func (h *hub) runReplicaSets(ctx context.Context, w *wiring) {
 		Decisions:   w.informers.Cluster().V1beta1().PlacementDecisions(),
 		Recorder:    w.recorder,
 	}
+	synced := []cache.InformerSynced{d.ReplicaSets.Informer().HasSynced, d.Works.Informer().HasSynced,
+		d.Placements.Informer().HasSynced, d.Decisions.Informer().HasSynced}
+	var revisions kubeinformers.SharedInformerFactory
+	if d.RevisionsOff = revisionsOff(ctx, kube); d.RevisionsOff == "" {
+		revisions = kubeinformers.NewSharedInformerFactoryWithOptions(kube, informerResync,
+			kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = revision.ReplicaSetLabel }))
+		d.Revisions, d.RevisionClient = revisions.Apps().V1().ControllerRevisions(), kube.AppsV1()
+		synced = append(synced, d.Revisions.Informer().HasSynced)
+	} else {
+		logger.Info("Warning: replica set revisions are not recorded: "+d.RevisionsOff, "condition", replicaset.ConditionRevisionsRecorded)
+	}
 	c, err := replicaset.New(d)
 	if err != nil {
 		logger.Error(err, "ManifestWorkReplicaSets are not handled: the controller cannot be built")
 		return
 	}
 	w.informers.Start(ctx.Done())
-	if !cache.WaitForNamedCacheSyncWithContext(ctx, d.ReplicaSets.Informer().HasSynced, d.Works.Informer().HasSynced,
-		d.Placements.Informer().HasSynced, d.Decisions.Informer().HasSynced) {
+	if revisions != nil {
+		revisions.Start(ctx.Done())
+		defer revisions.Shutdown()
+	}
+	if !cache.WaitForNamedCacheSyncWithContext(ctx, synced...) {
 		return
 	}
 	c.Run(ctx, replicaSetWorkers)
+}
+
+// revisionsOff says why the controller cannot keep revisions on this hub:
+// its identity may not list ControllerRevisions (as under OCM's
+// ClusterManager, whose ClusterRole grants none); "" when it may, or when
+// the answer is not a refusal (the informer retries then).
+func revisionsOff(ctx context.Context, kube kubernetes.Interface) string {
+	_, err := kube.AppsV1().ControllerRevisions("").List(ctx, metav1.ListOptions{LabelSelector: revision.ReplicaSetLabel, Limit: 1})
+	if !apierrors.IsForbidden(err) {
+		return ""
+	}
+	return "the hub's identity may not list controllerrevisions (group apps) in all namespaces; grant it get, list, watch, " +
+		"create, update, patch and delete on them (work hub's ClusterRole does) and restart work hub; the rollouts go on meanwhile"
 }
 
 // eventComponent is the source of the Events on replica sets.
@@ -79,14 +111,10 @@ const eventComponent = "work-hub"
 
 // replicaSetEvents returns a recorder of Kubernetes Events on replica sets,
 // written in their namespaces, and the function that stops it.
-func (h *hub) replicaSetEvents(ctx context.Context) (record.EventRecorder, func(), error) {
-	kube, err := kubernetes.NewForConfig(h.Config)
-	if err != nil {
-		return nil, nil, err
-	}
+func replicaSetEvents(ctx context.Context, kube kubernetes.Interface) (record.EventRecorder, func()) {
 	broadcaster := record.NewBroadcaster(record.WithContext(ctx))
 	broadcaster.StartRecordingToSink(&corev1client.EventSinkImpl{Interface: kube.CoreV1().Events("")})
-	return broadcaster.NewRecorder(workscheme.Scheme, corev1.EventSource{Component: eventComponent}), broadcaster.Shutdown, nil
+	return broadcaster.NewRecorder(workscheme.Scheme, corev1.EventSource{Component: eventComponent}), broadcaster.Shutdown
 }
 
 // probeReplicaSetAPIs asks the hub's discovery whether it serves every

@@ -24,6 +24,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 	"github.com/manifestwork/work/pkg/startup/startuptest"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -332,12 +334,16 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		// OCM's labels, and ours: the hash of the revision it runs.
 		want := map[string]string{workv1alpha1.ReplicaSetLabel: ns + "." + rs, workv1alpha1.PlacementNameLabel: placement}
-		if !maps.Equal(w.Labels, want) {
-			return fmt.Errorf("labels %v, want %v", w.Labels, want)
+		got := maps.Clone(w.Labels)
+		hash := got[revision.HashLabel]
+		delete(got, revision.HashLabel)
+		if !maps.Equal(got, want) || len(hash) != 10 {
+			return fmt.Errorf("labels %v, want %v and %s", w.Labels, want, revision.HashLabel)
 		}
 		return nil
-	}, "the manager creates cluster1's work with OCM's labels")
+	}, "the manager creates cluster1's work with OCM's labels and its revision's hash")
 	framework.Eventually(t, convergeTimeout, func() error {
 		got, err := sets.Get(ctx, rs, metav1.GetOptions{})
 		if err != nil {
@@ -351,6 +357,13 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 		}
 		if !apimeta.IsStatusConditionTrue(got.Status.Conditions, workv1alpha1.ConditionPlacementVerified) {
 			return fmt.Errorf("conditions %+v", got.Status.Conditions)
+		}
+		// OCM's ClusterRole grants no right on ControllerRevisions: the
+		// replica set says that its revisions are not recorded, and why.
+		recorded := apimeta.FindStatusCondition(got.Status.Conditions, replicaset.ConditionRevisionsRecorded)
+		if recorded == nil || recorded.Status != metav1.ConditionFalse || recorded.Reason != replicaset.ReasonForbidden ||
+			!strings.Contains(recorded.Message, "may not list controllerrevisions") {
+			return fmt.Errorf("RevisionsRecorded %+v", recorded)
 		}
 		return nil
 	}, "the manager writes the replica set's finalizer and status")
