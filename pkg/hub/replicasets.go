@@ -68,14 +68,9 @@ func (h *hub) runReplicaSets(ctx context.Context, w *wiring) {
 	}
 	synced := []cache.InformerSynced{d.ReplicaSets.Informer().HasSynced, d.Works.Informer().HasSynced,
 		d.Placements.Informer().HasSynced, d.Decisions.Informer().HasSynced}
-	var revisions kubeinformers.SharedInformerFactory
-	if d.RevisionsOff = revisionsOff(ctx, kube); d.RevisionsOff == "" {
-		revisions = kubeinformers.NewSharedInformerFactoryWithOptions(kube, informerResync,
-			kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = revision.ReplicaSetLabel }))
-		d.Revisions, d.RevisionClient = revisions.Apps().V1().ControllerRevisions(), kube.AppsV1()
+	revisions := withRevisions(ctx, kube, &d)
+	if revisions != nil {
 		synced = append(synced, d.Revisions.Informer().HasSynced)
-	} else {
-		logger.Info("Warning: replica set revisions are not recorded: "+d.RevisionsOff, "condition", replicaset.ConditionRevisionsRecorded)
 	}
 	c, err := replicaset.New(d)
 	if err != nil {
@@ -91,6 +86,22 @@ func (h *hub) runReplicaSets(ctx context.Context, w *wiring) {
 		return
 	}
 	c.Run(ctx, replicaSetWorkers)
+}
+
+// withRevisions gives the controller the hub's ControllerRevisions of
+// replica sets (an informer filtered by their label) and returns their
+// informer factory, to start; or, when the hub does not let it list them,
+// says why in d.RevisionsOff and in the log (once) and returns nil.
+func withRevisions(ctx context.Context, kube kubernetes.Interface, d *replicaset.Deps) kubeinformers.SharedInformerFactory {
+	if d.RevisionsOff = revisionsOff(ctx, kube); d.RevisionsOff != "" {
+		klog.FromContext(ctx).Info("Warning: replica set revisions are not recorded: "+d.RevisionsOff,
+			"condition", replicaset.ConditionRevisionsRecorded)
+		return nil
+	}
+	revisions := kubeinformers.NewSharedInformerFactoryWithOptions(kube, informerResync,
+		kubeinformers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = revision.ReplicaSetLabel }))
+	d.Revisions, d.RevisionClient = revisions.Apps().V1().ControllerRevisions(), kube.AppsV1()
+	return revisions
 }
 
 // revisionsOff says why the controller cannot keep revisions on this hub:

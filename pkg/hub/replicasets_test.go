@@ -13,8 +13,15 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
 )
 
 // fastBackoff checks again at once, so that tests do not wait.
@@ -66,4 +73,27 @@ func TestWaitForAPIsEndsWithItsContext(t *testing.T) {
 	}
 	assert.ErrorIs(t, waitForAPIs(ctx, probe, fastBackoff), context.Canceled)
 	assert.Equal(t, 2, calls)
+}
+
+// A hub that refuses the list of ControllerRevisions (OCM's ClusterManager)
+// runs the controller without revisions, says why once in the log, without
+// the word a refused request logs, and starts no informer for them; a hub
+// that allows it gets the informer.
+func TestWithRevisions(t *testing.T) {
+	refusing := kubefake.NewClientset()
+	refusing.PrependReactor("list", "controllerrevisions", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "controllerrevisions"}, "", errors.New("no"))
+	})
+	var buf bytes.Buffer
+	var d replicaset.Deps
+	assert.Nil(t, withRevisions(logContext(t, &buf), refusing, &d))
+	assert.Nil(t, d.Revisions)
+	assert.Contains(t, d.RevisionsOff, "may not list controllerrevisions (group apps)")
+	assert.Equal(t, 1, strings.Count(buf.String(), "revisions are not recorded"))
+	assert.NotContains(t, strings.ToLower(buf.String()), "forbidden")
+
+	d = replicaset.Deps{}
+	assert.NotNil(t, withRevisions(t.Context(), kubefake.NewClientset(), &d))
+	assert.NotNil(t, d.Revisions)
+	assert.Empty(t, d.RevisionsOff)
 }

@@ -125,35 +125,11 @@ func (c *Controller) recordRevision(ctx context.Context, rs *workv1alpha1.Manife
 		out.reason, out.message = b.reason, b.message
 		return out, nil
 	}
-	revs, err := c.ownedRevisions(rs)
-	if err != nil {
-		return out, err
-	}
-	newest := int64(0)
-	var mine *appsv1.ControllerRevision
-	for _, cr := range revs {
-		newest = max(newest, cr.Revision)
-		if cr.Labels[revision.HashLabel] == hash {
-			mine = cr
-		}
-	}
-	out.kept = len(revs)
+	err = c.writeRevision(ctx, rs, data, &out)
 	switch {
-	case mine == nil:
-		out.number = newest + 1
-		out.kept++
-		err = c.createRevision(ctx, rs, hash, data, out.number)
-		out.created = err == nil
-	case mine.Revision != newest || c.sharesNewest(revs, mine):
-		out.number = newest + 1
-		err = c.renumberRevision(ctx, mine, out.number)
-	default:
-		out.number = mine.Revision
-	}
-	if err == nil {
+	case err == nil:
 		return out, nil
-	}
-	if apierrors.IsForbidden(err) || apierrors.IsAlreadyExists(err) {
+	case apierrors.IsForbidden(err), apierrors.IsAlreadyExists(err):
 		b := blocked{hash: hash, reason: ReasonForbidden, message: err.Error()}
 		if apierrors.IsAlreadyExists(err) {
 			b.reason = ReasonRecordFailed
@@ -164,6 +140,37 @@ func (c *Controller) recordRevision(ctx context.Context, rs *workv1alpha1.Manife
 	}
 	out.reason, out.message = ReasonRecordFailed, err.Error()
 	return out, err
+}
+
+// writeRevision creates or renumbers the ControllerRevision of out.hash, as
+// recordRevision says, and fills out's number and count.
+func (c *Controller) writeRevision(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, data []byte, out *revisionOutcome) error {
+	revs, err := c.ownedRevisions(rs)
+	if err != nil {
+		return err
+	}
+	newest := int64(0)
+	var mine *appsv1.ControllerRevision
+	for _, cr := range revs {
+		newest = max(newest, cr.Revision)
+		if cr.Labels[revision.HashLabel] == out.hash {
+			mine = cr
+		}
+	}
+	out.kept = len(revs)
+	switch {
+	case mine == nil:
+		out.number = newest + 1
+		out.kept++
+		err = c.createRevision(ctx, rs, out.hash, data, out.number)
+		out.created = err == nil
+	case mine.Revision != newest || c.sharesNewest(revs, mine):
+		out.number = newest + 1
+		err = c.renumberRevision(ctx, mine, out.number)
+	default:
+		out.number = mine.Revision
+	}
+	return err
 }
 
 // sharesNewest tells whether another revision has mine's number (as after
