@@ -143,7 +143,7 @@ var replicaSetOCMDifferences = func() []framework.DifferenceRow {
 				Reason: "added to the API after v1.0",
 			})
 	}
-	// Ours writes two conditions of its own after OCM's three.
+	// Ours writes three conditions of its own after OCM's three.
 	rows = append(rows,
 		framework.DifferenceRow{
 			Case: sbsCase, Path: "replicaset.status.conditions[3]",
@@ -154,6 +154,18 @@ var replicaSetOCMDifferences = func() []framework.DifferenceRow {
 			Case: sbsCase, Path: "replicaset.status.conditions[4]",
 			Behaviour: "the condition FleetInSync", OCM: "absent", Ours: "the clusters whose works report InSync=False",
 			Reason: "beyond OCM: drift at a glance, without a new field",
+		},
+		// Ours records each template as a ControllerRevision and labels the
+		// works it writes with the revision's hash.
+		framework.DifferenceRow{
+			Case: sbsCase, Path: "replicaset.status.conditions[5]",
+			Behaviour: "the condition RevisionsRecorded", OCM: "absent", Ours: "the current revision's number and hash",
+			Reason: "beyond OCM: revision history (OCM's enhancement 229 is not released), without a new field",
+		},
+		framework.DifferenceRow{
+			Case: sbsCase, Path: "work[*].metadata.labels.work.manifestwork.io/revision-hash",
+			Behaviour: "the label of the revision a work runs", OCM: "absent", Ours: "the revision's hash",
+			Reason: "beyond OCM: which cluster runs which revision is one label query; a label of ours, not OCM's planned controller-hash",
 		})
 	return rows
 }()

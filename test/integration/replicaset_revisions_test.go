@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
@@ -93,11 +94,15 @@ func TestReplicaSetRevisions(t *testing.T) {
 
 	update := func(edit func(*workv1alpha1.ManifestWorkReplicaSet)) {
 		t.Helper()
-		rs, err := sets.Get(ctx, name, metav1.GetOptions{})
-		require.NoError(t, err)
-		edit(rs)
-		_, err = sets.Update(ctx, rs, metav1.UpdateOptions{})
-		require.NoError(t, err)
+		require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error { // the controller writes it too
+			rs, err := sets.Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			edit(rs)
+			_, err = sets.Update(ctx, rs, metav1.UpdateOptions{})
+			return err
+		}))
 	}
 	update(func(rs *workv1alpha1.ManifestWorkReplicaSet) { rs.Spec = spec("green") })
 	waitFor(map[int64]string{1: hash("blue"), 2: hash("green")}, "green", "a new template is revision 2")
