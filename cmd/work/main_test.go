@@ -13,7 +13,7 @@ import (
 )
 
 func execute(args ...string) (string, error) {
-	root := newRootCommand()
+	root := newRootCommand("work")
 	var out bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&out)
@@ -24,10 +24,10 @@ func execute(args ...string) (string, error) {
 
 func TestSubcommands(t *testing.T) {
 	var names []string
-	for _, c := range newRootCommand().Commands() {
+	for _, c := range newRootCommand("work").Commands() {
 		names = append(names, c.Name())
 	}
-	assert.ElementsMatch(t, []string{"agent", "hub", "manager", "webhook-server", "version"}, names)
+	assert.ElementsMatch(t, []string{"agent", "hub", "manager", "webhook-server", "version", "fleet"}, names)
 }
 
 func TestErrors(t *testing.T) {
@@ -89,7 +89,7 @@ func TestClusterManagerArguments(t *testing.T) {
 			"--leader-election-lease-duration=15s", "--leader-election-renew-deadline=10s", "--leader-election-retry-period=2s"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			root := newRootCommand()
+			root := newRootCommand("work")
 			cmd, rest, err := root.Find(args)
 			require.NoError(t, err)
 			require.NoError(t, cmd.ParseFlags(rest))
