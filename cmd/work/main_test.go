@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/manifestwork/work/pkg/cli"
 )
 
 func execute(args ...string) (string, error) {
@@ -107,4 +110,42 @@ func TestFlagAssignments(t *testing.T) {
 
 func TestOneLine(t *testing.T) {
 	assert.Equal(t, `unknown command "x"; Did you mean this?; y`, oneLine("unknown command \"x\"\n\nDid you mean this?\n\ty\n"))
+}
+
+// The fleet commands exit 2 on usage errors cobra finds, and as their
+// cli.ExitError says otherwise; the other commands exit 1.
+func TestExitCodes(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"fleet", "status"}, cli.ExitUsage},
+		{[]string{"fleet", "status", "web", "--bogus"}, cli.ExitUsage},
+		{[]string{"fleet", "bogus"}, cli.ExitUsage},
+		{[]string{"fleet", "status", "web", "-o", "table"}, cli.ExitUsage},
+		{[]string{"fleet", "wait", "web", "--for", "ready"}, cli.ExitUsage},
+		{[]string{"fleet", "get", "works", "--kubeconfig", "/nonexistent/kubeconfig"}, cli.ExitUsage},
+		{[]string{"agent"}, 1},
+		{[]string{"version"}, 0},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			root := newRootCommand("work")
+			root.SetOut(io.Discard)
+			root.SetErr(io.Discard)
+			root.SetArgs(tt.args)
+			cmd, err := root.ExecuteContextC(context.Background())
+			assert.Equal(t, tt.code, exitCode(cmd, err), "%v", err)
+		})
+	}
+}
+
+// Run as kubectl-work, the binary's help reads `kubectl work`.
+func TestPluginName(t *testing.T) {
+	root := newRootCommand("/usr/local/bin/kubectl-work")
+	cmd, _, err := root.Find([]string{"fleet", "status"})
+	require.NoError(t, err)
+	assert.Equal(t, "kubectl work fleet status NAME [flags]", cmd.UseLine())
+	cmd, _, err = newRootCommand("/usr/local/bin/work").Find([]string{"fleet", "status"})
+	require.NoError(t, err)
+	assert.Equal(t, "work fleet status NAME [flags]", cmd.UseLine())
 }

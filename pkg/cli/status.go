@@ -208,12 +208,16 @@ func printStatus(w io.Writer, v StatusView, o *Options, wide bool) error {
 		fmt.Fprintf(w, "%-12s %s: %s\n", label, p.Name, p.AvailableDecisionGroups)
 	}
 	fmt.Fprintln(w)
-	t := newTable(w, "CONDITION", "STATUS", "REASON", "MESSAGE")
-	for _, c := range v.Conditions {
-		t.row(c.Type, string(c.Status), c.Reason, shortMessage(c.Message))
-	}
-	if err := t.flush(); err != nil {
-		return err
+	if len(v.Conditions) == 0 {
+		fmt.Fprintln(w, "No conditions yet.")
+	} else {
+		t := newTable(w, "CONDITION", "STATUS", "REASON", "MESSAGE")
+		for _, c := range v.Conditions {
+			t.row(c.Type, string(c.Status), c.Reason, shortMessage(c.Message))
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintln(w)
 	if len(v.Clusters) == 0 {
@@ -224,7 +228,7 @@ func printStatus(w io.Writer, v StatusView, o *Options, wide bool) error {
 	if wide {
 		head = append(head, "WORK", "PLACEMENT", "UPDATED")
 	}
-	t = newTable(w, head...)
+	t := newTable(w, head...)
 	for _, r := range v.Clusters {
 		cells := []string{r.Cluster, r.Revision, cell(r.Applied), cell(r.Progressing), cell(r.Degraded), cell(r.Healthy), cell(r.InSync),
 			age(o.Now(), r.Created.Time), r.Message}

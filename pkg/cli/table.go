@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,11 +13,17 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// table writes columns aligned as kubectl's tables, without colour.
-type table struct{ w *tabwriter.Writer }
+// table writes columns aligned as kubectl's tables, without colour and
+// without trailing blanks.
+type table struct {
+	out io.Writer
+	buf bytes.Buffer
+	w   *tabwriter.Writer
+}
 
 func newTable(w io.Writer, head ...string) *table {
-	t := &table{w: tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)}
+	t := &table{out: w}
+	t.w = tabwriter.NewWriter(&t.buf, 0, 8, 3, ' ', 0)
 	t.row(head...)
 	return t
 }
@@ -25,7 +32,21 @@ func (t *table) row(cells ...string) {
 	fmt.Fprintln(t.w, strings.Join(cells, "\t"))
 }
 
-func (t *table) flush() error { return t.w.Flush() }
+func (t *table) flush() error {
+	if err := t.w.Flush(); err != nil {
+		return err
+	}
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(t.buf.String(), "\n") {
+		body, nl := strings.CutSuffix(line, "\n")
+		out.WriteString(strings.TrimRight(body, " "))
+		if nl {
+			out.WriteString("\n")
+		}
+	}
+	_, err := io.WriteString(t.out, out.String())
+	return err
+}
 
 // cell is a condition's status, or "-" when the work has none.
 func cell(s metav1.ConditionStatus) string {

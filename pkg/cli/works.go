@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,7 +29,8 @@ func GetWorks(ctx context.Context, o *Options, wo WorksOptions, name string) err
 	if err != nil {
 		return usageError(err)
 	}
-	works := list.Items
+	// The field selector keeps the list short; the filter makes sure.
+	works := slices.DeleteFunc(list.Items, func(w workv1.ManifestWork) bool { return name != "" && w.Name != name })
 	sortWorks(works)
 	switch wo.Output {
 	case OutputYAML, OutputJSON:
