@@ -16,13 +16,18 @@ func newFleetCommand() *cobra.Command {
 		Use:   "fleet",
 		Short: "See and drive ManifestWorkReplicaSet rollouts on a hub (kubectl's flags; exit 0 done, 1 failed or stopped, 2 usage or connection error, 3 timed out)",
 		Args:  cobra.NoArgs,
+		RunE:  helpOnly,
 	}
 	o.AddFlags(cmd.PersistentFlags())
-	get := &cobra.Command{Use: "get", Short: "List objects of the hub", Args: cobra.NoArgs}
+	get := &cobra.Command{Use: "get", Short: "List objects of the hub", Args: cobra.NoArgs, RunE: helpOnly}
 	get.AddCommand(newGetWorksCommand(o))
 	cmd.AddCommand(newStatusCommand(o), get, newPauseCommand(o, true), newPauseCommand(o, false), newWaitCommand(o))
 	return cmd
 }
+
+// helpOnly is the run of a command that only groups others: without a
+// run, cobra would take an unknown subcommand for an argument and exit 0.
+func helpOnly(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 
 // fleetCommand is a subcommand of fleet taking NAME: run gets it once the
 // options are valid.
