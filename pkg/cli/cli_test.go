@@ -152,16 +152,18 @@ func TestStatus(t *testing.T) {
 	for _, tt := range []struct {
 		golden, output string
 		objs           []runtime.Object
+		code           int
 	}{
-		{"status-stopped.txt", OutputTable, stoppedFleet()},
-		{"status-stopped-wide.txt", OutputWide, stoppedFleet()},
-		{"status-stopped.yaml", OutputYAML, stoppedFleet()},
-		{"status-stopped.json", OutputJSON, stoppedFleet()},
-		{"status-paused-no-works.txt", OutputTable, []runtime.Object{replicaSet(true, workv1alpha1.ManifestWorkReplicaSetSummary{})}},
+		{"status-stopped.txt", OutputTable, stoppedFleet(), ExitFailed},
+		{"status-stopped-wide.txt", OutputWide, stoppedFleet(), ExitFailed},
+		{"status-stopped.yaml", OutputYAML, stoppedFleet(), ExitFailed},
+		{"status-stopped.json", OutputJSON, stoppedFleet(), ExitFailed},
+		{"status-paused-no-works.txt", OutputTable, []runtime.Object{replicaSet(true, workv1alpha1.ManifestWorkReplicaSetSummary{})}, ExitOK},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {
 			o, _, out := options(tt.objs...)
-			require.NoError(t, Status(context.Background(), o, OutputOptions{Output: tt.output}, "web"))
+			err := Status(context.Background(), o, OutputOptions{Output: tt.output}, "web")
+			assert.Equal(t, tt.code, ExitCode(err, -1), "a stopped rollout exits 1: %v", err)
 			golden(t, tt.golden, out.String())
 		})
 	}

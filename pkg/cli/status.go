@@ -56,7 +56,8 @@ type ClusterRow struct {
 	Message string `json:"message,omitempty"`
 }
 
-// Status prints the rollout of the replica set name.
+// Status prints the rollout of the replica set name; it exits 1 when the
+// rollout has stopped or aborted.
 func Status(ctx context.Context, o *Options, out OutputOptions, name string) error {
 	client, namespace, err := o.connect()
 	if err != nil {
@@ -69,9 +70,14 @@ func Status(ctx context.Context, o *Options, out OutputOptions, name string) err
 	view := statusView(rs, works)
 	switch out.Output {
 	case OutputYAML, OutputJSON:
-		return printObject(o.Out, out.Output, view)
+		err = printObject(o.Out, out.Output, view)
+	default:
+		err = printStatus(o.Out, view, o, out.Output == OutputWide)
 	}
-	return printStatus(o.Out, view, o, out.Output == OutputWide)
+	if err != nil {
+		return err
+	}
+	return failed(rs)
 }
 
 // replicaSetAndWorks reads the replica set and its works on every cluster.

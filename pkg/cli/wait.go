@@ -112,6 +112,17 @@ func watchRollout(ctx context.Context, client versioned.Interface, rs *workv1alp
 	return rsInformer, worksInformer
 }
 
+// failed is an exit code 1 error when the rollout of rs has stopped or
+// aborted, naming the condition that says so; else nil.
+func failed(rs *workv1alpha1.ManifestWorkReplicaSet) error {
+	for _, t := range failureConditions {
+		if c := apimeta.FindStatusCondition(rs.Status.Conditions, t); c != nil && c.Status == metav1.ConditionTrue {
+			return exitf(ExitFailed, "manifestworkreplicaset %s/%s: %s %s: %s", rs.Namespace, rs.Name, t, c.Reason, shortMessage(c.Message))
+		}
+	}
+	return nil
+}
+
 // judge tells whether for ("rolled-out" or "healthy") holds for rs and its
 // works: "" when it does, else what is still missing; an exit code 1 error
 // when the rollout has stopped or aborted.
@@ -123,10 +134,8 @@ func watchRollout(ctx context.Context, client versioned.Interface, rs *workv1alp
 // Healthy: rolled out, and every work Healthy True.
 func judge(rs *workv1alpha1.ManifestWorkReplicaSet, works []*workv1.ManifestWork, forWhat string) (string, error) {
 	selector := worksSelector(rs)
-	for _, t := range failureConditions {
-		if c := apimeta.FindStatusCondition(rs.Status.Conditions, t); c != nil && c.Status == metav1.ConditionTrue {
-			return "", exitf(ExitFailed, "manifestworkreplicaset %s/%s: %s %s: %s", rs.Namespace, rs.Name, t, c.Reason, shortMessage(c.Message))
-		}
+	if err := failed(rs); err != nil {
+		return "", err
 	}
 	if c := apimeta.FindStatusCondition(rs.Status.Conditions, workv1alpha1.ConditionPlacementRolledOut); c == nil || c.Status != metav1.ConditionTrue {
 		return fmt.Sprintf("%s is not True yet", workv1alpha1.ConditionPlacementRolledOut), nil
