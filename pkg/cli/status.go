@@ -108,12 +108,13 @@ func statusView(rs *workv1alpha1.ManifestWorkReplicaSet, works []workv1.Manifest
 		Clusters:   []ClusterRow{},
 	}
 	sortWorks(works)
+	template := jsonValue(rs.Spec.ManifestWorkTemplate)
 	for i := range works {
 		w := &works[i]
 		v.Clusters = append(v.Clusters, ClusterRow{
 			Cluster: w.Namespace, Work: w.Name, Placement: w.Labels[workv1alpha1.PlacementNameLabel],
 			Revision:    w.Labels[RevisionLabel],
-			Updated:     sameTemplate(w.Spec, rs.Spec.ManifestWorkTemplate),
+			Updated:     sameTemplate(w.Spec, template),
 			Applied:     conditionStatus(w, workv1.WorkApplied),
 			Progressing: conditionStatus(w, workv1.WorkProgressing),
 			Degraded:    conditionStatus(w, workv1.WorkDegraded),
@@ -179,10 +180,11 @@ func shortMessage(s string) string {
 	return workv1.Shorten(strings.TrimSpace(s), messageWidth, " …")
 }
 
-// sameTemplate tells whether a work's spec is the template, comparing
-// both as JSON values (so that the manifests' key order does not count).
-func sameTemplate(spec, template workv1.ManifestWorkSpec) bool {
-	return equality.Semantic.DeepEqual(jsonValue(spec), jsonValue(template))
+// sameTemplate tells whether a work's spec is the template, given as
+// jsonValue(template): both compared as JSON values, so that the
+// manifests' key order does not count.
+func sameTemplate(spec workv1.ManifestWorkSpec, template any) bool {
+	return equality.Semantic.DeepEqual(jsonValue(spec), template)
 }
 
 func jsonValue(v any) any {

@@ -140,12 +140,12 @@ func judge(rs *workv1alpha1.ManifestWorkReplicaSet, works []*workv1.ManifestWork
 	if c := apimeta.FindStatusCondition(rs.Status.Conditions, workv1alpha1.ConditionPlacementRolledOut); c == nil || c.Status != metav1.ConditionTrue {
 		return fmt.Sprintf("%s is not True yet", workv1alpha1.ConditionPlacementRolledOut), nil
 	}
-	succeeded := 0
+	succeeded, template := 0, jsonValue(rs.Spec.ManifestWorkTemplate)
 	for _, w := range works {
 		if w.DeletionTimestamp != nil || !selector.Matches(labels.Set(w.Labels)) {
 			continue
 		}
-		if !sameTemplate(w.Spec, rs.Spec.ManifestWorkTemplate) {
+		if !sameTemplate(w.Spec, template) {
 			return fmt.Sprintf("the work of %s does not have the current template yet", w.Namespace), nil
 		}
 		if state, _ := replicaset.WorkState(w); state != replicaset.Succeeded {
