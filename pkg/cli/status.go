@@ -216,16 +216,8 @@ func printStatus(w io.Writer, v StatusView, o *Options, wide bool) error {
 		fmt.Fprintf(w, "%-12s %s: %s\n", label, p.Name, p.AvailableDecisionGroups)
 	}
 	fmt.Fprintln(w)
-	if len(v.Conditions) == 0 {
-		fmt.Fprintln(w, "No conditions yet.")
-	} else {
-		t := newTable(w, "CONDITION", "STATUS", "REASON", "MESSAGE")
-		for _, c := range v.Conditions {
-			t.row(c.Type, string(c.Status), c.Reason, shortMessage(c.Message))
-		}
-		if err := t.flush(); err != nil {
-			return err
-		}
+	if err := printConditions(w, v.Conditions); err != nil {
+		return err
 	}
 	fmt.Fprintln(w)
 	if len(v.Clusters) == 0 {
@@ -244,6 +236,19 @@ func printStatus(w io.Writer, v StatusView, o *Options, wide bool) error {
 			cells = append(cells, r.Work, r.Placement, yesNo(r.Updated))
 		}
 		t.row(cells...)
+	}
+	return t.flush()
+}
+
+// printConditions is the table of the replica set's conditions.
+func printConditions(w io.Writer, conds []metav1.Condition) error {
+	if len(conds) == 0 {
+		_, err := fmt.Fprintln(w, "No conditions yet.")
+		return err
+	}
+	t := newTable(w, "CONDITION", "STATUS", "REASON", "MESSAGE")
+	for _, c := range conds {
+		t.row(c.Type, string(c.Status), c.Reason, shortMessage(c.Message))
 	}
 	return t.flush()
 }

@@ -54,19 +54,7 @@ func Wait(ctx context.Context, o *Options, wo WaitOptions, name string) error {
 		if !rsInformer.HasSynced() || !worksInformer.HasSynced() {
 			continue
 		}
-		obj, exists, err := rsInformer.GetStore().GetByKey(namespace + "/" + name)
-		if err != nil {
-			return usageError(err)
-		}
-		if !exists {
-			return exitf(ExitFailed, "manifestworkreplicaset %s/%s was deleted", namespace, name)
-		}
-		rs := obj.(*workv1alpha1.ManifestWorkReplicaSet)
-		var works []*workv1.ManifestWork
-		for _, w := range worksInformer.GetStore().List() {
-			works = append(works, w.(*workv1.ManifestWork))
-		}
-		done, err := judge(rs, works, wo.For)
+		done, err := judgeStores(rsInformer.GetStore(), worksInformer.GetStore(), namespace, name, wo.For)
 		if err != nil {
 			return err
 		}
@@ -76,6 +64,23 @@ func Wait(ctx context.Context, o *Options, wo WaitOptions, name string) error {
 		}
 		pending = done
 	}
+}
+
+// judgeStores judges the replica set and its works as the watches have
+// them (see judge); a replica set gone is a failure.
+func judgeStores(replicaSets, works cache.Store, namespace, name, forWhat string) (string, error) {
+	obj, exists, err := replicaSets.GetByKey(namespace + "/" + name)
+	if err != nil {
+		return "", usageError(err)
+	}
+	if !exists {
+		return "", exitf(ExitFailed, "manifestworkreplicaset %s/%s was deleted", namespace, name)
+	}
+	var list []*workv1.ManifestWork
+	for _, w := range works.List() {
+		list = append(list, w.(*workv1.ManifestWork))
+	}
+	return judge(obj.(*workv1alpha1.ManifestWorkReplicaSet), list, forWhat)
 }
 
 // watchRollout starts informers of rs and of its works that poke changed

@@ -42,6 +42,11 @@ func GetWorks(ctx context.Context, o *Options, wo WorksOptions, name string) err
 		}
 		return printObject(o.Out, wo.Output, l)
 	}
+	return printWorks(o, wo, works)
+}
+
+// printWorks is the table of get works.
+func printWorks(o *Options, wo WorksOptions, works []workv1.ManifestWork) error {
 	if len(works) == 0 {
 		where := "any cluster"
 		if wo.Cluster != "" {
