@@ -10,7 +10,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spf13/cobra"
 	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/cli"
 )
 
 func main() {
@@ -27,15 +30,27 @@ func run() int {
 		stop()
 	}()
 
-	root := newRootCommand()
+	root := newRootCommand(os.Args[0])
 	root.SetArgs(withoutOwnPath(os.Args[1:]))
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	klog.Flush()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "error: "+oneLine(err.Error()))
-		return 1
 	}
-	return 0
+	return exitCode(cmd, err)
+}
+
+// exitCode is 0 without an error. The fleet commands exit as their
+// cli.ExitError says, and 2 (usage) on any other error, such as a flag
+// cobra refused; the other commands exit 1.
+func exitCode(cmd *cobra.Command, err error) int {
+	fallback := 1
+	for c := cmd; c != nil; c = c.Parent() {
+		if c.Name() == "fleet" && c.Parent() != nil && !c.Parent().HasParent() {
+			fallback = cli.ExitUsage
+		}
+	}
+	return cli.ExitCode(err, fallback)
 }
 
 // withoutOwnPath drops a first argument naming this binary itself. OCM's

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,10 +11,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/manifestwork/work/pkg/cli"
 )
 
 func execute(args ...string) (string, error) {
-	root := newRootCommand()
+	root := newRootCommand("work")
 	var out bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&out)
@@ -24,10 +27,10 @@ func execute(args ...string) (string, error) {
 
 func TestSubcommands(t *testing.T) {
 	var names []string
-	for _, c := range newRootCommand().Commands() {
+	for _, c := range newRootCommand("work").Commands() {
 		names = append(names, c.Name())
 	}
-	assert.ElementsMatch(t, []string{"agent", "hub", "manager", "webhook-server", "version"}, names)
+	assert.ElementsMatch(t, []string{"agent", "hub", "manager", "webhook-server", "version", "fleet"}, names)
 }
 
 func TestErrors(t *testing.T) {
@@ -89,7 +92,7 @@ func TestClusterManagerArguments(t *testing.T) {
 			"--leader-election-lease-duration=15s", "--leader-election-renew-deadline=10s", "--leader-election-retry-period=2s"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			root := newRootCommand()
+			root := newRootCommand("work")
 			cmd, rest, err := root.Find(args)
 			require.NoError(t, err)
 			require.NoError(t, cmd.ParseFlags(rest))
@@ -107,4 +110,42 @@ func TestFlagAssignments(t *testing.T) {
 
 func TestOneLine(t *testing.T) {
 	assert.Equal(t, `unknown command "x"; Did you mean this?; y`, oneLine("unknown command \"x\"\n\nDid you mean this?\n\ty\n"))
+}
+
+// The fleet commands exit 2 on usage errors cobra finds, and as their
+// cli.ExitError says otherwise; the other commands exit 1.
+func TestExitCodes(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"fleet", "status"}, cli.ExitUsage},
+		{[]string{"fleet", "status", "web", "--bogus"}, cli.ExitUsage},
+		{[]string{"fleet", "bogus"}, cli.ExitUsage},
+		{[]string{"fleet", "status", "web", "-o", "table"}, cli.ExitUsage},
+		{[]string{"fleet", "wait", "web", "--for", "ready"}, cli.ExitUsage},
+		{[]string{"fleet", "get", "works", "--kubeconfig", "/nonexistent/kubeconfig"}, cli.ExitUsage},
+		{[]string{"agent"}, 1},
+		{[]string{"version"}, 0},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			root := newRootCommand("work")
+			root.SetOut(io.Discard)
+			root.SetErr(io.Discard)
+			root.SetArgs(tt.args)
+			cmd, err := root.ExecuteContextC(context.Background())
+			assert.Equal(t, tt.code, exitCode(cmd, err), "%v", err)
+		})
+	}
+}
+
+// Run as kubectl-work, the binary's help reads `kubectl work`.
+func TestPluginName(t *testing.T) {
+	root := newRootCommand("/usr/local/bin/kubectl-work")
+	cmd, _, err := root.Find([]string{"fleet", "status"})
+	require.NoError(t, err)
+	assert.Equal(t, "kubectl work fleet status NAME [flags]", cmd.UseLine())
+	cmd, _, err = newRootCommand("/usr/local/bin/work").Find([]string{"fleet", "status"})
+	require.NoError(t, err)
+	assert.Equal(t, "work fleet status NAME [flags]", cmd.UseLine())
 }

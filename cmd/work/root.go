@@ -3,13 +3,20 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-func newRootCommand() *cobra.Command {
+// pluginName is the name kubectl runs this binary under as a plugin
+// (`kubectl work ...`), once it is on the PATH as kubectl-work.
+const pluginName = "kubectl-work"
+
+// newRootCommand is the root command of the binary run as arg0: as
+// kubectl-work, its help and errors say `kubectl work`.
+func newRootCommand(arg0 string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "work",
 		Short: "ManifestWork hub and work agent (work.open-cluster-management.io/v1)",
@@ -18,10 +25,13 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
+	if filepath.Base(arg0) == pluginName {
+		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl work"}
+	}
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see '%s --help')", err, cmd.CommandPath())
 	})
-	root.AddCommand(newHubCommand(), newAgentCommand(), newManagerCommand(), newWebhookServerCommand(), newVersionCommand())
+	root.AddCommand(newHubCommand(), newAgentCommand(), newManagerCommand(), newWebhookServerCommand(), newVersionCommand(), newFleetCommand())
 	return root
 }
 

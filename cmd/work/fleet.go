@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/manifestwork/work/pkg/cli"
+)
+
+// newFleetCommand is `work fleet`: the rollouts of ManifestWorkReplicaSets
+// from a terminal. Its subcommands exit as cli.ExitError says.
+func newFleetCommand() *cobra.Command {
+	o := cli.NewOptions()
+	cmd := &cobra.Command{
+		Use:   "fleet",
+		Short: "See and drive ManifestWorkReplicaSet rollouts on a hub (kubectl's flags; exit 0 done, 1 failed or stopped, 2 usage or connection error, 3 timed out)",
+		Args:  cobra.NoArgs,
+		RunE:  helpOnly,
+	}
+	o.AddFlags(cmd.PersistentFlags())
+	get := &cobra.Command{Use: "get", Short: "List objects of the hub", Args: cobra.NoArgs, RunE: helpOnly}
+	get.AddCommand(newGetWorksCommand(o))
+	cmd.AddCommand(newStatusCommand(o), get, newPauseCommand(o, true), newPauseCommand(o, false), newWaitCommand(o))
+	return cmd
+}
+
+// helpOnly is the run of a command that only groups others: without a
+// run, cobra would take an unknown subcommand for an argument and exit 0.
+func helpOnly(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+
+// fleetCommand is a subcommand of fleet taking NAME: run gets it once the
+// options are valid.
+func fleetCommand(use, short, example string, o *cli.Options, validate func() error, run func(ctx context.Context, name string) error) *cobra.Command {
+	return &cobra.Command{
+		Use: use, Short: short, Example: example,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Out = cmd.OutOrStdout()
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			if err := validate(); err != nil {
+				return err
+			}
+			return run(cmd.Context(), args[0])
+		},
+	}
+}
+
+func newStatusCommand(o *cli.Options) *cobra.Command {
+	var out cli.OutputOptions
+	cmd := fleetCommand("status NAME", "Show a replica set's rollout and its work on each cluster",
+		"  work fleet status web -n fleet\n  kubectl work fleet status web -n fleet -o yaml", o, out.Validate,
+		func(ctx context.Context, name string) error { return cli.Status(ctx, o, out, name) })
+	out.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func newGetWorksCommand(o *cli.Options) *cobra.Command {
+	var wo cli.WorksOptions
+	cmd := &cobra.Command{
+		Use:     "works [NAME]",
+		Short:   "List ManifestWorks with their conditions, health and drift",
+		Example: "  work fleet get works\n  work fleet get works --cluster cluster1 -o wide",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Out = cmd.OutOrStdout()
+			if err := wo.Validate(); err != nil {
+				return err
+			}
+			name := ""
+			if len(args) == 1 {
+				name = args[0]
+			}
+			return cli.GetWorks(cmd.Context(), o, wo, name)
+		},
+	}
+	wo.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func newPauseCommand(o *cli.Options, pause bool) *cobra.Command {
+	use, short := "resume NAME", "Resume a paused rollout (removes the annotation work.manifestwork.io/rollout-paused)"
+	if pause {
+		use, short = "pause NAME", "Pause a rollout: no work is created, updated or deleted until resumed (annotation work.manifestwork.io/rollout-paused=true)"
+	}
+	return fleetCommand(use, short, "", o, func() error { return nil },
+		func(ctx context.Context, name string) error { return cli.Pause(ctx, o, name, pause) })
+}
+
+func newWaitCommand(o *cli.Options) *cobra.Command {
+	wo := cli.NewWaitOptions()
+	cmd := fleetCommand("wait NAME", "Wait until a rollout is rolled out or healthy; exit 1 as soon as it stops, 3 on timeout",
+		"  work fleet wait web -n fleet --for rolled-out --timeout 10m", o, wo.Validate,
+		func(ctx context.Context, name string) error { return cli.Wait(ctx, o, *wo, name) })
+	wo.AddFlags(cmd.Flags())
+	return cmd
+}
