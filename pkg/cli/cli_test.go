@@ -18,6 +18,7 @@ import (
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 	"github.com/manifestwork/work/test/fixture"
 )
 
@@ -69,13 +70,13 @@ func replicaSet(paused bool, summary workv1alpha1.ManifestWorkReplicaSetSummary,
 }
 
 // work is the replica set's work on cluster, from template data, with the
-// revision label when revision is set.
-func work(cluster, data, revision string, conds ...metav1.Condition) *workv1.ManifestWork {
+// revision hash label when hash is set.
+func work(cluster, data, hash string, conds ...metav1.Condition) *workv1.ManifestWork {
 	w := fixture.NewWork(cluster, "web").WithManifest(fixture.ConfigMap("default", "web-config", map[string]string{"v": data})).
 		WithGeneration(1).WithCondition(conds...).Build()
 	w.Labels = map[string]string{workv1alpha1.ReplicaSetLabel: "fleet.web", workv1alpha1.PlacementNameLabel: "web"}
-	if revision != "" {
-		w.Labels[RevisionLabel] = revision
+	if hash != "" {
+		w.Labels[revision.HashLabel] = hash
 	}
 	w.CreationTimestamp = metav1.NewTime(now.Add(-time.Hour))
 	return w

@@ -17,12 +17,8 @@ import (
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
-
-// RevisionLabel is the label of a replica set's work naming the revision
-// (its hash) the work is rendered from. The replica set controller writes
-// it with its revisions; the status shows it when it is there.
-const RevisionLabel = "work.manifestwork.io/revision-hash"
 
 // StatusView is what status shows of a replica set: its rollout at a
 // glance and one row per cluster. -o yaml and -o json print it as it is.
@@ -41,7 +37,7 @@ type ClusterRow struct {
 	Cluster   string `json:"cluster"`
 	Work      string `json:"work"`
 	Placement string `json:"placement,omitempty"`
-	// Revision is the work's RevisionLabel, empty without one.
+	// Revision is the hash of the revision the work runs (revision.OfWork), empty before the controller labelled it.
 	Revision string `json:"revision,omitempty"`
 	// Updated: the work has the replica set's current template.
 	Updated bool `json:"updated"`
@@ -113,7 +109,7 @@ func statusView(rs *workv1alpha1.ManifestWorkReplicaSet, works []workv1.Manifest
 		w := &works[i]
 		v.Clusters = append(v.Clusters, ClusterRow{
 			Cluster: w.Namespace, Work: w.Name, Placement: w.Labels[workv1alpha1.PlacementNameLabel],
-			Revision:    w.Labels[RevisionLabel],
+			Revision:    revision.OfWork(w),
 			Updated:     sameTemplate(w.Spec, template),
 			Applied:     conditionStatus(w, workv1.WorkApplied),
 			Progressing: conditionStatus(w, workv1.WorkProgressing),
