@@ -21,7 +21,8 @@ func newFleetCommand() *cobra.Command {
 	o.AddFlags(cmd.PersistentFlags())
 	get := &cobra.Command{Use: "get", Short: "List objects of the hub", Args: cobra.NoArgs, RunE: helpOnly}
 	get.AddCommand(newGetWorksCommand(o))
-	cmd.AddCommand(newStatusCommand(o), get, newPauseCommand(o, true), newPauseCommand(o, false), newWaitCommand(o))
+	cmd.AddCommand(newStatusCommand(o), get, newPauseCommand(o, true), newPauseCommand(o, false), newWaitCommand(o),
+		newHistoryCommand(o), newUndoCommand(o))
 	return cmd
 }
 
@@ -95,5 +96,24 @@ func newWaitCommand(o *cli.Options) *cobra.Command {
 		"  work fleet wait web -n fleet --for rolled-out --timeout 10m", o, wo.Validate,
 		func(ctx context.Context, name string) error { return cli.Wait(ctx, o, *wo, name) })
 	wo.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func newHistoryCommand(o *cli.Options) *cobra.Command {
+	var ho cli.HistoryOptions
+	cmd := fleetCommand("history NAME", "List a replica set's revisions, newest first, with the clusters on each; --revision N prints one's template",
+		"  work fleet history web -n fleet\n  work fleet history web -n fleet --revision 2", o, ho.Validate,
+		func(ctx context.Context, name string) error { return cli.History(ctx, o, ho, name) })
+	cmd.Flags().Int64Var(&ho.Revision, "revision", 0, "Print the template of this revision (YAML, or JSON with -o json) instead of the list.")
+	ho.OutputOptions.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func newUndoCommand(o *cli.Options) *cobra.Command {
+	var uo cli.UndoOptions
+	cmd := fleetCommand("undo NAME", "Roll a replica set back: copy a revision's template into its spec (the previous revision by default); the rollout strategy rolls it out",
+		"  work fleet undo web -n fleet\n  work fleet undo web -n fleet --to-revision 1", o, uo.Validate,
+		func(ctx context.Context, name string) error { return cli.Undo(ctx, o, uo, name) })
+	cmd.Flags().Int64Var(&uo.ToRevision, "to-revision", 0, "The revision to go back to (its number in `work fleet history`); 0 is the newest one that is not current.")
 	return cmd
 }

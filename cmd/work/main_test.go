@@ -125,6 +125,11 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"fleet", "status", "web", "-o", "table"}, cli.ExitUsage},
 		{[]string{"fleet", "wait", "web", "--for", "ready"}, cli.ExitUsage},
 		{[]string{"fleet", "get", "works", "--kubeconfig", "/nonexistent/kubeconfig"}, cli.ExitUsage},
+		{[]string{"fleet", "history"}, cli.ExitUsage},
+		{[]string{"fleet", "history", "web", "--revision", "-1"}, cli.ExitUsage},
+		{[]string{"fleet", "undo", "web", "--to-revision", "-1"}, cli.ExitUsage},
+		{[]string{"fleet", "undo", "web", "--to-revision", "x"}, cli.ExitUsage},
+		{[]string{"fleet", "undo", "web", "--kubeconfig", "/nonexistent/kubeconfig"}, cli.ExitUsage},
 		{[]string{"agent"}, 1},
 		{[]string{"version"}, 0},
 	} {

@@ -11,8 +11,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	kubefake "k8s.io/client-go/kubernetes/fake"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
@@ -143,10 +145,22 @@ func stoppedFleet() []runtime.Object {
 	}
 }
 
+// options are the options of a command on a fake hub with objs: the
+// ControllerRevisions in the client of Kubernetes' API (o.Kube), the rest in
+// that of ours.
 func options(objs ...runtime.Object) (*Options, *fake.Clientset, *bytes.Buffer) {
-	client := fake.NewSimpleClientset(objs...)
+	var ours, kube []runtime.Object
+	for _, obj := range objs {
+		if _, ok := obj.(*appsv1.ControllerRevision); ok {
+			kube = append(kube, obj)
+		} else {
+			ours = append(ours, obj)
+		}
+	}
+	client := fake.NewSimpleClientset(ours...)
 	var out bytes.Buffer
-	return &Options{Client: client, Namespace: "fleet", Out: &out, Now: func() time.Time { return now }}, client, &out
+	return &Options{Client: client, Kube: kubefake.NewSimpleClientset(kube...), Namespace: "fleet", Out: &out,
+		Now: func() time.Time { return now }}, client, &out
 }
 
 func TestStatus(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
@@ -24,6 +25,8 @@ type Options struct {
 	// Client, when set (by tests), is used instead of the kubeconfig, with
 	// Namespace or "default".
 	Client versioned.Interface
+	// Kube, with Client, is the client of Kubernetes' API (ControllerRevisions).
+	Kube kubernetes.Interface
 	// Out receives what the commands print.
 	Out io.Writer
 	// Now is the clock of the AGE columns.
@@ -48,29 +51,46 @@ func (o *Options) Validate() error { return nil }
 
 // connect returns the hub's client and the namespace of the command.
 func (o *Options) connect() (versioned.Interface, string, error) {
+	h, err := o.connectHub()
+	return h.work, h.namespace, err
+}
+
+// hub is what a command reaches the hub with: the clients of our API and of
+// Kubernetes' (for ControllerRevisions), and the command's namespace.
+type hub struct {
+	work      versioned.Interface
+	kube      kubernetes.Interface
+	namespace string
+}
+
+// connectHub makes both clients from the kubeconfig (or takes o.Client and
+// o.Kube).
+func (o *Options) connectHub() (hub, error) {
 	if o.Client != nil {
-		return o.Client, cmpOr(o.Namespace, "default"), nil
+		return hub{work: o.Client, kube: o.Kube, namespace: cmpOr(o.Namespace, "default")}, nil
 	}
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = o.Kubeconfig
 	config := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: o.Context})
-	namespace := o.Namespace
-	if namespace == "" {
+	h := hub{namespace: o.Namespace}
+	if h.namespace == "" {
 		ns, _, err := config.Namespace()
 		if err != nil {
-			return nil, "", usageError(fmt.Errorf("kubeconfig: %w", err))
+			return hub{}, usageError(fmt.Errorf("kubeconfig: %w", err))
 		}
-		namespace = ns
+		h.namespace = ns
 	}
 	rest, err := config.ClientConfig()
 	if err != nil {
-		return nil, "", usageError(fmt.Errorf("kubeconfig: %w", err))
+		return hub{}, usageError(fmt.Errorf("kubeconfig: %w", err))
 	}
-	client, err := versioned.NewForConfig(rest)
-	if err != nil {
-		return nil, "", usageError(err)
+	if h.work, err = versioned.NewForConfig(rest); err != nil {
+		return hub{}, usageError(err)
 	}
-	return client, namespace, nil
+	if h.kube, err = kubernetes.NewForConfig(rest); err != nil {
+		return hub{}, usageError(err)
+	}
+	return h, nil
 }
 
 func cmpOr(s, def string) string {

@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
+)
+
+// ChangeCauseAnnotation is kubectl's record of the command that changed an
+// object; undo writes it on the replica set, history reads it.
+const ChangeCauseAnnotation = "kubernetes.io/change-cause"
+
+// HistoryView is what history shows of a replica set: its revisions,
+// newest first. -o yaml and -o json print it as it is.
+type HistoryView struct {
+	Name      string        `json:"name"`
+	Namespace string        `json:"namespace"`
+	Revisions []RevisionRow `json:"revisions"`
+}
+
+// RevisionRow is one revision of the replica set.
+type RevisionRow struct {
+	Revision int64  `json:"revision"`
+	Hash     string `json:"hash"`
+	// ControllerRevision is the name of the object that keeps it.
+	ControllerRevision string `json:"controllerRevision"`
+	// Current: it is the replica set's template now.
+	Current bool `json:"current"`
+	// ChangeCause is the revision's kubernetes.io/change-cause, else, for
+	// the current revision, the replica set's; "" when neither has one.
+	ChangeCause string      `json:"changeCause,omitempty"`
+	Created     metav1.Time `json:"created"`
+	// Clusters are the clusters whose work runs the revision.
+	Clusters []string `json:"clusters"`
+}
+
+// HistoryOptions are the flags of history.
+type HistoryOptions struct {
+	OutputOptions
+	Revision int64 // --revision; 0 lists them all
+}
+
+// Validate refuses a negative --revision and an unknown -o, with exit code 2.
+func (o *HistoryOptions) Validate() error {
+	if o.Revision < 0 {
+		return exitf(ExitUsage, "--revision must be positive, got %d", o.Revision)
+	}
+	return o.OutputOptions.Validate()
+}
+
+// History prints the revisions of the replica set name, newest first, with
+// the clusters on each; with ho.Revision, that revision's template. A
+// revision that is not in the history exits 1.
+func History(ctx context.Context, o *Options, ho HistoryOptions, name string) error {
+	h, err := o.connectHub()
+	if err != nil {
+		return err
+	}
+	rs, revs, err := replicaSetRevisions(ctx, h, name)
+	if err != nil {
+		return err
+	}
+	if ho.Revision != 0 {
+		return printRevision(o.Out, ho.Output, rs, revs, ho.Revision)
+	}
+	list, err := h.work.WorkV1().ManifestWorks(metav1.NamespaceAll).List(ctx, metav1.ListOptions{LabelSelector: worksSelector(rs).String()})
+	if err != nil {
+		return usageError(err)
+	}
+	view := historyView(rs, revs, list.Items)
+	switch ho.Output {
+	case OutputYAML, OutputJSON:
+		return printObject(o.Out, ho.Output, view)
+	}
+	return printHistory(o.Out, view, o, ho.Output == OutputWide)
+}
+
+// replicaSetRevisions reads the replica set and its revisions, newest
+// first. The hub's refusal, or no revision at all, exits 2, with the
+// replica set's RevisionsRecorded when it says why.
+func replicaSetRevisions(ctx context.Context, h hub, name string) (*workv1alpha1.ManifestWorkReplicaSet, []*appsv1.ControllerRevision, error) {
+	rs, err := h.work.WorkV1alpha1().ManifestWorkReplicaSets(h.namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, nil, usageError(err)
+	}
+	revs, err := revision.List(ctx, h.kube.AppsV1(), rs)
+	switch {
+	case apierrors.IsForbidden(err):
+		return nil, nil, exitf(ExitUsage, "the revisions of manifestworkreplicaset %s/%s cannot be read: you may not list controllerrevisions (group apps) in %s: %v",
+			h.namespace, name, h.namespace, err)
+	case err != nil:
+		return nil, nil, usageError(fmt.Errorf("the revisions of manifestworkreplicaset %s/%s: %w", h.namespace, name, err))
+	case len(revs) == 0:
+		return nil, nil, exitf(ExitUsage, "manifestworkreplicaset %s/%s has no revision recorded: %s", h.namespace, name, whyNoRevisions(rs))
+	}
+	return rs, revs, nil
+}
+
+// whyNoRevisions is what the replica set's RevisionsRecorded says.
+func whyNoRevisions(rs *workv1alpha1.ManifestWorkReplicaSet) string {
+	c := apimeta.FindStatusCondition(rs.Status.Conditions, replicaset.ConditionRevisionsRecorded)
+	if c == nil {
+		return "its condition " + replicaset.ConditionRevisionsRecorded + " is absent: the hub has not synced it yet, or its controller records no revisions (as OCM's does not)"
+	}
+	return fmt.Sprintf("%s %s %s: %s", c.Type, c.Status, c.Reason, shortMessage(c.Message))
+}
+
+// currentHash is the hash of the replica set's template; "" when it cannot
+// be hashed (no revision is then current).
+func currentHash(rs *workv1alpha1.ManifestWorkReplicaSet) string {
+	h, _ := revision.Hash(revision.InputOf(rs))
+	return h
+}
+
+func historyView(rs *workv1alpha1.ManifestWorkReplicaSet, revs []*appsv1.ControllerRevision, works []workv1.ManifestWork) HistoryView {
+	sortWorks(works)
+	on := map[string][]string{}
+	for i := range works {
+		hash := workRevision(&works[i])
+		on[hash] = append(on[hash], works[i].Namespace)
+	}
+	current := currentHash(rs)
+	v := HistoryView{Name: rs.Name, Namespace: rs.Namespace, Revisions: []RevisionRow{}}
+	for _, cr := range revs {
+		hash := cr.Labels[revision.HashLabel]
+		row := RevisionRow{
+			Revision: cr.Revision, Hash: hash, ControllerRevision: cr.Name, Current: hash == current,
+			ChangeCause: cr.Annotations[ChangeCauseAnnotation], Created: cr.CreationTimestamp,
+			Clusters: append([]string{}, on[hash]...),
+		}
+		if row.ChangeCause == "" && row.Current {
+			row.ChangeCause = rs.Annotations[ChangeCauseAnnotation]
+		}
+		v.Revisions = append(v.Revisions, row)
+	}
+	return v
+}
+
+// workRevision is the hash of the revision a work runs: its label, else
+// (a work last written before the hub recorded revisions) its spec's.
+func workRevision(w *workv1.ManifestWork) string {
+	if h := revision.OfWork(w); h != "" {
+		return h
+	}
+	h, _ := revision.Hash(revision.Input{ManifestWorkTemplate: w.Spec})
+	return h
+}
+
+func printHistory(w io.Writer, v HistoryView, o *Options, wide bool) error {
+	head := []string{"REVISION", "HASH", "CREATED", "CLUSTERS"}
+	if wide {
+		head = append(head, "CLUSTER-NAMES")
+	}
+	t := newTable(w, append(head, "CHANGE-CAUSE")...)
+	for _, r := range v.Revisions {
+		cells := []string{strconv.FormatInt(r.Revision, 10), r.Hash, age(o.Now(), r.Created.Time), strconv.Itoa(len(r.Clusters))}
+		if wide {
+			cells = append(cells, cmpOr(strings.Join(r.Clusters, ","), "-"))
+		}
+		t.row(append(cells, cmpOr(shortMessage(r.ChangeCause), "<none>"))...)
+	}
+	return t.flush()
+}
+
+// findRevision is the revision numbered n; a number not in the history
+// exits 1.
+func findRevision(rs *workv1alpha1.ManifestWorkReplicaSet, revs []*appsv1.ControllerRevision, n int64) (*appsv1.ControllerRevision, error) {
+	numbers := make([]string, len(revs))
+	for i, cr := range revs {
+		if cr.Revision == n {
+			return cr, nil
+		}
+		numbers[i] = strconv.FormatInt(cr.Revision, 10)
+	}
+	return nil, exitf(ExitFailed, "manifestworkreplicaset %s/%s has no revision %d (its revisions: %s)",
+		rs.Namespace, rs.Name, n, strings.Join(numbers, ", "))
+}
+
+// printRevision prints the template of revision n, as YAML (or JSON with
+// -o json).
+func printRevision(w io.Writer, format string, rs *workv1alpha1.ManifestWorkReplicaSet, revs []*appsv1.ControllerRevision, n int64) error {
+	cr, err := findRevision(rs, revs, n)
+	if err != nil {
+		return err
+	}
+	in, err := revision.Decode(cr)
+	if err != nil {
+		return exitf(ExitFailed, "%v", err)
+	}
+	if format != OutputJSON {
+		format = OutputYAML
+	}
+	return printObject(w, format, in)
+}
