@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/cli"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 	"github.com/manifestwork/work/test/framework"
 )
 
@@ -27,7 +29,8 @@ import (
 // kubectl-work: a healthy rollout (wait 0, status, get works), a paused one
 // whose new template waits (pause, wait 3, resume), a rollout stopped by a
 // cluster past its progressDeadline (wait 1, status 1), and usage and
-// connection errors (2).
+// connection errors (2); then history and undo bring the first template
+// back (checkFleetUndo).
 func TestFleetCLI(t *testing.T) {
 	e := setup(t)
 	startFleet(t, e)
@@ -52,7 +55,7 @@ func TestFleetCLI(t *testing.T) {
 	assert.Contains(t, res.Stdout, "Clusters:    3 selected, 3 updated, 3 applied, 3 available, 0 progressing, 0 degraded")
 	assert.Regexp(t, `PlacementRolledOut\s+True\s+Complete`, res.Stdout)
 	for _, c := range fleetClusters {
-		assert.Regexp(t, c+`\s+True\s+False\s+False\s+True\s+True\s+\d+[sm]\n`, res.Stdout, "the row of %s: applied, done, healthy, in sync", c)
+		assert.Regexp(t, c+`\s+[0-9a-f]{10}\s+True\s+False\s+False\s+True\s+True\s+\d+[sm]\n`, res.Stdout, "the row of %s: its revision, applied, done, healthy, in sync", c)
 	}
 
 	res = kubectlWork(time.Minute, "fleet", "status", fleetName, "-o", "json")
@@ -106,7 +109,9 @@ func TestFleetCLI(t *testing.T) {
 	res = work(time.Minute, "fleet", "status", fleetName)
 	assert.Equal(t, cli.ExitFailed, res.ExitCode, "%+v", res)
 	assert.Regexp(t, `RolloutStopped\s+True\s+ProgressDeadlineExceeded`, res.Stdout)
-	assert.Regexp(t, `cluster1\s+True\s+True\s+`, res.Stdout, "cluster1 applied and progressing")
+	assert.Regexp(t, `cluster1\s+[0-9a-f]{10}\s+True\s+True\s+`, res.Stdout, "cluster1 applied and progressing")
+
+	checkFleetUndo(t, e, work)
 
 	// Usage and connection errors: 2.
 	for _, args := range [][]string{
@@ -114,10 +119,86 @@ func TestFleetCLI(t *testing.T) {
 		{"fleet", "status", "no-such-replicaset"},
 		{"fleet", "wait", fleetName, "--for", "ready"},
 		{"fleet", "get", "works", "--kubeconfig", filepath.Join(t.TempDir(), "missing")},
+		{"fleet", "history", "no-such-replicaset"},
+		{"fleet", "undo", fleetName, "--to-revision", "-1"},
 	} {
 		res := kubectlWork(time.Minute, args...)
 		assert.Equal(t, cli.ExitUsage, res.ExitCode, "%v: %+v", args, res)
 	}
+}
+
+// checkFleetUndo runs history and undo on the stopped rollout of
+// TestFleetCLI: revision 2 (the template cluster1 cannot run) stopped on
+// cluster1, cluster2 and cluster3 run revision 1. history shows both with
+// their clusters; undo copies revision 1's template back, the works
+// converge to it and its hash, wait exits 0, and history shows it as
+// revision 3, as StatefulSets renumber; a revision not in the history
+// exits 1.
+func checkFleetUndo(t *testing.T, e *framework.E2E, work func(time.Duration, ...string) framework.Result) {
+	t.Helper()
+	first, second := fleetTemplate(fleetDeployment(nil)), fleetTemplate(fleetDeployment(map[string]string{fleetNodeLabel: "true"}))
+	hash1, err := revision.Hash(revision.Input{ManifestWorkTemplate: first})
+	require.NoError(t, err)
+	hash2, err := revision.Hash(revision.Input{ManifestWorkTemplate: second})
+	require.NoError(t, err)
+	history := func() []cli.RevisionRow {
+		res := work(time.Minute, "fleet", "history", fleetName, "-o", "json")
+		require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
+		var view cli.HistoryView
+		require.NoError(t, json.Unmarshal([]byte(res.Stdout), &view))
+		return view.Revisions
+	}
+	revs := history()
+	require.Len(t, revs, 2, "%+v", revs)
+	assert.Equal(t, []any{int64(2), hash2, true, []string{"cluster1"}}, []any{revs[0].Revision, revs[0].Hash, revs[0].Current, revs[0].Clusters})
+	assert.Equal(t, []any{int64(1), hash1, false, []string{"cluster2", "cluster3"}}, []any{revs[1].Revision, revs[1].Hash, revs[1].Current, revs[1].Clusters})
+	res := work(time.Minute, "fleet", "history", fleetName, "-o", "wide")
+	require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
+	assert.Regexp(t, `\n1\s+`+hash1+`\s+\d+[sm]\s+2\s+cluster2,cluster3\s+<none>\n`, res.Stdout)
+	res = work(time.Minute, "fleet", "history", fleetName, "--revision", "1", "-o", "json")
+	require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
+	var in revision.Input
+	require.NoError(t, json.Unmarshal([]byte(res.Stdout), &in))
+	got, err := revision.Hash(in)
+	require.NoError(t, err)
+	assert.Equal(t, hash1, got, "--revision 1 prints revision 1's template")
+
+	res = work(time.Minute, "fleet", "undo", fleetName, "--to-revision", "99")
+	assert.Equal(t, cli.ExitFailed, res.ExitCode, "%+v", res)
+	assert.Contains(t, res.Stderr, "has no revision 99 (its revisions: 2, 1)")
+	res = work(time.Minute, "fleet", "undo", fleetName)
+	require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
+	assert.Equal(t, "manifestworkreplicaset/"+fleetName+" rolled back to revision 1\n", res.Stdout)
+	rs, err := e.Hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(fleetNamespace).Get(t.Context(), fleetName, metav1.GetOptions{})
+	require.NoError(t, err)
+	got, err = revision.Hash(revision.InputOf(rs))
+	require.NoError(t, err)
+	assert.Equal(t, hash1, got, "the replica set's template is revision 1's")
+	assert.Equal(t, "work fleet undo "+fleetName+" --to-revision 1", rs.Annotations[cli.ChangeCauseAnnotation])
+
+	framework.Eventually(t, 2*convergeTimeout, func() error {
+		for _, c := range fleetClusters {
+			w, err := getWork(t.Context(), c, fleetName)
+			if err != nil {
+				return err
+			}
+			if h, _ := revision.Hash(revision.Input{ManifestWorkTemplate: w.Spec}); h != hash1 || revision.OfWork(w) != hash1 {
+				return fmt.Errorf("the work of %s has the template of hash %s and the label %q", c, h, revision.OfWork(w))
+			}
+		}
+		return nil
+	}, "every work back on revision 1, spec and label")
+	res = work(4*time.Minute, "fleet", "wait", fleetName, "--for", "healthy", "--timeout", "3m")
+	require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
+
+	revs = history()
+	require.Len(t, revs, 2, "%+v", revs)
+	assert.Equal(t, []any{int64(3), hash1, true, []string{"cluster1", "cluster2", "cluster3"}, "work fleet undo " + fleetName + " --to-revision 1"},
+		[]any{revs[0].Revision, revs[0].Hash, revs[0].Current, revs[0].Clusters, revs[0].ChangeCause}, "revision 1 is renumbered 3")
+	assert.Equal(t, []any{int64(2), hash2, []string{}}, []any{revs[1].Revision, revs[1].Hash, revs[1].Clusters})
+	res = work(time.Minute, "fleet", "undo", fleetName, "--to-revision", "3")
+	require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
+	assert.Equal(t, "manifestworkreplicaset/"+fleetName+" skipped rollback (current template already matches revision 3)\n", res.Stdout)
 }
 
 // runFleetCLI runs binary (work, or its symlink kubectl-work) with args and
