@@ -64,11 +64,7 @@ func (o *HistoryOptions) Validate() error {
 // the clusters on each; with ho.Revision, that revision's template. A
 // revision that is not in the history exits 1.
 func History(ctx context.Context, o *Options, ho HistoryOptions, name string) error {
-	h, err := o.connectHub()
-	if err != nil {
-		return err
-	}
-	rs, revs, err := replicaSetRevisions(ctx, h, name)
+	h, rs, revs, err := o.replicaSetRevisions(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -87,25 +83,29 @@ func History(ctx context.Context, o *Options, ho HistoryOptions, name string) er
 	return printHistory(o.Out, view, o, ho.Output == OutputWide)
 }
 
-// replicaSetRevisions reads the replica set and its revisions, newest
-// first. The hub's refusal, or no revision at all, exits 2, with the
-// replica set's RevisionsRecorded when it says why.
-func replicaSetRevisions(ctx context.Context, h hub, name string) (*workv1alpha1.ManifestWorkReplicaSet, []*appsv1.ControllerRevision, error) {
+// replicaSetRevisions connects to the hub and reads the replica set and its
+// revisions, newest first. The hub's refusal, or no revision at all, exits
+// 2, with the replica set's RevisionsRecorded when it says why.
+func (o *Options) replicaSetRevisions(ctx context.Context, name string) (hub, *workv1alpha1.ManifestWorkReplicaSet, []*appsv1.ControllerRevision, error) {
+	h, err := o.connectHub()
+	if err != nil {
+		return h, nil, nil, err
+	}
 	rs, err := h.work.WorkV1alpha1().ManifestWorkReplicaSets(h.namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
-		return nil, nil, usageError(err)
+		return h, nil, nil, usageError(err)
 	}
 	revs, err := revision.List(ctx, h.kube.AppsV1(), rs)
 	switch {
 	case apierrors.IsForbidden(err):
-		return nil, nil, exitf(ExitUsage, "the revisions of manifestworkreplicaset %s/%s cannot be read: you may not list controllerrevisions (group apps) in %s: %v",
+		return h, nil, nil, exitf(ExitUsage, "the revisions of manifestworkreplicaset %s/%s cannot be read: you may not list controllerrevisions (group apps) in %s: %v",
 			h.namespace, name, h.namespace, err)
 	case err != nil:
-		return nil, nil, usageError(fmt.Errorf("the revisions of manifestworkreplicaset %s/%s: %w", h.namespace, name, err))
+		return h, nil, nil, usageError(fmt.Errorf("the revisions of manifestworkreplicaset %s/%s: %w", h.namespace, name, err))
 	case len(revs) == 0:
-		return nil, nil, exitf(ExitUsage, "manifestworkreplicaset %s/%s has no revision recorded: %s", h.namespace, name, whyNoRevisions(rs))
+		return h, nil, nil, exitf(ExitUsage, "manifestworkreplicaset %s/%s has no revision recorded: %s", h.namespace, name, whyNoRevisions(rs))
 	}
-	return rs, revs, nil
+	return h, rs, revs, nil
 }
 
 // whyNoRevisions is what the replica set's RevisionsRecorded says.

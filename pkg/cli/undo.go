@@ -36,11 +36,7 @@ func (o *UndoOptions) Validate() error {
 // the read and the update (a conflict), undo reads it again and tries once
 // more if its template is still the same; else it exits 2.
 func Undo(ctx context.Context, o *Options, uo UndoOptions, name string) error {
-	h, err := o.connectHub()
-	if err != nil {
-		return err
-	}
-	rs, revs, err := replicaSetRevisions(ctx, h, name)
+	h, rs, revs, err := o.replicaSetRevisions(ctx, name)
 	if err != nil {
 		return err
 	}
