@@ -247,8 +247,9 @@ func (c *Controller) renumberRevision(ctx context.Context, cr *appsv1.Controller
 }
 
 // pruneRevisions deletes the oldest revisions beyond the history limit,
-// never the current one nor one that a work of the replica set runs. A bad
-// limit is said in out, and the default applies.
+// never the current one, the stable one (StableRevisionAnnotation) nor one
+// that a work of the replica set runs. A bad limit is said in out, and the
+// default applies.
 func (c *Controller) pruneRevisions(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, out *revisionOutcome) error {
 	limit, lerr := revision.HistoryLimit(rs)
 	if lerr != nil && out.reason == "" {
@@ -273,7 +274,7 @@ func (c *Controller) pruneRevisions(ctx context.Context, rs *workv1alpha1.Manife
 	for i := len(revs) - 1; i >= 0 && excess > 0; i-- { // oldest first
 		cr := revs[i]
 		hash := cr.Labels[revision.HashLabel]
-		if hash == out.hash || running[hash] {
+		if hash == out.hash || running[hash] || hash == rs.Annotations[StableRevisionAnnotation] {
 			continue
 		}
 		uid := cr.UID

@@ -24,6 +24,9 @@ type nextStatus struct {
 	// stopped is the message of the Warning Event to send, when the set of
 	// failed clusters differs from the one the status named before; else "".
 	stopped string
+	// aborted is the message of the Warning Event RolloutAborted to send:
+	// set on the pass that aborted, else "".
+	aborted string
 }
 
 // statusOf is the status of rs after a pass: d is what the pass found of
@@ -54,6 +57,11 @@ func statusOf(rs *workv1alpha1.ManifestWorkReplicaSet, d deployment, works map[s
 		conds = append(conds, stopped)
 	}
 	conds = append(conds, d.revision.condition())
+	if d.missing == "" {
+		var aborted condition
+		aborted, next.aborted = rolloutAborted(rs.Status.Conditions, d.abort, len(d.stops()) > 0)
+		conds = append(conds, aborted)
+	}
 	next.status.Conditions = withConditions(next.status.Conditions, now, conds...)
 	return next
 }
