@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -109,10 +110,54 @@ func (c *Controller) abortOf(rs *workv1alpha1.ManifestWorkReplicaSet, rev revisi
 		return a
 	}
 	a.stable, a.stableSpec, a.noStable = c.stableOf(rs, rev)
-	ref := cache.MetaObjectToName(rs)
-	a.held = a.stableSpec != nil && rev.hash != "" &&
-		(rs.Annotations[AbortedRevisionAnnotation] == rev.hash || c.aborted.has(ref, rev.hash))
+	record, remembered := c.aborted.get(cache.MetaObjectToName(rs), rev.hash)
+	a.held = a.stableSpec != nil && rev.hash != "" && (rs.Annotations[AbortedRevisionAnnotation] == rev.hash || remembered)
+	if a.held {
+		a.failedOn, a.wentBack = record.failedOn, record.wentBack
+	}
 	return a
+}
+
+// abortRecord is what an abort did, remembered while the hold lasts, so
+// that RolloutAborted says it on every pass, whatever the cache shows.
+type abortRecord struct {
+	hash               string // the revision held back
+	failedOn, wentBack []string
+}
+
+// abortRecords remember, per replica set, the abort that holds it. The
+// annotation says which revision is held too, but the cache may be a write
+// behind it: a sync that reads the replica set before the write lands would
+// roll the failing revision out again.
+type abortRecords struct {
+	mu sync.Mutex
+	m  map[cache.ObjectName]abortRecord
+}
+
+// get is the record of key's abort of hash.
+func (r *abortRecords) get(key cache.ObjectName, hash string) (abortRecord, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rec, ok := r.m[key]
+	if !ok || rec.hash != hash {
+		return abortRecord{}, false
+	}
+	return abortRecord{hash: hash, failedOn: slices.Clone(rec.failedOn), wentBack: slices.Clone(rec.wentBack)}, true
+}
+
+func (r *abortRecords) set(key cache.ObjectName, rec abortRecord) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[cache.ObjectName]abortRecord{}
+	}
+	r.m[key] = rec
+}
+
+func (r *abortRecords) forget(key cache.ObjectName) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.m, key)
 }
 
 // stableOf is the replica set's stable revision and its template, or why
@@ -149,7 +194,6 @@ func (c *Controller) startAbort(ctx context.Context, rs *workv1alpha1.ManifestWo
 	if err := c.annotate(ctx, rs, map[string]*string{AbortedRevisionAnnotation: &hash}); err != nil {
 		return fmt.Errorf("abort: %w", err)
 	}
-	c.aborted.first(cache.MetaObjectToName(rs), hash)
 	d.abort.held, d.abort.started = true, true
 	for _, s := range stops {
 		for _, f := range s.failures {
@@ -158,6 +202,7 @@ func (c *Controller) startAbort(ctx context.Context, rs *workv1alpha1.ManifestWo
 	}
 	slices.Sort(d.abort.failedOn)
 	d.abort.failedOn = slices.Compact(d.abort.failedOn)
+	c.aborted.set(cache.MetaObjectToName(rs), abortRecord{hash: hash, failedOn: d.abort.failedOn})
 	klog.FromContext(ctx).Info("Rollout aborted", "revision", d.abort.failing.String(), "failedOn", d.abort.failedOn,
 		"stable", d.abort.stable.String())
 	return nil
@@ -172,7 +217,9 @@ func (c *Controller) settleAnnotations(ctx context.Context, rs *workv1alpha1.Man
 	if _, ok := rs.Annotations[AbortedRevisionAnnotation]; ok && !d.abort.held {
 		set[AbortedRevisionAnnotation] = nil
 	}
-	if !d.abort.held {
+	if d.abort.held {
+		c.aborted.set(cache.MetaObjectToName(rs), abortRecord{hash: d.abort.failing.hash, failedOn: d.abort.failedOn, wentBack: d.abort.wentBack})
+	} else {
 		c.aborted.forget(cache.MetaObjectToName(rs))
 	}
 	hash := d.abort.failing.hash
@@ -233,6 +280,8 @@ func (c *Controller) goBack(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 			d.abort.wentBack = append(d.abort.wentBack, cluster)
 		}
 	}
+	slices.Sort(d.abort.wentBack)
+	d.abort.wentBack = slices.Compact(d.abort.wentBack)
 	for _, g := range groups {
 		for _, cluster := range g.Clusters {
 			if current(rs, works[cluster], p.ref.Name) {
@@ -248,7 +297,8 @@ func (c *Controller) goBack(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 // rolloutAborted is RolloutAborted from the abort facts of a pass, and the
 // message of the Warning Event to send (only on the pass that aborted).
 // stopped tells whether failures stopped the rollout. While the hold lasts,
-// the message written when it began stays.
+// the message says what the abort did (remembered by the controller); after
+// a restart, the message written when it began stays.
 func rolloutAborted(old []metav1.Condition, a abortState, stopped bool) (cond condition, event string) {
 	switch {
 	case a.invalid != "":
@@ -258,8 +308,8 @@ func rolloutAborted(old []metav1.Condition, a abortState, stopped bool) (cond co
 		return trueIf(ConditionRolloutAborted, true, ReasonAborted, msg), shorten(msg, maxEventMessage)
 	case a.held:
 		failed := a.failing.String() + " failed"
-		if c := apimeta.FindStatusCondition(old, ConditionRolloutAborted); c != nil && c.Status == metav1.ConditionTrue &&
-			c.Reason == ReasonAborted && strings.HasPrefix(c.Message, capitalized(failed)) {
+		if c := apimeta.FindStatusCondition(old, ConditionRolloutAborted); len(a.failedOn) == 0 && c != nil &&
+			c.Status == metav1.ConditionTrue && c.Reason == ReasonAborted && strings.HasPrefix(c.Message, capitalized(failed)) {
 			return trueIf(ConditionRolloutAborted, true, ReasonAborted, c.Message), ""
 		}
 		return trueIf(ConditionRolloutAborted, true, ReasonAborted, abortedMessage(a)), ""

@@ -1,17 +1,20 @@
 package replicaset
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
@@ -232,6 +235,8 @@ func TestAbort(t *testing.T) {
 				assert.Equal(t, "Aborted: see the condition RolloutAborted",
 					apimeta.FindStatusCondition(rs.Status.Conditions, workv1alpha1.ConditionPlacementRolledOut).Message)
 				assert.Equal(t, 0, rs.Status.Summary.Updated, "no cluster runs the spec's template")
+				assert.Equal(t, "True/"+workv1alpha1.ReasonAsExpected, conditionReason(rs, workv1alpha1.ConditionPlacementVerified),
+					"the placement's clusters are there, on the stable revision")
 			}
 
 			writes, _ := h.sync()
@@ -282,4 +287,35 @@ func TestAbortRemembersTheStableRevision(t *testing.T) {
 	assert.Equal(t, map[string]string{"c1": "1@1", "c2": "1@1", "c3": "1@1"}, h.runs(), "a stale cache does not roll revision 2 out again")
 	assert.Empty(t, ct.Recorded(h.events))
 	assert.Equal(t, hashOf(t, "2"), h.replicaSet().Annotations[AbortedRevisionAnnotation])
+}
+
+// A work that cannot go back on the pass that aborts (a conflict) goes back
+// on the next pass, and RolloutAborted then names it with the others, still
+// saying where the revision failed; no second Event.
+func TestAbortRetriesTheWorksThatDidNotGoBack(t *testing.T) {
+	kube := kubefake.NewClientset(storedRevision(t, "1", 1), storedRevision(t, "2", 2))
+	rs := abortSet("2", none, abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1")))
+	failed := on(t, degradedWork("c1"), "2")
+	failed.Spec = template("2")
+	h := newHarnessWith(t, kube, rs, placement(plName, 3, 1), decision(plName, 0, "c1", "c2", "c3"),
+		failed, on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1"))
+	conflicts := 1
+	h.client.PrependReactor("update", "manifestworks", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if a.GetNamespace() != "c2" || conflicts == 0 {
+			return false, nil, nil
+		}
+		conflicts--
+		return true, nil, apierrors.NewConflict(workv1.Resource("manifestworks"), rsName, errors.New("modified"))
+	})
+	h.client.ClearActions()
+	require.Error(t, h.c.sync(t.Context(), ct.NewSyncContext(rsKey)))
+	h.refresh()
+	assert.Equal(t, map[string]string{"c1": "1@1", "c2": "2@2", "c3": "1@1"}, h.runs())
+	assert.Contains(t, conditionMessage(h.replicaSet(), ConditionRolloutAborted), "failed on c1; c1 went back to revision 1")
+	assert.Len(t, ct.Recorded(h.events), 1)
+
+	h.sync()
+	assert.Equal(t, map[string]string{"c1": "1@1", "c2": "1@1", "c3": "1@1"}, h.runs())
+	assert.Contains(t, conditionMessage(h.replicaSet(), ConditionRolloutAborted), "failed on c1; c1, c2 went back to revision 1")
+	assert.Empty(t, ct.Recorded(h.events))
 }

@@ -80,7 +80,7 @@ type Controller struct {
 	decisions   clusterlisters.PlacementDecisionLister
 	events      record.EventRecorder
 	announced   announcements   // the failed sets of the RolloutStopped Events sent
-	aborted     announcements   // the revision each replica set holds back, before the cache shows its annotation
+	aborted     abortRecords    // the abort that holds each replica set, whatever the cache shows
 	written     writtenStatuses // the last status written, and what the hub kept of it
 	gauges      gauges          // what each replica set adds to the metrics
 	clock       clock.PassiveClock

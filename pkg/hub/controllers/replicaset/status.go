@@ -107,7 +107,7 @@ func ocmConditions(total workv1alpha1.ManifestWorkReplicaSetSummary, d deploymen
 	switch {
 	case len(d.problems) > 0:
 		verified = workv1alpha1.ReasonNotAsExpected
-	case total.Total == 0:
+	case total.Total == 0 && !d.abort.held: // held, the clusters are selected and run the stable revision
 		verified = workv1alpha1.ReasonPlacementDecisionEmpty
 	}
 	succeeded, stopped := 0, false

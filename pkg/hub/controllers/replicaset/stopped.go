@@ -207,13 +207,6 @@ func (a *announcements) first(key cache.ObjectName, head string) bool {
 	return true
 }
 
-// has tells whether v is what was recorded last for key.
-func (a *announcements) has(key cache.ObjectName, v string) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return v != "" && a.sent[key] == v
-}
-
 func (a *announcements) forget(key cache.ObjectName) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
