@@ -24,11 +24,7 @@ import (
 // hash label at once, the third never sees revision 2, RolloutAborted is
 // True and one Warning Event says so.
 func TestReplicaSetAbort(t *testing.T) {
-	s, ctx := setup(t)
-	require.NoError(t, s.EnsureNamespaces(ctx, append([]string{rsNamespace}, rsClusters...)...))
-	runReadyHub(t, s)
-	installReplicaSetCRDs(t, s)
-	writePlacement(t, s, rsClusters...)
+	s, ctx := replicaSetHub(t)
 
 	template := func(color string) workv1alpha1.ManifestWorkReplicaSetSpec {
 		return workv1alpha1.ManifestWorkReplicaSetSpec{

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -113,51 +112,19 @@ func (c *Controller) abortOf(rs *workv1alpha1.ManifestWorkReplicaSet, rev revisi
 	record, remembered := c.aborted.get(cache.MetaObjectToName(rs), rev.hash)
 	a.held = a.stableSpec != nil && rev.hash != "" && (rs.Annotations[AbortedRevisionAnnotation] == rev.hash || remembered)
 	if a.held {
-		a.failedOn, a.wentBack = record.failedOn, record.wentBack
+		a.failedOn, a.wentBack = slices.Clone(record.failedOn), slices.Clone(record.wentBack)
 	}
 	return a
 }
 
-// abortRecord is what an abort did, remembered while the hold lasts, so
-// that RolloutAborted says it on every pass, whatever the cache shows.
+// abortRecord is what an abort did, remembered by hash of the revision
+// held back while the hold lasts, so that RolloutAborted says it on every
+// pass, and the hold holds, whatever the cache shows: the annotation says
+// which revision is held too, but the cache may be a write behind it, and a
+// sync that read the replica set before the write landed would roll the
+// failing revision out again.
 type abortRecord struct {
-	hash               string // the revision held back
 	failedOn, wentBack []string
-}
-
-// abortRecords remember, per replica set, the abort that holds it. The
-// annotation says which revision is held too, but the cache may be a write
-// behind it: a sync that reads the replica set before the write lands would
-// roll the failing revision out again.
-type abortRecords struct {
-	mu sync.Mutex
-	m  map[cache.ObjectName]abortRecord
-}
-
-// get is the record of key's abort of hash.
-func (r *abortRecords) get(key cache.ObjectName, hash string) (abortRecord, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	rec, ok := r.m[key]
-	if !ok || rec.hash != hash {
-		return abortRecord{}, false
-	}
-	return abortRecord{hash: hash, failedOn: slices.Clone(rec.failedOn), wentBack: slices.Clone(rec.wentBack)}, true
-}
-
-func (r *abortRecords) set(key cache.ObjectName, rec abortRecord) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.m == nil {
-		r.m = map[cache.ObjectName]abortRecord{}
-	}
-	r.m[key] = rec
-}
-
-func (r *abortRecords) forget(key cache.ObjectName) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.m, key)
 }
 
 // stableOf is the replica set's stable revision and its template, or why
@@ -202,7 +169,7 @@ func (c *Controller) startAbort(ctx context.Context, rs *workv1alpha1.ManifestWo
 	}
 	slices.Sort(d.abort.failedOn)
 	d.abort.failedOn = slices.Compact(d.abort.failedOn)
-	c.aborted.set(cache.MetaObjectToName(rs), abortRecord{hash: hash, failedOn: d.abort.failedOn})
+	c.aborted.set(cache.MetaObjectToName(rs), hash, abortRecord{failedOn: d.abort.failedOn})
 	klog.FromContext(ctx).Info("Rollout aborted", "revision", d.abort.failing.String(), "failedOn", d.abort.failedOn,
 		"stable", d.abort.stable.String())
 	return nil
@@ -218,7 +185,7 @@ func (c *Controller) settleAnnotations(ctx context.Context, rs *workv1alpha1.Man
 		set[AbortedRevisionAnnotation] = nil
 	}
 	if d.abort.held {
-		c.aborted.set(cache.MetaObjectToName(rs), abortRecord{hash: d.abort.failing.hash, failedOn: d.abort.failedOn, wentBack: d.abort.wentBack})
+		c.aborted.set(cache.MetaObjectToName(rs), d.abort.failing.hash, abortRecord{failedOn: d.abort.failedOn, wentBack: d.abort.wentBack})
 	} else {
 		c.aborted.forget(cache.MetaObjectToName(rs))
 	}

@@ -76,6 +76,15 @@ func TestAbort(t *testing.T) {
 		w.Spec = template("2")
 		return w
 	}
+	// allOn1: every cluster on revision 1 (after going back).
+	allOn1 := func(t *testing.T) []runtime.Object {
+		return []runtime.Object{on(t, succeeded(work("c1", rsName, "1")), "1"), on(t, succeeded(work("c2", rsName, "1")), "1"),
+			on(t, succeeded(work("c3", rsName, "1")), "1")}
+	}
+	// stoppedAt2: c1 failed on revision 2, c2 succeeded on it, c3 waits on 1.
+	stoppedAt2 := func(t *testing.T) []runtime.Object {
+		return []runtime.Object{failedAt2(t), on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1")}
+	}
 	tests := []struct {
 		name        string
 		v           string // the spec's version
@@ -91,12 +100,10 @@ func TestAbort(t *testing.T) {
 		events    []string
 		after     map[string]string // its annotations after the sync
 	}{{
-		name:  "maxFailures reached: every cluster on revision 2 goes back to revision 1 at once",
-		v:     "2",
-		given: abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1")),
-		works: func(t *testing.T) []runtime.Object {
-			return []runtime.Object{failedAt2(t), on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1")}
-		},
+		name:    "maxFailures reached: every cluster on revision 2 goes back to revision 1 at once",
+		v:       "2",
+		given:   abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1")),
+		works:   stoppedAt2,
 		runs:    map[string]string{"c1": "1@1", "c2": "1@1", "c3": "1@1"},
 		aborted: "True/" + ReasonAborted,
 		inMessage: []string{
@@ -121,12 +128,10 @@ func TestAbort(t *testing.T) {
 		after: map[string]string{OnFailureAnnotation: OnFailureAbort, StableRevisionAnnotation: hashOf(t, "1"),
 			AbortedRevisionAnnotation: hashOf(t, "2")},
 	}, {
-		name:  "no stable revision: Abort stops, and says why",
-		v:     "2",
-		given: abortAnnotations(OnFailureAbort),
-		works: func(t *testing.T) []runtime.Object {
-			return []runtime.Object{failedAt2(t), on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1")}
-		},
+		name:      "no stable revision: Abort stops, and says why",
+		v:         "2",
+		given:     abortAnnotations(OnFailureAbort),
+		works:     stoppedAt2,
 		runs:      map[string]string{"c1": "2@2", "c2": "2@2", "c3": "1@1"},
 		aborted:   "False/" + ReasonNoStableRevision,
 		inMessage: []string{"no revision has been complete on every selected cluster", "the rollout stops (Stop)"},
@@ -136,10 +141,8 @@ func TestAbort(t *testing.T) {
 	}, {
 		name: "revisions not recorded: Abort stops, and says why",
 		v:    "2", noRevisions: true,
-		given: abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1")),
-		works: func(t *testing.T) []runtime.Object {
-			return []runtime.Object{failedAt2(t), on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1")}
-		},
+		given:     abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1")),
+		works:     stoppedAt2,
 		runs:      map[string]string{"c1": "2@2", "c2": "2@2", "c3": "1@1"},
 		aborted:   "False/" + ReasonNoStableRevision,
 		inMessage: []string{"revisions are not recorded"},
@@ -147,23 +150,19 @@ func TestAbort(t *testing.T) {
 		events:    []string{"Warning RolloutStopped"},
 		after:     map[string]string{OnFailureAnnotation: OnFailureAbort, StableRevisionAnnotation: hashOf(t, "1")},
 	}, {
-		name:  "Stop, the default: the rollout stops as before",
-		v:     "2",
-		given: abortAnnotations("", StableRevisionAnnotation, hashOf(t, "1")),
-		works: func(t *testing.T) []runtime.Object {
-			return []runtime.Object{failedAt2(t), on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1")}
-		},
+		name:    "Stop, the default: the rollout stops as before",
+		v:       "2",
+		given:   abortAnnotations("", StableRevisionAnnotation, hashOf(t, "1")),
+		works:   stoppedAt2,
 		runs:    map[string]string{"c1": "2@2", "c2": "2@2", "c3": "1@1"},
 		stopped: "True/" + ReasonMaxFailuresReached,
 		events:  []string{"Warning RolloutStopped"},
 		after:   map[string]string{StableRevisionAnnotation: hashOf(t, "1")},
 	}, {
-		name:  "a bad value: Stop, and RolloutAborted says why",
-		v:     "2",
-		given: abortAnnotations("Rollback", StableRevisionAnnotation, hashOf(t, "1")),
-		works: func(t *testing.T) []runtime.Object {
-			return []runtime.Object{failedAt2(t), on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1")}
-		},
+		name:    "a bad value: Stop, and RolloutAborted says why",
+		v:       "2",
+		given:   abortAnnotations("Rollback", StableRevisionAnnotation, hashOf(t, "1")),
+		works:   stoppedAt2,
 		runs:    map[string]string{"c1": "2@2", "c2": "2@2", "c3": "1@1"},
 		aborted: "False/" + ReasonInvalidOnFailure,
 		inMessage: []string{`The annotation work.manifestwork.io/on-failure is "Rollback", not Stop or Abort: ` +
@@ -187,20 +186,14 @@ func TestAbort(t *testing.T) {
 		name:  "held: a new template clears the abort and rolls out",
 		v:     "3",
 		given: abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1"), AbortedRevisionAnnotation, hashOf(t, "2")),
-		works: func(t *testing.T) []runtime.Object {
-			return []runtime.Object{on(t, succeeded(work("c1", rsName, "1")), "1"), on(t, succeeded(work("c2", rsName, "1")), "1"),
-				on(t, succeeded(work("c3", rsName, "1")), "1")}
-		},
+		works: allOn1,
 		runs:  map[string]string{"c1": "3@3", "c2": "3@3", "c3": "1@1"},
 		after: map[string]string{OnFailureAnnotation: OnFailureAbort, StableRevisionAnnotation: hashOf(t, "1")},
 	}, {
-		name:  "held: the failing template applied again stays held",
-		v:     "2",
-		given: abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1"), AbortedRevisionAnnotation, hashOf(t, "2")),
-		works: func(t *testing.T) []runtime.Object {
-			return []runtime.Object{on(t, succeeded(work("c1", rsName, "1")), "1"), on(t, succeeded(work("c2", rsName, "1")), "1"),
-				on(t, succeeded(work("c3", rsName, "1")), "1")}
-		},
+		name:    "held: the failing template applied again stays held",
+		v:       "2",
+		given:   abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1"), AbortedRevisionAnnotation, hashOf(t, "2")),
+		works:   allOn1,
 		runs:    map[string]string{"c1": "1@1", "c2": "1@1", "c3": "1@1"},
 		aborted: "True/" + ReasonAborted,
 		after: map[string]string{OnFailureAnnotation: OnFailureAbort, StableRevisionAnnotation: hashOf(t, "1"),

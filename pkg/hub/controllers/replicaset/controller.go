@@ -79,16 +79,16 @@ type Controller struct {
 	placements  clusterlisters.PlacementLister
 	decisions   clusterlisters.PlacementDecisionLister
 	events      record.EventRecorder
-	announced   announcements   // the failed sets of the RolloutStopped Events sent
-	aborted     abortRecords    // the abort that holds each replica set, whatever the cache shows
-	written     writtenStatuses // the last status written, and what the hub kept of it
-	gauges      gauges          // what each replica set adds to the metrics
+	announced   announcements           // the failed sets of the RolloutStopped Events sent
+	aborted     byRevision[abortRecord] // the abort that holds each replica set, whatever the cache shows
+	written     writtenStatuses         // the last status written, and what the hub kept of it
+	gauges      gauges                  // what each replica set adds to the metrics
 	clock       clock.PassiveClock
 
 	revisions      appslisters.ControllerRevisionLister // nil: revisions are not recorded
 	revisionClient appsv1client.ControllerRevisionsGetter
-	revisionsOff   string           // why they are not, when the hub refused the right
-	blocked        blockedRevisions // the templates whose recording the hub refused
+	revisionsOff   string              // why they are not, when the hub refused the right
+	blocked        byRevision[blocked] // the templates whose recording the hub refused
 }
 
 // New returns the controller, ready to Run. It adds its indexes to the
