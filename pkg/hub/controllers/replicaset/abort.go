@@ -88,7 +88,7 @@ type abortState struct {
 	// to go back to.
 	stableSpec *workv1.ManifestWorkSpec
 	held       bool     // the current revision is aborted: the clusters get the stable one
-	started    bool     // this pass aborted
+	announced  bool     // its Warning Event was sent
 	failedOn   []string // the clusters whose failures made this pass abort
 	wentBack   []string // the clusters this pass sent back to the stable revision
 }
@@ -112,7 +112,7 @@ func (c *Controller) abortOf(rs *workv1alpha1.ManifestWorkReplicaSet, rev revisi
 	record, remembered := c.aborted.get(cache.MetaObjectToName(rs), rev.hash)
 	a.held = a.stableSpec != nil && rev.hash != "" && (rs.Annotations[AbortedRevisionAnnotation] == rev.hash || remembered)
 	if a.held {
-		a.failedOn, a.wentBack = slices.Clone(record.failedOn), slices.Clone(record.wentBack)
+		a.failedOn, a.wentBack, a.announced = slices.Clone(record.failedOn), slices.Clone(record.wentBack), record.announced
 	}
 	return a
 }
@@ -125,6 +125,7 @@ func (c *Controller) abortOf(rs *workv1alpha1.ManifestWorkReplicaSet, rev revisi
 // failing revision out again.
 type abortRecord struct {
 	failedOn, wentBack []string
+	announced          bool // its Warning Event was sent
 }
 
 // stableOf is the replica set's stable revision and its template, or why
@@ -161,7 +162,7 @@ func (c *Controller) startAbort(ctx context.Context, rs *workv1alpha1.ManifestWo
 	if err := c.annotate(ctx, rs, map[string]*string{AbortedRevisionAnnotation: &hash}); err != nil {
 		return fmt.Errorf("abort: %w", err)
 	}
-	d.abort.held, d.abort.started = true, true
+	d.abort.held = true
 	for _, s := range stops {
 		for _, f := range s.failures {
 			d.abort.failedOn = append(d.abort.failedOn, f.cluster)
@@ -185,7 +186,8 @@ func (c *Controller) settleAnnotations(ctx context.Context, rs *workv1alpha1.Man
 		set[AbortedRevisionAnnotation] = nil
 	}
 	if d.abort.held {
-		c.aborted.set(cache.MetaObjectToName(rs), d.abort.failing.hash, abortRecord{failedOn: d.abort.failedOn, wentBack: d.abort.wentBack})
+		c.aborted.set(cache.MetaObjectToName(rs), d.abort.failing.hash, abortRecord{
+			failedOn: d.abort.failedOn, wentBack: d.abort.wentBack, announced: d.abort.announced})
 	} else {
 		c.aborted.forget(cache.MetaObjectToName(rs))
 	}
@@ -262,29 +264,40 @@ func (c *Controller) goBack(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 }
 
 // rolloutAborted is RolloutAborted from the abort facts of a pass, and the
-// message of the Warning Event to send (only on the pass that aborted).
+// message of the Warning Event to send: once per abort, until sync has sent
+// it (or, after a restart, the condition in old names the abort already).
 // stopped tells whether failures stopped the rollout. While the hold lasts,
-// the message says what the abort did (remembered by the controller); after
-// a restart, the message written when it began stays.
+// the message says what the abort did, as the controller remembers it;
+// after a restart, the message written when it began stays.
 func rolloutAborted(old []metav1.Condition, a abortState, stopped bool) (cond condition, event string) {
 	switch {
 	case a.invalid != "":
 		return trueIf(ConditionRolloutAborted, false, ReasonInvalidOnFailure, a.invalid), ""
-	case a.held && a.started:
-		msg := abortedMessage(a)
-		return trueIf(ConditionRolloutAborted, true, ReasonAborted, msg), shorten(msg, maxEventMessage)
 	case a.held:
-		failed := a.failing.String() + " failed"
-		if c := apimeta.FindStatusCondition(old, ConditionRolloutAborted); len(a.failedOn) == 0 && c != nil &&
-			c.Status == metav1.ConditionTrue && c.Reason == ReasonAborted && strings.HasPrefix(c.Message, capitalized(failed)) {
-			return trueIf(ConditionRolloutAborted, true, ReasonAborted, c.Message), ""
+		msg := abortedMessage(a)
+		c := apimeta.FindStatusCondition(old, ConditionRolloutAborted)
+		named := c != nil && c.Status == metav1.ConditionTrue && c.Reason == ReasonAborted &&
+			strings.HasPrefix(c.Message, capitalized(a.failing.String())+" failed")
+		if named && len(a.failedOn) == 0 {
+			msg = c.Message
 		}
-		return trueIf(ConditionRolloutAborted, true, ReasonAborted, abortedMessage(a)), ""
+		if !a.announced && !named {
+			event = shorten(msg, maxEventMessage)
+		}
+		return trueIf(ConditionRolloutAborted, true, ReasonAborted, msg), event
 	case a.abort && stopped && a.noStable != "":
 		return trueIf(ConditionRolloutAborted, false, ReasonNoStableRevision,
 			fmt.Sprintf("On failure %s, but %s: the rollout stops (%s)", OnFailureAbort, a.noStable, OnFailureStop)), ""
 	}
 	return absent(ConditionRolloutAborted), ""
+}
+
+// announceAbort remembers that the Warning Event of the abort of hash was sent.
+func (c *Controller) announceAbort(key cache.ObjectName, hash string) {
+	if rec, ok := c.aborted.get(key, hash); ok {
+		rec.announced = true
+		c.aborted.set(key, hash, rec)
+	}
 }
 
 // abortedMessage says which revision failed where, which clusters went back

@@ -66,7 +66,8 @@ func abortAnnotations(onFailure string, more ...string) map[string]string {
 }
 
 // Each case starts from revision 1 (complete before, the stable one) and
-// revision 2 (the spec's) recorded, c1 on revision 2 and failing, c2 on
+// revision 2 (the spec's) recorded (held: aborted, as a restarted
+// controller finds it), c1 on revision 2 and failing, c2 on
 // revision 2 and succeeded, c3 still on revision 1, unless it says
 // otherwise, and runs one sync.
 func TestAbort(t *testing.T) {
@@ -92,6 +93,7 @@ func TestAbort(t *testing.T) {
 		given       map[string]string // the replica set's annotations
 		works       func(t *testing.T) []runtime.Object
 		noRevisions bool // the controller records no revision
+		held        bool // the status says that revision 2 was aborted (as a restarted controller finds it)
 		// want
 		runs      map[string]string
 		aborted   string // status/reason of RolloutAborted; "" absent
@@ -172,6 +174,7 @@ func TestAbort(t *testing.T) {
 		after:   map[string]string{OnFailureAnnotation: "Rollback", StableRevisionAnnotation: hashOf(t, "1")},
 	}, {
 		name:  "held: a cluster that joins gets the stable revision, nothing else is written",
+		held:  true,
 		v:     "2",
 		given: abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1"), AbortedRevisionAnnotation, hashOf(t, "2")),
 		works: func(t *testing.T) []runtime.Object {
@@ -179,11 +182,12 @@ func TestAbort(t *testing.T) {
 		},
 		runs:      map[string]string{"c1": "1@1", "c2": "1@1", "c3": "1@1"},
 		aborted:   "True/" + ReasonAborted,
-		inMessage: []string{"Revision 2 (hash " + hashOf(t, "2") + ") failed; its clusters went back to revision 1"},
+		inMessage: []string{"Revision 2 (hash " + hashOf(t, "2") + ") failed on c1; c1, c2 went back to revision 1"},
 		after: map[string]string{OnFailureAnnotation: OnFailureAbort, StableRevisionAnnotation: hashOf(t, "1"),
 			AbortedRevisionAnnotation: hashOf(t, "2")},
 	}, {
 		name:  "held: a new template clears the abort and rolls out",
+		held:  true,
 		v:     "3",
 		given: abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1"), AbortedRevisionAnnotation, hashOf(t, "2")),
 		works: allOn1,
@@ -191,6 +195,7 @@ func TestAbort(t *testing.T) {
 		after: map[string]string{OnFailureAnnotation: OnFailureAbort, StableRevisionAnnotation: hashOf(t, "1")},
 	}, {
 		name:    "held: the failing template applied again stays held",
+		held:    true,
 		v:       "2",
 		given:   abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1"), AbortedRevisionAnnotation, hashOf(t, "2")),
 		works:   allOn1,
@@ -201,7 +206,12 @@ func TestAbort(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			objs := append([]runtime.Object{abortSet(tt.v, tt.cfg, tt.given), placement(plName, 3, 1),
+			rs := abortSet(tt.v, tt.cfg, tt.given)
+			if tt.held {
+				rs.Status.Conditions = []metav1.Condition{{Type: ConditionRolloutAborted, Status: metav1.ConditionTrue, Reason: ReasonAborted,
+					Message: "Revision 2 (hash " + hashOf(t, "2") + ") failed on c1; c1, c2 went back to revision 1 (hash " + hashOf(t, "1") + ")"}}
+			}
+			objs := append([]runtime.Object{rs, placement(plName, 3, 1),
 				decision(plName, 0, "c1", "c2", "c3")}, tt.works(t)...)
 			var kube *kubefake.Clientset
 			if !tt.noRevisions {
@@ -211,7 +221,7 @@ func TestAbort(t *testing.T) {
 			h.sync()
 
 			assert.Equal(t, tt.runs, h.runs())
-			rs := h.replicaSet()
+			rs = h.replicaSet()
 			assert.Equal(t, tt.aborted, conditionReason(rs, ConditionRolloutAborted))
 			msg := conditionMessage(rs, ConditionRolloutAborted)
 			for _, s := range tt.inMessage {
@@ -310,5 +320,34 @@ func TestAbortRetriesTheWorksThatDidNotGoBack(t *testing.T) {
 	h.sync()
 	assert.Equal(t, map[string]string{"c1": "1@1", "c2": "1@1", "c3": "1@1"}, h.runs())
 	assert.Contains(t, conditionMessage(h.replicaSet(), ConditionRolloutAborted), "failed on c1; c1, c2 went back to revision 1")
+	assert.Empty(t, ct.Recorded(h.events))
+}
+
+// When the status cannot be written on the pass that aborts, the Warning
+// Event is sent on the next pass that writes it, and once only.
+func TestAbortEventSentOnceTheStatusIsWritten(t *testing.T) {
+	kube := kubefake.NewClientset(storedRevision(t, "1", 1), storedRevision(t, "2", 2))
+	rs := abortSet("2", none, abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1")))
+	failed := on(t, degradedWork("c1"), "2")
+	failed.Spec = template("2")
+	h := newHarnessWith(t, kube, rs, placement(plName, 3, 1), decision(plName, 0, "c1", "c2", "c3"),
+		failed, on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1"))
+	refusals := 1
+	h.client.PrependReactor("patch", "manifestworkreplicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		if a.GetSubresource() != "status" || refusals == 0 {
+			return false, nil, nil
+		}
+		refusals--
+		return true, nil, errors.New("the hub is busy")
+	})
+	require.Error(t, h.c.sync(t.Context(), ct.NewSyncContext(rsKey)))
+	h.refresh()
+	assert.Equal(t, map[string]string{"c1": "1@1", "c2": "1@1", "c3": "1@1"}, h.runs())
+	assert.Empty(t, ct.Recorded(h.events))
+
+	h.sync()
+	assert.Equal(t, "True/"+ReasonAborted, conditionReason(h.replicaSet(), ConditionRolloutAborted))
+	assert.Len(t, ct.Recorded(h.events), 1)
+	h.sync()
 	assert.Empty(t, ct.Recorded(h.events))
 }

@@ -196,6 +196,7 @@ func (c *Controller) report(ref cache.ObjectName, out outcome) {
 	c.gauges.set(ref, snapshotOf(out.next.status.Conditions, isPaused(out.rs), out.next.fleet))
 	if out.next.aborted != "" && c.events != nil {
 		c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutAborted, out.next.aborted)
+		c.announceAbort(ref, out.next.abortedHash)
 	}
 	if out.next.stoppedHead == "" {
 		c.announced.forget(ref)

@@ -24,9 +24,9 @@ type nextStatus struct {
 	// stopped is the message of the Warning Event to send, when the set of
 	// failed clusters differs from the one the status named before; else "".
 	stopped string
-	// aborted is the message of the Warning Event RolloutAborted to send:
-	// set on the pass that aborted, else "".
-	aborted string
+	// aborted is the message of the Warning Event RolloutAborted to send,
+	// once per abort; else "". abortedHash is the hash of the revision held.
+	aborted, abortedHash string
 }
 
 // statusOf is the status of rs after a pass: d is what the pass found of
@@ -60,6 +60,7 @@ func statusOf(rs *workv1alpha1.ManifestWorkReplicaSet, d deployment, works map[s
 	if d.missing == "" {
 		var aborted condition
 		aborted, next.aborted = rolloutAborted(rs.Status.Conditions, d.abort, len(d.stops()) > 0)
+		next.abortedHash = d.abort.failing.hash
 		conds = append(conds, aborted)
 	}
 	next.status.Conditions = withConditions(next.status.Conditions, now, conds...)
