@@ -84,6 +84,7 @@ const (
 	RolloutRolledOut   = "rolledout"   // every selected cluster has the current template and succeeded
 	RolloutPaused      = "paused"      // paused by its annotation
 	RolloutStopped     = "stopped"     // failures beyond maxFailures stopped it
+	RolloutAborted     = "aborted"     // failures aborted it: its clusters went back to the stable revision
 	RolloutUnverified  = "unverified"  // a placement is missing or cannot be read
 )
 
@@ -206,7 +207,7 @@ var (
 	// state of their rollout.
 	ReplicaSetRollouts = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
 		Namespace: namespace, Subsystem: "replicaset", Name: "rollouts",
-		Help:           "ManifestWorkReplicaSets by rollout state (progressing, rolledout, paused, stopped, unverified).",
+		Help:           "ManifestWorkReplicaSets by rollout state (progressing, rolledout, paused, stopped, aborted, unverified).",
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"state"})
 

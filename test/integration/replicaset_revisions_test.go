@@ -26,12 +26,8 @@ import (
 // label query says which cluster runs which; a history limit of 1 makes the
 // controller delete the revision no work runs any longer.
 func TestReplicaSetRevisions(t *testing.T) {
-	s, ctx := setup(t)
+	s, ctx := replicaSetHub(t)
 	const name = "revs"
-	require.NoError(t, s.EnsureNamespaces(ctx, append([]string{rsNamespace}, rsClusters...)...))
-	runReadyHub(t, s)
-	installReplicaSetCRDs(t, s)
-	writePlacement(t, s, rsClusters...)
 
 	spec := func(color string) workv1alpha1.ManifestWorkReplicaSetSpec {
 		return workv1alpha1.ManifestWorkReplicaSetSpec{

@@ -41,6 +41,19 @@ func runReadyHub(t *testing.T, s *framework.APIServer) {
 	t.Cleanup(func() { require.NoError(t, stop()) })
 }
 
+// replicaSetHub runs a ready hub on a new API server with the Placement
+// CRDs, the replica sets' namespace and the clusters' namespaces, and a
+// Placement that selects every cluster of rsClusters in one group.
+func replicaSetHub(t *testing.T) (*framework.APIServer, context.Context) {
+	t.Helper()
+	s, ctx := setup(t)
+	require.NoError(t, s.EnsureNamespaces(ctx, append([]string{rsNamespace}, rsClusters...)...))
+	runReadyHub(t, s)
+	installReplicaSetCRDs(t, s)
+	writePlacement(t, s, rsClusters...)
+	return s, ctx
+}
+
 // installReplicaSetCRDs installs the Placement and PlacementDecision CRDs, as
 // on a standalone hub (the ManifestWorkReplicaSet CRD is a hub CRD, there from
 // the start), and waits until they are served.
@@ -262,11 +275,7 @@ func waitForCondition(t *testing.T, s *framework.APIServer, condType string, sta
 // Event on the replica set naming the cluster and its agent's message, and
 // FleetHealthy counts the cluster as degraded.
 func TestReplicaSetPauseAndStop(t *testing.T) {
-	s, ctx := setup(t)
-	require.NoError(t, s.EnsureNamespaces(ctx, append([]string{rsNamespace}, rsClusters...)...))
-	runReadyHub(t, s)
-	installReplicaSetCRDs(t, s)
-	writePlacement(t, s, rsClusters...)
+	s, ctx := replicaSetHub(t)
 
 	rs := &workv1alpha1.ManifestWorkReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{Namespace: rsNamespace, Name: rsName,

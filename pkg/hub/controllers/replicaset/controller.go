@@ -79,15 +79,16 @@ type Controller struct {
 	placements  clusterlisters.PlacementLister
 	decisions   clusterlisters.PlacementDecisionLister
 	events      record.EventRecorder
-	announced   announcements   // the failed sets of the RolloutStopped Events sent
-	written     writtenStatuses // the last status written, and what the hub kept of it
-	gauges      gauges          // what each replica set adds to the metrics
+	announced   announcements           // the failed sets of the RolloutStopped Events sent
+	aborted     byRevision[abortRecord] // the abort that holds each replica set, whatever the cache shows
+	written     writtenStatuses         // the last status written, and what the hub kept of it
+	gauges      gauges                  // what each replica set adds to the metrics
 	clock       clock.PassiveClock
 
 	revisions      appslisters.ControllerRevisionLister // nil: revisions are not recorded
 	revisionClient appsv1client.ControllerRevisionsGetter
-	revisionsOff   string           // why they are not, when the hub refused the right
-	blocked        blockedRevisions // the templates whose recording the hub refused
+	revisionsOff   string              // why they are not, when the hub refused the right
+	blocked        byRevision[blocked] // the templates whose recording the hub refused
 }
 
 // New returns the controller, ready to Run. It adds its indexes to the
@@ -157,6 +158,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 	old, err := c.replicaSets.ManifestWorkReplicaSets(ref.Namespace).Get(ref.Name)
 	if apierrors.IsNotFound(err) {
 		c.announced.forget(ref)
+		c.aborted.forget(ref)
 		c.gauges.forget(ref)
 		c.written.forget(ref)
 		c.blocked.forget(ref)
@@ -182,7 +184,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 
 // report moves the gauges by what the replica set's new status and works
 // say, and sends a Warning Event when the set of clusters whose failures
-// stopped the rollout changed.
+// stopped the rollout changed, or when the pass aborted the rollout.
 func (c *Controller) report(ref cache.ObjectName, out outcome) {
 	switch {
 	case out.deleting:
@@ -192,6 +194,10 @@ func (c *Controller) report(ref cache.ObjectName, out outcome) {
 		return
 	}
 	c.gauges.set(ref, snapshotOf(out.next.status.Conditions, isPaused(out.rs), out.next.fleet))
+	if out.next.aborted != "" && c.events != nil {
+		c.events.Event(out.rs, corev1.EventTypeWarning, EventRolloutAborted, out.next.aborted)
+		c.announceAbort(ref, out.next.abortedHash)
+	}
 	if out.next.stoppedHead == "" {
 		c.announced.forget(ref)
 		return

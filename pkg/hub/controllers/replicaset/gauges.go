@@ -64,6 +64,8 @@ func snapshotOf(conds []metav1.Condition, paused bool, f fleet) snapshot {
 	switch {
 	case paused:
 		state = metrics.RolloutPaused
+	case apimeta.IsStatusConditionTrue(conds, ConditionRolloutAborted):
+		state = metrics.RolloutAborted
 	case apimeta.IsStatusConditionTrue(conds, ConditionRolloutStopped):
 		state = metrics.RolloutStopped
 	case verified != nil && verified.Status != metav1.ConditionTrue && verified.Reason != workv1alpha1.ReasonPlacementDecisionEmpty:

@@ -67,8 +67,8 @@ func named(names []string) string {
 }
 
 // rolledOutMessage is the message of PlacementRolledOut while the rollout
-// has not reached every cluster: empty as in OCM, unless it is paused or
-// stopped. Its reason stays OCM's Progressing, which OCM's clients match on.
+// has not reached every cluster: empty as in OCM, unless it is paused,
+// stopped or aborted. Its reason stays OCM's Progressing, which OCM's clients match on.
 func rolledOutMessage(d deployment, stopped bool) string {
 	var parts []string
 	if d.paused {
@@ -76,6 +76,9 @@ func rolledOutMessage(d deployment, stopped bool) string {
 	}
 	if stopped {
 		parts = append(parts, "Stopped by failures: see the condition "+ConditionRolloutStopped)
+	}
+	if d.abort.held {
+		parts = append(parts, "Aborted: see the condition "+ConditionRolloutAborted)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
@@ -42,7 +43,10 @@ type outcome struct {
 //     work runs are deleted (pruneRevisions);
 //  5. the summary and conditions are counted from the works (statusOf);
 //     when failures stop the rollout, RolloutStopped says which, and sync
-//     sends a Warning Event each time the set of failed clusters changes.
+//     sends a Warning Event each time the set of failed clusters changes;
+//     with on-failure Abort, the clusters on the failing revision go back
+//     to the stable one instead, and RolloutAborted says so (abort.go);
+//  6. our annotations learn the stable revision, or the end of a hold.
 //
 // A paused replica set (PausedAnnotation) goes through the same steps but
 // writes no work: only its finalizer and status change.
@@ -59,13 +63,16 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 		rs = updated
 	}
 	rev, rerr := c.recordRevision(ctx, rs)
-	works, d, err := c.deploy(ctx, rs, rev.hash)
+	works, d, err := c.deploy(ctx, rs, rev, c.abortOf(rs, rev))
 	err = errors.Join(err, rerr, c.pruneRevisions(ctx, rs, &rev))
 	d.revision = rev
 	next := statusOf(rs, d, works, c.clock.Now())
 	if werr := c.writeStatus(ctx, rs, cached, next.status); werr != nil {
 		return outcome{}, werr
 	}
+	complete := next.status.Summary.Total > 0 &&
+		apimeta.IsStatusConditionTrue(next.status.Conditions, workv1alpha1.ConditionPlacementRolledOut)
+	err = errors.Join(err, c.settleAnnotations(ctx, rs, d, complete))
 	return outcome{rs: rs, next: next, recheckAfter: d.recheckAfter}, err
 }
 
@@ -82,6 +89,7 @@ type deployment struct {
 	// hash is the current revision's, written on each work written; "" writes none.
 	hash     string
 	revision revisionOutcome // how recording the current revision went
+	abort    abortState      // what on-failure says, and whether the pass aborted or holds
 }
 
 type placementResult struct {
@@ -108,9 +116,13 @@ type plan struct {
 //
 // While paused, nothing is written: the decisions are made, for the status,
 // but no work is created, updated or deleted.
-func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, hash string) (map[string]*workv1.ManifestWork, deployment, error) {
+//
+// With on-failure Abort, failures that stop the rollout abort it: the pass
+// holds the current revision back and rolls out the stable one instead.
+func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, rev revisionOutcome,
+	abort abortState) (map[string]*workv1.ManifestWork, deployment, error) {
 	works, extras := c.worksByCluster(rs)
-	d := deployment{paused: isPaused(rs), hash: hash}
+	d := deployment{paused: isPaused(rs), hash: rev.hash, abort: abort}
 	var errs []error
 	for _, w := range extras {
 		if d.paused {
@@ -124,6 +136,14 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 	}
 	owner := owners(plans, works)
 	errs = append(errs, c.rollOutAll(ctx, rs, plans, owner, works, &d))
+	if stops := d.stops(); len(stops) > 0 && d.abort.stableSpec != nil && !d.abort.held && !d.paused {
+		if err := c.startAbort(ctx, rs, &d, stops); err != nil {
+			errs = append(errs, err)
+		} else {
+			d.placements, d.problems, d.recheckAfter = nil, nil, 0
+			errs = append(errs, c.rollOutAll(ctx, rs, plans, owner, works, &d))
+		}
+	}
 	for cluster, w := range works {
 		if owner[cluster] == nil && !unknownOwner(plans, w) {
 			if d.paused {
@@ -196,6 +216,10 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 			}
 		}
 		groups = append(groups, Group{Key: g.Key, Clusters: mine})
+	}
+	if d.abort.held {
+		res, err := c.goBack(ctx, rs, p, groups, works, d)
+		return res, 0, err
 	}
 	res := &placementResult{name: p.ref.Name, placement: p.placement}
 	// Each work is compared with the template once per pass; a work the

@@ -69,37 +69,49 @@ func (r revisionOutcome) condition() condition {
 	return trueIf(ConditionRevisionsRecorded, true, ReasonRecorded, msg)
 }
 
-// blockedRevisions remember, per replica set, the hash whose recording the
-// hub refused, so that the refusal costs one request per template, not one
-// per sync.
-type blockedRevisions struct {
+// byRevision remembers, per replica set, a value that holds while its
+// current revision is the one of a given hash.
+type byRevision[V any] struct {
 	mu sync.Mutex
-	m  map[cache.ObjectName]blocked
+	m  map[cache.ObjectName]revisionValue[V]
 }
 
-type blocked struct{ hash, reason, message string }
+type revisionValue[V any] struct {
+	hash  string
+	value V
+}
 
-func (b *blockedRevisions) get(key cache.ObjectName, hash string) (blocked, bool) {
+// get is the value for key, if it was set for hash.
+func (b *byRevision[V]) get(key cache.ObjectName, hash string) (V, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	v, ok := b.m[key]
-	return v, ok && v.hash == hash
+	if !ok || v.hash != hash {
+		var zero V
+		return zero, false
+	}
+	return v.value, true
 }
 
-func (b *blockedRevisions) set(key cache.ObjectName, v blocked) {
+func (b *byRevision[V]) set(key cache.ObjectName, hash string, value V) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.m == nil {
-		b.m = map[cache.ObjectName]blocked{}
+		b.m = map[cache.ObjectName]revisionValue[V]{}
 	}
-	b.m[key] = v
+	b.m[key] = revisionValue[V]{hash: hash, value: value}
 }
 
-func (b *blockedRevisions) forget(key cache.ObjectName) {
+func (b *byRevision[V]) forget(key cache.ObjectName) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.m, key)
 }
+
+// blocked is why the hub refused to record a revision: remembered per
+// replica set and hash, so that the refusal costs one request per
+// template, not one per sync.
+type blocked struct{ reason, message string }
 
 // recordRevision makes the replica set's template its newest revision: it
 // creates the ControllerRevision of a template not seen before, numbered
@@ -130,11 +142,11 @@ func (c *Controller) recordRevision(ctx context.Context, rs *workv1alpha1.Manife
 	case err == nil:
 		return out, nil
 	case apierrors.IsForbidden(err), apierrors.IsAlreadyExists(err):
-		b := blocked{hash: hash, reason: ReasonForbidden, message: err.Error()}
+		b := blocked{reason: ReasonForbidden, message: err.Error()}
 		if apierrors.IsAlreadyExists(err) {
 			b.reason = ReasonRecordFailed
 		}
-		c.blocked.set(ref, b)
+		c.blocked.set(ref, hash, b)
 		out.reason, out.message = b.reason, b.message
 		return out, nil // only a new template, or a restart, tries again
 	}
@@ -247,8 +259,9 @@ func (c *Controller) renumberRevision(ctx context.Context, cr *appsv1.Controller
 }
 
 // pruneRevisions deletes the oldest revisions beyond the history limit,
-// never the current one nor one that a work of the replica set runs. A bad
-// limit is said in out, and the default applies.
+// never the current one, the stable one (StableRevisionAnnotation) nor one
+// that a work of the replica set runs. A bad limit is said in out, and the
+// default applies.
 func (c *Controller) pruneRevisions(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, out *revisionOutcome) error {
 	limit, lerr := revision.HistoryLimit(rs)
 	if lerr != nil && out.reason == "" {
@@ -273,7 +286,7 @@ func (c *Controller) pruneRevisions(ctx context.Context, rs *workv1alpha1.Manife
 	for i := len(revs) - 1; i >= 0 && excess > 0; i-- { // oldest first
 		cr := revs[i]
 		hash := cr.Labels[revision.HashLabel]
-		if hash == out.hash || running[hash] {
+		if hash == out.hash || running[hash] || hash == rs.Annotations[StableRevisionAnnotation] {
 			continue
 		}
 		uid := cr.UID

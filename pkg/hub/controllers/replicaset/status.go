@@ -24,6 +24,9 @@ type nextStatus struct {
 	// stopped is the message of the Warning Event to send, when the set of
 	// failed clusters differs from the one the status named before; else "".
 	stopped string
+	// aborted is the message of the Warning Event RolloutAborted to send,
+	// once per abort; else "". abortedHash is the hash of the revision held.
+	aborted, abortedHash string
 }
 
 // statusOf is the status of rs after a pass: d is what the pass found of
@@ -54,6 +57,12 @@ func statusOf(rs *workv1alpha1.ManifestWorkReplicaSet, d deployment, works map[s
 		conds = append(conds, stopped)
 	}
 	conds = append(conds, d.revision.condition())
+	if d.missing == "" {
+		var aborted condition
+		aborted, next.aborted = rolloutAborted(rs.Status.Conditions, d.abort, len(d.stops()) > 0)
+		next.abortedHash = d.abort.failing.hash
+		conds = append(conds, aborted)
+	}
 	next.status.Conditions = withConditions(next.status.Conditions, now, conds...)
 	return next
 }
@@ -99,7 +108,7 @@ func ocmConditions(total workv1alpha1.ManifestWorkReplicaSetSummary, d deploymen
 	switch {
 	case len(d.problems) > 0:
 		verified = workv1alpha1.ReasonNotAsExpected
-	case total.Total == 0:
+	case total.Total == 0 && !d.abort.held: // held, the clusters are selected and run the stable revision
 		verified = workv1alpha1.ReasonPlacementDecisionEmpty
 	}
 	succeeded, stopped := 0, false

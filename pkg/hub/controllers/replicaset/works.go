@@ -110,13 +110,23 @@ func (c *Controller) applyWorks(ctx context.Context, rs *workv1alpha1.ManifestWo
 	return errors.Join(errs...)
 }
 
-// target is what a work is written for: its placement, and the hash of the
-// revision it is rendered from ("": none).
+// target is what a work is written for: its placement, the hash of the
+// revision it is rendered from ("": none), and that revision's template
+// (nil: the replica set's).
 type target struct {
 	placement, hash string
+	spec            *workv1.ManifestWorkSpec
 }
 
-// applyWork gives the cluster's work the current template and the replica
+// specOf is the template a work written for to gets.
+func (to target) specOf(rs *workv1alpha1.ManifestWorkReplicaSet) workv1.ManifestWorkSpec {
+	if to.spec != nil {
+		return *to.spec
+	}
+	return rs.Spec.ManifestWorkTemplate
+}
+
+// applyWork gives the cluster's work the target's template and the replica
 // set's labels: it updates the work the replica set has there (whatever its
 // name), or creates one named after the replica set. A work being deleted is
 // left to go; its deletion queues the replica set again.
@@ -126,7 +136,7 @@ type target struct {
 // recorded) is up to date: it gets the label when it is next written.
 func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, to target, cluster string,
 	existing *workv1.ManifestWork) (*workv1.ManifestWork, error) {
-	placement := to.placement
+	placement, spec := to.placement, to.specOf(rs)
 	want := maps.Clone(rs.Labels)
 	if want == nil {
 		want = map[string]string{}
@@ -135,7 +145,7 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 	want[workv1alpha1.PlacementNameLabel] = placement
 	upToDate := func(w *workv1.ManifestWork) bool {
 		h, ok := w.Labels[revision.HashLabel]
-		return sameSpec(w.Spec, rs.Spec.ManifestWorkTemplate) && hasLabels(w.Labels, want) && (!ok || h == to.hash)
+		return sameSpec(w.Spec, spec) && hasLabels(w.Labels, want) && (!ok || h == to.hash)
 	}
 	written := maps.Clone(want) // the labels a write sets
 	if to.hash != "" {
@@ -145,7 +155,7 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 	if existing == nil {
 		w := &workv1.ManifestWork{
 			ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: rs.Name, Labels: written},
-			Spec:       *rs.Spec.ManifestWorkTemplate.DeepCopy(),
+			Spec:       *spec.DeepCopy(),
 		}
 		created, err := works.Create(ctx, w, metav1.CreateOptions{})
 		if apierrors.IsAlreadyExists(err) {
@@ -165,7 +175,7 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 		return existing, nil
 	}
 	w := existing.DeepCopy()
-	w.Spec = *rs.Spec.ManifestWorkTemplate.DeepCopy()
+	w.Spec = *spec.DeepCopy()
 	if w.Labels == nil {
 		w.Labels = map[string]string{}
 	}
