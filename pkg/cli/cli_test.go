@@ -258,7 +258,7 @@ func TestJudge(t *testing.T) {
 			ForHealthy, "", ExitOK},
 		{"stopped", stopped[0].(*workv1alpha1.ManifestWorkReplicaSet), nil, ForRolledOut, "", ExitFailed},
 		{"aborted", replicaSet(false, completeSummary(), append(rolledOut(),
-			cond(ConditionRolloutAborted, metav1.ConditionTrue, "Aborted", "revision 2 failed on c2"))...), nil, ForRolledOut, "", ExitFailed},
+			cond(replicaset.ConditionRolloutAborted, metav1.ConditionTrue, "Aborted", "revision 2 failed on c2"))...), nil, ForRolledOut, "", ExitFailed},
 		{"status not complete", replicaSet(false, completeSummary()), nil, ForRolledOut, "PlacementRolledOut is not True yet", ExitOK},
 		{"a work on the old template, the status not written yet", replicaSet(false, completeSummary(), rolledOut()...),
 			[]*workv1.ManifestWork{work("c1", "v1", "", succeeded()...)}, ForRolledOut, "the work of c1 does not have the current template yet", ExitOK},

@@ -128,7 +128,7 @@ func historyView(rs *workv1alpha1.ManifestWorkReplicaSet, revs []*appsv1.Control
 	sortWorks(works)
 	on := map[string][]string{}
 	for i := range works {
-		hash := workRevision(&works[i])
+		hash := revision.Runs(&works[i])
 		on[hash] = append(on[hash], works[i].Namespace)
 	}
 	current := currentHash(rs)
@@ -146,16 +146,6 @@ func historyView(rs *workv1alpha1.ManifestWorkReplicaSet, revs []*appsv1.Control
 		v.Revisions = append(v.Revisions, row)
 	}
 	return v
-}
-
-// workRevision is the hash of the revision a work runs: its label, else
-// (a work last written before the hub recorded revisions) its spec's.
-func workRevision(w *workv1.ManifestWork) string {
-	if h := revision.OfWork(w); h != "" {
-		return h
-	}
-	h, _ := revision.Hash(revision.Input{ManifestWorkTemplate: w.Spec})
-	return h
 }
 
 func printHistory(w io.Writer, v HistoryView, o *Options, wide bool) error {

@@ -18,13 +18,8 @@ import (
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
 )
 
-// ConditionRolloutAborted is the replica set's condition, True while an
-// automatic abort holds the rollout (issue 38, part 2). wait fails on it as
-// on the controller's RolloutStopped.
-const ConditionRolloutAborted = "RolloutAborted"
-
 // failureConditions end a wait with exit code 1 when True.
-var failureConditions = []string{replicaset.ConditionRolloutStopped, ConditionRolloutAborted}
+var failureConditions = []string{replicaset.ConditionRolloutStopped, replicaset.ConditionRolloutAborted}
 
 // Wait watches the replica set name and its works until wo.For holds
 // (exit 0), the rollout stops or aborts (1), or wo.Timeout passes (3).

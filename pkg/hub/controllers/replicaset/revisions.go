@@ -14,7 +14,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
-	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
@@ -312,17 +311,9 @@ func (c *Controller) pruneRevisions(ctx context.Context, rs *workv1alpha1.Manife
 func (c *Controller) runningHashes(rs *workv1alpha1.ManifestWorkReplicaSet) map[string]bool {
 	running := map[string]bool{}
 	for _, w := range c.labelledWorks(rs) {
-		running[workHash(w)] = true
+		running[revision.Runs(w)] = true
 	}
 	return running
-}
-
-func workHash(w *workv1.ManifestWork) string {
-	if h := revision.OfWork(w); h != "" {
-		return h
-	}
-	h, _ := revision.Hash(revision.Input{ManifestWorkTemplate: w.Spec})
-	return h
 }
 
 // replicaSetOfRevision maps a ControllerRevision to the replica set its

@@ -124,6 +124,16 @@ func OfWork(w *workv1.ManifestWork) string {
 	return w.Labels[HashLabel]
 }
 
+// Runs is the hash of the revision w runs: its label, else (a work written
+// before the hub recorded revisions) the hash of its spec.
+func Runs(w *workv1.ManifestWork) string {
+	if h := OfWork(w); h != "" {
+		return h
+	}
+	h, _ := Hash(Input{ManifestWorkTemplate: w.Spec})
+	return h
+}
+
 // Decode reads a ControllerRevision's input back.
 func Decode(cr *appsv1.ControllerRevision) (Input, error) {
 	var in Input
