@@ -226,8 +226,17 @@ func TestEvictionLeavesOrphanedObjects(t *testing.T) {
 		if len(kept) != 0 || len(owned) != 1 || owned[0].Name != applied {
 			return fmt.Errorf("owner references: evict-kept %v, evict-owned %v", kept, owned)
 		}
+		// The record the agent cleans up from, written a moment after the
+		// apply: an agent stopped before it lists nothing to delete.
+		amw, err := s.Work.WorkV1().AppliedManifestWorks().Get(ctx, applied, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if len(amw.Status.AppliedResources) != 2 {
+			return fmt.Errorf("AppliedManifestWork %s records %v", applied, amw.Status.AppliedResources)
+		}
 		return nil
-	}, "both applied, only evict-owned with our owner reference")
+	}, "both applied and recorded, only evict-owned with our owner reference")
 
 	// The work goes while the agent is away, without its finalizer.
 	stopAgent()
