@@ -29,10 +29,9 @@ import (
 )
 
 const (
-	// fleetNamespace holds the replica set, its Placement and decision.
+	// fleetNamespace holds the replica set, its Placement and decisions.
 	fleetNamespace = "e2e-fleet"
 	fleetName      = "fleet-web"
-	fleetDecision  = fleetName + "-decision-1"
 	// fleetAppNamespace holds what the template applies on each cluster.
 	fleetAppNamespace = "e2e-fleet-app"
 	// fleetNodeLabel is on the nodes of every fleet cluster but cluster1.
@@ -250,6 +249,14 @@ func startFleetHub(t *testing.T, e *framework.E2E) *framework.Process {
 // as a standalone hub's user does: every fleet cluster, in one group.
 func writeFleetPlacement(t *testing.T, e *framework.E2E) {
 	t.Helper()
+	writeFleetPlacementGroups(t, e, fleetClusters)
+}
+
+// writeFleetPlacementGroups writes the Placement and one PlacementDecision
+// per group by hand, as a standalone hub's user does: group i (unnamed) has
+// the clusters of groups[i], in the decision fleetName-decision-<i+1>.
+func writeFleetPlacementGroups(t *testing.T, e *framework.E2E, groups ...[]string) {
+	t.Helper()
 	ctx := t.Context()
 	cluster := e.Hub.Work.ClusterV1beta1()
 	p, err := cluster.Placements(fleetNamespace).Create(ctx, &clusterv1beta1.Placement{
@@ -259,32 +266,40 @@ func writeFleetPlacement(t *testing.T, e *framework.E2E) {
 	t.Cleanup(func() {
 		_ = cluster.Placements(fleetNamespace).Delete(context.Background(), fleetName, metav1.DeleteOptions{})
 	})
-	p.Status = clusterv1beta1.PlacementStatus{
-		NumberOfSelectedClusters: int32(len(fleetClusters)),
-		DecisionGroups: []clusterv1beta1.DecisionGroupStatus{{
-			DecisionGroupIndex: 0, Decisions: []string{fleetDecision}, ClustersCount: int32(len(fleetClusters)),
-		}},
-		Conditions: []metav1.Condition{},
+	p.Status = clusterv1beta1.PlacementStatus{Conditions: []metav1.Condition{}}
+	for i, g := range groups {
+		p.Status.NumberOfSelectedClusters += int32(len(g))
+		p.Status.DecisionGroups = append(p.Status.DecisionGroups, clusterv1beta1.DecisionGroupStatus{
+			DecisionGroupIndex: int32(i), Decisions: []string{fleetDecisionName(i)}, ClustersCount: int32(len(g)),
+		})
 	}
 	_, err = cluster.Placements(fleetNamespace).UpdateStatus(ctx, p, metav1.UpdateOptions{})
 	require.NoError(t, err)
 
-	d, err := cluster.PlacementDecisions(fleetNamespace).Create(ctx, &clusterv1beta1.PlacementDecision{
-		ObjectMeta: metav1.ObjectMeta{Namespace: fleetNamespace, Name: fleetDecision, Labels: map[string]string{
-			clusterv1beta1.PlacementLabel:          fleetName,
-			clusterv1beta1.DecisionGroupIndexLabel: "0",
-			clusterv1beta1.DecisionGroupNameLabel:  "",
-		}},
-	}, metav1.CreateOptions{})
-	require.NoError(t, err)
-	t.Cleanup(func() {
-		_ = cluster.PlacementDecisions(fleetNamespace).Delete(context.Background(), fleetDecision, metav1.DeleteOptions{})
-	})
-	for _, c := range fleetClusters {
-		d.Status.Decisions = append(d.Status.Decisions, clusterv1beta1.ClusterDecision{ClusterName: c})
+	for i, g := range groups {
+		name := fleetDecisionName(i)
+		d, err := cluster.PlacementDecisions(fleetNamespace).Create(ctx, &clusterv1beta1.PlacementDecision{
+			ObjectMeta: metav1.ObjectMeta{Namespace: fleetNamespace, Name: name, Labels: map[string]string{
+				clusterv1beta1.PlacementLabel:          fleetName,
+				clusterv1beta1.DecisionGroupIndexLabel: strconv.Itoa(i),
+				clusterv1beta1.DecisionGroupNameLabel:  "",
+			}},
+		}, metav1.CreateOptions{})
+		require.NoError(t, err)
+		t.Cleanup(func() {
+			_ = cluster.PlacementDecisions(fleetNamespace).Delete(context.Background(), name, metav1.DeleteOptions{})
+		})
+		for _, c := range g {
+			d.Status.Decisions = append(d.Status.Decisions, clusterv1beta1.ClusterDecision{ClusterName: c})
+		}
+		_, err = cluster.PlacementDecisions(fleetNamespace).UpdateStatus(ctx, d, metav1.UpdateOptions{})
+		require.NoError(t, err)
 	}
-	_, err = cluster.PlacementDecisions(fleetNamespace).UpdateStatus(ctx, d, metav1.UpdateOptions{})
-	require.NoError(t, err)
+}
+
+// fleetDecisionName is the PlacementDecision of decision group i.
+func fleetDecisionName(i int) string {
+	return fleetName + "-decision-" + strconv.Itoa(i+1)
 }
 
 // fleetDeployment is the template's Deployment, with a nodeSelector.
@@ -301,22 +316,26 @@ func fleetTemplate(d *appsv1.Deployment) workv1.ManifestWorkSpec {
 }
 
 // createFleetReplicaSet creates the replica set, Progressive with
-// maxConcurrency 1 and cfg over the fleet's Placement. When the test ends it
-// deletes it and waits until its works are gone, while the hub and agents
-// still run.
+// maxConcurrency 1 and cfg over the fleet's Placement
+// (createFleetReplicaSetWith).
 func createFleetReplicaSet(t *testing.T, e *framework.E2E, template workv1.ManifestWorkSpec, cfg workv1alpha1.RolloutConfig) {
+	t.Helper()
+	createFleetReplicaSetWith(t, e, nil, template, workv1alpha1.RolloutStrategy{
+		Type: workv1alpha1.Progressive, Progressive: &workv1alpha1.RolloutProgressive{MaxConcurrency: intstr.FromInt32(1), RolloutConfig: cfg},
+	})
+}
+
+// createFleetReplicaSetWith creates the replica set with annotations and
+// strategy over the fleet's Placement. When the test ends it deletes it and
+// waits until its works are gone, while the hub and agents still run.
+func createFleetReplicaSetWith(t *testing.T, e *framework.E2E, annotations map[string]string, template workv1.ManifestWorkSpec, strategy workv1alpha1.RolloutStrategy) {
 	t.Helper()
 	replicaSets := e.Hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(fleetNamespace)
 	_, err := replicaSets.Create(t.Context(), &workv1alpha1.ManifestWorkReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Namespace: fleetNamespace, Name: fleetName},
+		ObjectMeta: metav1.ObjectMeta{Namespace: fleetNamespace, Name: fleetName, Annotations: annotations},
 		Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
 			ManifestWorkTemplate: template,
-			PlacementRefs: []workv1alpha1.LocalPlacementReference{{
-				Name: fleetName,
-				RolloutStrategy: workv1alpha1.RolloutStrategy{Type: workv1alpha1.Progressive, Progressive: &workv1alpha1.RolloutProgressive{
-					MaxConcurrency: intstr.FromInt32(1), RolloutConfig: cfg,
-				}},
-			}},
+			PlacementRefs:        []workv1alpha1.LocalPlacementReference{{Name: fleetName, RolloutStrategy: strategy}},
 		},
 	}, metav1.CreateOptions{})
 	require.NoError(t, err)
