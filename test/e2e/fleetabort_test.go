@@ -54,7 +54,7 @@ func TestFleetRolloutAbort(t *testing.T) {
 	// Revision 1 completes everywhere: the stable revision.
 	createFleetReplicaSetWith(t, e, map[string]string{replicaset.OnFailureAnnotation: replicaset.OnFailureAbort}, first,
 		workv1alpha1.RolloutStrategy{Type: workv1alpha1.ProgressivePerGroup, ProgressivePerGroup: &workv1alpha1.RolloutProgressivePerGroup{
-			RolloutConfig: workv1alpha1.RolloutConfig{ProgressDeadline: "10s", MaxFailures: intstr.FromInt32(0)},
+			RolloutConfig: workv1alpha1.RolloutConfig{ProgressDeadline: "15s", MaxFailures: intstr.FromInt32(0)},
 		}})
 	waitFleetRolledOut(t, e, "revision 1")
 	waitFleetWorksOn(t, e, hash1, fleetClusters, "every work on revision 1")
@@ -75,6 +75,13 @@ func TestFleetRolloutAbort(t *testing.T) {
 	assert.Contains(t, aborted.Message, "cluster1, cluster2 went back to revision 1 (hash "+hash1+")")
 	assert.Nil(t, apimeta.FindStatusCondition(st.Conditions, replicaset.ConditionRolloutStopped), "the failed clusters went back: not stopped")
 	waitFleetWorksOn(t, e, hash1, fleetClusters, "every work back on revision 1")
+	// summary.updated counts the works on the spec's template: none.
+	waitFleetStatus(t, e, "no work on revision 2", func(st workv1alpha1.ManifestWorkReplicaSetStatus) error {
+		if st.Summary.Updated != 0 || st.Summary.DesiredTotal != 3 {
+			return fmt.Errorf("summary %+v", st.Summary)
+		}
+		return nil
+	})
 	assert.True(t, hadRevision(events, "cluster1", hash2), "cluster1 ran revision 2 before it went back: %v", events.list())
 	assert.True(t, hadRevision(events, "cluster2", hash2), "cluster2 got revision 2 before it went back: %v", events.list())
 
