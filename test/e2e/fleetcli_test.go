@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,10 +136,7 @@ func TestFleetCLI(t *testing.T) {
 func checkFleetUndo(t *testing.T, e *framework.E2E, work func(time.Duration, ...string) framework.Result) {
 	t.Helper()
 	first, second := fleetTemplate(fleetDeployment(nil)), fleetTemplate(fleetDeployment(map[string]string{fleetNodeLabel: "true"}))
-	hash1, err := revision.Hash(revision.Input{ManifestWorkTemplate: first})
-	require.NoError(t, err)
-	hash2, err := revision.Hash(revision.Input{ManifestWorkTemplate: second})
-	require.NoError(t, err)
+	hash1, hash2 := templateHash(t, first), templateHash(t, second)
 	history := func() []cli.RevisionRow {
 		res := work(time.Minute, "fleet", "history", fleetName, "-o", "json")
 		require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
@@ -176,18 +172,7 @@ func checkFleetUndo(t *testing.T, e *framework.E2E, work func(time.Duration, ...
 	assert.Equal(t, hash1, got, "the replica set's template is revision 1's")
 	assert.Equal(t, "work fleet undo "+fleetName+" --to-revision 1", rs.Annotations[cli.ChangeCauseAnnotation])
 
-	framework.Eventually(t, 2*convergeTimeout, func() error {
-		for _, c := range fleetClusters {
-			w, err := getWork(t.Context(), c, fleetName)
-			if err != nil {
-				return err
-			}
-			if h, _ := revision.Hash(revision.Input{ManifestWorkTemplate: w.Spec}); h != hash1 || revision.OfWork(w) != hash1 {
-				return fmt.Errorf("the work of %s has the template of hash %s and the label %q", c, h, revision.OfWork(w))
-			}
-		}
-		return nil
-	}, "every work back on revision 1, spec and label")
+	waitFleetWorksOn(t, e, hash1, fleetClusters, "every work back on revision 1, spec and label")
 	res = work(4*time.Minute, "fleet", "wait", fleetName, "--for", "healthy", "--timeout", "3m")
 	require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
 
