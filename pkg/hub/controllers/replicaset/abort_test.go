@@ -296,12 +296,7 @@ func TestAbortRemembersTheStableRevision(t *testing.T) {
 // on the next pass, and RolloutAborted then names it with the others, still
 // saying where the revision failed; no second Event.
 func TestAbortRetriesTheWorksThatDidNotGoBack(t *testing.T) {
-	kube := kubefake.NewClientset(storedRevision(t, "1", 1), storedRevision(t, "2", 2))
-	rs := abortSet("2", none, abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1")))
-	failed := on(t, degradedWork("c1"), "2")
-	failed.Spec = template("2")
-	h := newHarnessWith(t, kube, rs, placement(plName, 3, 1), decision(plName, 0, "c1", "c2", "c3"),
-		failed, on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1"))
+	h := failingOnC1(t)
 	conflicts := 1
 	h.client.PrependReactor("update", "manifestworks", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		if a.GetNamespace() != "c2" || conflicts == 0 {
@@ -326,12 +321,7 @@ func TestAbortRetriesTheWorksThatDidNotGoBack(t *testing.T) {
 // When the status cannot be written on the pass that aborts, the Warning
 // Event is sent on the next pass that writes it, and once only.
 func TestAbortEventSentOnceTheStatusIsWritten(t *testing.T) {
-	kube := kubefake.NewClientset(storedRevision(t, "1", 1), storedRevision(t, "2", 2))
-	rs := abortSet("2", none, abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1")))
-	failed := on(t, degradedWork("c1"), "2")
-	failed.Spec = template("2")
-	h := newHarnessWith(t, kube, rs, placement(plName, 3, 1), decision(plName, 0, "c1", "c2", "c3"),
-		failed, on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1"))
+	h := failingOnC1(t)
 	refusals := 1
 	h.client.PrependReactor("patch", "manifestworkreplicasets", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		if a.GetSubresource() != "status" || refusals == 0 {
@@ -350,4 +340,17 @@ func TestAbortEventSentOnceTheStatusIsWritten(t *testing.T) {
 	assert.Len(t, ct.Recorded(h.events), 1)
 	h.sync()
 	assert.Empty(t, ct.Recorded(h.events))
+}
+
+// failingOnC1 is a harness whose replica set, with Abort and revision 1 as
+// its stable revision, runs revision 2: degraded on c1, succeeded on c2,
+// not yet on c3.
+func failingOnC1(t *testing.T) *harness {
+	t.Helper()
+	kube := kubefake.NewClientset(storedRevision(t, "1", 1), storedRevision(t, "2", 2))
+	rs := abortSet("2", none, abortAnnotations(OnFailureAbort, StableRevisionAnnotation, hashOf(t, "1")))
+	failed := on(t, degradedWork("c1"), "2")
+	failed.Spec = template("2")
+	return newHarnessWith(t, kube, rs, placement(plName, 3, 1), decision(plName, 0, "c1", "c2", "c3"),
+		failed, on(t, succeeded(work("c2", rsName, "2")), "2"), on(t, succeeded(work("c3", rsName, "1")), "1"))
 }
