@@ -87,10 +87,11 @@ type abortState struct {
 	// stableSpec is the stable revision's template; nil when there is none
 	// to go back to.
 	stableSpec *workv1.ManifestWorkSpec
-	held       bool     // the current revision is aborted: the clusters get the stable one
-	announced  bool     // its Warning Event was sent
-	failedOn   []string // the clusters whose failures made this pass abort
-	wentBack   []string // the clusters this pass sent back to the stable revision
+	held       bool // the current revision is aborted: the clusters get the stable one
+	// abortRecord is what the abort of the held revision did so far (the
+	// clusters whose failures made it abort, those sent back to the stable
+	// revision, whether its Warning Event was sent), this pass included.
+	abortRecord
 }
 
 // abortOf reads the replica set's on-failure policy and, with Abort, the
@@ -112,7 +113,7 @@ func (c *Controller) abortOf(rs *workv1alpha1.ManifestWorkReplicaSet, rev revisi
 	record, remembered := c.aborted.get(cache.MetaObjectToName(rs), rev.hash)
 	a.held = a.stableSpec != nil && rev.hash != "" && (rs.Annotations[AbortedRevisionAnnotation] == rev.hash || remembered)
 	if a.held {
-		a.failedOn, a.wentBack, a.announced = slices.Clone(record.failedOn), slices.Clone(record.wentBack), record.announced
+		a.abortRecord = abortRecord{failedOn: slices.Clone(record.failedOn), wentBack: slices.Clone(record.wentBack), announced: record.announced}
 	}
 	return a
 }
@@ -186,8 +187,7 @@ func (c *Controller) settleAnnotations(ctx context.Context, rs *workv1alpha1.Man
 		set[AbortedRevisionAnnotation] = nil
 	}
 	if d.abort.held {
-		c.aborted.set(cache.MetaObjectToName(rs), d.abort.failing.hash, abortRecord{
-			failedOn: d.abort.failedOn, wentBack: d.abort.wentBack, announced: d.abort.announced})
+		c.aborted.set(cache.MetaObjectToName(rs), d.abort.failing.hash, d.abort.abortRecord)
 	} else {
 		c.aborted.forget(cache.MetaObjectToName(rs))
 	}
