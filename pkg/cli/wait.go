@@ -64,7 +64,7 @@ func Wait(ctx context.Context, o *Options, wo WaitOptions, name string) error {
 // judgeStores judges the replica set and its works as the watches have
 // them (see judge); a replica set gone is a failure.
 func judgeStores(replicaSets, works cache.Store, namespace, name, forWhat string) (string, error) {
-	obj, exists, err := replicaSets.GetByKey(namespace + "/" + name)
+	obj, exists, err := replicaSets.GetByKey(cache.NewObjectName(namespace, name).String())
 	if err != nil {
 		return "", usageError(err)
 	}
