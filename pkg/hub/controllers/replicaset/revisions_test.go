@@ -114,6 +114,35 @@ func TestRevisionsRecordedAndReused(t *testing.T) {
 	assert.Contains(t, conditionMessage(h.replicaSet(), ConditionRevisionsRecorded), "Revision 3 (hash "+hashOf(t, "1")+")")
 }
 
+// A revision records the replica set's change cause when it becomes
+// current: created with it, or given the new one when it is reused.
+func TestRevisionsRecordChangeCause(t *testing.T) {
+	kube := kubefake.NewClientset()
+	h := newHarnessWith(t, kube, revisionSet("1", map[string]string{revision.ChangeCauseAnnotation: "kubectl apply -f v1.yaml"}),
+		placement(plName, 2, 1), decision(plName, 0, "c1", "c2"))
+	cause := func(v string) string {
+		cr, err := kube.AppsV1().ControllerRevisions(ns).Get(t.Context(), revision.Name(rsName, hashOf(t, v)), metav1.GetOptions{})
+		require.NoError(t, err)
+		return cr.Annotations[revision.ChangeCauseAnnotation]
+	}
+	h.sync()
+	assert.Equal(t, "kubectl apply -f v1.yaml", cause("1"))
+
+	rs := h.replicaSet()
+	rs.Spec.ManifestWorkTemplate = template("2")
+	delete(rs.Annotations, revision.ChangeCauseAnnotation)
+	h.put(rs)
+	h.sync()
+	assert.Empty(t, cause("2"), "no cause recorded, none copied")
+
+	rs = h.replicaSet()
+	rs.Spec.ManifestWorkTemplate = template("1")
+	metav1.SetMetaDataAnnotation(&rs.ObjectMeta, revision.ChangeCauseAnnotation, "work fleet undo web --to-revision 1")
+	h.put(rs)
+	h.sync()
+	assert.Equal(t, "work fleet undo web --to-revision 1", cause("1"), "the reused revision says why it came back")
+}
+
 func conditionMessage(rs *workv1alpha1.ManifestWorkReplicaSet, t string) string {
 	for _, c := range rs.Status.Conditions {
 		if c.Type == t {
