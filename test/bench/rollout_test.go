@@ -89,7 +89,7 @@ type rolloutVars struct {
 
 // rolloutResources are what a replica set controller reads and writes on
 // the hub.
-var rolloutResources = []string{"manifestworks", "manifestworkreplicasets", "placements", "placementdecisions", "events"}
+var rolloutResources = []string{"manifestworks", "manifestworkreplicasets", "placements", "placementdecisions", "events", "controllerrevisions"}
 
 // rolloutStrategies are the strategies measured, in order.
 var rolloutStrategies = []struct {
