@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -167,10 +169,14 @@ func newHarnessWith(t *testing.T, kube *kubefake.Clientset, objs ...runtime.Obje
 }
 
 // bumpGenerations makes the fake hub count work generations as an API server
-// does: 1 on create, one more on each change of spec, by update or patch.
+// does: 1 on create, one more on each change of spec, by update or patch;
+// and give each write of a work a new resourceVersion.
 func bumpGenerations(client *fake.Clientset) {
+	var version atomic.Int64
+	nextVersion := func() string { return strconv.FormatInt(version.Add(1), 10) }
 	client.PrependReactor("create", "manifestworks", func(a clienttesting.Action) (bool, runtime.Object, error) {
-		a.(clienttesting.CreateAction).GetObject().(*workv1.ManifestWork).Generation = 1
+		w := a.(clienttesting.CreateAction).GetObject().(*workv1.ManifestWork)
+		w.Generation, w.ResourceVersion = 1, nextVersion()
 		return false, nil, nil
 	})
 	worksResource := workv1.SchemeGroupVersion.WithResource("manifestworks")
@@ -187,6 +193,7 @@ func bumpGenerations(client *fake.Clientset) {
 		if !sameSpec(old.Spec, w.Spec) {
 			w.Generation = old.Generation + 1
 		}
+		w.ResourceVersion = nextVersion()
 		return true, w, client.Tracker().Update(worksResource, w, w.Namespace)
 	})
 	client.PrependReactor("update", "manifestworks", func(a clienttesting.Action) (bool, runtime.Object, error) {
@@ -199,6 +206,7 @@ func bumpGenerations(client *fake.Clientset) {
 				w.Generation++
 			}
 		}
+		w.ResourceVersion = nextVersion()
 		return false, nil, nil
 	})
 }

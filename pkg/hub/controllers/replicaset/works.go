@@ -15,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -31,9 +32,61 @@ func (c *Controller) labelledWorks(rs *workv1alpha1.ManifestWorkReplicaSet) []*w
 	}
 	works := make([]*workv1.ManifestWork, 0, len(objs))
 	for _, o := range objs {
-		works = append(works, o.(*workv1.ManifestWork))
+		works = append(works, c.wroteWorks.current(o.(*workv1.ManifestWork)))
 	}
 	return works
+}
+
+// writtenWorks remember the works the controller updated until the cache
+// shows them: a pass that runs before the informer has seen an update (the
+// next report of a rollout often comes first) reads the work as written,
+// so that it neither writes it again nor gives its cluster's slot to
+// another.
+type writtenWorks struct {
+	mu sync.Mutex
+	by map[cache.ObjectName]writtenWork
+}
+
+// writtenWork is a work as an update left it, and the resourceVersion of
+// the work the update was made from.
+type writtenWork struct {
+	from string
+	work *workv1.ManifestWork
+}
+
+// remember records that from was updated into to.
+func (w *writtenWorks) remember(from, to *workv1.ManifestWork) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.by == nil {
+		w.by = map[cache.ObjectName]writtenWork{}
+	}
+	w.by[cache.MetaObjectToName(to)] = writtenWork{from: from.ResourceVersion, work: to}
+}
+
+// current is the work as written when cached is still the work the update
+// was made from; otherwise cached, and the update is forgotten: the cache
+// holds it, or something newer.
+func (w *writtenWorks) current(cached *workv1.ManifestWork) *workv1.ManifestWork {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	key := cache.MetaObjectToName(cached)
+	e, ok := w.by[key]
+	if !ok {
+		return cached
+	}
+	if cached.UID == e.work.UID && cached.ResourceVersion == e.from {
+		return e.work
+	}
+	delete(w.by, key)
+	return cached
+}
+
+// forget drops what is remembered of a work that goes.
+func (w *writtenWorks) forget(work *workv1.ManifestWork) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.by, cache.MetaObjectToName(work))
 }
 
 // worksByCluster is the replica set's work on each cluster and the extra
@@ -183,6 +236,7 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 	if err != nil {
 		return nil, fmt.Errorf("update work %s/%s: %w", cluster, existing.Name, err)
 	}
+	c.wroteWorks.remember(existing, updated)
 	klog.FromContext(ctx).V(2).Info("Updated work", "manifestWork", klog.KObj(updated), "placement", placement)
 	return updated, nil
 }
@@ -239,6 +293,7 @@ func (c *Controller) deleteWork(ctx context.Context, w *workv1.ManifestWork, why
 	if w.DeletionTimestamp != nil {
 		return nil
 	}
+	c.wroteWorks.forget(w)
 	uid := w.UID
 	err := c.client.WorkV1().ManifestWorks(w.Namespace).Delete(ctx, w.Name, metav1.DeleteOptions{
 		Preconditions: &metav1.Preconditions{UID: &uid},

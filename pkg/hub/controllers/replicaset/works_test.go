@@ -2,6 +2,7 @@ package replicaset
 
 import (
 	"maps"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +13,7 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	ct "github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 	"github.com/manifestwork/work/test/fixture"
 )
@@ -114,4 +116,34 @@ func TestApplyWorkWritesWhatAnUpdateWould(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A pass that runs before the cache shows the works the pass before it
+// updated (the next report of a rollout often comes first) reads them as
+// updated: it writes none of them again, and their clusters keep their
+// slots; once the cache shows them, it reads the cache again.
+func TestPassBeforeTheCacheCatchesUpWritesNoWorkAgain(t *testing.T) {
+	rs := withFinalizer(replicaSet(progressiveOne))
+	rs.Spec.ManifestWorkTemplate = template("2")
+	h := newHarness(t, rs, placement(plName, 3, 1), decision(plName, 0, "c1", "c2", "c3"),
+		succeeded(work("c1", rsName, "1")), succeeded(work("c2", rsName, "1")), succeeded(work("c3", rsName, "1")))
+	workWrites := func() []string {
+		t.Helper()
+		h.client.ClearActions()
+		require.NoError(t, h.c.sync(t.Context(), ct.NewSyncContext(rsKey)))
+		var out []string
+		for _, w := range ct.Writes(h.client.Actions()) {
+			if strings.Contains(w, " manifestworks ") {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+
+	assert.Equal(t, []string{"patch manifestworks c1/" + rsName}, workWrites())
+	assert.Empty(t, workWrites(), "the cache still shows c1 on template 1, but c1 holds the slot")
+
+	h.refresh()
+	h.put(succeeded(h.work("c1", rsName)))
+	assert.Equal(t, []string{"patch manifestworks c2/" + rsName}, workWrites(), "c1 reported from the cache: c2 is next")
 }
