@@ -91,32 +91,17 @@ type historyPhase struct {
 // default), prints the table and writes it with the JSON under BENCH_OUT
 // as rollout-abort-<time>.
 func TestRolloutAbort(t *testing.T) {
-	e := setup(t)
-	p := paramsFromEnv(t)
-	if p.Rollout.Clusters == 0 {
-		t.Skip("BENCH_ROLLOUT_CLUSTERS=0")
-	}
+	started, machine := time.Now(), thisMachine()
+	e, p, out, h := rolloutSetup(t)
+	ctx := t.Context()
 	spec, err := ourController(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := outDir(t, p)
-	ctx := t.Context()
 	r := &abortReport{
-		Started: time.Now(), Clusters: p.Rollout.Clusters, Idle: p.Idle.String(),
-		Delays:  fmt.Sprintf("%s to %s, uniform, seed %d", leastDelay, mostDelay, rolloutSeed),
-		Machine: thisMachine(),
+		Started: started, Clusters: p.Rollout.Clusters, Idle: p.Idle.String(),
+		Delays: rolloutDelays(), Machine: machine, Background: rates(h.hub.background),
 	}
-	h, err := newRolloutHarness(ctx, e, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.close()
-	t.Logf("measuring the hub's background for %s", p.Baseline)
-	if err := h.hub.measureBackground(ctx, p.Baseline); err != nil {
-		t.Fatal(err)
-	}
-	r.Background = rates(h.hub.background)
 	if r.Command, err = spec.render(rolloutVars{HubKubeconfig: e.Hub.WorkKubeconfig, AdminKubeconfig: e.Hub.Kubeconfig,
 		WorkBinary: e.WorkBinary}); err != nil {
 		t.Fatal(err)
