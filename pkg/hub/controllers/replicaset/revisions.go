@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -287,8 +288,10 @@ func (c *Controller) pruneRevisions(ctx context.Context, rs *workv1alpha1.Manife
 		return err
 	}
 	excess := len(revs) - limit
-	if out.created {
-		excess++
+	if out.created && !slices.ContainsFunc(revs, func(cr *appsv1.ControllerRevision) bool {
+		return cr.Labels[revision.HashLabel] == out.hash
+	}) {
+		excess++ // the cache does not hold the revision this pass created yet
 	}
 	if excess <= 0 {
 		return nil
