@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/component-base/metrics/testutil"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
+	"github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/test/fixture"
 )
@@ -82,12 +82,7 @@ func readStatus(t *testing.T, e cloudevents.Event) fixture.Status {
 // gauge work_cluster_unreachable{cluster="hub"} is 1 while disconnected.
 func TestConnectedAsksForSpecs(t *testing.T) {
 	metrics.Register() // the gauge records only once registered
-	unreachable := func() float64 {
-		t.Helper()
-		v, err := testutil.GetGaugeMetricValue(metrics.ClusterUnreachable.WithLabelValues("hub"))
-		require.NoError(t, err)
-		return v
-	}
+	unreachable := func() float64 { return controllertest.GaugeValue(t, metrics.ClusterUnreachable.WithLabelValues("hub")) }
 	h, tr := newTestHub()
 	ctx := context.Background()
 	reconnects := 0

@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/client-go/rest"
-	"k8s.io/component-base/metrics/testutil"
 
+	"github.com/manifestwork/work/pkg/controllertest"
 	"github.com/manifestwork/work/pkg/metrics"
 )
 
@@ -251,10 +251,7 @@ func TestReadyz(t *testing.T) {
 func TestOutageAndSubscribersOfLastingOutages(t *testing.T) {
 	metrics.Register() // the gauge records only once registered
 	gauge := func() float64 {
-		t.Helper()
-		v, err := testutil.GetGaugeMetricValue(metrics.ClusterUnreachable.WithLabelValues("test"))
-		require.NoError(t, err)
-		return v
+		return controllertest.GaugeValue(t, metrics.ClusterUnreachable.WithLabelValues("test"))
 	}
 	c := &cluster{answer: http.StatusOK}
 	m, rt, _ := start(t, c, time.Minute)

@@ -199,10 +199,7 @@ func TestHealthEvents(t *testing.T) {
 		return v
 	}
 	works := func(condition string, status metav1.ConditionStatus) float64 {
-		t.Helper()
-		v, err := testutil.GetGaugeMetricValue(metrics.ManifestWorks.WithLabelValues(condition, string(status)))
-		require.NoError(t, err)
-		return v
+		return ct.GaugeValue(t, metrics.ManifestWorks.WithLabelValues(condition, string(status)))
 	}
 	step(rolledOut, 3)
 	assert.Empty(t, events(), "healthy from the start: nothing to tell")
