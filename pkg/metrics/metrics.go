@@ -338,20 +338,32 @@ var (
 	}, []string{"gate"})
 )
 
+// all are the metrics Register adds.
+var all = []k8smetrics.Registerable{
+	Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
+	StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorDryRuns, ExecutorCacheHits, ManifestHealth,
+	ManifestWorks, ClusterUnreachable,
+	CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, CredentialExpiry, UnimplementedFeatureGates,
+	WritesLimit, WritesOverloaded, WatchRestarts, ReplicaSetRollouts, ReplicaSetClusters,
+	CloudEventsReceived, CloudEventsSent,
+}
+
 var registerOnce sync.Once
 
 // Register adds the metrics to the legacy registry; later calls do nothing.
 func Register() {
-	registerOnce.Do(func() {
-		legacyregistry.MustRegister(
-			Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
-			StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorDryRuns, ExecutorCacheHits, ManifestHealth,
-			ManifestWorks, ClusterUnreachable,
-			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, CredentialExpiry, UnimplementedFeatureGates,
-			WritesLimit, WritesOverloaded, WatchRestarts, ReplicaSetRollouts, ReplicaSetClusters,
-			CloudEventsReceived, CloudEventsSent,
-		)
-	})
+	registerOnce.Do(func() { legacyregistry.MustRegister(all...) })
+}
+
+// Names are the names of the metrics Register adds, e.g. for a test that
+// checks that alerts and dashboards name only metrics the binaries serve.
+// Those of other packages (workqueue_*, rest_client_*) are not among them.
+func Names() []string {
+	names := make([]string, len(all))
+	for i, m := range all {
+		names[i] = m.FQName()
+	}
+	return names
 }
 
 // InstrumentSync wraps a controller's sync so that every call is counted in
