@@ -265,3 +265,13 @@ func CounterValue(t testing.TB, c k8smetrics.CounterMetric) float64 {
 	}
 	return v
 }
+
+// GaugeValue is the value of a gauge; the test fails when it cannot be read.
+func GaugeValue(t testing.TB, g k8smetrics.GaugeMetric) float64 {
+	t.Helper()
+	v, err := metricstestutil.GetGaugeMetricValue(g)
+	if err != nil {
+		t.Fatalf("reading a gauge: %v", err)
+	}
+	return v
+}

@@ -7,7 +7,10 @@
 //
 // Importing this package also makes every named workqueue report the
 // standard workqueue_* metrics (depth, adds, latency, work duration,
-// retries), labelled with the queue's name, which is its controller's name.
+// retries), labelled with the queue's name, which is its controller's name,
+// and every client-go client report client-go's rest_client_* metrics
+// (requests by code, method and host, their latency), so that the requests
+// to each API server can be told apart.
 package metrics
 
 import (
@@ -19,7 +22,8 @@ import (
 	"github.com/openshift/library-go/pkg/controller/factory"
 	k8smetrics "k8s.io/component-base/metrics"
 	"k8s.io/component-base/metrics/legacyregistry"
-	_ "k8s.io/component-base/metrics/prometheus/workqueue" // sets the workqueue metrics provider in its init
+	_ "k8s.io/component-base/metrics/prometheus/restclient" // registers client-go's rest_client_* metrics in its init
+	_ "k8s.io/component-base/metrics/prometheus/workqueue"  // sets the workqueue metrics provider in its init
 )
 
 const namespace = "work"
@@ -219,6 +223,14 @@ var (
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"state"})
 
+	// ManifestWorks is the number of the agent's works by the status of each
+	// of their conditions Applied, Available, Progressing and Degraded.
+	ManifestWorks = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Name: "manifestworks",
+		Help:           "ManifestWorks of the agent by condition (Applied, Available, Progressing, Degraded) and its status (True, False, Unknown); a work counts once in each condition it has.",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"condition", "status"})
+
 	// ExecutorCacheHits counts executor decisions answered from the cache.
 	ExecutorCacheHits = k8smetrics.NewCounter(&k8smetrics.CounterOpts{
 		Namespace: namespace, Subsystem: "executor", Name: "cache_hits_total",
@@ -252,6 +264,15 @@ var (
 	CredentialRejected = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
 		Namespace: namespace, Subsystem: "credential", Name: "rejected",
 		Help:           "1 while the cluster rejects the process's credential (401 Unauthorized): expired, revoked or wrong.",
+		StabilityLevel: k8smetrics.ALPHA,
+	}, []string{"cluster"})
+
+	// ClusterUnreachable is 1 while a cluster does not answer the process
+	// at all (pkg/kubeconn/outage), and for an agent on a CloudEvents driver
+	// (cluster hub) while it is not connected to the broker or server.
+	ClusterUnreachable = k8smetrics.NewGaugeVec(&k8smetrics.GaugeOpts{
+		Namespace: namespace, Subsystem: "cluster", Name: "unreachable",
+		Help:           "1 while the cluster does not answer (no answer, or not ready); for an agent on a CloudEvents driver, cluster hub, while it is not connected to the MQTT broker or gRPC server.",
 		StabilityLevel: k8smetrics.ALPHA,
 	}, []string{"cluster"})
 
@@ -317,19 +338,32 @@ var (
 	}, []string{"gate"})
 )
 
+// all are the metrics Register adds.
+var all = []k8smetrics.Registerable{
+	Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
+	StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorDryRuns, ExecutorCacheHits, ManifestHealth,
+	ManifestWorks, ClusterUnreachable,
+	CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, CredentialExpiry, UnimplementedFeatureGates,
+	WritesLimit, WritesOverloaded, WatchRestarts, ReplicaSetRollouts, ReplicaSetClusters,
+	CloudEventsReceived, CloudEventsSent,
+}
+
 var registerOnce sync.Once
 
 // Register adds the metrics to the legacy registry; later calls do nothing.
 func Register() {
-	registerOnce.Do(func() {
-		legacyregistry.MustRegister(
-			Reconciles, ReconcileDuration, ManifestApplies, DriftRepairs, FeedbackScrapes, FeedbackWatches,
-			StatusPatches, FinalizerPatches, PatchesFailing, SubjectAccessReviews, ExecutorDryRuns, ExecutorCacheHits, ManifestHealth,
-			CredentialReloads, CredentialRejected, CredentialRejections, CredentialFirstUsed, CredentialExpiry, UnimplementedFeatureGates,
-			WritesLimit, WritesOverloaded, WatchRestarts, ReplicaSetRollouts, ReplicaSetClusters,
-			CloudEventsReceived, CloudEventsSent,
-		)
-	})
+	registerOnce.Do(func() { legacyregistry.MustRegister(all...) })
+}
+
+// Names are the names of the metrics Register adds, e.g. for a test that
+// checks that alerts and dashboards name only metrics the binaries serve.
+// Those of other packages (workqueue_*, rest_client_*) are not among them.
+func Names() []string {
+	names := make([]string, len(all))
+	for i, m := range all {
+		names[i] = m.FQName()
+	}
+	return names
 }
 
 // InstrumentSync wraps a controller's sync so that every call is counted in

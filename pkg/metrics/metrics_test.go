@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
+	"slices"
 	"testing"
 
 	"github.com/openshift/library-go/pkg/controller/factory"
@@ -83,4 +84,13 @@ func TestRegistryServesWorkAndQueueMetrics(t *testing.T) {
 // Register may be called by every Run of a process (tests run several).
 func TestRegisterTwice(t *testing.T) {
 	assert.NotPanics(t, Register)
+}
+
+// Names names every registered metric once, as /metrics serves it.
+func TestNames(t *testing.T) {
+	names := Names()
+	assert.Contains(t, names, "work_manifest_applies_total")
+	assert.Contains(t, names, "work_cluster_unreachable")
+	assert.Len(t, names, len(all))
+	assert.ElementsMatch(t, slices.Compact(slices.Sorted(slices.Values(names))), names, "no name twice")
 }

@@ -117,6 +117,8 @@ func TestHelmChartsLint(t *testing.T) {
 			"kubeAPI.qps=20", "kubeAPI.burst=40", "hubKubeAPI.qps=5", "hubKubeAPI.burst=10", "workers=4",
 			"rbac.bindAdmin=false", "crds.install=false", "extraArgs={-v=4}",
 		}},
+		{"hub with monitoring", "work-hub", monitoringValues},
+		{"agent with monitoring", "work-agent", append([]string{"clusterName=cluster1"}, monitoringValues...)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []string{"lint", "--strict", framework.ChartDir(tc.chart)}
@@ -197,12 +199,14 @@ func TestHelmChartsMatchKustomizeBases(t *testing.T) {
 		})
 	}
 
-	t.Run("the charts share their common helpers", func(t *testing.T) {
-		hub, err := os.ReadFile(filepath.Join(framework.ChartDir("work-hub"), "templates", "_common.tpl"))
-		require.NoError(t, err)
-		agent, err := os.ReadFile(filepath.Join(framework.ChartDir("work-agent"), "templates", "_common.tpl"))
-		require.NoError(t, err)
-		assert.Equal(t, string(hub), string(agent), "templates/_common.tpl must be the same in both charts")
+	t.Run("the charts share their common and monitoring helpers", func(t *testing.T) {
+		for _, file := range []string{"_common.tpl", "_monitoring.tpl"} {
+			hub, err := os.ReadFile(filepath.Join(framework.ChartDir("work-hub"), "templates", file))
+			require.NoError(t, err)
+			agent, err := os.ReadFile(filepath.Join(framework.ChartDir("work-agent"), "templates", file))
+			require.NoError(t, err)
+			assert.Equal(t, string(hub), string(agent), "templates/%s must be the same in both charts", file)
+		}
 	})
 }
 

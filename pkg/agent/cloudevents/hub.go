@@ -75,11 +75,17 @@ func (h *Hub) Address() string { return h.d.Transport.Address() }
 // Monitor runs the transport and tells when it is connected again.
 func (h *Hub) Monitor() outage.Connection { return (*connection)(h) }
 
+// hubCluster is the cluster label of the broker's or server's metrics: it
+// stands where a hub's kube-apiserver would.
+const hubCluster = "hub"
+
 // connection is the Hub as the agent's outage monitors see it.
 type connection Hub
 
-// Run connects and stays connected until ctx ends.
+// Run connects and stays connected until ctx ends. The hub counts as
+// unreachable until the first connection is up.
 func (c *connection) Run(ctx context.Context) {
+	metrics.ClusterUnreachable.WithLabelValues(hubCluster).Set(1)
 	c.d.Transport.Run(ctx, (*Hub)(c))
 }
 
@@ -97,6 +103,7 @@ func (h *Hub) Connected(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	h.mu.Lock()
 	h.connections++
+	metrics.ClusterUnreachable.WithLabelValues(hubCluster).Set(0)
 	again := h.connections > 1
 	callbacks := append([]func(){}, h.reconnected...)
 	h.mu.Unlock()
@@ -113,6 +120,7 @@ func (h *Hub) Connected(ctx context.Context) {
 
 // Disconnected notes that the transport is down.
 func (h *Hub) Disconnected(err error) {
+	metrics.ClusterUnreachable.WithLabelValues(hubCluster).Set(1)
 	klog.Background().Info("Lost the connection to the broker; reconnecting", "address", h.Address(), "err", err)
 }
 

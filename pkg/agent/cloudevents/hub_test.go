@@ -14,6 +14,8 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/pkg/client/informers/externalversions"
+	"github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/pkg/metrics"
 	"github.com/manifestwork/work/test/fixture"
 )
 
@@ -76,13 +78,17 @@ func readStatus(t *testing.T, e cloudevents.Event) fixture.Status {
 }
 
 // On each connection the agent asks for the specs it misses, listing what
-// it holds; on a reconnect it then lets the agent send what failed.
+// it holds; on a reconnect it then lets the agent send what failed. The
+// gauge work_cluster_unreachable{cluster="hub"} is 1 while disconnected.
 func TestConnectedAsksForSpecs(t *testing.T) {
+	metrics.Register() // the gauge records only once registered
+	unreachable := func() float64 { return controllertest.GaugeValue(t, metrics.ClusterUnreachable.WithLabelValues("hub")) }
 	h, tr := newTestHub()
 	ctx := context.Background()
 	reconnects := 0
 	h.Monitor().OnReconnect(func() { reconnects++ })
 	h.Connected(ctx)
+	assert.Zero(t, unreachable())
 	sent := tr.take()
 	require.Len(t, sent, 1)
 	assert.Equal(t, fixture.SpecResyncType, sent[0].Type())
@@ -91,7 +97,9 @@ func TestConnectedAsksForSpecs(t *testing.T) {
 
 	h.Receive(ctx, fixture.SpecEvent(source, fixture.SpecCreateType, work("w"), 4))
 	h.Disconnected(nil)
+	assert.Equal(t, 1.0, unreachable())
 	h.Connected(ctx)
+	assert.Zero(t, unreachable())
 	sent = tr.take()
 	require.Len(t, sent, 1)
 	assert.JSONEq(t, `{"resourceVersions":[{"resourceID":"w","resourceVersion":4}]}`, string(sent[0].Data()))

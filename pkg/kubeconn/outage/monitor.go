@@ -45,6 +45,8 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
+
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 const (
@@ -146,6 +148,7 @@ func newMonitor(d Deps, probe prober) *Monitor {
 	if m.notReadyLimit <= 0 {
 		m.notReadyLimit = DefaultNotReadyLimit
 	}
+	metrics.ClusterUnreachable.WithLabelValues(m.cluster).Set(0)
 	return m
 }
 
@@ -293,6 +296,7 @@ func (m *Monitor) lostLocked(reason string) {
 		return
 	}
 	m.down, m.since, m.cause, m.up = true, time.Now(), reason, make(chan struct{})
+	metrics.ClusterUnreachable.WithLabelValues(m.cluster).Set(1)
 	m.logger.Info("Cluster unreachable; holding list and watch requests until it answers again", "reason", reason)
 	select {
 	case m.wake <- struct{}{}:
@@ -308,6 +312,7 @@ func (m *Monitor) restored(how string) {
 		return
 	}
 	m.down, m.checked = false, time.Now()
+	metrics.ClusterUnreachable.WithLabelValues(m.cluster).Set(0)
 	close(m.up)
 	outage := time.Since(m.since)
 	subscribers := slices.Clone(m.subscribers)

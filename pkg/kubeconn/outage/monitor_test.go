@@ -15,6 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/client-go/rest"
+
+	"github.com/manifestwork/work/pkg/controllertest"
+	"github.com/manifestwork/work/pkg/metrics"
 )
 
 // cluster is a fake API server: what requests and /readyz get.
@@ -242,12 +245,17 @@ func TestReadyz(t *testing.T) {
 	assert.Error(t, err)
 }
 
-// Outage tells since when and why the cluster has not answered; the
-// subscribers of outages that last are told once per outage that lasts
-// long enough, and not for a short one.
+// Outage tells since when and why the cluster has not answered, and so does
+// the gauge work_cluster_unreachable; the subscribers of outages that last
+// are told once per outage that lasts long enough, and not for a short one.
 func TestOutageAndSubscribersOfLastingOutages(t *testing.T) {
+	metrics.Register() // the gauge records only once registered
+	gauge := func() float64 {
+		return controllertest.GaugeValue(t, metrics.ClusterUnreachable.WithLabelValues("test"))
+	}
 	c := &cluster{answer: http.StatusOK}
 	m, rt, _ := start(t, c, time.Minute)
+	assert.Zero(t, gauge(), "a cluster is reachable until a request says otherwise")
 	var long, short atomic.Int32
 	m.OnUnreachable(time.Hour, func() { long.Add(1) })
 	m.OnUnreachable(50*time.Millisecond, func() { short.Add(1) })
@@ -263,12 +271,14 @@ func TestOutageAndSubscribersOfLastingOutages(t *testing.T) {
 		assert.True(t, down)
 		assert.False(t, since.Before(before))
 		assert.Contains(t, cause, "connection refused")
+		assert.Equal(t, 1.0, gauge())
 		eventually(t, func() bool { return c.probes.Load() >= int32(20*(outage+1)) }, "probing on")
 		assert.Equal(t, int32(outage+1), short.Load(), "once per outage")
 		c.set(http.StatusOK, ready)
 		assert.Equal(t, http.StatusOK, <-held)
 		_, _, down = m.Outage()
 		assert.False(t, down)
+		assert.Zero(t, gauge())
 	}
 	assert.Zero(t, long.Load(), "an outage shorter than asked tells nothing")
 }

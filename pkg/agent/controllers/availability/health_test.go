@@ -174,7 +174,8 @@ func TestJustAppliedIsNotJudgedYet(t *testing.T) {
 }
 
 // Events tell when a manifest turns Degraded and when it recovers; a
-// flapping one gives one Event per interval, with the count of changes.
+// flapping one gives one Event per interval, with the count of changes. The
+// gauges count the manifest by health and the work by condition.
 func TestHealthEvents(t *testing.T) {
 	metrics.Register() // the gauge counts only once registered
 	cache := withStatus(cached(deploy), deploy, deploymentStatus(3, rolledOut))
@@ -197,12 +198,19 @@ func TestHealthEvents(t *testing.T) {
 		require.NoError(t, err)
 		return v
 	}
+	works := func(condition string, status metav1.ConditionStatus) float64 {
+		return ct.GaugeValue(t, metrics.ManifestWorks.WithLabelValues(condition, string(status)))
+	}
 	step(rolledOut, 3)
 	assert.Empty(t, events(), "healthy from the start: nothing to tell")
+	assert.Equal(t, 1.0, works(workv1.WorkDegraded, metav1.ConditionFalse))
+	assert.Equal(t, 1.0, works(workv1.WorkAvailable, metav1.ConditionTrue))
 
 	step(timedOut, 1)
 	assert.Equal(t, []string{`Warning ManifestDegraded Deployment default/web is Degraded: Rollout exceeded its progress deadline: ReplicaSet "web-7d9f" has timed out progressing.`}, events())
 	assert.Equal(t, 1.0, gauge(workv1.HealthyReasonDegraded))
+	assert.Equal(t, 1.0, works(workv1.WorkDegraded, metav1.ConditionTrue), "the work counts as Degraded")
+	assert.Zero(t, works(workv1.WorkDegraded, metav1.ConditionFalse), "and only so")
 
 	now = now.Add(10 * time.Second)
 	step(rolledOut, 3)
@@ -222,6 +230,11 @@ func TestHealthEvents(t *testing.T) {
 
 	f.c.Assessor.health.forget(fixture.Cluster + "/" + workName)
 	assert.Equal(t, 0.0, gauge(workv1.HealthyReasonHealthy), "a work that is gone leaves the gauge")
+	for _, condition := range countedConditions {
+		for _, status := range []metav1.ConditionStatus{metav1.ConditionTrue, metav1.ConditionFalse, metav1.ConditionUnknown} {
+			assert.Zero(t, works(condition, status), "a work that is gone leaves the gauge of works: %s %s", condition, status)
+		}
+	}
 	step(timedOut, 1)
 	assert.Len(t, events(), 1, "and its Events start over: within the interval of the last one, a change is recorded")
 }

@@ -31,18 +31,26 @@ const (
 // changes made meanwhile, not an Event per change.
 const eventInterval = time.Minute
 
-// healthReport records the health Events and keeps the gauge of manifests by
-// kind and health.
+// healthReport records the health Events and keeps the gauges of manifests
+// by kind and health and of works by condition.
 type healthReport struct {
 	events record.EventRecorder // nil: no Events
 	now    func() time.Time
 
 	mu     sync.Mutex
-	counts map[string]map[healthLabels]float64 // per work key, what it adds to the gauge
+	counts map[string]map[healthLabels]float64 // per work key, what it adds to the gauge of manifests
+	works  map[string][]workLabels             // per work key, where it counts in the gauge of works
 	flaps  map[string]map[string]*flapState    // per work key, per manifest
 }
 
 type healthLabels struct{ kind, health string }
+
+// workLabels are a condition of a work and its status.
+type workLabels struct{ condition, status string }
+
+// countedConditions are the conditions of a work that metrics.ManifestWorks
+// counts.
+var countedConditions = []string{workv1.WorkApplied, workv1.WorkAvailable, workv1.WorkProgressing, workv1.WorkDegraded}
 
 type flapState struct {
 	last       time.Time // of the last Event
@@ -50,7 +58,7 @@ type flapState struct {
 }
 
 func newHealthReport(events record.EventRecorder, now func() time.Time) *healthReport {
-	return &healthReport{events: events, now: now, counts: map[string]map[healthLabels]float64{}, flaps: map[string]map[string]*flapState{}}
+	return &healthReport{events: events, now: now, counts: map[string]map[healthLabels]float64{}, works: map[string][]workLabels{}, flaps: map[string]map[string]*flapState{}}
 }
 
 // recordTransitions records an Event for each manifest that turned Degraded
@@ -110,9 +118,15 @@ func (r *healthReport) mayRecord(workKey, manifest string) (suppressed int, ok b
 	return suppressed, true
 }
 
-// count replaces what the work adds to the gauge of manifests by kind and
-// health.
+// count replaces what the work adds to the gauges of manifests by kind and
+// health and of works by condition.
 func (r *healthReport) count(key string, status workv1.ManifestWorkStatus) {
+	var conditions []workLabels
+	for _, t := range countedConditions {
+		if c := apimeta.FindStatusCondition(status.Conditions, t); c != nil {
+			conditions = append(conditions, workLabels{t, string(c.Status)})
+		}
+	}
 	next := map[healthLabels]float64{}
 	for _, m := range status.ResourceStatus.Manifests {
 		if c := apimeta.FindStatusCondition(m.Conditions, workv1.ManifestHealthy); c != nil {
@@ -126,6 +140,7 @@ func (r *healthReport) count(key string, status workv1.ManifestWorkStatus) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.setLocked(key, next)
+	r.setWorkLocked(key, conditions)
 }
 
 // forget takes a work that is gone out of the gauge and the flap states.
@@ -133,6 +148,7 @@ func (r *healthReport) forget(key string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.setLocked(key, nil)
+	r.setWorkLocked(key, nil)
 	delete(r.flaps, key)
 }
 
@@ -148,4 +164,18 @@ func (r *healthReport) setLocked(key string, next map[healthLabels]float64) {
 		return
 	}
 	r.counts[key] = next
+}
+
+func (r *healthReport) setWorkLocked(key string, next []workLabels) {
+	for _, l := range r.works[key] {
+		metrics.ManifestWorks.WithLabelValues(l.condition, l.status).Dec()
+	}
+	for _, l := range next {
+		metrics.ManifestWorks.WithLabelValues(l.condition, l.status).Inc()
+	}
+	if len(next) == 0 {
+		delete(r.works, key)
+		return
+	}
+	r.works[key] = next
 }
