@@ -397,4 +397,38 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 	assert.Equal(t, http.StatusOK, httpsProbe(manager.SecureAddr))
 	assert.Equal(t, http.StatusOK, startuptest.Status("http://"+manager.HealthAddr+"/readyz"))
 	assert.Equal(t, 1, strings.Count(manager.Tail(100000), "may not create tokenreviews"), "said once")
+
+	// deploy/ocm-hub grants the ServiceAccount of OCM's work controller
+	// what revisions and approval gates need, beside the RolloutApproval
+	// CRD; restarted, the manager records revisions.
+	require.Equal(t, "work-controller-sa", sa, "the subject of deploy/ocm-hub")
+	_, err = e.Kubectl(hub.Name, "apply", "-f", framework.RepoPath("manifests", "hub", "fleet.manifestwork.io_rolloutapprovals.yaml"),
+		"-k", framework.DeployBase("ocm-hub"))
+	require.NoError(t, err)
+	const approvalsOff = "approval gates of replica sets stay closed"
+	off := strings.Count(manager.Tail(100000), approvalsOff)
+	assert.Equal(t, 1, off, "without the CRD, the manager says once that approval gates stay closed")
+	require.NoError(t, manager.Restart(convergeTimeout))
+	_, err = sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: rs},
+		Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
+			ManifestWorkTemplate: fixture.NewWork("x", "x").WithManifest(
+				fixture.ConfigMap("default", rs, map[string]string{"color": "green"})).Build().Spec,
+			PlacementRefs: []workv1alpha1.LocalPlacementReference{{Name: placement,
+				RolloutStrategy: workv1alpha1.RolloutStrategy{Type: workv1alpha1.All}}},
+		},
+	}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sets.Delete(context.Background(), rs, metav1.DeleteOptions{}) })
+	framework.Eventually(t, convergeTimeout, func() error {
+		got, err := sets.Get(ctx, rs, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if c := apimeta.FindStatusCondition(got.Status.Conditions, replicaset.ConditionRevisionsRecorded); c == nil || c.Status != metav1.ConditionTrue {
+			return fmt.Errorf("RevisionsRecorded %+v", c)
+		}
+		return nil
+	}, "with deploy/ocm-hub, the manager records revisions")
+	assert.Equal(t, off, strings.Count(manager.Tail(100000), approvalsOff), "restarted, approvals are on")
 }
