@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -405,6 +406,13 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 	_, err = e.Kubectl(hub.Name, "apply", "-f", framework.RepoPath("manifests", "hub", "fleet.manifestwork.io_rolloutapprovals.yaml"),
 		"-k", framework.DeployBase("ocm-hub"))
 	require.NoError(t, err)
+	user := "system:serviceaccount:" + framework.ClusterManagerNamespace + ":" + sa
+	for _, attrs := range []authorizationv1.ResourceAttributes{
+		{Verb: "list", Group: "apps", Resource: "controllerrevisions"},
+		{Verb: "list", Group: "fleet.manifestwork.io", Resource: "rolloutapprovals"},
+	} {
+		waitAllowed(t, hub.Kube, user, nil, attrs)
+	}
 	const approvalsOff = "approval gates of replica sets stay closed"
 	off := strings.Count(manager.Tail(100000), approvalsOff)
 	assert.Equal(t, 1, off, "without the CRD, the manager says once that approval gates stay closed")
