@@ -318,16 +318,20 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 	require.NoError(t, hub.EnsureNamespaces(ctx, ns, "cluster1"))
 	applyPlacement(t, hub, ns, placement, placement+"-decision-1", "cluster1")
 	sets := hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(ns)
-	_, err = sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: rs},
-		Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
-			ManifestWorkTemplate: fixture.NewWork("x", "x").WithManifest(
-				fixture.ConfigMap("default", rs, map[string]string{"color": "blue"})).Build().Spec,
-			PlacementRefs: []workv1alpha1.LocalPlacementReference{{Name: placement,
-				RolloutStrategy: workv1alpha1.RolloutStrategy{Type: workv1alpha1.All}}},
-		},
-	}, metav1.CreateOptions{})
-	require.NoError(t, err)
+	// createSet creates the replica set, rolled out with All, its ConfigMap of color.
+	createSet := func(color string) {
+		_, err := sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: rs},
+			Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
+				ManifestWorkTemplate: fixture.NewWork("x", "x").WithManifest(
+					fixture.ConfigMap("default", rs, map[string]string{"color": color})).Build().Spec,
+				PlacementRefs: []workv1alpha1.LocalPlacementReference{{Name: placement,
+					RolloutStrategy: workv1alpha1.RolloutStrategy{Type: workv1alpha1.All}}},
+			},
+		}, metav1.CreateOptions{})
+		require.NoError(t, err)
+	}
+	createSet("blue")
 
 	works := hub.Work.WorkV1().ManifestWorks("cluster1")
 	framework.Eventually(t, convergeTimeout, func() error {
@@ -417,16 +421,7 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 	off := strings.Count(manager.Tail(100000), approvalsOff)
 	assert.Equal(t, 1, off, "without the CRD, the manager says once that approval gates stay closed")
 	require.NoError(t, manager.Restart(convergeTimeout))
-	_, err = sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: rs},
-		Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
-			ManifestWorkTemplate: fixture.NewWork("x", "x").WithManifest(
-				fixture.ConfigMap("default", rs, map[string]string{"color": "green"})).Build().Spec,
-			PlacementRefs: []workv1alpha1.LocalPlacementReference{{Name: placement,
-				RolloutStrategy: workv1alpha1.RolloutStrategy{Type: workv1alpha1.All}}},
-		},
-	}, metav1.CreateOptions{})
-	require.NoError(t, err)
+	createSet("green")
 	t.Cleanup(func() { _ = sets.Delete(context.Background(), rs, metav1.DeleteOptions{}) })
 	framework.Eventually(t, convergeTimeout, func() error {
 		got, err := sets.Get(ctx, rs, metav1.GetOptions{})
