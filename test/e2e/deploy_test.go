@@ -27,6 +27,7 @@ func TestDeployBasesApply(t *testing.T) {
 	for _, tc := range []struct{ cluster, base string }{
 		{framework.HubName, "hub"},
 		{framework.HubName, "hub-without-webhook"},
+		{framework.HubName, "ocm-hub"},
 		{framework.HubName, "cluster-namespace"},
 		{"cluster1", "agent"},
 	} {
