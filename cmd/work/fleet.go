@@ -114,7 +114,7 @@ func newUndoCommand(o *cli.Options) *cobra.Command {
 	cmd := fleetCommand("undo NAME", "Roll a replica set back: copy a revision's template into its spec (the previous revision by default); the rollout strategy rolls it out",
 		"  work fleet undo web -n fleet\n  work fleet undo web -n fleet --to-revision 1", o, uo.Validate,
 		func(ctx context.Context, name string) error { return cli.Undo(ctx, o, uo, name) })
-	cmd.Flags().Int64Var(&uo.ToRevision, "to-revision", 0, "The revision to go back to (its number in `work fleet history`); 0 is the newest one that is not current.")
+	cmd.Flags().Int64Var(&uo.ToRevision, "to-revision", 0, "The revision to go back to (its number in work fleet history); 0 is the newest one that is not current.")
 	return cmd
 }
 

@@ -259,6 +259,7 @@ func TestJudge(t *testing.T) {
 		{"stopped", stopped[0].(*workv1alpha1.ManifestWorkReplicaSet), nil, ForRolledOut, "", ExitFailed},
 		{"aborted", replicaSet(false, completeSummary(), append(rolledOut(),
 			cond(replicaset.ConditionRolloutAborted, metav1.ConditionTrue, "Aborted", "revision 2 failed on c2"))...), nil, ForRolledOut, "", ExitFailed},
+		{"aborted for the template before an undo", staleAbort(), nil, ForRolledOut, "PlacementRolledOut is not True yet", ExitOK},
 		{"status not complete", replicaSet(false, completeSummary()), nil, ForRolledOut, "PlacementRolledOut is not True yet", ExitOK},
 		{"a work on the old template, the status not written yet", replicaSet(false, completeSummary(), rolledOut()...),
 			[]*workv1.ManifestWork{work("c1", "v1", "", succeeded()...)}, ForRolledOut, "the work of c1 does not have the current template yet", ExitOK},
@@ -276,6 +277,19 @@ func TestJudge(t *testing.T) {
 			assert.Equal(t, tt.pending, pending)
 		})
 	}
+}
+
+// staleAbort is a replica set whose spec an undo has just changed
+// (generation 3) while its status still says the rollout of generation 2
+// aborted and rolled out.
+func staleAbort() *workv1alpha1.ManifestWorkReplicaSet {
+	conds := append(rolledOut(), cond(replicaset.ConditionRolloutAborted, metav1.ConditionTrue, "Aborted", "revision 2 failed on c2"))
+	for i := range conds {
+		conds[i].ObservedGeneration = 2
+	}
+	rs := replicaSet(false, completeSummary(), conds...)
+	rs.Generation = 3
+	return rs
 }
 
 // Wait watches: it returns once a change makes the rollout complete, 1 on

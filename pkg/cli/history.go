@@ -19,8 +19,9 @@ import (
 )
 
 // ChangeCauseAnnotation is kubectl's record of the command that changed an
-// object; undo writes it on the replica set, history reads it.
-const ChangeCauseAnnotation = "kubernetes.io/change-cause"
+// object; undo writes it on the replica set, history reads it from the
+// revisions (the controller copies it there).
+const ChangeCauseAnnotation = revision.ChangeCauseAnnotation
 
 // HistoryView is what history shows of a replica set: its revisions,
 // newest first. -o yaml and -o json print it as it is.

@@ -116,11 +116,23 @@ func watchRollout(ctx context.Context, client versioned.Interface, rs *workv1alp
 // aborted, naming the condition that says so; else nil.
 func failed(rs *workv1alpha1.ManifestWorkReplicaSet) error {
 	for _, t := range failureConditions {
-		if c := apimeta.FindStatusCondition(rs.Status.Conditions, t); c != nil && c.Status == metav1.ConditionTrue {
+		if c := currentCondition(rs, t); c != nil && c.Status == metav1.ConditionTrue {
 			return exitf(ExitFailed, "manifestworkreplicaset %s/%s: %s %s: %s", rs.Namespace, rs.Name, t, c.Reason, shortMessage(c.Message))
 		}
 	}
 	return nil
+}
+
+// currentCondition is rs's condition of type t, or nil when there is none
+// or it was computed for an earlier generation of the spec (the status of
+// the template before an undo, not yet rewritten). A condition with no
+// generation (OCM's controller writes none) counts as current.
+func currentCondition(rs *workv1alpha1.ManifestWorkReplicaSet, t string) *metav1.Condition {
+	c := apimeta.FindStatusCondition(rs.Status.Conditions, t)
+	if c == nil || (c.ObservedGeneration != 0 && c.ObservedGeneration < rs.Generation) {
+		return nil
+	}
+	return c
 }
 
 // judge tells whether for ("rolled-out" or "healthy") holds for rs and its
@@ -137,7 +149,7 @@ func judge(rs *workv1alpha1.ManifestWorkReplicaSet, works []*workv1.ManifestWork
 	if err := failed(rs); err != nil {
 		return "", err
 	}
-	if c := apimeta.FindStatusCondition(rs.Status.Conditions, workv1alpha1.ConditionPlacementRolledOut); c == nil || c.Status != metav1.ConditionTrue {
+	if c := currentCondition(rs, workv1alpha1.ConditionPlacementRolledOut); c == nil || c.Status != metav1.ConditionTrue {
 		return fmt.Sprintf("%s is not True yet", workv1alpha1.ConditionPlacementRolledOut), nil
 	}
 	succeeded, template := 0, jsonValue(rs.Spec.ManifestWorkTemplate)

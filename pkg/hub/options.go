@@ -32,13 +32,24 @@ type Options struct {
 	ManifestLimit      int    // --manifest-limit, in bytes
 }
 
+// Client limits towards the hub, twice the agent's: a template change of a
+// replica set writes one work per cluster at once, and at 50 / 100 the
+// client's limiter, not the hub, set the pace of a change to 200 clusters
+// (test/bench TestRollout).
+const (
+	hubQPS   = 100
+	hubBurst = 200
+)
+
 // NewOptions returns the defaults documented in the flag help.
 func NewOptions() *Options {
-	return &Options{
+	o := &Options{
 		Options:            *startup.NewOptions(process, features.NewHubFeatureGate()),
 		WebhookBindAddress: ":9443",
 		ManifestLimit:      admission.DefaultManifestLimit,
 	}
+	o.KubeAPIQPS, o.KubeAPIBurst = hubQPS, hubBurst
+	return o
 }
 
 // AddFlags registers the hub flags, then the common ones.

@@ -27,7 +27,7 @@ func TestFlagDefaults(t *testing.T) {
 
 func TestFlagNames(t *testing.T) {
 	fs := startuptest.AssertDefaults(t, NewOptions().AddFlags, map[string]string{
-		"kubeconfig": "", "kube-api-qps": "50", "kube-api-burst": "100", "feature-gates": "",
+		"kubeconfig": "", "kube-api-qps": "100", "kube-api-burst": "200", "feature-gates": "",
 		"disable-leader-election": "false", "leader-election-namespace": "",
 		"health-probe-bind-address": ":8081", "v": "0", "logging-format": "text",
 		"webhook-bind-address": ":9443", "tls-cert-file": "", "tls-private-key-file": "", "manifest-limit": "512000",

@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -23,7 +25,9 @@ import (
 // simulatedAgents play the agents of the rollout's clusters (hundreds of
 // real agents do not fit on one machine): when a cluster's work shows a new
 // generation, they write, after the cluster's delay, the status a healthy
-// agent reports for it. One work per cluster: they key works by namespace.
+// agent reports for it, or the status of a failed rollout (Progressing and
+// Degraded) for the clusters and revision named by fail. One work per
+// cluster: they key works by namespace.
 type simulatedAgents struct {
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -36,6 +40,11 @@ type simulatedAgents struct {
 	works  map[string]*simulatedWork // by cluster
 	errors []string
 	wg     sync.WaitGroup
+	// failing are the clusters that report the revision failing failed.
+	failing      map[string]bool
+	failingRev   string
+	firstFailure time.Time                  // when the first failure was written
+	seen         map[string]map[string]bool // revision → clusters whose work held it
 }
 
 // simulatedWork is what an agent knows of its cluster's work: the newest
@@ -51,7 +60,32 @@ type simulatedWork struct {
 func newSimulatedAgents(ctx context.Context, client workclient.Interface, store cache.Store, delays map[string]time.Duration, notify func()) *simulatedAgents {
 	ctx, cancel := context.WithCancel(ctx)
 	return &simulatedAgents{ctx: ctx, cancel: cancel, client: client, store: store, delays: delays, notify: notify,
-		works: map[string]*simulatedWork{}}
+		works: map[string]*simulatedWork{}, seen: map[string]map[string]bool{}}
+}
+
+// fail makes clusters report revision as failed from now on, and forgets
+// the failures written before.
+func (a *simulatedAgents) fail(revision string, clusters []string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.failingRev, a.failing, a.firstFailure = revision, map[string]bool{}, time.Time{}
+	for _, c := range clusters {
+		a.failing[c] = true
+	}
+}
+
+// failedAt is when the first failure since fail was written (zero: none yet).
+func (a *simulatedAgents) failedAt() time.Time {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.firstFailure
+}
+
+// reached are the clusters whose work held revision at some point, sorted.
+func (a *simulatedAgents) reached(revision string) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Sorted(maps.Keys(a.seen[revision]))
 }
 
 // close stops the reports still pending and waits for those being written.
@@ -89,7 +123,12 @@ func (a *simulatedAgents) saw(obj any) {
 		a.mu.Unlock()
 		return
 	}
-	a.works[w.Namespace] = &simulatedWork{generation: w.Generation, revision: templateRevision(w), appeared: now}
+	rev := templateRevision(w)
+	a.works[w.Namespace] = &simulatedWork{generation: w.Generation, revision: rev, appeared: now}
+	if a.seen[rev] == nil {
+		a.seen[rev] = map[string]bool{}
+	}
+	a.seen[rev][w.Namespace] = true
 	a.wg.Add(1)
 	a.mu.Unlock()
 	delay, key, generation := a.delays[w.Namespace], w.Namespace+"/"+w.Name, w.Generation
@@ -120,13 +159,19 @@ func (a *simulatedAgents) report(key string, generation int64) error {
 		if w.Generation != generation || w.DeletionTimestamp != nil {
 			return nil
 		}
-		healthyStatus(w)
+		a.mu.Lock()
+		failed := a.failing[w.Namespace] && templateRevision(w) == a.failingRev
+		a.mu.Unlock()
+		reportStatus(w, !failed)
 		_, err := a.client.WorkV1().ManifestWorks(w.Namespace).UpdateStatus(a.ctx, w, metav1.UpdateOptions{})
 		switch {
 		case err == nil:
 			a.mu.Lock()
 			if known := a.works[w.Namespace]; known != nil && known.generation == generation {
 				known.reported = time.Now()
+			}
+			if failed && a.firstFailure.IsZero() {
+				a.firstFailure = time.Now()
 			}
 			a.mu.Unlock()
 			a.notify()
@@ -147,10 +192,11 @@ func (a *simulatedAgents) report(key string, generation int64) error {
 	return fmt.Errorf("status conflicts 5 times")
 }
 
-// healthyStatus is what a healthy agent reports once it has applied w's
-// generation: Applied, Available, Progressing=False and Degraded=False for
-// it, and each manifest Applied and Available.
-func healthyStatus(w *workv1.ManifestWork) {
+// reportStatus is what an agent reports once it has applied w's generation:
+// Applied, Available, each manifest Applied and Available, and, healthy,
+// Progressing=False and Degraded=False for it; else Progressing=True and
+// Degraded=True, a rollout that failed.
+func reportStatus(w *workv1.ManifestWork, healthy bool) {
 	set := func(conds *[]metav1.Condition, condType string, status metav1.ConditionStatus, reason string) {
 		apimeta.SetStatusCondition(conds, metav1.Condition{
 			Type: condType, Status: status, Reason: reason, ObservedGeneration: w.Generation,
@@ -158,8 +204,13 @@ func healthyStatus(w *workv1.ManifestWork) {
 	}
 	set(&w.Status.Conditions, workv1.WorkApplied, metav1.ConditionTrue, "AppliedManifestWorkComplete")
 	set(&w.Status.Conditions, workv1.WorkAvailable, metav1.ConditionTrue, "ResourcesAvailable")
-	set(&w.Status.Conditions, workv1.WorkProgressing, metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted)
-	set(&w.Status.Conditions, workv1.WorkDegraded, metav1.ConditionFalse, workv1.WorkDegradedReasonAsExpected)
+	if healthy {
+		set(&w.Status.Conditions, workv1.WorkProgressing, metav1.ConditionFalse, workv1.WorkProgressingReasonCompleted)
+		set(&w.Status.Conditions, workv1.WorkDegraded, metav1.ConditionFalse, workv1.WorkDegradedReasonAsExpected)
+	} else {
+		set(&w.Status.Conditions, workv1.WorkProgressing, metav1.ConditionTrue, workv1.WorkProgressingReasonFailed)
+		set(&w.Status.Conditions, workv1.WorkDegraded, metav1.ConditionTrue, workv1.WorkDegradedReasonManifestsDegraded)
+	}
 	manifests := make([]workv1.ManifestCondition, 0, len(w.Spec.Workload.Manifests))
 	for i, m := range w.Spec.Workload.Manifests {
 		var u unstructured.Unstructured

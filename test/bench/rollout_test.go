@@ -89,7 +89,7 @@ type rolloutVars struct {
 
 // rolloutResources are what a replica set controller reads and writes on
 // the hub.
-var rolloutResources = []string{"manifestworks", "manifestworkreplicasets", "placements", "placementdecisions", "events"}
+var rolloutResources = []string{"manifestworks", "manifestworkreplicasets", "placements", "placementdecisions", "events", "controllerrevisions"}
 
 // rolloutStrategies are the strategies measured, in order.
 var rolloutStrategies = []struct {
@@ -127,28 +127,13 @@ func rolloutTemplate(revision string) workv1.ManifestWorkSpec {
 // turn, prints the table and writes it with the JSON under BENCH_OUT as
 // rollout-<time>.
 func TestRollout(t *testing.T) {
-	e := setup(t)
-	p := paramsFromEnv(t)
-	if p.Rollout.Clusters == 0 {
-		t.Skip("BENCH_ROLLOUT_CLUSTERS=0")
-	}
-	out := outDir(t, p)
+	started, machine := time.Now(), thisMachine()
+	e, p, out, h := rolloutSetup(t)
 	ctx := t.Context()
 	r := &rolloutReport{
-		Started: time.Now(), Clusters: p.Rollout.Clusters, Idle: p.Idle.String(),
-		Delays:  fmt.Sprintf("%s to %s, uniform, seed %d", leastDelay, mostDelay, rolloutSeed),
-		Machine: thisMachine(),
+		Started: started, Clusters: p.Rollout.Clusters, Idle: p.Idle.String(),
+		Delays: rolloutDelays(), Machine: machine, Background: rates(h.hub.background),
 	}
-	h, err := newRolloutHarness(ctx, e, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.close()
-	t.Logf("measuring the hub's background for %s", p.Baseline)
-	if err := h.hub.measureBackground(ctx, p.Baseline); err != nil {
-		t.Fatal(err)
-	}
-	r.Background = rates(h.hub.background)
 	r.Controllers = eachAgent(t, p.Rollout.Controllers, func(spec agentSpec) (rolloutResult, []string) {
 		res := h.measure(ctx, t, e, spec, out)
 		return res, res.Errors
@@ -160,6 +145,34 @@ func TestRollout(t *testing.T) {
 		t.Error(err)
 	}
 	fmt.Printf("\n%s\nbench: written %s (and .txt)\n", r.text(), path)
+}
+
+// rolloutSetup is what a test of the rollout's clusters starts from: the
+// clusters, the parameters, the output folder, and the harness, the hub's
+// background measured, closed when t ends. BENCH_ROLLOUT_CLUSTERS=0 skips t.
+func rolloutSetup(t *testing.T) (*framework.E2E, params, string, *rolloutHarness) {
+	t.Helper()
+	e := setup(t)
+	p := paramsFromEnv(t)
+	if p.Rollout.Clusters == 0 {
+		t.Skip("BENCH_ROLLOUT_CLUSTERS=0")
+	}
+	out := outDir(t, p)
+	h, err := newRolloutHarness(t.Context(), e, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.close)
+	t.Logf("measuring the hub's background for %s", p.Baseline)
+	if err := h.hub.measureBackground(t.Context(), p.Baseline); err != nil {
+		t.Fatal(err)
+	}
+	return e, p, out, h
+}
+
+// rolloutDelays describes the simulated clusters' delays.
+func rolloutDelays() string {
+	return fmt.Sprintf("%s to %s, uniform, seed %d", leastDelay, mostDelay, rolloutSeed)
 }
 
 // rolloutHarness is the hub with the Placement, the clusters' namespaces,

@@ -44,6 +44,11 @@ import (
 // from the hub's API server to the webhook's Service (the configuration is
 // pointed at the local process, with a certificate for 127.0.0.1).
 //
+// A ```text block preceded by `<!-- docs-test: output -->` is what the
+// ```sh block before it prints: each of its lines must match a line of
+// that output, in order (see outputLineRegexp: ages and "..." match
+// anything of their kind; other lines of the output are allowed).
+//
 // A block preceded by `<!-- docs-test: skip, <reason> -->` is not run; the
 // reasons are what the test cannot do here (Docker, kind). A line
 // `<!-- docs-test: again, <heading>, <heading> -->` runs the blocks between
@@ -79,16 +84,21 @@ func TestDocsInstallWithHelmPage(t *testing.T) {
 	r.requireNothingLeft()
 }
 
-// TestDocsFleetRolloutsPage runs docs/fleet-rollouts.md on a hub and
-// cluster1 installed as docs/install.md installs them (its blocks up to the
-// check): Placement CRDs, a Placement and its decision written by hand, a
-// replica set whose work reaches cluster1 and reports there, its summary,
-// and its deletion, which takes the work and its object with it.
+// TestDocsFleetRolloutsPage runs docs/fleet-rollouts.md on a hub, cluster1
+// and cluster2 installed as docs/install.md installs them (its blocks up to
+// its sizing): Placement CRDs, a Placement and its decision written by
+// hand, a replica set whose work reaches cluster1 and reports there, its
+// summary, and its deletion, which takes the work and its object with it;
+// then, over both clusters, a Deployment's rollout that fails on cluster1
+// and aborts, its undo with `work fleet`, the revisions, the other `work
+// fleet` commands, and the deletion. The page's output blocks are what the
+// commands print.
 func TestDocsFleetRolloutsPage(t *testing.T) {
-	r := runDocsPage(t, "docs/fleet-rollouts.md", ourPods, func(r *docsRun) {
-		r.runPageUntil("docs/install.md", "## 5. Check")
+	pods := append(slices.Clone(ourPods), &docsPod{context: "cluster2", namespace: agentNamespace, name: "work-agent"})
+	r := runDocsPage(t, "docs/fleet-rollouts.md", pods, func(r *docsRun) {
+		r.runPageUntil("docs/install.md", "## Sizing")
 	})
-	r.requireHubThroughProxy(1)
+	r.requireHubThroughProxy(2)
 	works, err := r.clusters["hub"].Work.WorkV1().ManifestWorks("").List(t.Context(), metav1.ListOptions{
 		LabelSelector: "work.open-cluster-management.io/manifestworkreplicaset=fleet.web",
 	})
@@ -127,6 +137,10 @@ type docBlock struct {
 	text  string // the commands
 	skip  string // the reason it is not run, or ""
 	again int    // the line of the directive that runs it again; 0 for its first run
+	// want is the ```text block that shows what it prints, if any, and
+	// wantLine that block's line.
+	want     string
+	wantLine int
 }
 
 // againDirective is the line that runs the blocks between two headings
@@ -141,13 +155,14 @@ func docBlocks(t *testing.T, page string) []docBlock {
 	require.NoError(t, err)
 	defer f.Close()
 	var blocks []docBlock
-	var cur *docBlock
+	var cur, output *docBlock
 	skip := ""
+	wantOutput := false
 	headings := map[string]int{}
 	scanner := bufio.NewScanner(f)
 	for n := 1; scanner.Scan(); n++ {
 		line := scanner.Text()
-		if cur == nil && strings.HasPrefix(line, "#") {
+		if cur == nil && output == nil && strings.HasPrefix(line, "#") {
 			headings[line] = n
 		}
 		switch {
@@ -162,14 +177,26 @@ func docBlocks(t *testing.T, page string) []docBlock {
 					blocks = append(blocks, b)
 				}
 			}
+		case output != nil && strings.TrimSpace(line) == "```":
+			require.NotEmpty(t, blocks, "%s:%d: %s follows a ```sh block", page, output.wantLine, outputDirective)
+			blocks[len(blocks)-1].want, blocks[len(blocks)-1].wantLine = output.want, output.wantLine
+			output = nil
+		case output != nil:
+			output.want += line + "\n"
 		case cur != nil && strings.TrimSpace(line) == "```":
 			blocks = append(blocks, *cur)
 			cur = nil
 		case cur != nil:
 			cur.text += line + "\n"
 		case strings.TrimSpace(line) == "```sh":
+			require.False(t, wantOutput, "%s:%d: %s comes before a ```text block", page, n, outputDirective)
 			cur = &docBlock{line: n, skip: skip}
 			skip = ""
+		case wantOutput && strings.TrimSpace(line) == "```text":
+			output = &docBlock{wantLine: n}
+			wantOutput = false
+		case line == outputDirective:
+			wantOutput = true
 		case strings.HasPrefix(line, "<!-- docs-test: skip"):
 			skip = strings.TrimSuffix(strings.TrimPrefix(line, "<!-- docs-test: skip, "), " -->")
 			require.NotEmpty(t, skip, "%s:%d: a skipped block says why", page, n)
@@ -178,7 +205,8 @@ func docBlocks(t *testing.T, page string) []docBlock {
 		}
 	}
 	require.NoError(t, scanner.Err())
-	require.Nil(t, cur, "%s: a block is not closed", page)
+	require.True(t, cur == nil && output == nil, "%s: a block is not closed", page)
+	require.False(t, wantOutput, "%s: %s comes before a ```text block", page, outputDirective)
 	require.NotEmpty(t, blocks, "%s has no ```sh block", page)
 	return blocks
 }
@@ -260,7 +288,9 @@ func runDocsPage(t *testing.T, page string, pods []*docsPod, before func(*docsRu
 		// before each block as well as after.
 		r.pointWebhookHere()
 		pointed := r.webhookVersions()
-		if err := r.try(b); err != nil {
+		if out, err := r.try(b); err == nil {
+			r.checkOutput(b, out)
+		} else {
 			// The operator may reconcile, and write its Service back, in
 			// the moment between the pointing and the block: then the
 			// block's calls went to a Service kwok has no pods for.
@@ -295,6 +325,11 @@ func (r *docsRun) prepare() {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(to, data, info.Mode()))
 	}
+
+	// What `make build` makes, which the pages skip: the test built it.
+	bin := filepath.Join(r.dir, "_output", "bin")
+	require.NoError(t, os.MkdirAll(bin, 0o755))
+	require.NoError(t, os.Symlink(r.e.WorkBinary, filepath.Join(bin, "work")))
 
 	merged := clientcmdapi.NewConfig()
 	for name, c := range r.clusters {
@@ -332,13 +367,16 @@ func (r *docsRun) prepare() {
 }
 
 // run runs a block in bash (-euo pipefail) in the copy of the checkout,
-// with the variables earlier blocks set, and fails the test if it fails.
+// with the variables earlier blocks set, and fails the test if it fails or
+// does not print what the page shows.
 func (r *docsRun) run(b docBlock) {
-	require.NoError(r.t, r.try(b), "%s:%d: the block fails as written", r.page, b.line)
+	out, err := r.try(b)
+	require.NoError(r.t, err, "%s:%d: the block fails as written", r.page, b.line)
+	r.checkOutput(b, out)
 }
 
-// try runs a block as run does, and returns its error.
-func (r *docsRun) try(b docBlock) error {
+// try runs a block as run does, and returns what it printed and its error.
+func (r *docsRun) try(b docBlock) (string, error) {
 	t := r.t
 	script := fmt.Sprintf(`set -euo pipefail
 set -a
@@ -355,7 +393,7 @@ mv %q.new %q
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s:%d (%s):\n%s\n%s", r.page, b.line, time.Since(start).Round(time.Millisecond), b.text, out)
-	return err
+	return string(out), err
 }
 
 // webhookVersions are the resource versions of the pages' webhook

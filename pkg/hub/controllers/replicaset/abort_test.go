@@ -276,8 +276,8 @@ func TestAbortRemembersTheStableRevision(t *testing.T) {
 	writes, _ = h.sync()
 	assert.Equal(t, []string{
 		"patch manifestworkreplicasets " + rsKey,
-		"update manifestworks c1/" + rsName,
-		"update manifestworks c2/" + rsName,
+		"patch manifestworks c1/" + rsName,
+		"patch manifestworks c2/" + rsName,
 		"patch manifestworkreplicasets/status " + rsKey,
 	}, writes, "the annotation, one write per work going back, the status")
 	assert.Equal(t, map[string]string{"c1": "1@1", "c2": "1@1", "c3": "1@1"}, h.runs())
@@ -298,7 +298,7 @@ func TestAbortRemembersTheStableRevision(t *testing.T) {
 func TestAbortRetriesTheWorksThatDidNotGoBack(t *testing.T) {
 	h := failingOnC1(t)
 	conflicts := 1
-	h.client.PrependReactor("update", "manifestworks", func(a clienttesting.Action) (bool, runtime.Object, error) {
+	h.client.PrependReactor("patch", "manifestworks", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		if a.GetNamespace() != "c2" || conflicts == 0 {
 			return false, nil, nil
 		}

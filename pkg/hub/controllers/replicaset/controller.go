@@ -89,6 +89,7 @@ type Controller struct {
 	announced   announcements           // the failed sets of the RolloutStopped Events sent
 	aborted     byRevision[abortRecord] // the abort that holds each replica set, whatever the cache shows
 	written     writtenStatuses         // the last status written, and what the hub kept of it
+	wroteWorks  writtenWorks            // the works updated that the cache may not show yet
 	gauges      gauges                  // what each replica set adds to the metrics
 	clock       clock.PassiveClock
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,11 +170,32 @@ func newHarnessWith(t *testing.T, kube *kubefake.Clientset, objs ...runtime.Obje
 }
 
 // bumpGenerations makes the fake hub count work generations as an API server
-// does: 1 on create, one more on each change of spec.
+// does: 1 on create, one more on each change of spec, by update or patch;
+// and give each write of a work a new resourceVersion.
 func bumpGenerations(client *fake.Clientset) {
+	var version atomic.Int64
+	nextVersion := func() string { return strconv.FormatInt(version.Add(1), 10) }
 	client.PrependReactor("create", "manifestworks", func(a clienttesting.Action) (bool, runtime.Object, error) {
-		a.(clienttesting.CreateAction).GetObject().(*workv1.ManifestWork).Generation = 1
+		w := a.(clienttesting.CreateAction).GetObject().(*workv1.ManifestWork)
+		w.Generation, w.ResourceVersion = 1, nextVersion()
 		return false, nil, nil
+	})
+	worksResource := workv1.SchemeGroupVersion.WithResource("manifestworks")
+	client.PrependReactor("patch", "manifestworks", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		stored, err := client.Tracker().Get(worksResource, a.GetNamespace(), a.(clienttesting.PatchAction).GetName())
+		if err != nil || a.GetSubresource() != "" {
+			return false, nil, nil
+		}
+		_, obj, err := clienttesting.ObjectReaction(client.Tracker())(a)
+		if err != nil {
+			return true, nil, err
+		}
+		w, old := obj.(*workv1.ManifestWork), stored.(*workv1.ManifestWork)
+		if !sameSpec(old.Spec, w.Spec) {
+			w.Generation = old.Generation + 1
+		}
+		w.ResourceVersion = nextVersion()
+		return true, w, client.Tracker().Update(worksResource, w, w.Namespace)
 	})
 	client.PrependReactor("update", "manifestworks", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		w := a.(clienttesting.UpdateAction).GetObject().(*workv1.ManifestWork)
@@ -184,6 +207,7 @@ func bumpGenerations(client *fake.Clientset) {
 				w.Generation++
 			}
 		}
+		w.ResourceVersion = nextVersion()
 		return false, nil, nil
 	})
 }
@@ -395,7 +419,7 @@ func TestTemplateChangeRollsOutOneAtATime(t *testing.T) {
 		succeeded(work("c1", rsName, "1")), succeeded(work("c2", rsName, "1")), succeeded(work("c3", rsName, "1")))
 
 	writes, _ := h.sync()
-	assert.Contains(t, writes, "update manifestworks c1/"+rsName)
+	assert.Contains(t, writes, "patch manifestworks c1/"+rsName)
 	assert.Equal(t, map[string]string{"c1": "2", "c2": "1", "c3": "1"}, h.versions())
 	assert.Equal(t, 1, h.replicaSet().Status.Summary.Total, "only works with the current template count")
 
@@ -470,7 +494,7 @@ func TestWorksFoundByLabelAreAdopted(t *testing.T) {
 	writes, _ := h.sync()
 	assert.ElementsMatch(t, []string{
 		"delete manifestworks c1/" + rsName + "-b4n9q",
-		"update manifestworks c1/" + rsName + "-x7k2p",
+		"patch manifestworks c1/" + rsName + "-x7k2p",
 		"patch manifestworkreplicasets/status " + rsKey,
 	}, writes)
 	assert.Equal(t, map[string]string{"c1": "2"}, h.versions())
@@ -657,7 +681,7 @@ func TestClusterMovingBetweenPlacements(t *testing.T) {
 	h := newHarness(t, withFinalizer(replicaSet(all(none), "a", "b")),
 		placement("a", 0, 0), placement("b", 1, 1), decision("b", 0, "c1"), w)
 	writes, _ := h.sync()
-	assert.Contains(t, writes, "update manifestworks c1/"+rsName)
+	assert.Contains(t, writes, "patch manifestworks c1/"+rsName)
 	assert.NotContains(t, writes, "delete manifestworks c1/"+rsName)
 	assert.Equal(t, "b", h.work("c1", rsName).Labels[workv1alpha1.PlacementNameLabel])
 }

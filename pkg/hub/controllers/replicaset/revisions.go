@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -177,7 +178,7 @@ func (c *Controller) writeRevision(ctx context.Context, rs *workv1alpha1.Manifes
 		out.created = err == nil
 	case mine.Revision != newest || c.sharesNewest(revs, mine):
 		out.number = newest + 1
-		err = c.renumberRevision(ctx, mine, out.number)
+		err = c.renumberRevision(ctx, rs, mine, out.number)
 	default:
 		out.number = mine.Revision
 	}
@@ -207,9 +208,10 @@ func (c *Controller) ownedRevisions(rs *workv1alpha1.ManifestWorkReplicaSet) ([]
 func (c *Controller) createRevision(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, hash string, data []byte, number int64) error {
 	cr := &appsv1.ControllerRevision{
 		ObjectMeta: metav1.ObjectMeta{
-			Namespace: rs.Namespace,
-			Name:      revision.Name(rs.Name, hash),
-			Labels:    map[string]string{revision.ReplicaSetLabel: rs.Name, revision.HashLabel: hash},
+			Namespace:   rs.Namespace,
+			Name:        revision.Name(rs.Name, hash),
+			Labels:      map[string]string{revision.ReplicaSetLabel: rs.Name, revision.HashLabel: hash},
+			Annotations: changeCause(rs),
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(rs,
 				workv1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSet"))},
 		},
@@ -241,11 +243,23 @@ func (c *Controller) adoptExisting(ctx context.Context, rs *workv1alpha1.Manifes
 	return fmt.Errorf("ControllerRevision %s/%s is there and not this replica set's: %w", rs.Namespace, name, alreadyExists)
 }
 
-func (c *Controller) renumberRevision(ctx context.Context, cr *appsv1.ControllerRevision, number int64) error {
-	patch, err := json.Marshal(map[string]any{
-		"metadata": map[string]any{"uid": cr.UID}, // a precondition: this very revision
-		"revision": number,
-	})
+// changeCause is the replica set's change cause, as a revision's
+// annotations; nil when it has none.
+func changeCause(rs *workv1alpha1.ManifestWorkReplicaSet) map[string]string {
+	if cause, ok := rs.Annotations[revision.ChangeCauseAnnotation]; ok {
+		return map[string]string{revision.ChangeCauseAnnotation: cause}
+	}
+	return nil
+}
+
+// renumberRevision makes cr, a revision rs goes back to, the newest, with
+// the change cause that brought it back when rs records one.
+func (c *Controller) renumberRevision(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, cr *appsv1.ControllerRevision, number int64) error {
+	meta := map[string]any{"uid": cr.UID} // a precondition: this very revision
+	if cause := changeCause(rs); cause != nil {
+		meta["annotations"] = cause
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": meta, "revision": number})
 	if err != nil {
 		return err
 	}
@@ -274,8 +288,10 @@ func (c *Controller) pruneRevisions(ctx context.Context, rs *workv1alpha1.Manife
 		return err
 	}
 	excess := len(revs) - limit
-	if out.created {
-		excess++
+	if out.created && !slices.ContainsFunc(revs, func(cr *appsv1.ControllerRevision) bool {
+		return cr.Labels[revision.HashLabel] == out.hash
+	}) {
+		excess++ // the cache does not hold the revision this pass created yet
 	}
 	if excess <= 0 {
 		return nil

@@ -114,6 +114,35 @@ func TestRevisionsRecordedAndReused(t *testing.T) {
 	assert.Contains(t, conditionMessage(h.replicaSet(), ConditionRevisionsRecorded), "Revision 3 (hash "+hashOf(t, "1")+")")
 }
 
+// A revision records the replica set's change cause when it becomes
+// current: created with it, or given the new one when it is reused.
+func TestRevisionsRecordChangeCause(t *testing.T) {
+	kube := kubefake.NewClientset()
+	h := newHarnessWith(t, kube, revisionSet("1", map[string]string{revision.ChangeCauseAnnotation: "kubectl apply -f v1.yaml"}),
+		placement(plName, 2, 1), decision(plName, 0, "c1", "c2"))
+	cause := func(v string) string {
+		cr, err := kube.AppsV1().ControllerRevisions(ns).Get(t.Context(), revision.Name(rsName, hashOf(t, v)), metav1.GetOptions{})
+		require.NoError(t, err)
+		return cr.Annotations[revision.ChangeCauseAnnotation]
+	}
+	h.sync()
+	assert.Equal(t, "kubectl apply -f v1.yaml", cause("1"))
+
+	rs := h.replicaSet()
+	rs.Spec.ManifestWorkTemplate = template("2")
+	delete(rs.Annotations, revision.ChangeCauseAnnotation)
+	h.put(rs)
+	h.sync()
+	assert.Empty(t, cause("2"), "no cause recorded, none copied")
+
+	rs = h.replicaSet()
+	rs.Spec.ManifestWorkTemplate = template("1")
+	metav1.SetMetaDataAnnotation(&rs.ObjectMeta, revision.ChangeCauseAnnotation, "work fleet undo web --to-revision 1")
+	h.put(rs)
+	h.sync()
+	assert.Equal(t, "work fleet undo web --to-revision 1", cause("1"), "the reused revision says why it came back")
+}
+
 func conditionMessage(rs *workv1alpha1.ManifestWorkReplicaSet, t string) string {
 	for _, c := range rs.Status.Conditions {
 		if c.Type == t {
@@ -132,10 +161,15 @@ func TestRevisionsPruned(t *testing.T) {
 		running   string // the version c1's work runs (c2's has the current template, 6)
 		wantKept  []int64
 		wantLimit string // the condition's status/reason
+		// seen: the cache holds the revision the pass creates before it
+		// prunes, as an informer quicker than the pass's work writes does.
+		seen bool
 	}{
 		{name: "limit 3", limit: "3", running: "6", wantKept: []int64{4, 5, 6}, wantLimit: "True/Recorded"},
 		{name: "a running one stays", limit: "3", running: "1", wantKept: []int64{1, 5, 6}, wantLimit: "True/Recorded"},
 		{name: "limit 1 keeps the current one", limit: "1", running: "6", wantKept: []int64{6}, wantLimit: "True/Recorded"},
+		{name: "the new revision already cached counts once", limit: "3", running: "6", seen: true,
+			wantKept: []int64{4, 5, 6}, wantLimit: "True/Recorded"},
 		{name: "bad limit: default 10", limit: "three", running: "6", wantKept: []int64{1, 2, 3, 4, 5, 6},
 			wantLimit: "True/" + ReasonInvalidHistoryLimit},
 		{name: "zero is bad", limit: "0", running: "6", wantKept: []int64{1, 2, 3, 4, 5, 6}, wantLimit: "True/" + ReasonInvalidHistoryLimit},
@@ -149,6 +183,12 @@ func TestRevisionsPruned(t *testing.T) {
 			rs := revisionSet("6", map[string]string{revision.HistoryLimitAnnotation: tc.limit})
 			running := labelled(work("c1", rsName, tc.running)) // written before revisions: no hash label
 			h := newHarnessWith(t, kube, rs, placement(plName, 2, 1), decision(plName, 0, "c2"), running)
+			if tc.seen {
+				kube.PrependReactor("create", "controllerrevisions", func(a clienttesting.Action) (bool, runtime.Object, error) {
+					require.NoError(t, h.revisionStore.Add(a.(clienttesting.CreateAction).GetObject()))
+					return false, nil, nil
+				})
+			}
 			h.sync()
 			var kept []int64
 			for n := range h.revisionNumbers() {
@@ -171,12 +211,12 @@ func TestHashLabelWrittenWithTheNextWrite(t *testing.T) {
 	kube := kubefake.NewClientset()
 	h := newHarnessWith(t, kube, revisionSet("1", nil), placement(plName, 1, 1), decision(plName, 0, "c1"), labelled(work("c1", rsName, "1")))
 	writes, _ := h.sync()
-	assert.NotContains(t, writes, "update manifestworks c1/"+rsName, "no write for the label alone")
+	assert.NotContains(t, writes, "patch manifestworks c1/"+rsName, "no write for the label alone")
 	assert.NotContains(t, h.work("c1", rsName).Labels, revision.HashLabel)
 
 	h.setTemplate("2")
 	writes, _ = h.sync()
-	assert.Contains(t, writes, "update manifestworks c1/"+rsName)
+	assert.Contains(t, writes, "patch manifestworks c1/"+rsName)
 	w := h.work("c1", rsName)
 	assert.Equal(t, hashOf(t, "2"), w.Labels[revision.HashLabel])
 	assert.Equal(t, "apps.web", w.Labels[workv1alpha1.ReplicaSetLabel], "OCM's labels stay")

@@ -63,6 +63,12 @@ func statusOf(rs *workv1alpha1.ManifestWorkReplicaSet, d deployment, works map[s
 		next.abortedHash = d.abort.failing.hash
 		conds = append(conds, aborted, waitingCondition(d))
 	}
+	// Each condition says which generation of the spec it was computed
+	// for, so that a reader (work fleet wait) never takes a stopped or
+	// aborted rollout of the previous template for the current one.
+	for i := range conds {
+		conds[i].ObservedGeneration = rs.Generation
+	}
 	next.status.Conditions = withConditions(next.status.Conditions, now, conds...)
 	return next
 }

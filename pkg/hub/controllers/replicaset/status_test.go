@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
@@ -225,4 +226,17 @@ func TestStatusOfTransitionTimes(t *testing.T) {
 		ConditionFleetHealthy:                     now,
 		ConditionFleetInSync:                      now,
 	}, turned)
+}
+
+// Every condition carries the generation of the spec it was computed for.
+func TestStatusOfObservedGeneration(t *testing.T) {
+	rs := replicaSet(all(none))
+	rs.Generation = 7
+	d := deployment{placements: []placementResult{placed(placement(plName, 1, 1), []string{"c1"}, nil, 0)}}
+	works := map[string]*workv1.ManifestWork{"c1": reported(work("c1", rsName, "1"), metav1.ConditionTrue, metav1.ConditionFalse, time.Minute)}
+	conds := statusOf(rs, d, works, now).status.Conditions
+	require.NotEmpty(t, conds)
+	for _, c := range conds {
+		assert.Equal(t, int64(7), c.ObservedGeneration, c.Type)
+	}
 }

@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -30,9 +32,61 @@ func (c *Controller) labelledWorks(rs *workv1alpha1.ManifestWorkReplicaSet) []*w
 	}
 	works := make([]*workv1.ManifestWork, 0, len(objs))
 	for _, o := range objs {
-		works = append(works, o.(*workv1.ManifestWork))
+		works = append(works, c.wroteWorks.current(o.(*workv1.ManifestWork)))
 	}
 	return works
+}
+
+// writtenWorks remember the works the controller updated until the cache
+// shows them: a pass that runs before the informer has seen an update (the
+// next report of a rollout often comes first) reads the work as written,
+// so that it neither writes it again nor gives its cluster's slot to
+// another.
+type writtenWorks struct {
+	mu sync.Mutex
+	by map[cache.ObjectName]writtenWork
+}
+
+// writtenWork is a work as an update left it, and the resourceVersion of
+// the work the update was made from.
+type writtenWork struct {
+	from string
+	work *workv1.ManifestWork
+}
+
+// remember records that from was updated into to.
+func (w *writtenWorks) remember(from, to *workv1.ManifestWork) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.by == nil {
+		w.by = map[cache.ObjectName]writtenWork{}
+	}
+	w.by[cache.MetaObjectToName(to)] = writtenWork{from: from.ResourceVersion, work: to}
+}
+
+// current is the work as written when cached is still the work the update
+// was made from; otherwise cached, and the update is forgotten: the cache
+// holds it, or something newer.
+func (w *writtenWorks) current(cached *workv1.ManifestWork) *workv1.ManifestWork {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	key := cache.MetaObjectToName(cached)
+	e, ok := w.by[key]
+	if !ok {
+		return cached
+	}
+	if cached.UID == e.work.UID && cached.ResourceVersion == e.from {
+		return e.work
+	}
+	delete(w.by, key)
+	return cached
+}
+
+// forget drops what is remembered of a work that goes.
+func (w *writtenWorks) forget(work *workv1.ManifestWork) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.by, cache.MetaObjectToName(work))
 }
 
 // worksByCluster is the replica set's work on each cluster and the extra
@@ -174,18 +228,55 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 	if upToDate(existing) {
 		return existing, nil
 	}
-	w := existing.DeepCopy()
-	w.Spec = *spec.DeepCopy()
-	if w.Labels == nil {
-		w.Labels = map[string]string{}
-	}
-	maps.Copy(w.Labels, written)
-	updated, err := works.Update(ctx, w, metav1.UpdateOptions{})
+	patch, err := workPatch(existing, spec, written)
 	if err != nil {
-		return nil, fmt.Errorf("update work %s/%s: %w", cluster, w.Name, err)
+		return nil, fmt.Errorf("update work %s/%s: %w", cluster, existing.Name, err)
 	}
+	updated, err := works.Patch(ctx, existing.Name, types.JSONPatchType, patch, metav1.PatchOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("update work %s/%s: %w", cluster, existing.Name, err)
+	}
+	c.wroteWorks.remember(existing, updated)
 	klog.FromContext(ctx).V(2).Info("Updated work", "manifestWork", klog.KObj(updated), "placement", placement)
 	return updated, nil
+}
+
+// workPatch is the JSON patch (RFC 6902) that gives existing the spec and
+// the labels written, as an update of the whole work would, and carries
+// nothing else: the spec whole, when it differs (so that a manifest or a
+// field the template no longer has goes), and the labels whose values
+// differ, the others kept. It first tests the work's UID, so that it never
+// lands on a work that replaced existing under the same name; unlike an
+// update it does not fail when only the work's status moved on since the
+// cache saw it.
+func workPatch(existing *workv1.ManifestWork, spec workv1.ManifestWorkSpec, written map[string]string) ([]byte, error) {
+	type op struct {
+		Op    string `json:"op"`
+		Path  string `json:"path"`
+		Value any    `json:"value"`
+	}
+	var ops []op
+	if existing.UID != "" {
+		ops = append(ops, op{Op: "test", Path: "/metadata/uid", Value: existing.UID})
+	}
+	if !sameSpec(existing.Spec, spec) {
+		ops = append(ops, op{Op: "add", Path: "/spec", Value: spec}) // add replaces a member that is there
+	}
+	if len(existing.Labels) == 0 {
+		ops = append(ops, op{Op: "add", Path: "/metadata/labels", Value: written})
+	} else {
+		for _, k := range slices.Sorted(maps.Keys(written)) {
+			if v, ok := existing.Labels[k]; !ok || v != written[k] {
+				ops = append(ops, op{Op: "add", Path: "/metadata/labels/" + jsonPointerEscape(k), Value: written[k]})
+			}
+		}
+	}
+	return json.Marshal(ops)
+}
+
+// jsonPointerEscape escapes a key for a JSON pointer (RFC 6901).
+func jsonPointerEscape(key string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
 }
 
 func hasLabels(have, want map[string]string) bool {
@@ -202,6 +293,7 @@ func (c *Controller) deleteWork(ctx context.Context, w *workv1.ManifestWork, why
 	if w.DeletionTimestamp != nil {
 		return nil
 	}
+	c.wroteWorks.forget(w)
 	uid := w.UID
 	err := c.client.WorkV1().ManifestWorks(w.Namespace).Delete(ctx, w.Name, metav1.DeleteOptions{
 		Preconditions: &metav1.Preconditions{UID: &uid},

@@ -39,6 +39,10 @@ const (
 	HistoryLimitAnnotation = "work.manifestwork.io/revision-history-limit"
 	// DefaultHistoryLimit is how many revisions are kept by default.
 	DefaultHistoryLimit = 10
+	// ChangeCauseAnnotation is kubectl's record of the command that changed
+	// an object. On a replica set, undo writes it; on a ControllerRevision,
+	// it is the replica set's when the revision became current.
+	ChangeCauseAnnotation = "kubernetes.io/change-cause"
 )
 
 // hashLength is how many hex digits of the SHA-256 a hash keeps.
