@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
@@ -27,6 +28,17 @@ import (
 func TestReplicaSetApprovalGate(t *testing.T) {
 	s, ctx := replicaSetHub(t)
 	sets := s.Work.WorkV1alpha1().ManifestWorkReplicaSets(rsNamespace)
+	// The API server is shared: a replica set of the same name that an
+	// earlier test deleted goes first, with its works.
+	framework.Eventually(t, convergeTimeout, func() error {
+		if _, err := sets.Get(ctx, rsName, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("an earlier replica set %s is still there (%v)", rsName, err)
+		}
+		if got, err := clustersWithWork(ctx, s); err != nil || len(got) > 0 {
+			return fmt.Errorf("works of an earlier replica set on %v (%v)", got, err)
+		}
+		return nil
+	}, "no replica set %s nor its works", rsName)
 	_, err := sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{Namespace: rsNamespace, Name: rsName,
 			Annotations: map[string]string{replicaset.ApproveBeforeAnnotation: rsPlacement + "/0"}},
