@@ -33,6 +33,10 @@ mv "$out/work.open-cluster-management.io_appliedmanifestworks.yaml" manifests/ma
 # ManifestWorkReplicaSet is a hub CRD: the hub's install and its chart apply
 # manifests/hub, and work hub runs its controller.
 mv "$out/work.open-cluster-management.io_manifestworkreplicasets.yaml" manifests/hub/
+# RolloutApproval, of our own group fleet.manifestwork.io, is a hub CRD too
+# (approval gates); an OCM hub, whose ClusterManager installs OCM's CRDs,
+# applies this file alone (deploy/ocm-hub).
+mv "$out/fleet.manifestwork.io_rolloutapprovals.yaml" manifests/hub/
 # Placement and PlacementDecision, for hubs without OCM only: where OCM runs,
 # its ClusterManager owns these CRDs.
 mv "$out/cluster.open-cluster-management.io_placements.yaml" manifests/placement/

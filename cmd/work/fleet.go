@@ -22,7 +22,7 @@ func newFleetCommand() *cobra.Command {
 	get := &cobra.Command{Use: "get", Short: "List objects of the hub", Args: cobra.NoArgs, RunE: helpOnly}
 	get.AddCommand(newGetWorksCommand(o))
 	cmd.AddCommand(newStatusCommand(o), get, newPauseCommand(o, true), newPauseCommand(o, false), newWaitCommand(o),
-		newHistoryCommand(o), newUndoCommand(o))
+		newHistoryCommand(o), newUndoCommand(o), newApproveCommand(o))
 	return cmd
 }
 
@@ -115,5 +115,14 @@ func newUndoCommand(o *cli.Options) *cobra.Command {
 		"  work fleet undo web -n fleet\n  work fleet undo web -n fleet --to-revision 1", o, uo.Validate,
 		func(ctx context.Context, name string) error { return cli.Undo(ctx, o, uo, name) })
 	cmd.Flags().Int64Var(&uo.ToRevision, "to-revision", 0, "The revision to go back to (its number in work fleet history); 0 is the newest one that is not current.")
+	return cmd
+}
+
+func newApproveCommand(o *cli.Options) *cobra.Command {
+	var ao cli.ApproveOptions
+	cmd := fleetCommand("approve NAME --group PLACEMENT/GROUP", "Approve a gated decision group for the current revision (the RolloutApproval the rollout waits for)",
+		"  work fleet approve web -n fleet --group prod/1", o, ao.Validate,
+		func(ctx context.Context, name string) error { return cli.Approve(ctx, o, ao, name) })
+	cmd.Flags().StringVar(&ao.Group, "group", "", "The group to approve, as <placement>/<group name or index> (the condition RolloutWaiting names it).")
 	return cmd
 }

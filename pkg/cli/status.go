@@ -23,9 +23,12 @@ import (
 // StatusView is what status shows of a replica set: its rollout at a
 // glance and one row per cluster. -o yaml and -o json print it as it is.
 type StatusView struct {
-	Name       string                                     `json:"name"`
-	Namespace  string                                     `json:"namespace"`
-	Paused     bool                                       `json:"paused"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+	Paused    bool   `json:"paused"`
+	// Waiting is what a gate holds the rollout for (RolloutWaiting's reason
+	// and message), when it does.
+	Waiting    string                                     `json:"waiting,omitempty"`
 	Summary    workv1alpha1.ManifestWorkReplicaSetSummary `json:"summary"`
 	Placements []workv1alpha1.PlacementSummary            `json:"placements,omitempty"`
 	Conditions []metav1.Condition                         `json:"conditions,omitempty"`
@@ -98,6 +101,7 @@ func statusView(rs *workv1alpha1.ManifestWorkReplicaSet, works []workv1.Manifest
 	v := StatusView{
 		Name: rs.Name, Namespace: rs.Namespace,
 		Paused:     rs.Annotations[replicaset.PausedAnnotation] == "true",
+		Waiting:    waitingText(rs),
 		Summary:    rs.Status.Summary,
 		Placements: rs.Status.PlacementsSummary,
 		Conditions: rs.Status.Conditions,
@@ -121,6 +125,15 @@ func statusView(rs *workv1alpha1.ManifestWorkReplicaSet, works []workv1.Manifest
 		})
 	}
 	return v
+}
+
+// waitingText is "<reason>: <message>" of RolloutWaiting when it is True, else "".
+func waitingText(rs *workv1alpha1.ManifestWorkReplicaSet) string {
+	c := apimeta.FindStatusCondition(rs.Status.Conditions, replicaset.ConditionRolloutWaiting)
+	if c == nil || c.Status != metav1.ConditionTrue {
+		return ""
+	}
+	return c.Reason + ": " + c.Message
 }
 
 func sortWorks(works []workv1.ManifestWork) {
@@ -202,6 +215,9 @@ func printStatus(w io.Writer, v StatusView, o *Options, wide bool) error {
 	}
 	s := v.Summary
 	fmt.Fprintf(w, "Name:        %s\nNamespace:   %s\nPaused:      %s\n", v.Name, v.Namespace, paused)
+	if v.Waiting != "" {
+		fmt.Fprintf(w, "Waiting:     %s\n", v.Waiting)
+	}
 	fmt.Fprintf(w, "Clusters:    %d selected, %d updated, %d applied, %d available, %d progressing, %d degraded\n",
 		s.DesiredTotal, s.Updated, s.Applied, s.Available, s.Progressing, s.Degraded)
 	for i, p := range v.Placements {

@@ -18,6 +18,7 @@ import (
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
@@ -72,6 +73,9 @@ func (h *hub) runReplicaSets(ctx context.Context, w *wiring) {
 	if revisions != nil {
 		synced = append(synced, d.Revisions.Informer().HasSynced)
 	}
+	if withApprovals(ctx, w, &d) {
+		synced = append(synced, d.Approvals.Informer().HasSynced)
+	}
 	c, err := replicaset.New(d)
 	if err != nil {
 		logger.Error(err, "ManifestWorkReplicaSets are not handled: the controller cannot be built")
@@ -115,6 +119,39 @@ func revisionsOff(ctx context.Context, kube kubernetes.Interface) string {
 	}
 	return "the hub's identity may not list controllerrevisions (group apps) in all namespaces; grant it get, list, watch, " +
 		"create, update, patch and delete on them (work hub's ClusterRole does) and restart work hub; the rollouts go on meanwhile"
+}
+
+// withApprovals gives the controller the hub's RolloutApprovals (from the
+// shared factory, started with the others) and returns true; or, when the
+// hub does not serve them or does not let it list them, says why in
+// d.ApprovalsOff and in the log (once) and returns false.
+func withApprovals(ctx context.Context, w *wiring, d *replicaset.Deps) bool {
+	if d.ApprovalsOff = approvalsOff(ctx, w.client); d.ApprovalsOff != "" {
+		klog.FromContext(ctx).Info("Warning: approval gates of replica sets stay closed: "+d.ApprovalsOff,
+			"condition", replicaset.ConditionRolloutWaiting)
+		return false
+	}
+	d.Approvals = w.informers.Fleet().V1alpha1().RolloutApprovals()
+	return true
+}
+
+// approvalsOff says why the controller cannot keep RolloutApprovals on this
+// hub: the CRD is not installed (as under OCM's ClusterManager, which
+// installs OCM's only), or its identity may not list them; "" when it may,
+// or when the answer is neither (the informer retries then).
+func approvalsOff(ctx context.Context, client workclient.Interface) string {
+	_, err := client.FleetV1alpha1().RolloutApprovals("").List(ctx, metav1.ListOptions{Limit: 1})
+	const grant = "; the rollouts without approval gates go on"
+	switch {
+	case apierrors.IsNotFound(err):
+		return "the hub does not serve rolloutapprovals.fleet.manifestwork.io: apply manifests/hub/" +
+			"fleet.manifestwork.io_rolloutapprovals.yaml and restart work hub" + grant
+	case apierrors.IsForbidden(err):
+		return "the hub's identity may not list rolloutapprovals (group fleet.manifestwork.io) in all namespaces; " +
+			"grant it get, list, watch, create and delete on them (work hub's ClusterRole does; on an OCM hub, deploy/ocm-hub) " +
+			"and restart work hub" + grant
+	}
+	return ""
 }
 
 // eventComponent is the source of the Events on replica sets.

@@ -21,6 +21,8 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/klog/v2"
 
+	"github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
+	"github.com/manifestwork/work/pkg/client/informers/externalversions"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
 )
 
@@ -96,4 +98,36 @@ func TestWithRevisions(t *testing.T) {
 	assert.NotNil(t, withRevisions(t.Context(), kubefake.NewClientset(), &d))
 	assert.NotNil(t, d.Revisions)
 	assert.Empty(t, d.RevisionsOff)
+}
+
+// A hub without the RolloutApproval CRD, or one that refuses the right to
+// list approvals, leaves the controller without them and says why once;
+// one that serves them gives it their informer.
+func TestWithApprovals(t *testing.T) {
+	for name, refusal := range map[string]struct {
+		err  error
+		says string
+	}{
+		"no CRD":    {apierrors.NewNotFound(schema.GroupResource{Group: "fleet.manifestwork.io", Resource: "rolloutapprovals"}, ""), "apply manifests/hub/fleet.manifestwork.io_rolloutapprovals.yaml"},
+		"forbidden": {apierrors.NewForbidden(schema.GroupResource{Group: "fleet.manifestwork.io", Resource: "rolloutapprovals"}, "", errors.New("no")), "may not list rolloutapprovals"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			client := fake.NewSimpleClientset()
+			client.PrependReactor("list", "rolloutapprovals", func(clienttesting.Action) (bool, runtime.Object, error) {
+				return true, nil, refusal.err
+			})
+			var buf bytes.Buffer
+			var d replicaset.Deps
+			w := &wiring{client: client, informers: externalversions.NewSharedInformerFactory(client, 0)}
+			assert.False(t, withApprovals(logContext(t, &buf), w, &d))
+			assert.Nil(t, d.Approvals)
+			assert.Contains(t, d.ApprovalsOff, refusal.says)
+			assert.Equal(t, 1, strings.Count(buf.String(), "approval gates of replica sets stay closed"))
+		})
+	}
+	client := fake.NewSimpleClientset()
+	d := replicaset.Deps{}
+	assert.True(t, withApprovals(t.Context(), &wiring{client: client, informers: externalversions.NewSharedInformerFactory(client, 0)}, &d))
+	assert.NotNil(t, d.Approvals)
+	assert.Empty(t, d.ApprovalsOff)
 }

@@ -27,6 +27,7 @@ func TestDeployBasesApply(t *testing.T) {
 	for _, tc := range []struct{ cluster, base string }{
 		{framework.HubName, "hub"},
 		{framework.HubName, "hub-without-webhook"},
+		{framework.HubName, "ocm-hub"},
 		{framework.HubName, "cluster-namespace"},
 		{"cluster1", "agent"},
 	} {
@@ -173,6 +174,10 @@ func TestDeployedRBACIsLeastPrivilege(t *testing.T) {
 		resource, sub, _ := strings.Cut(resource, "/")
 		return authorizationv1.ResourceAttributes{Namespace: ns, Verb: verb, Group: "cluster.open-cluster-management.io", Resource: resource, Subresource: sub}
 	}
+	fleet := func(ns, verb, resource string) authorizationv1.ResourceAttributes {
+		resource, sub, _ := strings.Cut(resource, "/")
+		return authorizationv1.ResourceAttributes{Namespace: ns, Verb: verb, Group: "fleet.manifestwork.io", Resource: resource, Subresource: sub}
+	}
 	core := func(ns, verb, resource string) authorizationv1.ResourceAttributes {
 		return authorizationv1.ResourceAttributes{Namespace: ns, Verb: verb, Resource: resource}
 	}
@@ -200,6 +205,9 @@ func TestDeployedRBACIsLeastPrivilege(t *testing.T) {
 		{"hub does not write placements", framework.HubName, hub, placement("default", "update", "placements"), false},
 		{"hub does not write decisions", framework.HubName, hub, placement("default", "patch", "placementdecisions"), false},
 		{"hub does not write decisions' status", framework.HubName, hub, placement("default", "update", "placementdecisions/status"), false},
+		{"hub creates approvals", framework.HubName, hub, fleet("default", "create", "rolloutapprovals"), true},
+		{"hub watches approvals", framework.HubName, hub, fleet("", "watch", "rolloutapprovals"), true},
+		{"hub does not approve", framework.HubName, hub, fleet("default", "patch", "rolloutapprovals/status"), false},
 		{"hub reads no secrets", framework.HubName, hub, core("cluster1", "get", "secrets"), false},
 		{"hub has no lease elsewhere", framework.HubName, hub, authorizationv1.ResourceAttributes{Namespace: "cluster1", Verb: "update", Group: "coordination.k8s.io", Resource: "leases"}, false},
 

@@ -29,10 +29,15 @@ import (
 // whose new template waits (pause, wait 3, resume), a rollout stopped by a
 // cluster past its progressDeadline (wait 1, status 1), and usage and
 // connection errors (2); then history and undo bring the first template
-// back (checkFleetUndo).
+// back (checkFleetUndo); then an approval gate on group 1 {cluster2,
+// cluster3} holds until `work fleet approve` (checkFleetGate).
 func TestFleetCLI(t *testing.T) {
 	e := setup(t)
-	startFleet(t, e)
+	startFleetClusters(t, e)
+	hub := startFleetHub(t, e)
+	// Two decision groups: {cluster1} and {cluster2, cluster3}; Progressive
+	// rolls them out as one until a gate parts them.
+	writeFleetPlacementGroups(t, e, fleetClusters[:1], fleetClusters[1:])
 	createFleetReplicaSet(t, e, fleetTemplate(fleetDeployment(nil)),
 		workv1alpha1.RolloutConfig{ProgressDeadline: "10s", MaxFailures: intstr.FromInt32(0)})
 	plugin := filepath.Join(t.TempDir(), "kubectl-work")
@@ -111,6 +116,7 @@ func TestFleetCLI(t *testing.T) {
 	assert.Regexp(t, `cluster1\s+[0-9a-f]{10}\s+True\s+True\s+`, res.Stdout, "cluster1 applied and progressing")
 
 	checkFleetUndo(t, e, work)
+	checkFleetGate(t, e, hub, work)
 
 	// Usage and connection errors: 2.
 	for _, args := range [][]string{

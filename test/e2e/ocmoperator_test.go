@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -317,16 +318,20 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 	require.NoError(t, hub.EnsureNamespaces(ctx, ns, "cluster1"))
 	applyPlacement(t, hub, ns, placement, placement+"-decision-1", "cluster1")
 	sets := hub.Work.WorkV1alpha1().ManifestWorkReplicaSets(ns)
-	_, err = sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: rs},
-		Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
-			ManifestWorkTemplate: fixture.NewWork("x", "x").WithManifest(
-				fixture.ConfigMap("default", rs, map[string]string{"color": "blue"})).Build().Spec,
-			PlacementRefs: []workv1alpha1.LocalPlacementReference{{Name: placement,
-				RolloutStrategy: workv1alpha1.RolloutStrategy{Type: workv1alpha1.All}}},
-		},
-	}, metav1.CreateOptions{})
-	require.NoError(t, err)
+	// createSet creates the replica set, rolled out with All, its ConfigMap of color.
+	createSet := func(color string) {
+		_, err := sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: rs},
+			Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
+				ManifestWorkTemplate: fixture.NewWork("x", "x").WithManifest(
+					fixture.ConfigMap("default", rs, map[string]string{"color": color})).Build().Spec,
+				PlacementRefs: []workv1alpha1.LocalPlacementReference{{Name: placement,
+					RolloutStrategy: workv1alpha1.RolloutStrategy{Type: workv1alpha1.All}}},
+			},
+		}, metav1.CreateOptions{})
+		require.NoError(t, err)
+	}
+	createSet("blue")
 
 	works := hub.Work.WorkV1().ManifestWorks("cluster1")
 	framework.Eventually(t, convergeTimeout, func() error {
@@ -397,4 +402,42 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 	assert.Equal(t, http.StatusOK, httpsProbe(manager.SecureAddr))
 	assert.Equal(t, http.StatusOK, startuptest.Status("http://"+manager.HealthAddr+"/readyz"))
 	assert.Equal(t, 1, strings.Count(manager.Tail(100000), "may not create tokenreviews"), "said once")
+
+	// deploy/ocm-hub grants the ServiceAccount of OCM's work controller
+	// what revisions and approval gates need, beside the RolloutApproval
+	// CRD; restarted, the manager records revisions.
+	require.Equal(t, "work-controller-sa", sa, "the subject of deploy/ocm-hub")
+	for _, args := range [][]string{
+		{"-f", framework.RepoPath("manifests", "hub", "fleet.manifestwork.io_rolloutapprovals.yaml")},
+		{"-k", framework.DeployBase("ocm-hub")},
+	} {
+		cmd := exec.CommandContext(ctx, filepath.Join(e.Bin, "kubectl"), append([]string{"--kubeconfig", hub.Kubeconfig, "apply"}, args...)...)
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "kubectl apply %v: %s", args, out)
+	}
+	user := "system:serviceaccount:" + framework.ClusterManagerNamespace + ":" + sa
+	for _, attrs := range []authorizationv1.ResourceAttributes{
+		{Verb: "list", Group: "apps", Resource: "controllerrevisions"},
+		{Verb: "list", Group: "fleet.manifestwork.io", Resource: "rolloutapprovals"},
+	} {
+		waitAllowed(t, hub.Kube, user, nil, attrs)
+	}
+	const approvalsOff = "approval gates of replica sets stay closed"
+	off := strings.Count(manager.Tail(100000), approvalsOff)
+	assert.Equal(t, 1, off, "without the CRD, the manager says once that approval gates stay closed")
+	require.NoError(t, manager.Restart(convergeTimeout))
+	createSet("green")
+	t.Cleanup(func() { _ = sets.Delete(context.Background(), rs, metav1.DeleteOptions{}) })
+	framework.Eventually(t, convergeTimeout, func() error {
+		got, err := sets.Get(ctx, rs, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if c := apimeta.FindStatusCondition(got.Status.Conditions, replicaset.ConditionRevisionsRecorded); c == nil || c.Status != metav1.ConditionTrue {
+			return fmt.Errorf("RevisionsRecorded %+v", c)
+		}
+		return nil
+	}, "with deploy/ocm-hub, the manager records revisions")
+	assert.Equal(t, off, strings.Count(manager.Tail(100000), approvalsOff), "restarted, approvals are on")
 }

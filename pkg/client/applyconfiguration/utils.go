@@ -7,12 +7,14 @@ package applyconfiguration
 
 import (
 	v1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
+	v1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	v1 "github.com/manifestwork/work/pkg/apis/work/v1"
-	v1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	clusterv1beta1 "github.com/manifestwork/work/pkg/client/applyconfiguration/cluster/v1beta1"
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/client/applyconfiguration/fleet/v1alpha1"
 	internal "github.com/manifestwork/work/pkg/client/applyconfiguration/internal"
 	workv1 "github.com/manifestwork/work/pkg/client/applyconfiguration/work/v1"
-	workv1alpha1 "github.com/manifestwork/work/pkg/client/applyconfiguration/work/v1alpha1"
+	applyconfigurationworkv1alpha1 "github.com/manifestwork/work/pkg/client/applyconfiguration/work/v1alpha1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
@@ -67,6 +69,14 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &clusterv1beta1.SpreadPolicyApplyConfiguration{}
 	case v1beta1.SchemeGroupVersion.WithKind("Toleration"):
 		return &clusterv1beta1.TolerationApplyConfiguration{}
+
+		// Group=fleet.manifestwork.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithKind("RolloutApproval"):
+		return &fleetv1alpha1.RolloutApprovalApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("RolloutApprovalSpec"):
+		return &fleetv1alpha1.RolloutApprovalSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("RolloutApprovalStatus"):
+		return &fleetv1alpha1.RolloutApprovalStatusApplyConfiguration{}
 
 		// Group=work.open-cluster-management.io, Version=v1
 	case v1.SchemeGroupVersion.WithKind("AppliedManifestResourceMeta"):
@@ -129,32 +139,32 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &workv1.UpdateStrategyApplyConfiguration{}
 
 		// Group=work.open-cluster-management.io, Version=v1alpha1
-	case v1alpha1.SchemeGroupVersion.WithKind("LocalPlacementReference"):
-		return &workv1alpha1.LocalPlacementReferenceApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("MandatoryDecisionGroup"):
-		return &workv1alpha1.MandatoryDecisionGroupApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("MandatoryDecisionGroups"):
-		return &workv1alpha1.MandatoryDecisionGroupsApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSet"):
-		return &workv1alpha1.ManifestWorkReplicaSetApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSetSpec"):
-		return &workv1alpha1.ManifestWorkReplicaSetSpecApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSetStatus"):
-		return &workv1alpha1.ManifestWorkReplicaSetStatusApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSetSummary"):
-		return &workv1alpha1.ManifestWorkReplicaSetSummaryApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("PlacementSummary"):
-		return &workv1alpha1.PlacementSummaryApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("RolloutAll"):
-		return &workv1alpha1.RolloutAllApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("RolloutConfig"):
-		return &workv1alpha1.RolloutConfigApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("RolloutProgressive"):
-		return &workv1alpha1.RolloutProgressiveApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("RolloutProgressivePerGroup"):
-		return &workv1alpha1.RolloutProgressivePerGroupApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("RolloutStrategy"):
-		return &workv1alpha1.RolloutStrategyApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("LocalPlacementReference"):
+		return &applyconfigurationworkv1alpha1.LocalPlacementReferenceApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("MandatoryDecisionGroup"):
+		return &applyconfigurationworkv1alpha1.MandatoryDecisionGroupApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("MandatoryDecisionGroups"):
+		return &applyconfigurationworkv1alpha1.MandatoryDecisionGroupsApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSet"):
+		return &applyconfigurationworkv1alpha1.ManifestWorkReplicaSetApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSetSpec"):
+		return &applyconfigurationworkv1alpha1.ManifestWorkReplicaSetSpecApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSetStatus"):
+		return &applyconfigurationworkv1alpha1.ManifestWorkReplicaSetStatusApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSetSummary"):
+		return &applyconfigurationworkv1alpha1.ManifestWorkReplicaSetSummaryApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("PlacementSummary"):
+		return &applyconfigurationworkv1alpha1.PlacementSummaryApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("RolloutAll"):
+		return &applyconfigurationworkv1alpha1.RolloutAllApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("RolloutConfig"):
+		return &applyconfigurationworkv1alpha1.RolloutConfigApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("RolloutProgressive"):
+		return &applyconfigurationworkv1alpha1.RolloutProgressiveApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("RolloutProgressivePerGroup"):
+		return &applyconfigurationworkv1alpha1.RolloutProgressivePerGroupApplyConfiguration{}
+	case workv1alpha1.SchemeGroupVersion.WithKind("RolloutStrategy"):
+		return &applyconfigurationworkv1alpha1.RolloutStrategyApplyConfiguration{}
 
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	http "net/http"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/cluster/v1beta1"
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1alpha1"
 	discovery "k8s.io/client-go/discovery"
@@ -20,6 +21,7 @@ import (
 type Interface interface {
 	Discovery() discovery.DiscoveryInterface
 	ClusterV1beta1() clusterv1beta1.ClusterV1beta1Interface
+	FleetV1alpha1() fleetv1alpha1.FleetV1alpha1Interface
 	WorkV1() workv1.WorkV1Interface
 	WorkV1alpha1() workv1alpha1.WorkV1alpha1Interface
 }
@@ -28,6 +30,7 @@ type Interface interface {
 type Clientset struct {
 	*discovery.DiscoveryClient
 	clusterV1beta1 *clusterv1beta1.ClusterV1beta1Client
+	fleetV1alpha1  *fleetv1alpha1.FleetV1alpha1Client
 	workV1         *workv1.WorkV1Client
 	workV1alpha1   *workv1alpha1.WorkV1alpha1Client
 }
@@ -35,6 +38,11 @@ type Clientset struct {
 // ClusterV1beta1 retrieves the ClusterV1beta1Client
 func (c *Clientset) ClusterV1beta1() clusterv1beta1.ClusterV1beta1Interface {
 	return c.clusterV1beta1
+}
+
+// FleetV1alpha1 retrieves the FleetV1alpha1Client
+func (c *Clientset) FleetV1alpha1() fleetv1alpha1.FleetV1alpha1Interface {
+	return c.fleetV1alpha1
 }
 
 // WorkV1 retrieves the WorkV1Client
@@ -95,6 +103,10 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	if err != nil {
 		return nil, err
 	}
+	cs.fleetV1alpha1, err = fleetv1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
+	if err != nil {
+		return nil, err
+	}
 	cs.workV1, err = workv1.NewForConfigAndClient(&configShallowCopy, httpClient)
 	if err != nil {
 		return nil, err
@@ -125,6 +137,7 @@ func NewForConfigOrDie(c *rest.Config) *Clientset {
 func New(c rest.Interface) *Clientset {
 	var cs Clientset
 	cs.clusterV1beta1 = clusterv1beta1.New(c)
+	cs.fleetV1alpha1 = fleetv1alpha1.New(c)
 	cs.workV1 = workv1.New(c)
 	cs.workV1alpha1 = workv1alpha1.New(c)
 

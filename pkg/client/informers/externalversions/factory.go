@@ -12,6 +12,7 @@ import (
 
 	versioned "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	cluster "github.com/manifestwork/work/pkg/client/informers/externalversions/cluster"
+	fleet "github.com/manifestwork/work/pkg/client/informers/externalversions/fleet"
 	internalinterfaces "github.com/manifestwork/work/pkg/client/informers/externalversions/internalinterfaces"
 	work "github.com/manifestwork/work/pkg/client/informers/externalversions/work"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -244,11 +245,16 @@ type SharedInformerFactory interface {
 	InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer
 
 	Cluster() cluster.Interface
+	Fleet() fleet.Interface
 	Work() work.Interface
 }
 
 func (f *sharedInformerFactory) Cluster() cluster.Interface {
 	return cluster.New(f, f.namespace, f.tweakListOptions)
+}
+
+func (f *sharedInformerFactory) Fleet() fleet.Interface {
+	return fleet.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Work() work.Interface {

@@ -9,8 +9,9 @@ import (
 	fmt "fmt"
 
 	v1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
+	v1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	v1 "github.com/manifestwork/work/pkg/apis/work/v1"
-	v1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
@@ -47,6 +48,10 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	case v1beta1.SchemeGroupVersion.WithResource("placementdecisions"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Cluster().V1beta1().PlacementDecisions().Informer()}, nil
 
+		// Group=fleet.manifestwork.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithResource("rolloutapprovals"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Fleet().V1alpha1().RolloutApprovals().Informer()}, nil
+
 		// Group=work.open-cluster-management.io, Version=v1
 	case v1.SchemeGroupVersion.WithResource("appliedmanifestworks"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Work().V1().AppliedManifestWorks().Informer()}, nil
@@ -54,7 +59,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Work().V1().ManifestWorks().Informer()}, nil
 
 		// Group=work.open-cluster-management.io, Version=v1alpha1
-	case v1alpha1.SchemeGroupVersion.WithResource("manifestworkreplicasets"):
+	case workv1alpha1.SchemeGroupVersion.WithResource("manifestworkreplicasets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Work().V1alpha1().ManifestWorkReplicaSets().Informer()}, nil
 
 	}

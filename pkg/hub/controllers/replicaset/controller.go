@@ -33,9 +33,11 @@ import (
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	clusterinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/cluster/v1beta1"
+	fleetinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/fleet/v1alpha1"
 	workinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1"
 	rsinformers "github.com/manifestwork/work/pkg/client/informers/externalversions/work/v1alpha1"
 	clusterlisters "github.com/manifestwork/work/pkg/client/listers/cluster/v1beta1"
+	fleetlisters "github.com/manifestwork/work/pkg/client/listers/fleet/v1alpha1"
 	rslisters "github.com/manifestwork/work/pkg/client/listers/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/metrics"
 )
@@ -68,6 +70,11 @@ type Deps struct {
 	Revisions      appsinformers.ControllerRevisionInformer
 	RevisionClient appsv1client.ControllerRevisionsGetter
 	RevisionsOff   string
+	// Approvals are the hub's RolloutApprovals, created with Client; nil
+	// keeps every approval gate closed, and ApprovalsOff says why in
+	// RolloutWaiting (the CRD is not installed, or the hub refused the right).
+	Approvals    fleetinformers.RolloutApprovalInformer
+	ApprovalsOff string
 }
 
 // Controller reconciles ManifestWorkReplicaSets.
@@ -90,13 +97,17 @@ type Controller struct {
 	revisionClient appsv1client.ControllerRevisionsGetter
 	revisionsOff   string              // why they are not, when the hub refused the right
 	blocked        byRevision[blocked] // the templates whose recording the hub refused
+
+	approvals    fleetlisters.RolloutApprovalLister // nil: approval gates stay closed
+	approvalsOff string                             // why, when they are off
 }
 
 // New returns the controller, ready to Run. It adds its indexes to the
 // replica set and work informers (started or not).
 // It is woken by its replica sets, by works with the replica set label, and
-// by the Placements and PlacementDecisions its replica sets refer to; a soak
-// time or a progress deadline queues the replica set again when it ends.
+// by the Placements and PlacementDecisions its replica sets refer to, and by
+// their ControllerRevisions and RolloutApprovals; a soak time, a progress
+// deadline or a bake time queues the replica set again when it ends.
 func New(d Deps) (factory.Controller, error) {
 	if err := addIndexers(d); err != nil {
 		return nil, err
@@ -109,6 +120,9 @@ func New(d Deps) (factory.Controller, error) {
 		WithInformersQueueKeysFunc(c.replicaSetsOfDecision, d.Decisions.Informer())
 	if d.Revisions != nil {
 		f = f.WithInformersQueueKeysFunc(replicaSetOfRevision, d.Revisions.Informer())
+	}
+	if d.Approvals != nil {
+		f = f.WithInformersQueueKeysFunc(replicaSetOfApproval, d.Approvals.Informer())
 	}
 	return f.WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder), nil
@@ -139,9 +153,13 @@ func newController(d Deps) *Controller {
 
 		revisionClient: d.RevisionClient,
 		revisionsOff:   d.RevisionsOff,
+		approvalsOff:   d.ApprovalsOff,
 	}
 	if d.Revisions != nil {
 		c.revisions = d.Revisions.Lister()
+	}
+	if d.Approvals != nil {
+		c.approvals = d.Approvals.Lister()
 	}
 	return c
 }

@@ -154,6 +154,7 @@ func newHarnessWith(t *testing.T, kube *kubefake.Clientset, objs ...runtime.Obje
 		Decisions:   informers.Cluster().V1beta1().PlacementDecisions(),
 		Events:      events,
 		Clock:       clk,
+		Approvals:   informers.Fleet().V1alpha1().RolloutApprovals(),
 	}
 	if kube != nil {
 		d.Revisions = kubeinformers.NewSharedInformerFactory(kube, 0).Apps().V1().ControllerRevisions()
@@ -235,6 +236,9 @@ func (h *harness) refresh() {
 	replace(h.informers.Work().V1alpha1().ManifestWorkReplicaSets().Informer(), len(sets.Items), func(i int) any { return &sets.Items[i] })
 	replace(h.informers.Cluster().V1beta1().Placements().Informer(), len(placements.Items), func(i int) any { return &placements.Items[i] })
 	replace(h.informers.Cluster().V1beta1().PlacementDecisions().Informer(), len(decisions.Items), func(i int) any { return &decisions.Items[i] })
+	approvals, err := h.client.FleetV1alpha1().RolloutApprovals("").List(ctx, metav1.ListOptions{})
+	require.NoError(h.t, err)
+	replace(h.informers.Fleet().V1alpha1().RolloutApprovals().Informer(), len(approvals.Items), func(i int) any { return &approvals.Items[i] })
 	if h.kube != nil {
 		revs, err := h.kube.AppsV1().ControllerRevisions("").List(ctx, metav1.ListOptions{})
 		require.NoError(h.t, err)

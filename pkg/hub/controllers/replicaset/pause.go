@@ -68,7 +68,7 @@ func named(names []string) string {
 
 // rolledOutMessage is the message of PlacementRolledOut while the rollout
 // has not reached every cluster: empty as in OCM, unless it is paused,
-// stopped or aborted. Its reason stays OCM's Progressing, which OCM's clients match on.
+// stopped, aborted or waiting at a gate. Its reason stays OCM's Progressing, which OCM's clients match on.
 func rolledOutMessage(d deployment, stopped bool) string {
 	var parts []string
 	if d.paused {
@@ -79,6 +79,12 @@ func rolledOutMessage(d deployment, stopped bool) string {
 	}
 	if d.abort.held {
 		parts = append(parts, "Aborted: see the condition "+ConditionRolloutAborted)
+	}
+	for _, p := range d.placements {
+		if p.wait != nil && p.wait.waiting {
+			parts = append(parts, "Waiting at a gate: see the condition "+ConditionRolloutWaiting)
+			break
+		}
 	}
 	return strings.Join(parts, "; ")
 }

@@ -90,6 +90,7 @@ type deployment struct {
 	hash     string
 	revision revisionOutcome // how recording the current revision went
 	abort    abortState      // what on-failure says, and whether the pass aborted or holds
+	gates    gateSpec        // what the gate annotations say
 }
 
 type placementResult struct {
@@ -99,6 +100,7 @@ type placementResult struct {
 	waiting   []string // clusters it selects whose work lacks the current template
 	succeeded int
 	failures  []failure // set when failures stopped the rollout short of waiting clusters
+	wait      *gateWait // what a gate holds it for; nil when none
 }
 
 // plan is one placement reference with what its decisions say.
@@ -122,7 +124,7 @@ type plan struct {
 func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, rev revisionOutcome,
 	abort abortState) (map[string]*workv1.ManifestWork, deployment, error) {
 	works, extras := c.worksByCluster(rs)
-	d := deployment{paused: isPaused(rs), hash: rev.hash, abort: abort}
+	d := deployment{paused: isPaused(rs), hash: rev.hash, revision: rev, abort: abort, gates: parseGates(rs)}
 	var errs []error
 	for _, w := range extras {
 		if d.paused {
@@ -196,9 +198,7 @@ func (c *Controller) rollOutAll(ctx context.Context, rs *workv1alpha1.ManifestWo
 		}
 		errs = append(errs, err)
 		d.placements = append(d.placements, *res)
-		if recheck > 0 && (d.recheckAfter == 0 || recheck < d.recheckAfter) {
-			d.recheckAfter = recheck
-		}
+		d.recheckAfter = earliest(d.recheckAfter, recheck)
 	}
 	return errors.Join(errs...)
 }
@@ -247,13 +247,17 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 			}
 		}
 	}
-	decision, err := Decide(p.ref.RolloutStrategy, groups, states, now)
+	open, gateRecheck, gateErr := groups, time.Duration(0), error(nil)
+	if !d.paused {
+		open, res.wait, gateRecheck, gateErr = c.gateGroups(ctx, rs, p, groups, states, works, now, d)
+	}
+	decision, err := Decide(p.ref.RolloutStrategy, open, states, now)
 	if err != nil {
 		return nil, 0, fmt.Errorf("placement %s: %w", p.ref.Name, err)
 	}
-	var applyErr error
+	applyErr := gateErr
 	if !d.paused {
-		applyErr = c.applyWorks(ctx, rs, target{placement: p.ref.Name, hash: d.hash}, decision.ToApply(), works)
+		applyErr = errors.Join(gateErr, c.applyWorks(ctx, rs, target{placement: p.ref.Name, hash: d.hash}, decision.ToApply(), works))
 	}
 	for _, g := range groups {
 		for _, cluster := range g.Clusters {
@@ -267,7 +271,15 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 	if decision.MaxFailuresReached && len(res.waiting) > 0 {
 		res.failures = failuresOf(states, decision, works)
 	}
-	return res, decision.RecheckAfter, applyErr
+	return res, earliest(decision.RecheckAfter, gateRecheck), applyErr
+}
+
+// earliest is the shorter of two waits, zero meaning none.
+func earliest(a, b time.Duration) time.Duration {
+	if a == 0 || b > 0 && b < a {
+		return b
+	}
+	return a
 }
 
 // owners maps each selected cluster to the placement it belongs to.

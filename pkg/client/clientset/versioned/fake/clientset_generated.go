@@ -10,6 +10,8 @@ import (
 	clientset "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	clusterv1beta1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/cluster/v1beta1"
 	fakeclusterv1beta1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/cluster/v1beta1/fake"
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/fleet/v1alpha1"
+	fakefleetv1alpha1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/fleet/v1alpha1/fake"
 	workv1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1"
 	fakeworkv1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1/fake"
 	workv1alpha1 "github.com/manifestwork/work/pkg/client/clientset/versioned/typed/work/v1alpha1"
@@ -130,6 +132,11 @@ var (
 // ClusterV1beta1 retrieves the ClusterV1beta1Client
 func (c *Clientset) ClusterV1beta1() clusterv1beta1.ClusterV1beta1Interface {
 	return &fakeclusterv1beta1.FakeClusterV1beta1{Fake: &c.Fake}
+}
+
+// FleetV1alpha1 retrieves the FleetV1alpha1Client
+func (c *Clientset) FleetV1alpha1() fleetv1alpha1.FleetV1alpha1Interface {
+	return &fakefleetv1alpha1.FakeFleetV1alpha1{Fake: &c.Fake}
 }
 
 // WorkV1 retrieves the WorkV1Client

@@ -7,6 +7,7 @@ package scheme
 
 import (
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,6 +22,7 @@ var Codecs = serializer.NewCodecFactory(Scheme)
 var ParameterCodec = runtime.NewParameterCodec(Scheme)
 var localSchemeBuilder = runtime.SchemeBuilder{
 	clusterv1beta1.AddToScheme,
+	fleetv1alpha1.AddToScheme,
 	workv1.AddToScheme,
 	workv1alpha1.AddToScheme,
 }

@@ -1,0 +1,163 @@
+package replicaset
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
+	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
+)
+
+// gateGroups applies the replica set's gates to one placement's groups: it
+// returns the groups the strategy may roll out now (those before the first
+// closed gate, in rollout order), what the placement waits for, and when to
+// look again (the end of a bake). Reaching an approval gate creates its
+// RolloutApproval, if the cache lacks it. Paused or held, there are no
+// gates (the caller does not ask).
+func (c *Controller) gateGroups(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, p *plan, groups []Group,
+	states []ClusterState, works map[string]*workv1.ManifestWork, now time.Time, d *deployment) ([]Group, *gateWait, time.Duration, error) {
+	name := p.ref.Name
+	if !d.gates.names(name) {
+		return groups, nil, 0, nil
+	}
+	if t := p.ref.RolloutStrategy.Type; t == "" || t == workv1alpha1.All {
+		return groups, &gateWait{reason: ReasonGatesIgnored, message: fmt.Sprintf(
+			"placement %s rolls out with All, which has no groups to wait between: its gates are ignored", name)}, 0, nil
+	}
+	if bad := d.gates.invalidFor(name); len(bad) > 0 {
+		return nil, &gateWait{waiting: true, reason: ReasonInvalidGate, message: fmt.Sprintf(
+			"placement %s holds: %s", name, strings.Join(bad, "; "))}, 0, nil
+	}
+	ordered := rolloutOrder(groups, p.ref.RolloutStrategy)
+	approved := func(g Group) bool {
+		a := c.approvalOf(rs, name, groupID(g.Key), d.hash)
+		return a != nil && apimeta.IsStatusConditionTrue(a.Status.Conditions, fleetv1alpha1.ConditionApproved)
+	}
+	cg := firstClosed(ordered, d.gates.of(name, ordered), progressOf(states, works, now), approved, now)
+	pass := ordered[:cg.pass]
+	switch {
+	case !cg.reached:
+		return pass, nil, 0, nil
+	case cg.kind == gateBake:
+		return pass, &gateWait{waiting: true, reason: ReasonBaking, message: bakeMessage(name, cg)}, cg.left, nil
+	}
+	wait, err := c.awaitApproval(ctx, rs, name, cg.group, d)
+	return pass, wait, 0, err
+}
+
+// awaitApproval creates the RolloutApproval of the group for the current
+// revision when the cache lacks it, and says that the group waits for it.
+func (c *Controller) awaitApproval(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, placement string, g Group,
+	d *deployment) (*gateWait, error) {
+	wait := &gateWait{waiting: true, reason: ReasonAwaitingApproval}
+	gate := placement + "/" + groupID(g.Key)
+	switch {
+	case c.approvals == nil:
+		wait.reason = ReasonApprovalsUnavailable
+		wait.message = fmt.Sprintf("%s waits for an approval, which this hub cannot keep: %s", groupText(placement, g), c.approvalsOff)
+		return wait, nil
+	case d.hash == "":
+		wait.message = fmt.Sprintf("%s waits for an approval, which needs a revision hash: see the condition %s",
+			groupText(placement, g), ConditionRevisionsRecorded)
+		return wait, nil
+	}
+	a := c.approvalOf(rs, placement, groupID(g.Key), d.hash)
+	name := approvalName(rs.Name, placement, groupID(g.Key), d.hash)
+	if a != nil {
+		name = a.Name
+	}
+	wait.message = fmt.Sprintf("%s waits for the approval of %s: RolloutApproval %s; approve with: work fleet approve %s -n %s --group %s",
+		groupText(placement, g), revisionRef{number: d.revision.number, hash: d.hash}, name, rs.Name, rs.Namespace, gate)
+	if a != nil {
+		return wait, nil
+	}
+	err := c.createApproval(ctx, rs, name, fleetv1alpha1.RolloutApprovalSpec{
+		ReplicaSet: rs.Name, Placement: placement, Group: groupID(g.Key), Revision: d.revision.number, RevisionHash: d.hash,
+	})
+	switch {
+	case err == nil, apierrors.IsAlreadyExists(err): // the cache is a write behind: its event queues us again
+		return wait, nil
+	case apierrors.IsForbidden(err), apierrors.IsNotFound(err):
+		wait.reason = ReasonApprovalsUnavailable
+		wait.message = fmt.Sprintf("%s waits for an approval, which this hub refused to create: %v", groupText(placement, g), err)
+		return wait, nil
+	}
+	return wait, err
+}
+
+func (c *Controller) createApproval(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, name string,
+	spec fleetv1alpha1.RolloutApprovalSpec) error {
+	a := &fleetv1alpha1.RolloutApproval{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: rs.Namespace,
+			Name:      name,
+			Labels:    map[string]string{revision.ReplicaSetLabel: rs.Name, revision.HashLabel: spec.RevisionHash},
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(rs,
+				workv1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSet"))},
+		},
+		Spec: spec,
+	}
+	created, err := c.client.FleetV1alpha1().RolloutApprovals(rs.Namespace).Create(ctx, a, metav1.CreateOptions{})
+	if err != nil {
+		return err
+	}
+	klog.FromContext(ctx).V(2).Info("Created approval", "rolloutApproval", klog.KObj(created), "group", spec.Placement+"/"+spec.Group)
+	return nil
+}
+
+// approvalOf is the cached approval of the replica set's group for the
+// revision of hash, found by its labels and spec; nil when there is none.
+// Only an approval the replica set controls counts.
+func (c *Controller) approvalOf(rs *workv1alpha1.ManifestWorkReplicaSet, placement, group, hash string) *fleetv1alpha1.RolloutApproval {
+	if c.approvals == nil || hash == "" {
+		return nil
+	}
+	selector := labels.SelectorFromSet(labels.Set{revision.ReplicaSetLabel: rs.Name, revision.HashLabel: hash})
+	list, err := c.approvals.RolloutApprovals(rs.Namespace).List(selector)
+	if err != nil {
+		return nil
+	}
+	for _, a := range list {
+		if a.Spec.ReplicaSet == rs.Name && a.Spec.Placement == placement && a.Spec.Group == group &&
+			a.Spec.RevisionHash == hash && metav1.IsControlledBy(a, rs) {
+			return a
+		}
+	}
+	return nil
+}
+
+// maxApprovalName bounds an approval's name (a DNS subdomain).
+const maxApprovalName = 253
+
+var notInName = regexp.MustCompile(`[^a-z0-9.-]+`)
+
+// approvalName is <replicaset>-<placement>-<group>-<hash>, lowercased, with
+// what a name may not hold turned to "-", cut to fit before the hash.
+func approvalName(replicaSet, placement, group, hash string) string {
+	prefix := notInName.ReplaceAllString(strings.ToLower(replicaSet+"-"+placement+"-"+group), "-")
+	prefix = strings.TrimRight(workv1.Shorten(prefix, maxApprovalName-len(hash)-1, ""), "-.")
+	return prefix + "-" + hash
+}
+
+// replicaSetOfApproval maps a RolloutApproval to the replica set its label
+// names, in its namespace.
+func replicaSetOfApproval(obj runtime.Object) []string {
+	a, err := apimeta.Accessor(obj)
+	if err != nil || a.GetLabels()[revision.ReplicaSetLabel] == "" {
+		return nil
+	}
+	return []string{cache.NewObjectName(a.GetNamespace(), a.GetLabels()[revision.ReplicaSetLabel]).String()}
+}
