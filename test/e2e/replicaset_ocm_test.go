@@ -162,6 +162,12 @@ var replicaSetOCMDifferences = func() []framework.DifferenceRow {
 			Behaviour: "the condition RevisionsRecorded", OCM: "absent", Ours: "the current revision's number and hash",
 			Reason: "beyond OCM: revision history (OCM's enhancement 229 is not released), without a new field",
 		},
+		// Ours says which generation of the spec each condition describes.
+		framework.DifferenceRow{
+			Case: sbsCase, Path: "replicaset.status.conditions[*].observedGeneration",
+			Behaviour: "the generation of the spec a condition describes", OCM: "absent (0)", Ours: "metadata.generation",
+			Reason: "a reader (work fleet wait) tells the status of the current template from that of the template before an undo",
+		},
 		framework.DifferenceRow{
 			Case: sbsCase, Path: "work[*].metadata.labels.work.manifestwork.io/revision-hash",
 			Behaviour: "the label of the revision a work runs", OCM: "absent", Ours: "the revision's hash",
