@@ -207,16 +207,7 @@ func (c *Controller) rollOutAll(ctx context.Context, rs *workv1alpha1.ManifestWo
 // means its strategy could not be read, and the error says why.
 func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, p *plan, owner map[string]*plan,
 	works map[string]*workv1.ManifestWork, now time.Time, d *deployment) (*placementResult, time.Duration, error) {
-	var groups []Group
-	for _, g := range p.groups {
-		var mine []string
-		for _, cluster := range g.Clusters {
-			if owner[cluster] == p {
-				mine = append(mine, cluster)
-			}
-		}
-		groups = append(groups, Group{Key: g.Key, Clusters: mine})
-	}
+	groups := p.ownGroups(owner)
 	if d.abort.held {
 		res, err := c.goBack(ctx, rs, p, groups, works, d)
 		return res, 0, err
@@ -272,6 +263,21 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 		res.failures = failuresOf(states, decision, works)
 	}
 	return res, earliest(decision.RecheckAfter, gateRecheck), applyErr
+}
+
+// ownGroups are p's decision groups with only the clusters p owns.
+func (p *plan) ownGroups(owner map[string]*plan) []Group {
+	groups := make([]Group, 0, len(p.groups))
+	for _, g := range p.groups {
+		var mine []string
+		for _, cluster := range g.Clusters {
+			if owner[cluster] == p {
+				mine = append(mine, cluster)
+			}
+		}
+		groups = append(groups, Group{Key: g.Key, Clusters: mine})
+	}
+	return groups
 }
 
 // earliest is the shorter of two waits, zero meaning none.
