@@ -147,6 +147,8 @@ step "image: ${image_args[*]%%=*}"
 digest=$("$tool" image -out "$out/image" -version "$version" -revision "$commit" \
   -source "https://github.com/$GITHUB_REPO" -created "$created" "${image_args[@]}")
 echo "$digest" >"$out/image/DIGEST"
+# go-containerregistry writes some blobs 0600 and index.json 0755: readable by all, as the rest.
+find "$out/image" -type f -exec chmod 0644 {} +
 
 helm=$(hack/helm.sh)
 helm_home=$(mktemp -d)
