@@ -19,7 +19,7 @@ OCM_AGENT = $(shell hack/ocm-agent.sh)
 # The MQTT broker of the CloudEvents tests and bench, likewise.
 MQTT_BROKER = $(shell hack/mqtt-broker.sh)
 
-.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm ocm-agent mqtt-broker update-codegen ocm-differences clean webhook-certs image kind-load push bench
+.PHONY: all build test test-unit test-integration test-e2e test-demo verify demo demo-down testbed helm ocm-agent mqtt-broker update-codegen ocm-differences clean webhook-certs image kind-load push bench release release-dry-run
 
 all: build
 
@@ -38,7 +38,7 @@ ocm-agent:
 mqtt-broker:
 	@hack/mqtt-broker.sh
 
-test: testbed helm ocm-agent mqtt-broker test-unit test-integration test-e2e test-demo
+test: testbed helm ocm-agent mqtt-broker test-unit release-dry-run test-integration test-e2e test-demo
 
 test-unit:
 	$(GO) test -count=1 ./cmd/... ./pkg/...
@@ -99,6 +99,20 @@ kind-load:
 
 push:
 	docker push $(IMAGE)
+
+# A release (docs/releasing.md): binaries, archives and SHA256SUMS, the image
+# for linux/amd64 and linux/arm64 as an OCI layout, both charts, the
+# changelog's section, in $(OUTPUT)/release/$(VERSION), and the tag; then the
+# steps that need credentials are printed (PUSH=1 runs them). No Docker.
+release:
+	OUTPUT=$(OUTPUT) IMAGE_REPO=$(IMAGE_REPO) hack/release.sh $(if $(PUSH),--push) $(VERSION)
+
+# The release rehearsed, offline, as make test runs it: the host's platform
+# and linux/arm64 built, the others proved with go list; no tag, no push.
+# test/release checks every artefact against VERSION.
+release-dry-run: helm
+	OUTPUT=$(OUTPUT) IMAGE_REPO=$(IMAGE_REPO) hack/release.sh --dry-run $(VERSION)
+	WORK_RELEASE_DIR=$(CURDIR)/$(OUTPUT)/release/v$(patsubst v%,%,$(VERSION)) WORK_RELEASE_VERSION=$(VERSION) $(GO) test -count=1 ./test/release/...
 
 clean:
 	rm -rf $(OUTPUT)
