@@ -90,7 +90,9 @@ func TestDocsInstallWithHelmPage(t *testing.T) {
 // hand, a replica set whose work reaches cluster1 and reports there, its
 // summary, and its deletion, which takes the work and its object with it;
 // then, over both clusters, a Deployment's rollout that fails on cluster1
-// and aborts, its undo with `work fleet`, the revisions, the other `work
+// and aborts, its undo with `work fleet`; a second replica set over two
+// decision groups held by a bake and an approval gate, approved by a user
+// bound to work-rollout-approver only; the revisions, the other `work
 // fleet` commands, and the deletion. The page's output blocks are what the
 // commands print.
 func TestDocsFleetRolloutsPage(t *testing.T) {
