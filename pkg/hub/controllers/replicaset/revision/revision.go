@@ -17,10 +17,12 @@ import (
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
 
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 )
@@ -52,11 +54,30 @@ const hashLength = 10
 const maxNameLength = 253
 
 // Input is what a cluster's work is rendered from; its canonical JSON is
-// hashed and kept as the ControllerRevision's data. Later inputs (the
-// overrides that apply) join it as fields that are omitted when empty, so
-// that the hashes of today's revisions stay the same.
+// hashed and kept as the ControllerRevision's data. The overrides that
+// apply to the cluster join the template as a field omitted when empty, so
+// that a revision without overrides has the hash it had before overrides
+// existed.
 type Input struct {
 	ManifestWorkTemplate workv1.ManifestWorkSpec `json:"manifestWorkTemplate"`
+	// Overrides are the WorkOverrides with rules that select the cluster,
+	// in the order they apply (render.Input builds them).
+	Overrides []Override `json:"overrides,omitempty"`
+}
+
+// Override is the part of a WorkOverride that applies to a cluster: its
+// name and the rules that select the cluster, in order.
+type Override struct {
+	Name  string `json:"name"`
+	Rules []Rule `json:"rules"`
+}
+
+// Rule is what a rule changes, without how it selects clusters: a change
+// to a rule's selector that still selects the cluster changes nothing there.
+type Rule struct {
+	Manifests []fleetv1alpha1.ManifestSelector `json:"manifests"`
+	Patches   []fleetv1alpha1.Patch            `json:"patches,omitempty"`
+	Drop      bool                             `json:"drop,omitempty"`
 }
 
 // InputOf is the input of the replica set's current revision.
@@ -64,10 +85,30 @@ func InputOf(rs *workv1alpha1.ManifestWorkReplicaSet) Input {
 	return Input{ManifestWorkTemplate: rs.Spec.ManifestWorkTemplate}
 }
 
-// Canonical is the input's JSON with every manifest in canonical form
-// (compact, keys sorted, numbers as written): two inputs that differ only in
-// key order or spacing have the same bytes.
+// Canonical is the input's JSON with every manifest and patch value in
+// canonical form (compact, keys sorted, numbers as written): two inputs
+// that differ only in key order or spacing have the same bytes.
 func Canonical(in Input) ([]byte, error) {
+	overrides := make([]Override, len(in.Overrides))
+	for i, o := range in.Overrides {
+		overrides[i] = Override{Name: o.Name, Rules: make([]Rule, len(o.Rules))}
+		for j, r := range o.Rules {
+			r.Patches = slices.Clone(r.Patches)
+			for k, p := range r.Patches {
+				if p.Value == nil {
+					continue
+				}
+				c, err := canonicalJSON(p.Value.Raw)
+				if err != nil {
+					return nil, fmt.Errorf("override %s, rule %d, patch %d: %w", o.Name, j, k, err)
+				}
+				r.Patches[k].Value = &apiextensionsv1.JSON{Raw: c}
+			}
+			overrides[i].Rules[j] = r
+		}
+	}
+	in.Overrides = overrides
+
 	spec := *in.ManifestWorkTemplate.DeepCopy()
 	for i, m := range spec.Workload.Manifests {
 		raw := m.Raw
