@@ -144,9 +144,9 @@ const (
 	PatchRemove  PatchOp = "remove"
 )
 
-// Patch is one JSON patch operation (RFC 6902).
-//
-// +kubebuilder:validation:XValidation:rule="self.op == 'remove' ? !has(self.value) : has(self.value)",message="add and replace need a value; remove has none"
+// Patch is one JSON patch operation (RFC 6902). CEL cannot see a
+// schemaless field, so that add and replace have a value is checked at
+// rendering (and by admission's webhook), not by the CRD.
 type Patch struct {
 	// Op is add, replace or remove.
 	// +kubebuilder:validation:Required

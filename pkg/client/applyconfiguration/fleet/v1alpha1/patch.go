@@ -13,7 +13,9 @@ import (
 // PatchApplyConfiguration represents a declarative configuration of the Patch type for use
 // with apply.
 //
-// Patch is one JSON patch operation (RFC 6902).
+// Patch is one JSON patch operation (RFC 6902). CEL cannot see a
+// schemaless field, so that add and replace have a value is checked at
+// rendering (and by admission's webhook), not by the CRD.
 type PatchApplyConfiguration struct {
 	// Op is add, replace or remove.
 	Op *fleetv1alpha1.PatchOp `json:"op,omitempty"`
