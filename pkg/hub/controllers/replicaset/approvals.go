@@ -3,6 +3,7 @@ package replicaset
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"time"
@@ -46,7 +47,24 @@ func (c *Controller) gateGroups(ctx context.Context, rs *workv1alpha1.ManifestWo
 		a := c.approvalOf(rs, name, groupID(g.Key), d.hash)
 		return a != nil && apimeta.IsStatusConditionTrue(a.Status.Conditions, fleetv1alpha1.ConditionApproved)
 	}
-	cg := firstClosed(ordered, d.gates.of(name, ordered), progressOf(states, works, now), approved, now)
+	strategy := p.ref.RolloutStrategy
+	stopped := func(n int) bool {
+		decision, err := Decide(strategy, ordered[:n], states, now)
+		return err == nil && decision.MaxFailuresReached
+	}
+	all, _ := Decide(strategy, ordered, states, now)
+	key, baked := cache.MetaObjectToName(rs), map[string]bool{}
+	if d.hash != "" {
+		baked, _ = c.baked.get(key, d.hash)
+	}
+	cg := firstClosed(ordered, d.gates.of(name, ordered), gateInputs{
+		done:     progressOf(states, all.TimedOut, works, now),
+		approved: approved,
+		stopped:  stopped,
+		baked:    func(g Group) bool { return baked[name+"/"+groupID(g.Key)] },
+		now:      now,
+	})
+	c.rememberBaked(key, d.hash, name, baked, cg.baked)
 	pass := ordered[:cg.pass]
 	switch {
 	case !cg.reached:
@@ -56,6 +74,32 @@ func (c *Controller) gateGroups(ctx context.Context, rs *workv1alpha1.ManifestWo
 	}
 	wait, err := c.awaitApproval(ctx, rs, name, cg.group, d)
 	return pass, wait, 0, err
+}
+
+// rememberBaked adds the placement's groups whose bake ended to those
+// remembered for the revision of hash, so that a later change in such a
+// group (a Progressing flap) does not close its gate again.
+func (c *Controller) rememberBaked(key cache.ObjectName, hash, placement string, had map[string]bool, ended []Group) {
+	if hash == "" {
+		return
+	}
+	var next map[string]bool
+	for _, g := range ended {
+		id := placement + "/" + groupID(g.Key)
+		if had[id] || next[id] {
+			continue
+		}
+		if next == nil {
+			next = maps.Clone(had)
+			if next == nil {
+				next = map[string]bool{}
+			}
+		}
+		next[id] = true
+	}
+	if next != nil {
+		c.baked.set(key, hash, next)
+	}
 }
 
 // awaitApproval creates the RolloutApproval of the group for the current

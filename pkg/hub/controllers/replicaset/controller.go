@@ -95,8 +95,9 @@ type Controller struct {
 
 	revisions      appslisters.ControllerRevisionLister // nil: revisions are not recorded
 	revisionClient appsv1client.ControllerRevisionsGetter
-	revisionsOff   string              // why they are not, when the hub refused the right
-	blocked        byRevision[blocked] // the templates whose recording the hub refused
+	revisionsOff   string                      // why they are not, when the hub refused the right
+	blocked        byRevision[blocked]         // the templates whose recording the hub refused
+	baked          byRevision[map[string]bool] // the <placement>/<group> whose bake ended, for the current revision
 
 	approvals    fleetlisters.RolloutApprovalLister // nil: approval gates stay closed
 	approvalsOff string                             // why, when they are off
@@ -181,6 +182,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		c.gauges.forget(ref)
 		c.written.forget(ref)
 		c.blocked.forget(ref)
+		c.baked.forget(ref)
 		return nil
 	}
 	if err != nil {
