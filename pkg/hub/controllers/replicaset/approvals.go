@@ -2,6 +2,8 @@ package replicaset
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"regexp"
@@ -128,6 +130,12 @@ func (c *Controller) awaitApproval(ctx context.Context, rs *workv1alpha1.Manifes
 	if a != nil {
 		return wait, nil
 	}
+	if other, err := c.approvals.RolloutApprovals(rs.Namespace).Get(name); err == nil && !metav1.IsControlledBy(other, rs) {
+		wait.reason = ReasonApprovalsUnavailable
+		wait.message = fmt.Sprintf("%s waits for an approval, but the RolloutApproval %s is there and this replica set does not control it: "+
+			"delete it or rename the replica set", groupText(placement, g), name)
+		return wait, nil
+	}
 	err := c.createApproval(ctx, rs, name, fleetv1alpha1.RolloutApprovalSpec{
 		ReplicaSet: rs.Name, Placement: placement, Group: groupID(g.Key), Revision: d.revision.number, RevisionHash: d.hash,
 	})
@@ -188,12 +196,16 @@ const maxApprovalName = 253
 
 var notInName = regexp.MustCompile(`[^a-z0-9.-]+`)
 
-// approvalName is <replicaset>-<placement>-<group>-<hash>, lowercased, with
-// what a name may not hold turned to "-", cut to fit before the hash.
+// approvalName is <replicaset>-<placement>-<group>-<hash>-<5 hex>,
+// lowercased, with what a name may not hold turned to "-", cut to fit
+// before the hash. The 5 hex digits hash the replica set, placement and
+// group, so that "app"+"eu-prod" and "app-eu"+"prod" never share a name.
 func approvalName(replicaSet, placement, group, hash string) string {
+	sum := sha256.Sum256([]byte(replicaSet + "/" + placement + "/" + group))
+	suffix := "-" + hash + "-" + hex.EncodeToString(sum[:])[:5]
 	prefix := notInName.ReplaceAllString(strings.ToLower(replicaSet+"-"+placement+"-"+group), "-")
-	prefix = strings.TrimRight(workv1.Shorten(prefix, maxApprovalName-len(hash)-1, ""), "-.")
-	return prefix + "-" + hash
+	prefix = strings.TrimRight(workv1.Shorten(prefix, maxApprovalName-len(suffix), ""), "-.")
+	return prefix + suffix
 }
 
 // replicaSetOfApproval maps a RolloutApproval to the replica set its label

@@ -291,7 +291,8 @@ func TestApprovalGate(t *testing.T) {
 	a := h.approvals()[0]
 	hash1 := hashOf(t, "1")
 	assert.Equal(t, fleetv1alpha1.RolloutApprovalSpec{ReplicaSet: rsName, Placement: plName, Group: "1", RevisionHash: hash1}, a.Spec)
-	assert.Equal(t, "web-prod-1-"+hash1, a.Name)
+	assert.Equal(t, approvalName(rsName, plName, "1", hash1), a.Name)
+	assert.Regexp(t, "^web-prod-1-"+hash1+"-[0-9a-f]{5}$", a.Name)
 	assert.Equal(t, map[string]string{revision.ReplicaSetLabel: rsName, revision.HashLabel: hash1}, a.Labels)
 	assert.True(t, metav1.IsControlledBy(&a, h.replicaSet()))
 	assert.Contains(t, writes, "create rolloutapprovals apps/"+a.Name)
@@ -491,4 +492,53 @@ func TestGatesAcrossSyncs(t *testing.T) {
 			assert.Equal(t, tc.reason, reason)
 		})
 	}
+}
+
+// Approval names: the replica set, placement and group, the revision hash,
+// and a short hash of the three, so that names that read alike never meet.
+func TestApprovalName(t *testing.T) {
+	long := strings.Repeat("a", 300)
+	for _, tc := range []struct {
+		name                                   string
+		rs, placement, group, otherRS, otherPl string
+		wantPrefix                             string
+	}{{
+		name: "names that read alike", rs: "app", placement: "eu-prod", group: "1", otherRS: "app-eu", otherPl: "prod",
+		wantPrefix: "app-eu-prod-1-abc-",
+	}, {
+		name: "what a name may not hold", rs: "App", placement: "EU_prod", group: "canary", otherRS: "app", otherPl: "eu-prod",
+		wantPrefix: "app-eu-prod-canary-abc-",
+	}, {
+		name: "a name too long is cut before the hashes", rs: long, placement: "p", group: "0", otherRS: long + "x", otherPl: "p",
+		wantPrefix: strings.Repeat("a", maxApprovalName-len("-abc-12345")),
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := approvalName(tc.rs, tc.placement, tc.group, "abc")
+			assert.True(t, strings.HasPrefix(got, tc.wantPrefix), got)
+			assert.LessOrEqual(t, len(got), maxApprovalName)
+			assert.NotEqual(t, got, approvalName(tc.otherRS, tc.otherPl, tc.group, "abc"))
+		})
+	}
+}
+
+// An approval of that name that the replica set does not control holds
+// the group, and RolloutWaiting says so.
+func TestApprovalNameTaken(t *testing.T) {
+	rs := gatedSet("prod/0", "")
+	h := newHarness(t, append(twoGroups(), rs)...)
+	h.sync()
+	require.Len(t, h.approvals(), 1)
+	name := h.approvals()[0].Name
+	foreign := h.approvals()[0].DeepCopy()
+	require.NoError(t, h.client.FleetV1alpha1().RolloutApprovals(ns).Delete(t.Context(), name, metav1.DeleteOptions{}))
+	foreign.OwnerReferences, foreign.ResourceVersion = nil, ""
+	_, err := h.client.FleetV1alpha1().RolloutApprovals(ns).Create(t.Context(), foreign, metav1.CreateOptions{})
+	require.NoError(t, err)
+	h.refresh()
+	writes, _ := h.sync()
+	assert.NotContains(t, strings.Join(writes, " "), "create rolloutapprovals")
+	assert.Empty(t, h.clusters())
+	reason, msg := h.waiting()
+	assert.Equal(t, "True/ApprovalsUnavailable", reason)
+	assert.Contains(t, msg, "the RolloutApproval "+name+" is there and this replica set does not control it")
 }
