@@ -46,7 +46,7 @@ func (c *Controller) gateGroups(ctx context.Context, rs *workv1alpha1.ManifestWo
 	}
 	ordered := rolloutOrder(groups, p.ref.RolloutStrategy)
 	approved := func(g Group) bool {
-		a := c.approvalOf(rs, name, groupID(g.Key), d.hash)
+		a := c.approvalOf(rs, name, groupID(g.Key), d.revision.hash)
 		return a != nil && apimeta.IsStatusConditionTrue(a.Status.Conditions, fleetv1alpha1.ConditionApproved)
 	}
 	strategy := p.ref.RolloutStrategy
@@ -56,8 +56,8 @@ func (c *Controller) gateGroups(ctx context.Context, rs *workv1alpha1.ManifestWo
 	}
 	all, _ := Decide(strategy, ordered, states, now)
 	key, baked := cache.MetaObjectToName(rs), map[string]bool{}
-	if d.hash != "" {
-		baked, _ = c.baked.get(key, d.hash)
+	if d.revision.hash != "" {
+		baked, _ = c.baked.get(key, d.revision.hash)
 	}
 	cg := firstClosed(ordered, d.gates.of(name, ordered), gateInputs{
 		done:     progressOf(states, all.TimedOut, works, now),
@@ -66,7 +66,7 @@ func (c *Controller) gateGroups(ctx context.Context, rs *workv1alpha1.ManifestWo
 		baked:    func(g Group) bool { return baked[name+"/"+groupID(g.Key)] },
 		now:      now,
 	})
-	c.rememberBaked(key, d.hash, name, baked, cg.baked)
+	c.rememberBaked(key, d.revision.hash, name, baked, cg.baked)
 	pass := ordered[:cg.pass]
 	switch {
 	case !cg.reached:
@@ -115,18 +115,18 @@ func (c *Controller) awaitApproval(ctx context.Context, rs *workv1alpha1.Manifes
 		wait.reason = ReasonApprovalsUnavailable
 		wait.message = fmt.Sprintf("%s waits for an approval, which this hub cannot keep: %s", groupText(placement, g), c.approvalsOff)
 		return wait, nil
-	case d.hash == "":
+	case d.revision.hash == "":
 		wait.message = fmt.Sprintf("%s waits for an approval, which needs a revision hash: see the condition %s",
 			groupText(placement, g), ConditionRevisionsRecorded)
 		return wait, nil
 	}
-	a := c.approvalOf(rs, placement, groupID(g.Key), d.hash)
-	name := approvalName(rs.Name, placement, groupID(g.Key), d.hash)
+	a := c.approvalOf(rs, placement, groupID(g.Key), d.revision.hash)
+	name := approvalName(rs.Name, placement, groupID(g.Key), d.revision.hash)
 	if a != nil {
 		name = a.Name
 	}
 	wait.message = fmt.Sprintf("%s waits for the approval of %s: RolloutApproval %s; approve with: work fleet approve %s -n %s --group %s",
-		groupText(placement, g), revisionRef{number: d.revision.number, hash: d.hash}, name, rs.Name, rs.Namespace, gate)
+		groupText(placement, g), d.revision.ref(), name, rs.Name, rs.Namespace, gate)
 	if a != nil {
 		return wait, nil
 	}
@@ -137,7 +137,7 @@ func (c *Controller) awaitApproval(ctx context.Context, rs *workv1alpha1.Manifes
 		return wait, nil
 	}
 	err := c.createApproval(ctx, rs, name, fleetv1alpha1.RolloutApprovalSpec{
-		ReplicaSet: rs.Name, Placement: placement, Group: groupID(g.Key), Revision: d.revision.number, RevisionHash: d.hash,
+		ReplicaSet: rs.Name, Placement: placement, Group: groupID(g.Key), Revision: d.revision.number, RevisionHash: d.revision.hash,
 	})
 	switch {
 	case err == nil, apierrors.IsAlreadyExists(err): // the cache is a write behind: its event queues us again
