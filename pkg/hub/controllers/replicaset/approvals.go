@@ -45,26 +45,24 @@ func (c *Controller) gateGroups(ctx context.Context, rs *workv1alpha1.ManifestWo
 			"placement %s holds: %s", name, strings.Join(bad, "; "))}, 0, nil
 	}
 	ordered := rolloutOrder(groups, p.ref.RolloutStrategy)
-	approved := func(g Group) bool {
-		a := c.approvalOf(rs, name, groupID(g.Key), d.revision.hash)
-		return a != nil && apimeta.IsStatusConditionTrue(a.Status.Conditions, fleetv1alpha1.ConditionApproved)
-	}
+	approvals := c.approvalsOf(rs, d.revision.hash)
 	strategy := p.ref.RolloutStrategy
 	stopped := func(n int) bool {
 		decision, err := Decide(strategy, ordered[:n], states, now)
 		return err == nil && decision.MaxFailuresReached
 	}
 	all, _ := Decide(strategy, ordered, states, now)
-	key, baked := cache.MetaObjectToName(rs), map[string]bool{}
-	if d.revision.hash != "" {
-		baked, _ = c.baked.get(key, d.revision.hash)
-	}
+	key := cache.MetaObjectToName(rs)
+	baked, _ := c.baked.get(key, d.revision.hash)
 	cg := firstClosed(ordered, d.gates.of(name, ordered), gateInputs{
-		done:     progressOf(states, all.TimedOut, works, now),
-		approved: approved,
-		stopped:  stopped,
-		baked:    func(g Group) bool { return baked[name+"/"+groupID(g.Key)] },
-		now:      now,
+		done: progressOf(states, all.TimedOut, works, now),
+		approved: func(g Group) bool {
+			a := approvals[gateID(name, g.Key)]
+			return a != nil && apimeta.IsStatusConditionTrue(a.Status.Conditions, fleetv1alpha1.ConditionApproved)
+		},
+		stopped: stopped,
+		baked:   func(g Group) bool { return baked[gateID(name, g.Key)] },
+		now:     now,
 	})
 	c.rememberBaked(key, d.revision.hash, name, baked, cg.baked)
 	pass := ordered[:cg.pass]
@@ -74,8 +72,13 @@ func (c *Controller) gateGroups(ctx context.Context, rs *workv1alpha1.ManifestWo
 	case cg.kind == gateBake:
 		return pass, &gateWait{waiting: true, reason: ReasonBaking, message: bakeMessage(name, cg)}, cg.left, nil
 	}
-	wait, err := c.awaitApproval(ctx, rs, name, cg.group, d)
+	wait, err := c.awaitApproval(ctx, rs, name, cg.group, approvals[gateID(name, cg.group.Key)], d)
 	return pass, wait, 0, err
+}
+
+// gateID names a placement's group in gates and approvals: <placement>/<group>.
+func gateID(placement string, k GroupKey) string {
+	return placement + "/" + groupID(k)
 }
 
 // rememberBaked adds the placement's groups whose bake ended to those
@@ -87,7 +90,7 @@ func (c *Controller) rememberBaked(key cache.ObjectName, hash, placement string,
 	}
 	var next map[string]bool
 	for _, g := range ended {
-		id := placement + "/" + groupID(g.Key)
+		id := gateID(placement, g.Key)
 		if had[id] || next[id] {
 			continue
 		}
@@ -105,11 +108,12 @@ func (c *Controller) rememberBaked(key cache.ObjectName, hash, placement string,
 }
 
 // awaitApproval creates the RolloutApproval of the group for the current
-// revision when the cache lacks it, and says that the group waits for it.
+// revision when the cache lacks it (a is the cached one, nil when none), and
+// says that the group waits for it.
 func (c *Controller) awaitApproval(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, placement string, g Group,
-	d *deployment) (*gateWait, error) {
+	a *fleetv1alpha1.RolloutApproval, d *deployment) (*gateWait, error) {
 	wait := &gateWait{waiting: true, reason: ReasonAwaitingApproval}
-	gate := placement + "/" + groupID(g.Key)
+	gate := gateID(placement, g.Key)
 	switch {
 	case c.approvals == nil:
 		wait.reason = ReasonApprovalsUnavailable
@@ -120,7 +124,6 @@ func (c *Controller) awaitApproval(ctx context.Context, rs *workv1alpha1.Manifes
 			groupText(placement, g), ConditionRevisionsRecorded)
 		return wait, nil
 	}
-	a := c.approvalOf(rs, placement, groupID(g.Key), d.revision.hash)
 	name := approvalName(rs.Name, placement, groupID(g.Key), d.revision.hash)
 	if a != nil {
 		name = a.Name
@@ -170,10 +173,10 @@ func (c *Controller) createApproval(ctx context.Context, rs *workv1alpha1.Manife
 	return nil
 }
 
-// approvalOf is the cached approval of the replica set's group for the
-// revision of hash, found by its labels and spec; nil when there is none.
-// Only an approval the replica set controls counts.
-func (c *Controller) approvalOf(rs *workv1alpha1.ManifestWorkReplicaSet, placement, group, hash string) *fleetv1alpha1.RolloutApproval {
+// approvalsOf are the cached approvals of the replica set for the revision
+// of hash, by <placement>/<group>; nil when there are none. Only an
+// approval the replica set controls counts.
+func (c *Controller) approvalsOf(rs *workv1alpha1.ManifestWorkReplicaSet, hash string) map[string]*fleetv1alpha1.RolloutApproval {
 	if c.approvals == nil || hash == "" {
 		return nil
 	}
@@ -182,13 +185,19 @@ func (c *Controller) approvalOf(rs *workv1alpha1.ManifestWorkReplicaSet, placeme
 	if err != nil {
 		return nil
 	}
+	var out map[string]*fleetv1alpha1.RolloutApproval
 	for _, a := range list {
-		if a.Spec.ReplicaSet == rs.Name && a.Spec.Placement == placement && a.Spec.Group == group &&
-			a.Spec.RevisionHash == hash && metav1.IsControlledBy(a, rs) {
-			return a
+		if a.Spec.ReplicaSet != rs.Name || a.Spec.RevisionHash != hash || !metav1.IsControlledBy(a, rs) {
+			continue
+		}
+		if out == nil {
+			out = map[string]*fleetv1alpha1.RolloutApproval{}
+		}
+		if id := a.Spec.Placement + "/" + a.Spec.Group; out[id] == nil {
+			out[id] = a
 		}
 	}
-	return nil
+	return out
 }
 
 // maxApprovalName bounds an approval's name (a DNS subdomain).
