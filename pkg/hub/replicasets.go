@@ -156,12 +156,8 @@ func approvalsOff(ctx context.Context, client workclient.Interface, backoff wait
 				"and restart work hub" + grant
 		}
 		klog.FromContext(ctx).V(2).Info("Asking again whether the hub serves RolloutApprovals", "reason", err.Error())
-		timer := time.NewTimer(backoff.Step())
-		select {
-		case <-ctx.Done():
-			timer.Stop()
+		if !sleepStep(ctx, &backoff) {
 			return ""
-		case <-timer.C:
 		}
 	}
 }
@@ -211,12 +207,20 @@ func waitForAPIs(ctx context.Context, probe func(context.Context) error, backoff
 		} else {
 			logger.V(4).Info("Still waiting for the ManifestWorkReplicaSet APIs", "reason", err.Error())
 		}
-		timer := time.NewTimer(backoff.Step())
-		select {
-		case <-ctx.Done():
-			timer.Stop()
+		if !sleepStep(ctx, &backoff) {
 			return ctx.Err()
-		case <-timer.C:
 		}
+	}
+}
+
+// sleepStep waits for the next step of backoff; false when ctx is done first.
+func sleepStep(ctx context.Context, backoff *wait.Backoff) bool {
+	timer := time.NewTimer(backoff.Step())
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
 	}
 }
