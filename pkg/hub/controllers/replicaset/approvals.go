@@ -85,24 +85,16 @@ func gateID(placement string, k GroupKey) string {
 // remembered for the revision of hash, so that a later change in such a
 // group (a Progressing flap) does not close its gate again.
 func (c *Controller) rememberBaked(key cache.ObjectName, hash, placement string, had map[string]bool, ended []Group) {
-	if hash == "" {
-		return
-	}
-	var next map[string]bool
+	next := maps.Clone(had)
 	for _, g := range ended {
-		id := gateID(placement, g.Key)
-		if had[id] || next[id] {
-			continue
-		}
-		if next == nil {
-			next = maps.Clone(had)
+		if id := gateID(placement, g.Key); !had[id] {
 			if next == nil {
 				next = map[string]bool{}
 			}
+			next[id] = true
 		}
-		next[id] = true
 	}
-	if next != nil {
+	if hash != "" && len(next) > len(had) {
 		c.baked.set(key, hash, next)
 	}
 }
