@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -108,18 +109,17 @@ func waitingApproval(ctx context.Context, h hub, rs *workv1alpha1.ManifestWorkRe
 
 // waitsFor says what the rollout waits for, from RolloutWaiting.
 func waitsFor(rs *workv1alpha1.ManifestWorkReplicaSet) string {
-	c := apimeta.FindStatusCondition(rs.Status.Conditions, replicaset.ConditionRolloutWaiting)
-	if c == nil || c.Status != metav1.ConditionTrue {
-		return "the rollout waits at no gate (the condition " + replicaset.ConditionRolloutWaiting + " is not True)"
+	if w := waitingText(rs); w != "" {
+		return "it waits for this: " + replicaset.ConditionRolloutWaiting + " " + w
 	}
-	return "it waits for this: " + replicaset.ConditionRolloutWaiting + " " + c.Reason + ": " + c.Message
+	return "the rollout waits at no gate (the condition " + replicaset.ConditionRolloutWaiting + " is not True)"
 }
 
 func approvedAt(a *fleetv1alpha1.RolloutApproval) string {
 	if a.Status.ApprovedAt == nil {
 		return "(unknown)"
 	}
-	return a.Status.ApprovedAt.UTC().Format("2006-01-02T15:04:05Z")
+	return a.Status.ApprovedAt.UTC().Format(time.RFC3339)
 }
 
 func revisionText(s fleetv1alpha1.RolloutApprovalSpec) string {

@@ -47,14 +47,11 @@ func gatedTemplate(v string) workv1.ManifestWorkSpec {
 func checkFleetGate(t *testing.T, e *framework.E2E, hub *framework.Process, work func(time.Duration, ...string) framework.Result) {
 	t.Helper()
 	approver := approverKubeconfig(t, e)
+	events := watchFleetWorks(t, e)
 	group := fleetName + "/1"
+	before := templateHash(t, fleetTemplate(fleetDeployment(nil))) // the revision undo brought back
 	for i, v := range []string{"a", "b"} {
-		before, template := "", gatedTemplate(v)
-		if i > 0 {
-			before = templateHash(t, gatedTemplate("a"))
-		} else {
-			before = templateHash(t, fleetTemplate(fleetDeployment(nil)))
-		}
+		template := gatedTemplate(v)
 		hash := templateHash(t, template)
 		updateFleetReplicaSet(t, e, func(rs *workv1alpha1.ManifestWorkReplicaSet) {
 			metav1.SetMetaDataAnnotation(&rs.ObjectMeta, replicaset.ApproveBeforeAnnotation, group)
@@ -74,6 +71,10 @@ func checkFleetGate(t *testing.T, e *framework.E2E, hub *framework.Process, work
 			nudgeFleet(t, e, hub, fmt.Sprintf("gate-%s-%d", v, n))
 		}
 		waitFleetWorksOn(t, e, before, fleetClusters[1:], "group 1 stays on the revision before, across syncs")
+		for _, c := range fleetClusters[1:] {
+			require.False(t, hadRevision(events, c, hash), "the work of %s had revision %s before its approval: %v", c, v, events.list())
+		}
+		require.False(t, events.endedEarly(), "the watch of the works ended early")
 		res := work(time.Minute, "fleet", "status", fleetName)
 		assert.Contains(t, res.Stdout, "Waiting:     AwaitingApproval: group "+group+" (cluster2, cluster3)")
 
@@ -91,6 +92,7 @@ func checkFleetGate(t *testing.T, e *framework.E2E, hub *framework.Process, work
 		approval := approvalOf(t, e, hash)
 		assert.Equal(t, fleetApprover, approval.Status.ApprovedBy)
 		assert.True(t, apimeta.IsStatusConditionTrue(approval.Status.Conditions, fleetv1alpha1.ConditionApproved))
+		before = hash
 	}
 	res := work(time.Minute, "fleet", "approve", fleetName, "--group", group, "--kubeconfig", approver)
 	require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
