@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,14 +77,12 @@ func pairs(args []string) ([][2]string, error) {
 	return out, nil
 }
 
-// parseTime reads -created: RFC 3339 or seconds since the epoch (git's %ct).
+// parseTime reads -created: seconds since the epoch (git's %ct, what
+// hack/release.sh passes).
 func parseTime(s string) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t.UTC(), nil
-	}
-	var secs int64
-	if _, err := fmt.Sscanf(s, "%d", &secs); err != nil {
-		return time.Time{}, fmt.Errorf("-created %q: RFC 3339 or seconds since the epoch", s)
+	secs, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("-created %q: seconds since the epoch", s)
 	}
 	return time.Unix(secs, 0).UTC(), nil
 }
