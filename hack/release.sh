@@ -72,10 +72,13 @@ elif [[ $file_version != "$version" ]]; then
   step "the file VERSION says $file_version; the full release of $version would refuse until it says $version"
 fi
 
-out=$OUTPUT/release/$version
+# Everything below is written under one absolute folder, whether OUTPUT is
+# relative to the checkout or not.
+mkdir -p "$OUTPUT/release"
+release_dir=$(cd "$OUTPUT/release" && pwd)
+out=$release_dir/$version
 rm -rf "$out"
 mkdir -p "$out"
-out=$(cd "$out" && pwd)
 
 # The changelog section: from "## [x.y.z]" (or [vx.y.z]) to the next "## ".
 changelog=$out/CHANGELOG-$version.md
@@ -109,10 +112,10 @@ fi
 
 # The tool that writes the image and the archives (hack/tools/release,
 # vendored: no network).
-tool=$OUTPUT/release/.bin/release
-(cd hack/tools/release && go build -mod=vendor -trimpath -o "$root/$tool" .)
+tool=$release_dir/.bin/release
+(cd hack/tools/release && go build -mod=vendor -trimpath -o "$tool" .)
 
-bins=$OUTPUT/release/.build/$version
+bins=$release_dir/.build/$version
 rm -rf "$bins"
 image_args=() archives=()
 for p in "${build[@]}"; do
