@@ -4,7 +4,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -156,7 +154,6 @@ func (h *rolloutHarness) measureAbort(ctx context.Context, t *testing.T, r *abor
 		}
 	}()
 	exited := proc.exited()
-	sets := h.work.WorkV1alpha1().ManifestWorkReplicaSets(rolloutNamespace)
 	progressive := workv1alpha1.RolloutStrategy{Type: workv1alpha1.Progressive, Progressive: &workv1alpha1.RolloutProgressive{
 		MaxConcurrency: intstr.FromString(abortConcurrency),
 		RolloutConfig:  workv1alpha1.RolloutConfig{MaxFailures: intstr.FromInt32(0)},
@@ -164,15 +161,7 @@ func (h *rolloutHarness) measureAbort(ctx context.Context, t *testing.T, r *abor
 	slots := slotsOf(progressive, len(h.clusters))
 	t.Log("abort: revision 1 → rolled out and stable")
 	if _, err := h.timeRollout(ctx, exited, proc.pid(), "1", slots, func() error {
-		_, err := sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
-			ObjectMeta: metav1.ObjectMeta{Namespace: rolloutNamespace, Name: rolloutName,
-				Annotations: map[string]string{replicaset.OnFailureAnnotation: replicaset.OnFailureAbort}},
-			Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
-				ManifestWorkTemplate: rolloutTemplate("1"),
-				PlacementRefs:        []workv1alpha1.LocalPlacementReference{{Name: rolloutPlacement, RolloutStrategy: progressive}},
-			},
-		}, metav1.CreateOptions{})
-		return err
+		return h.createReplicaSet(ctx, progressive, map[string]string{replicaset.OnFailureAnnotation: replicaset.OnFailureAbort})
 	}); err != nil {
 		return fmt.Errorf("revision 1: %w", err)
 	}
@@ -308,24 +297,6 @@ func (h *rolloutHarness) historyPhase(ctx context.Context, t *testing.T, proc *a
 		res.Process = &stats
 	}
 	return res, nil
-}
-
-// patchTemplate gives the replica set the template of revision, and
-// strategy unless it is nil.
-func (h *rolloutHarness) patchTemplate(ctx context.Context, rev string, strategy *workv1alpha1.RolloutStrategy) error {
-	ops := []map[string]any{{
-		"op": "replace", "path": "/spec/manifestWorkTemplate/workload/manifests/0",
-		"value": rolloutTemplate(rev).Workload.Manifests[0],
-	}}
-	if strategy != nil {
-		ops = append(ops, map[string]any{"op": "replace", "path": "/spec/placementRefs/0/rolloutStrategy", "value": strategy})
-	}
-	patch, err := json.Marshal(ops)
-	if err != nil {
-		return err
-	}
-	_, err = h.work.WorkV1alpha1().ManifestWorkReplicaSets(rolloutNamespace).Patch(ctx, rolloutName, types.JSONPatchType, patch, metav1.PatchOptions{})
-	return err
 }
 
 func (r *abortReport) rows() []rowOf[abortReport] {
