@@ -12,7 +12,6 @@ import (
 	"time"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -263,7 +262,7 @@ func (h *rolloutHarness) backOn(stable string) bool {
 }
 
 // historyPhase rolls historyChanges templates out with strategy All, counts
-// the ControllerRevisions kept, and idles.
+// the ControllerRevisions the replica set owns (revision.List), and idles.
 func (h *rolloutHarness) historyPhase(ctx context.Context, t *testing.T, proc *agentProcess, exited <-chan struct{}) (*historyPhase, error) {
 	res := &historyPhase{}
 	h.agents.fail("", nil)
@@ -284,11 +283,15 @@ func (h *rolloutHarness) historyPhase(ctx context.Context, t *testing.T, proc *a
 		res.Last = *phase
 		t.Logf("history: revision %s rolled out in %.2f s", rev, phase.Seconds)
 	}
-	revs, err := h.hub.kube.AppsV1().ControllerRevisions(rolloutNamespace).List(ctx, metav1.ListOptions{})
+	_, rs := h.rolledOut()
+	if rs == nil {
+		return res, fmt.Errorf("the replica set is not in the informer's cache")
+	}
+	revs, err := revision.List(ctx, h.hub.kube.AppsV1(), rs)
 	if err != nil {
 		return res, err
 	}
-	res.Revisions = len(revs.Items)
+	res.Revisions = len(revs)
 	t.Logf("history: idle %s", h.params.Idle)
 	if res.Idle, err = h.idle(ctx, exited); err != nil {
 		return res, err
