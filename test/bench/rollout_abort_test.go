@@ -302,6 +302,20 @@ func (h *rolloutHarness) historyPhase(ctx context.Context, t *testing.T, proc *a
 	return res, nil
 }
 
+// abortReportRow makes the rows of one phase of the report (of reads it,
+// nil when the phase did not run): the metric after prefix, "-" without
+// the phase.
+func abortReportRow[P any](prefix string, of func(*abortReport) *P) func(metric, target string, value func(*P) (string, string)) rowOf[abortReport] {
+	return func(metric, target string, value func(*P) (string, string)) rowOf[abortReport] {
+		return rowOf[abortReport]{metric: prefix + metric, target: target, value: func(r *abortReport) (string, string) {
+			if p := of(r); p != nil {
+				return value(p)
+			}
+			return "-", ""
+		}}
+	}
+}
+
 func (r *abortReport) rows() []rowOf[abortReport] {
 	perCluster := func(n, of int) string {
 		if of == 0 {
@@ -309,22 +323,8 @@ func (r *abortReport) rows() []rowOf[abortReport] {
 		}
 		return fmt.Sprintf("%.2f", float64(n)/float64(of))
 	}
-	abortRow := func(metric, target string, value func(a *abortPhase) (string, string)) rowOf[abortReport] {
-		return rowOf[abortReport]{metric: "abort: " + metric, target: target, value: func(r *abortReport) (string, string) {
-			if r.Abort == nil {
-				return "-", ""
-			}
-			return value(r.Abort)
-		}}
-	}
-	historyRow := func(metric, target string, value func(h *historyPhase) (string, string)) rowOf[abortReport] {
-		return rowOf[abortReport]{metric: "history: " + metric, target: target, value: func(r *abortReport) (string, string) {
-			if r.History == nil {
-				return "-", ""
-			}
-			return value(r.History)
-		}}
-	}
+	abortRow := abortReportRow("abort: ", func(r *abortReport) *abortPhase { return r.Abort })
+	historyRow := abortReportRow("history: ", func(r *abortReport) *historyPhase { return r.History })
 	return []rowOf[abortReport]{
 		abortRow("clusters reached by revision 2 / failing in all", "", func(a *abortPhase) (string, string) {
 			return fmt.Sprintf("%d / %d", len(a.Reached), len(a.Failing)), ""
