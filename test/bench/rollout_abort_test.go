@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
@@ -382,15 +383,48 @@ func (r *abortReport) text() string {
 	})
 }
 
-// The table renders without a run.
+// The table shows each phase's values, with their targets met or not, and
+// "-" for a phase that did not run.
 func TestAbortReportRows(t *testing.T) {
-	r := &abortReport{Clusters: 4, Idle: "1s", Abort: &abortPhase{Reached: []string{"a", "b"}, hub: counts{}},
-		History: &historyPhase{Revisions: 10, Idle: &idleResult{hub: counts{}}, Process: &procStats{RSSMB: 30}}}
-	r.Table = tableOf(r.rows(), []abortReport{*r})
-	text := r.text()
-	for _, want := range []string{"abort: clusters reached by revision 2", "history: ControllerRevisions kept", "0 (", "30.0 MB"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the table lacks %q:\n%s", want, text)
+	cell := func(r *abortReport, metric string) (string, string) {
+		t.Helper()
+		for _, rw := range tableOf(r.rows(), []abortReport{*r}) {
+			if strings.HasPrefix(rw.Metric, metric) {
+				return rw.Values[0], rw.Met[0]
+			}
 		}
+		t.Fatalf("no row %q", metric)
+		return "", ""
 	}
+	patch := reqKey{Verb: "PATCH", Resource: "manifestworks"}
+	r := &abortReport{Clusters: 4, Idle: "1s",
+		Abort: &abortPhase{Reached: []string{"a", "b"}, Failing: []string{"a"}, hub: counts{patch: 4}},
+		History: &historyPhase{Revisions: revision.DefaultHistoryLimit, Idle: &idleResult{hub: counts{}},
+			Process: &procStats{RSSMB: 30, PeakRSSMB: 31}}}
+	r.Abort.RSSAfter = 20
+	for _, tc := range []struct{ metric, value, met string }{
+		{"abort: clusters reached by revision 2", "2 / 1", ""},
+		{"abort: controller's hub writes", "2.00 / 1.00 (4)", ""},
+		{"history: ControllerRevisions kept", "10", "yes"},
+		{"history: controller RSS", "20.0 MB / 30.0 MB (peak 31.0 MB)", ""},
+		{"history: idle 1s after the history", "0 (none)", "yes"},
+	} {
+		value, met := cell(r, tc.metric)
+		assert.Equal(t, tc.value, value, tc.metric)
+		assert.Equal(t, tc.met, met, tc.metric)
+	}
+
+	r.History.Revisions = revision.DefaultHistoryLimit + 1
+	r.History.Idle.hub = counts{patch: 1}
+	_, met := cell(r, "history: ControllerRevisions kept")
+	assert.Equal(t, "NO", met, "more revisions than the limit")
+	_, met = cell(r, "history: idle 1s after the history")
+	assert.Equal(t, "NO", met, "a request while idle")
+
+	empty := &abortReport{Clusters: 4, Idle: "1s"}
+	for _, rw := range tableOf(empty.rows(), []abortReport{*empty}) {
+		assert.Equal(t, "-", rw.Values[0], rw.Metric)
+	}
+	empty.Table = tableOf(empty.rows(), []abortReport{*empty})
+	assert.Contains(t, empty.text(), "history: ControllerRevisions kept")
 }
