@@ -172,13 +172,26 @@ func (c *Controller) approvalsOf(rs *workv1alpha1.ManifestWorkReplicaSet, hash s
 	if c.approvals == nil || hash == "" {
 		return nil
 	}
-	selector := labels.SelectorFromSet(labels.Set{revision.ReplicaSetLabel: rs.Name, revision.HashLabel: hash})
-	list, err := c.approvals.RolloutApprovals(rs.Namespace).List(selector)
+	list, err := c.approvals.RolloutApprovals(rs.Namespace).List(ApprovalSelector(rs.Name, hash))
 	if err != nil {
 		return nil
 	}
+	return ApprovalsByGate(rs, hash, list)
+}
+
+// ApprovalSelector selects the approvals of the replica set for the
+// revision of hash, by their labels.
+func ApprovalSelector(replicaSet, hash string) labels.Selector {
+	return labels.SelectorFromSet(labels.Set{revision.ReplicaSetLabel: replicaSet, revision.HashLabel: hash})
+}
+
+// ApprovalsByGate keys the approvals of rs for the revision of hash by
+// their gate, <placement>/<group>. Only an approval that rs controls and
+// whose spec names rs and hash counts: the controller and `work fleet
+// approve` find approvals by this one rule.
+func ApprovalsByGate(rs *workv1alpha1.ManifestWorkReplicaSet, hash string, approvals []*fleetv1alpha1.RolloutApproval) map[string]*fleetv1alpha1.RolloutApproval {
 	var out map[string]*fleetv1alpha1.RolloutApproval
-	for _, a := range list {
+	for _, a := range approvals {
 		if a.Spec.ReplicaSet != rs.Name || a.Spec.RevisionHash != hash || !metav1.IsControlledBy(a, rs) {
 			continue
 		}
