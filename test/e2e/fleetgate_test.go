@@ -14,7 +14,6 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
 	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
@@ -123,9 +122,9 @@ func approverKubeconfig(t *testing.T, e *framework.E2E) string {
 	}, metav1.CreateOptions{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = bindings.Delete(context.Background(), fleetApprover, metav1.DeleteOptions{}) })
-	waitAllowed(t, e.Hub.Kube, fleetApprover, nil, authorizationv1.ResourceAttributes{
+	require.NoError(t, e.Hub.WaitAccess(t.Context(), time.Minute, fleetApprover, authorizationv1.ResourceAttributes{
 		Namespace: fleetNamespace, Verb: "patch", Group: fleetv1alpha1.GroupName, Resource: "rolloutapprovals", Subresource: "status",
-	})
+	}, true))
 	cfg, err := clientcmd.LoadFromFile(e.Hub.Kubeconfig)
 	require.NoError(t, err)
 	for _, auth := range cfg.AuthInfos {
@@ -136,18 +135,4 @@ func approverKubeconfig(t *testing.T, e *framework.E2E) string {
 	path := filepath.Join(t.TempDir(), "approver.kubeconfig")
 	require.NoError(t, os.WriteFile(path, data, 0o600))
 	return path
-}
-
-// waitAllowed waits until the hub's RBAC allows user (in groups) attrs.
-func waitAllowed(t *testing.T, kube kubernetes.Interface, user string, groups []string, attrs authorizationv1.ResourceAttributes) {
-	t.Helper()
-	framework.Eventually(t, time.Minute, func() error {
-		review, err := kube.AuthorizationV1().SubjectAccessReviews().Create(t.Context(), &authorizationv1.SubjectAccessReview{
-			Spec: authorizationv1.SubjectAccessReviewSpec{User: user, Groups: groups, ResourceAttributes: &attrs},
-		}, metav1.CreateOptions{})
-		if err == nil && !review.Status.Allowed {
-			err = fmt.Errorf("not allowed yet: %s", review.Status.Reason)
-		}
-		return err
-	}, "%s may %s %s/%s", user, attrs.Verb, attrs.Resource, attrs.Subresource)
 }

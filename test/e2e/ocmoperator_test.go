@@ -414,7 +414,7 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 		{Verb: "list", Group: "apps", Resource: "controllerrevisions"},
 		{Verb: "list", Group: "fleet.manifestwork.io", Resource: "rolloutapprovals"},
 	} {
-		waitAllowed(t, hub.Kube, user, nil, attrs)
+		require.NoError(t, hub.WaitAccess(t.Context(), time.Minute, user, attrs, true))
 	}
 	const approvalsOff = "approval gates of replica sets stay closed"
 	off := strings.Count(manager.Tail(100000), approvalsOff)
