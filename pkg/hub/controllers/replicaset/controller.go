@@ -114,6 +114,11 @@ func New(d Deps) (factory.Controller, error) {
 		return nil, err
 	}
 	c := newController(d)
+	// A work deleted by anyone takes with it what the controller remembers
+	// of its last update (a work it deleted itself was forgotten already).
+	if _, err := d.Works.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: c.wroteWorks.forgetDeleted}); err != nil {
+		return nil, err
+	}
 	f := factory.New().
 		WithInformersQueueKeysFunc(objectKey, d.ReplicaSets.Informer()).
 		WithFilteredEventsInformersQueueKeysFunc(replicaSetOfWork, hasReplicaSetLabel, d.Works.Informer()).

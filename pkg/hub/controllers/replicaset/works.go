@@ -90,6 +90,17 @@ func (w *writtenWorks) forget(work *workv1.ManifestWork) {
 	delete(w.by, cache.MetaObjectToName(work))
 }
 
+// forgetDeleted is forget for an informer's delete event, whose object
+// may be a tombstone.
+func (w *writtenWorks) forgetDeleted(obj any) {
+	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tombstone.Obj
+	}
+	if work, ok := obj.(*workv1.ManifestWork); ok {
+		w.forget(work)
+	}
+}
+
 // worksByCluster is the replica set's work on each cluster and the extra
 // works, when a cluster has more than one (as after a hand-over from a
 // controller that names works with a suffix): a work not being deleted is
