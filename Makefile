@@ -112,7 +112,7 @@ release:
 # test/release checks every artefact against VERSION.
 release-dry-run: helm
 	OUTPUT=$(OUTPUT) IMAGE_REPO=$(IMAGE_REPO) hack/release.sh --dry-run $(VERSION)
-	WORK_RELEASE_DIR=$(CURDIR)/$(OUTPUT)/release/v$(patsubst v%,%,$(VERSION)) WORK_RELEASE_VERSION=$(VERSION) $(GO) test -count=1 ./test/release/...
+	WORK_RELEASE_DIR=$(abspath $(OUTPUT))/release/v$(patsubst v%,%,$(VERSION)) WORK_RELEASE_VERSION=$(VERSION) $(GO) test -count=1 ./test/release/...
 
 clean:
 	rm -rf $(OUTPUT)

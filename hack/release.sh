@@ -72,10 +72,13 @@ elif [[ $file_version != "$version" ]]; then
   step "the file VERSION says $file_version; the full release of $version would refuse until it says $version"
 fi
 
-out=$OUTPUT/release/$version
+# Everything below is written under one absolute folder, whether OUTPUT is
+# relative to the checkout or not.
+mkdir -p "$OUTPUT/release"
+release_dir=$(cd "$OUTPUT/release" && pwd)
+out=$release_dir/$version
 rm -rf "$out"
 mkdir -p "$out"
-out=$(cd "$out" && pwd)
 
 # The changelog section: from "## [x.y.z]" (or [vx.y.z]) to the next "## ".
 changelog=$out/CHANGELOG-$version.md
@@ -109,24 +112,25 @@ fi
 
 # The tool that writes the image and the archives (hack/tools/release,
 # vendored: no network).
-tool=$OUTPUT/release/.bin/release
-(cd hack/tools/release && go build -mod=vendor -trimpath -o "$root/$tool" .)
+tool=$release_dir/.bin/release
+(cd hack/tools/release && go build -mod=vendor -trimpath -o "$tool" .)
 
-bins=$OUTPUT/release/.build/$version
+bins=$release_dir/.build/$version
 rm -rf "$bins"
-image_args=()
+image_args=() archives=()
 for p in "${build[@]}"; do
   os=${p%/*} arch=${p#*/} exe=""
   [[ $os == windows ]] && exe=.exe
   dir=$bins/${os}_$arch
   step "building $p"
   CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -mod=vendor -trimpath -ldflags "$ldflags" -o "$dir/work$exe" ./cmd/work
-  cp "$dir/work$exe" "$dir/kubectl-work$exe"
   archive=$out/work_${version}_${os}_$arch.tar.gz
   [[ $os == windows ]] && archive=$out/work_${version}_${os}_$arch.zip
+  # kubectl-work is the same file: the tool links it in a tar.
   "$tool" archive -out "$archive" -created "$created" \
-    "work$exe=$dir/work$exe" "kubectl-work$exe=$dir/kubectl-work$exe" \
+    "work$exe=$dir/work$exe" "kubectl-work$exe=$dir/work$exe" \
     LICENSE=LICENSE README.md=README.md "CHANGELOG-$version.md=$changelog"
+  archives+=("$archive")
   [[ $os == linux ]] && image_args+=("$p=$dir/work")
 done
 
@@ -162,7 +166,6 @@ done
 (cd "$out" && sha256sum work_"${version}"_* charts/*.tgz >SHA256SUMS)
 
 # What needs credentials, in order: one command a line.
-archives=$(cd "$out" && ls work_"${version}"_*)
 {
   echo "git push origin refs/tags/$version"
   echo "skopeo copy --all oci:$out/image:$version docker://$IMAGE_REPO:$version"
@@ -172,7 +175,7 @@ archives=$(cd "$out" && ls work_"${version}"_*)
   done
   echo "cosign sign-blob --yes --bundle $out/SHA256SUMS.sigstore.json $out/SHA256SUMS"
   echo "gh release create $version --repo $GITHUB_REPO --verify-tag --title $version --notes-file $changelog" \
-    "$(for a in $archives; do printf '%s ' "$out/$a"; done)$out/charts/*.tgz $out/SHA256SUMS $out/SHA256SUMS.sigstore.json"
+    "${archives[*]} $out/charts/*.tgz $out/SHA256SUMS $out/SHA256SUMS.sigstore.json"
 } >"$out/PUSH-PLAN"
 
 if $dry_run; then

@@ -5,17 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
-	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
 
 // ApproveOptions are the flags of approve.
@@ -87,20 +86,19 @@ func Approve(ctx context.Context, o *Options, ao ApproveOptions, name string) er
 // waitingApproval is the approval of the group for the replica set's
 // current revision; none exits 1, with what the rollout waits for.
 func waitingApproval(ctx context.Context, h hub, rs *workv1alpha1.ManifestWorkReplicaSet, gate string) (*fleetv1alpha1.RolloutApproval, error) {
-	placement, group, _ := strings.Cut(gate, "/")
 	hash := currentHash(rs)
 	list, err := h.work.FleetV1alpha1().RolloutApprovals(rs.Namespace).List(ctx, metav1.ListOptions{
-		LabelSelector: labels.SelectorFromSet(labels.Set{revision.ReplicaSetLabel: rs.Name, revision.HashLabel: hash}).String(),
+		LabelSelector: replicaset.ApprovalSelector(rs.Name, hash).String(),
 	})
 	if err != nil {
 		return nil, usageError(fmt.Errorf("the approvals of manifestworkreplicaset %s/%s: %w", rs.Namespace, rs.Name, err))
 	}
+	approvals := make([]*fleetv1alpha1.RolloutApproval, 0, len(list.Items))
 	for i := range list.Items {
-		a := &list.Items[i]
-		if a.Spec.ReplicaSet == rs.Name && a.Spec.Placement == placement && a.Spec.Group == group && a.Spec.RevisionHash == hash &&
-			metav1.IsControlledBy(a, rs) {
-			return a, nil
-		}
+		approvals = append(approvals, &list.Items[i])
+	}
+	if a := replicaset.ApprovalsByGate(rs, hash, approvals)[gate]; a != nil {
+		return a, nil
 	}
 	return nil, exitf(ExitFailed, "manifestworkreplicaset %s/%s has no approval waiting for group %s on its current revision (hash %s): %s",
 		rs.Namespace, rs.Name, gate, hash, waitsFor(rs))
@@ -108,18 +106,17 @@ func waitingApproval(ctx context.Context, h hub, rs *workv1alpha1.ManifestWorkRe
 
 // waitsFor says what the rollout waits for, from RolloutWaiting.
 func waitsFor(rs *workv1alpha1.ManifestWorkReplicaSet) string {
-	c := apimeta.FindStatusCondition(rs.Status.Conditions, replicaset.ConditionRolloutWaiting)
-	if c == nil || c.Status != metav1.ConditionTrue {
-		return "the rollout waits at no gate (the condition " + replicaset.ConditionRolloutWaiting + " is not True)"
+	if w := waitingText(rs); w != "" {
+		return "it waits for this: " + replicaset.ConditionRolloutWaiting + " " + w
 	}
-	return "it waits for this: " + replicaset.ConditionRolloutWaiting + " " + c.Reason + ": " + c.Message
+	return "the rollout waits at no gate (the condition " + replicaset.ConditionRolloutWaiting + " is not True)"
 }
 
 func approvedAt(a *fleetv1alpha1.RolloutApproval) string {
 	if a.Status.ApprovedAt == nil {
 		return "(unknown)"
 	}
-	return a.Status.ApprovedAt.UTC().Format("2006-01-02T15:04:05Z")
+	return a.Status.ApprovedAt.UTC().Format(time.RFC3339)
 }
 
 func revisionText(s fleetv1alpha1.RolloutApprovalSpec) string {

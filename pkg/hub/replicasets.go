@@ -126,7 +126,7 @@ func revisionsOff(ctx context.Context, kube kubernetes.Interface) string {
 // hub does not serve them or does not let it list them, says why in
 // d.ApprovalsOff and in the log (once) and returns false.
 func withApprovals(ctx context.Context, w *wiring, d *replicaset.Deps) bool {
-	if d.ApprovalsOff = approvalsOff(ctx, w.client); d.ApprovalsOff != "" {
+	if d.ApprovalsOff = approvalsOff(ctx, w.client, apiBackoff); d.ApprovalsOff != "" {
 		klog.FromContext(ctx).Info("Warning: approval gates of replica sets stay closed: "+d.ApprovalsOff,
 			"condition", replicaset.ConditionRolloutWaiting)
 		return false
@@ -137,21 +137,29 @@ func withApprovals(ctx context.Context, w *wiring, d *replicaset.Deps) bool {
 
 // approvalsOff says why the controller cannot keep RolloutApprovals on this
 // hub: the CRD is not installed (as under OCM's ClusterManager, which
-// installs OCM's only), or its identity may not list them; "" when it may,
-// or when the answer is neither (the informer retries then).
-func approvalsOff(ctx context.Context, client workclient.Interface) string {
-	_, err := client.FleetV1alpha1().RolloutApprovals("").List(ctx, metav1.ListOptions{Limit: 1})
+// installs OCM's only), or its identity may not list them; "" when it may.
+// Any other answer (a timeout, an unavailable API server) is no answer: it
+// asks again, spaced by backoff, until it gets one or ctx is done ("").
+func approvalsOff(ctx context.Context, client workclient.Interface, backoff wait.Backoff) string {
 	const grant = "; the rollouts without approval gates go on"
-	switch {
-	case apierrors.IsNotFound(err):
-		return "the hub does not serve rolloutapprovals.fleet.manifestwork.io: apply manifests/hub/" +
-			"fleet.manifestwork.io_rolloutapprovals.yaml and restart work hub" + grant
-	case apierrors.IsForbidden(err):
-		return "the hub's identity may not list rolloutapprovals (group fleet.manifestwork.io) in all namespaces; " +
-			"grant it get, list, watch, create and delete on them (work hub's ClusterRole does; on an OCM hub, deploy/ocm-hub) " +
-			"and restart work hub" + grant
+	for {
+		_, err := client.FleetV1alpha1().RolloutApprovals("").List(ctx, metav1.ListOptions{Limit: 1})
+		switch {
+		case err == nil:
+			return ""
+		case apierrors.IsNotFound(err):
+			return "the hub does not serve rolloutapprovals.fleet.manifestwork.io: apply manifests/hub/" +
+				"fleet.manifestwork.io_rolloutapprovals.yaml and restart work hub" + grant
+		case apierrors.IsForbidden(err):
+			return "the hub's identity may not list rolloutapprovals (group fleet.manifestwork.io) in all namespaces; " +
+				"grant it get, list, watch, create and delete on them (work hub's ClusterRole does; on an OCM hub, deploy/ocm-hub) " +
+				"and restart work hub" + grant
+		}
+		klog.FromContext(ctx).V(2).Info("Asking again whether the hub serves RolloutApprovals", "reason", err.Error())
+		if !sleepStep(ctx, &backoff) {
+			return ""
+		}
 	}
-	return ""
 }
 
 // eventComponent is the source of the Events on replica sets.
@@ -199,12 +207,20 @@ func waitForAPIs(ctx context.Context, probe func(context.Context) error, backoff
 		} else {
 			logger.V(4).Info("Still waiting for the ManifestWorkReplicaSet APIs", "reason", err.Error())
 		}
-		timer := time.NewTimer(backoff.Step())
-		select {
-		case <-ctx.Done():
-			timer.Stop()
+		if !sleepStep(ctx, &backoff) {
 			return ctx.Err()
-		case <-timer.C:
 		}
+	}
+}
+
+// sleepStep waits for the next step of backoff; false when ctx is done first.
+func sleepStep(ctx context.Context, backoff *wait.Backoff) bool {
+	timer := time.NewTimer(backoff.Step())
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
 	}
 }

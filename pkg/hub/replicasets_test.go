@@ -131,3 +131,34 @@ func TestWithApprovals(t *testing.T) {
 	assert.NotNil(t, d.Approvals)
 	assert.Empty(t, d.ApprovalsOff)
 }
+
+// A transient error is no answer: the probe asks again until the hub says
+// whether it serves approvals.
+func TestApprovalsProbeAsksUntilItGetsAnAnswer(t *testing.T) {
+	for name, tc := range map[string]struct {
+		last error
+		says string
+	}{
+		"then served": {},
+		"then no CRD": {apierrors.NewNotFound(schema.GroupResource{Group: "fleet.manifestwork.io", Resource: "rolloutapprovals"}, ""), "apply manifests/hub/"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			client := fake.NewSimpleClientset()
+			calls := 0
+			client.PrependReactor("list", "rolloutapprovals", func(clienttesting.Action) (bool, runtime.Object, error) {
+				calls++
+				if calls <= 2 {
+					return true, nil, apierrors.NewServiceUnavailable("starting")
+				}
+				return tc.last != nil, nil, tc.last
+			})
+			got := approvalsOff(t.Context(), client, wait.Backoff{Duration: time.Millisecond, Factor: 1, Steps: 10})
+			assert.Equal(t, 3, calls)
+			if tc.says == "" {
+				assert.Empty(t, got)
+			} else {
+				assert.Contains(t, got, tc.says)
+			}
+		})
+	}
+}

@@ -4,7 +4,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,9 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -156,7 +154,6 @@ func (h *rolloutHarness) measureAbort(ctx context.Context, t *testing.T, r *abor
 		}
 	}()
 	exited := proc.exited()
-	sets := h.work.WorkV1alpha1().ManifestWorkReplicaSets(rolloutNamespace)
 	progressive := workv1alpha1.RolloutStrategy{Type: workv1alpha1.Progressive, Progressive: &workv1alpha1.RolloutProgressive{
 		MaxConcurrency: intstr.FromString(abortConcurrency),
 		RolloutConfig:  workv1alpha1.RolloutConfig{MaxFailures: intstr.FromInt32(0)},
@@ -164,15 +161,7 @@ func (h *rolloutHarness) measureAbort(ctx context.Context, t *testing.T, r *abor
 	slots := slotsOf(progressive, len(h.clusters))
 	t.Log("abort: revision 1 → rolled out and stable")
 	if _, err := h.timeRollout(ctx, exited, proc.pid(), "1", slots, func() error {
-		_, err := sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
-			ObjectMeta: metav1.ObjectMeta{Namespace: rolloutNamespace, Name: rolloutName,
-				Annotations: map[string]string{replicaset.OnFailureAnnotation: replicaset.OnFailureAbort}},
-			Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
-				ManifestWorkTemplate: rolloutTemplate("1"),
-				PlacementRefs:        []workv1alpha1.LocalPlacementReference{{Name: rolloutPlacement, RolloutStrategy: progressive}},
-			},
-		}, metav1.CreateOptions{})
-		return err
+		return h.createReplicaSet(ctx, progressive, map[string]string{replicaset.OnFailureAnnotation: replicaset.OnFailureAbort})
 	}); err != nil {
 		return fmt.Errorf("revision 1: %w", err)
 	}
@@ -274,7 +263,7 @@ func (h *rolloutHarness) backOn(stable string) bool {
 }
 
 // historyPhase rolls historyChanges templates out with strategy All, counts
-// the ControllerRevisions kept, and idles.
+// the ControllerRevisions the replica set owns (revision.List), and idles.
 func (h *rolloutHarness) historyPhase(ctx context.Context, t *testing.T, proc *agentProcess, exited <-chan struct{}) (*historyPhase, error) {
 	res := &historyPhase{}
 	h.agents.fail("", nil)
@@ -295,11 +284,15 @@ func (h *rolloutHarness) historyPhase(ctx context.Context, t *testing.T, proc *a
 		res.Last = *phase
 		t.Logf("history: revision %s rolled out in %.2f s", rev, phase.Seconds)
 	}
-	revs, err := h.hub.kube.AppsV1().ControllerRevisions(rolloutNamespace).List(ctx, metav1.ListOptions{})
+	_, rs := h.rolledOut()
+	if rs == nil {
+		return res, fmt.Errorf("the replica set is not in the informer's cache")
+	}
+	revs, err := revision.List(ctx, h.hub.kube.AppsV1(), rs)
 	if err != nil {
 		return res, err
 	}
-	res.Revisions = len(revs.Items)
+	res.Revisions = len(revs)
 	t.Logf("history: idle %s", h.params.Idle)
 	if res.Idle, err = h.idle(ctx, exited); err != nil {
 		return res, err
@@ -310,22 +303,18 @@ func (h *rolloutHarness) historyPhase(ctx context.Context, t *testing.T, proc *a
 	return res, nil
 }
 
-// patchTemplate gives the replica set the template of revision, and
-// strategy unless it is nil.
-func (h *rolloutHarness) patchTemplate(ctx context.Context, rev string, strategy *workv1alpha1.RolloutStrategy) error {
-	ops := []map[string]any{{
-		"op": "replace", "path": "/spec/manifestWorkTemplate/workload/manifests/0",
-		"value": rolloutTemplate(rev).Workload.Manifests[0],
-	}}
-	if strategy != nil {
-		ops = append(ops, map[string]any{"op": "replace", "path": "/spec/placementRefs/0/rolloutStrategy", "value": strategy})
+// abortReportRow makes the rows of one phase of the report (of reads it,
+// nil when the phase did not run): the metric after prefix, "-" without
+// the phase.
+func abortReportRow[P any](prefix string, of func(*abortReport) *P) func(metric, target string, value func(*P) (string, string)) rowOf[abortReport] {
+	return func(metric, target string, value func(*P) (string, string)) rowOf[abortReport] {
+		return rowOf[abortReport]{metric: prefix + metric, target: target, value: func(r *abortReport) (string, string) {
+			if p := of(r); p != nil {
+				return value(p)
+			}
+			return "-", ""
+		}}
 	}
-	patch, err := json.Marshal(ops)
-	if err != nil {
-		return err
-	}
-	_, err = h.work.WorkV1alpha1().ManifestWorkReplicaSets(rolloutNamespace).Patch(ctx, rolloutName, types.JSONPatchType, patch, metav1.PatchOptions{})
-	return err
 }
 
 func (r *abortReport) rows() []rowOf[abortReport] {
@@ -335,22 +324,8 @@ func (r *abortReport) rows() []rowOf[abortReport] {
 		}
 		return fmt.Sprintf("%.2f", float64(n)/float64(of))
 	}
-	abortRow := func(metric, target string, value func(a *abortPhase) (string, string)) rowOf[abortReport] {
-		return rowOf[abortReport]{metric: "abort: " + metric, target: target, value: func(r *abortReport) (string, string) {
-			if r.Abort == nil {
-				return "-", ""
-			}
-			return value(r.Abort)
-		}}
-	}
-	historyRow := func(metric, target string, value func(h *historyPhase) (string, string)) rowOf[abortReport] {
-		return rowOf[abortReport]{metric: "history: " + metric, target: target, value: func(r *abortReport) (string, string) {
-			if r.History == nil {
-				return "-", ""
-			}
-			return value(r.History)
-		}}
-	}
+	abortRow := abortReportRow("abort: ", func(r *abortReport) *abortPhase { return r.Abort })
+	historyRow := abortReportRow("history: ", func(r *abortReport) *historyPhase { return r.History })
 	return []rowOf[abortReport]{
 		abortRow("clusters reached by revision 2 / failing in all", "", func(a *abortPhase) (string, string) {
 			return fmt.Sprintf("%d / %d", len(a.Reached), len(a.Failing)), ""
@@ -408,15 +383,48 @@ func (r *abortReport) text() string {
 	})
 }
 
-// The table renders without a run.
+// The table shows each phase's values, with their targets met or not, and
+// "-" for a phase that did not run.
 func TestAbortReportRows(t *testing.T) {
-	r := &abortReport{Clusters: 4, Idle: "1s", Abort: &abortPhase{Reached: []string{"a", "b"}, hub: counts{}},
-		History: &historyPhase{Revisions: 10, Idle: &idleResult{hub: counts{}}, Process: &procStats{RSSMB: 30}}}
-	r.Table = tableOf(r.rows(), []abortReport{*r})
-	text := r.text()
-	for _, want := range []string{"abort: clusters reached by revision 2", "history: ControllerRevisions kept", "0 (", "30.0 MB"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the table lacks %q:\n%s", want, text)
+	cell := func(r *abortReport, metric string) (string, string) {
+		t.Helper()
+		for _, rw := range tableOf(r.rows(), []abortReport{*r}) {
+			if strings.HasPrefix(rw.Metric, metric) {
+				return rw.Values[0], rw.Met[0]
+			}
 		}
+		t.Fatalf("no row %q", metric)
+		return "", ""
 	}
+	patch := reqKey{Verb: "PATCH", Resource: "manifestworks"}
+	r := &abortReport{Clusters: 4, Idle: "1s",
+		Abort: &abortPhase{Reached: []string{"a", "b"}, Failing: []string{"a"}, hub: counts{patch: 4}},
+		History: &historyPhase{Revisions: revision.DefaultHistoryLimit, Idle: &idleResult{hub: counts{}},
+			Process: &procStats{RSSMB: 30, PeakRSSMB: 31}}}
+	r.Abort.RSSAfter = 20
+	for _, tc := range []struct{ metric, value, met string }{
+		{"abort: clusters reached by revision 2", "2 / 1", ""},
+		{"abort: controller's hub writes", "2.00 / 1.00 (4)", ""},
+		{"history: ControllerRevisions kept", "10", "yes"},
+		{"history: controller RSS", "20.0 MB / 30.0 MB (peak 31.0 MB)", ""},
+		{"history: idle 1s after the history", "0 (none)", "yes"},
+	} {
+		value, met := cell(r, tc.metric)
+		assert.Equal(t, tc.value, value, tc.metric)
+		assert.Equal(t, tc.met, met, tc.metric)
+	}
+
+	r.History.Revisions = revision.DefaultHistoryLimit + 1
+	r.History.Idle.hub = counts{patch: 1}
+	_, met := cell(r, "history: ControllerRevisions kept")
+	assert.Equal(t, "NO", met, "more revisions than the limit")
+	_, met = cell(r, "history: idle 1s after the history")
+	assert.Equal(t, "NO", met, "a request while idle")
+
+	empty := &abortReport{Clusters: 4, Idle: "1s"}
+	for _, rw := range tableOf(empty.rows(), []abortReport{*empty}) {
+		assert.Equal(t, "-", rw.Values[0], rw.Metric)
+	}
+	empty.Table = tableOf(empty.rows(), []abortReport{*empty})
+	assert.Contains(t, empty.text(), "history: ControllerRevisions kept")
 }

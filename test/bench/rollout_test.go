@@ -411,17 +411,9 @@ func (h *rolloutHarness) measureStrategy(ctx context.Context, t *testing.T, cont
 		t.Logf("%s, %s: %s done in %s", controller, name, what, time.Since(began).Round(time.Millisecond))
 		return nil
 	}
-	sets := h.work.WorkV1alpha1().ManifestWorkReplicaSets(rolloutNamespace)
 	err = phase("create → rolled out", func() (err error) {
 		res.Create, err = h.timeRollout(ctx, exited, proc.pid(), "1", res.Slots, func() error {
-			_, err := sets.Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
-				ObjectMeta: metav1.ObjectMeta{Namespace: rolloutNamespace, Name: rolloutName},
-				Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
-					ManifestWorkTemplate: rolloutTemplate("1"),
-					PlacementRefs:        []workv1alpha1.LocalPlacementReference{{Name: rolloutPlacement, RolloutStrategy: strategy}},
-				},
-			}, metav1.CreateOptions{})
-			return err
+			return h.createReplicaSet(ctx, strategy, nil)
 		})
 		return err
 	})
@@ -430,15 +422,7 @@ func (h *rolloutHarness) measureStrategy(ctx context.Context, t *testing.T, cont
 	}
 	err = phase("template change → rolled out", func() (err error) {
 		res.Change, err = h.timeRollout(ctx, exited, proc.pid(), "2", res.Slots, func() error {
-			patch, err := json.Marshal([]map[string]any{{
-				"op": "replace", "path": "/spec/manifestWorkTemplate/workload/manifests/0",
-				"value": rolloutTemplate("2").Workload.Manifests[0],
-			}})
-			if err != nil {
-				return err
-			}
-			_, err = sets.Patch(ctx, rolloutName, types.JSONPatchType, patch, metav1.PatchOptions{})
-			return err
+			return h.patchTemplate(ctx, "2", nil)
 		})
 		return err
 	})
@@ -453,6 +437,37 @@ func (h *rolloutHarness) measureStrategy(ctx context.Context, t *testing.T, cont
 		return res, err
 	}
 	return res, phase("delete", func() error { return h.deleteReplicaSet(ctx, exited) })
+}
+
+// createReplicaSet creates the replica set with revision 1's template,
+// strategy for its Placement, and annotations.
+func (h *rolloutHarness) createReplicaSet(ctx context.Context, strategy workv1alpha1.RolloutStrategy, annotations map[string]string) error {
+	_, err := h.work.WorkV1alpha1().ManifestWorkReplicaSets(rolloutNamespace).Create(ctx, &workv1alpha1.ManifestWorkReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Namespace: rolloutNamespace, Name: rolloutName, Annotations: annotations},
+		Spec: workv1alpha1.ManifestWorkReplicaSetSpec{
+			ManifestWorkTemplate: rolloutTemplate("1"),
+			PlacementRefs:        []workv1alpha1.LocalPlacementReference{{Name: rolloutPlacement, RolloutStrategy: strategy}},
+		},
+	}, metav1.CreateOptions{})
+	return err
+}
+
+// patchTemplate gives the replica set the template of revision, and
+// strategy unless it is nil.
+func (h *rolloutHarness) patchTemplate(ctx context.Context, rev string, strategy *workv1alpha1.RolloutStrategy) error {
+	ops := []map[string]any{{
+		"op": "replace", "path": "/spec/manifestWorkTemplate/workload/manifests/0",
+		"value": rolloutTemplate(rev).Workload.Manifests[0],
+	}}
+	if strategy != nil {
+		ops = append(ops, map[string]any{"op": "replace", "path": "/spec/placementRefs/0/rolloutStrategy", "value": strategy})
+	}
+	patch, err := json.Marshal(ops)
+	if err != nil {
+		return err
+	}
+	_, err = h.work.WorkV1alpha1().ManifestWorkReplicaSets(rolloutNamespace).Patch(ctx, rolloutName, types.JSONPatchType, patch, metav1.PatchOptions{})
+	return err
 }
 
 // timeRollout opens a window, calls write, and waits until every cluster's

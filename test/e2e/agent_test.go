@@ -238,19 +238,7 @@ func grantAgent(t *testing.T, cluster, resource string, verbs ...string) *rbacv1
 // cluster the verb on a resource of group example.com.
 func waitAgentMay(t *testing.T, cluster, verb, resource string, allowed bool) {
 	t.Helper()
-	reviews := env.Cluster(cluster).Kube.AuthorizationV1().SubjectAccessReviews()
-	review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
-		User:               "system:serviceaccount:" + framework.AgentLeaseNamespace + ":" + framework.AgentServiceAccount,
-		ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: verb, Group: "example.com", Resource: resource},
-	}}
-	framework.Eventually(t, convergeTimeout, func() error {
-		got, err := reviews.Create(context.Background(), review, metav1.CreateOptions{})
-		if err != nil {
-			return err
-		}
-		if got.Status.Allowed != allowed {
-			return fmt.Errorf("the agent may %s %s: %v", verb, resource, got.Status.Allowed)
-		}
-		return nil
-	}, "the agent of %s may %s %s: %v", cluster, verb, resource, allowed)
+	user := "system:serviceaccount:" + framework.AgentLeaseNamespace + ":" + framework.AgentServiceAccount
+	require.NoError(t, env.Cluster(cluster).WaitAccess(t.Context(), convergeTimeout, user,
+		authorizationv1.ResourceAttributes{Verb: verb, Group: "example.com", Resource: resource}, allowed), "the agent of %s", cluster)
 }

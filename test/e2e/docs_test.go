@@ -309,6 +309,16 @@ func runDocsPage(t *testing.T, page string, pods []*docsPod, before func(*docsRu
 	return r
 }
 
+// linkBuiltWork puts the work binary the test built where `make build`
+// leaves it under dir (_output/bin/work), which the pages skip, and
+// returns that folder.
+func linkBuiltWork(t *testing.T, dir, binary string) string {
+	bin := filepath.Join(dir, "_output", "bin")
+	require.NoError(t, os.MkdirAll(bin, 0o755))
+	require.NoError(t, os.Symlink(binary, filepath.Join(bin, "work")))
+	return bin
+}
+
 // prepare copies what the commands read from the checkout, writes a
 // kubeconfig with the pages' contexts, and the shell's environment.
 func (r *docsRun) prepare() {
@@ -328,10 +338,7 @@ func (r *docsRun) prepare() {
 		require.NoError(t, os.WriteFile(to, data, info.Mode()))
 	}
 
-	// What `make build` makes, which the pages skip: the test built it.
-	bin := filepath.Join(r.dir, "_output", "bin")
-	require.NoError(t, os.MkdirAll(bin, 0o755))
-	require.NoError(t, os.Symlink(r.e.WorkBinary, filepath.Join(bin, "work")))
+	linkBuiltWork(t, r.dir, r.e.WorkBinary)
 
 	merged := clientcmdapi.NewConfig()
 	for name, c := range r.clusters {

@@ -14,7 +14,6 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
 	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
@@ -47,14 +46,11 @@ func gatedTemplate(v string) workv1.ManifestWorkSpec {
 func checkFleetGate(t *testing.T, e *framework.E2E, hub *framework.Process, work func(time.Duration, ...string) framework.Result) {
 	t.Helper()
 	approver := approverKubeconfig(t, e)
+	events := watchFleetWorks(t, e)
 	group := fleetName + "/1"
+	before := templateHash(t, fleetTemplate(fleetDeployment(nil))) // the revision undo brought back
 	for i, v := range []string{"a", "b"} {
-		before, template := "", gatedTemplate(v)
-		if i > 0 {
-			before = templateHash(t, gatedTemplate("a"))
-		} else {
-			before = templateHash(t, fleetTemplate(fleetDeployment(nil)))
-		}
+		template := gatedTemplate(v)
 		hash := templateHash(t, template)
 		updateFleetReplicaSet(t, e, func(rs *workv1alpha1.ManifestWorkReplicaSet) {
 			metav1.SetMetaDataAnnotation(&rs.ObjectMeta, replicaset.ApproveBeforeAnnotation, group)
@@ -74,6 +70,10 @@ func checkFleetGate(t *testing.T, e *framework.E2E, hub *framework.Process, work
 			nudgeFleet(t, e, hub, fmt.Sprintf("gate-%s-%d", v, n))
 		}
 		waitFleetWorksOn(t, e, before, fleetClusters[1:], "group 1 stays on the revision before, across syncs")
+		for _, c := range fleetClusters[1:] {
+			require.False(t, hadRevision(events, c, hash), "the work of %s had revision %s before its approval: %v", c, v, events.list())
+		}
+		require.False(t, events.endedEarly(), "the watch of the works ended early")
 		res := work(time.Minute, "fleet", "status", fleetName)
 		assert.Contains(t, res.Stdout, "Waiting:     AwaitingApproval: group "+group+" (cluster2, cluster3)")
 
@@ -91,6 +91,7 @@ func checkFleetGate(t *testing.T, e *framework.E2E, hub *framework.Process, work
 		approval := approvalOf(t, e, hash)
 		assert.Equal(t, fleetApprover, approval.Status.ApprovedBy)
 		assert.True(t, apimeta.IsStatusConditionTrue(approval.Status.Conditions, fleetv1alpha1.ConditionApproved))
+		before = hash
 	}
 	res := work(time.Minute, "fleet", "approve", fleetName, "--group", group, "--kubeconfig", approver)
 	require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
@@ -121,9 +122,9 @@ func approverKubeconfig(t *testing.T, e *framework.E2E) string {
 	}, metav1.CreateOptions{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = bindings.Delete(context.Background(), fleetApprover, metav1.DeleteOptions{}) })
-	waitAllowed(t, e.Hub.Kube, fleetApprover, nil, authorizationv1.ResourceAttributes{
+	require.NoError(t, e.Hub.WaitAccess(t.Context(), time.Minute, fleetApprover, authorizationv1.ResourceAttributes{
 		Namespace: fleetNamespace, Verb: "patch", Group: fleetv1alpha1.GroupName, Resource: "rolloutapprovals", Subresource: "status",
-	})
+	}, true))
 	cfg, err := clientcmd.LoadFromFile(e.Hub.Kubeconfig)
 	require.NoError(t, err)
 	for _, auth := range cfg.AuthInfos {
@@ -134,18 +135,4 @@ func approverKubeconfig(t *testing.T, e *framework.E2E) string {
 	path := filepath.Join(t.TempDir(), "approver.kubeconfig")
 	require.NoError(t, os.WriteFile(path, data, 0o600))
 	return path
-}
-
-// waitAllowed waits until the hub's RBAC allows user (in groups) attrs.
-func waitAllowed(t *testing.T, kube kubernetes.Interface, user string, groups []string, attrs authorizationv1.ResourceAttributes) {
-	t.Helper()
-	framework.Eventually(t, time.Minute, func() error {
-		review, err := kube.AuthorizationV1().SubjectAccessReviews().Create(t.Context(), &authorizationv1.SubjectAccessReview{
-			Spec: authorizationv1.SubjectAccessReviewSpec{User: user, Groups: groups, ResourceAttributes: &attrs},
-		}, metav1.CreateOptions{})
-		if err == nil && !review.Status.Allowed {
-			err = fmt.Errorf("not allowed yet: %s", review.Status.Reason)
-		}
-		return err
-	}, "%s may %s %s/%s", user, attrs.Verb, attrs.Resource, attrs.Subresource)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -36,12 +38,13 @@ var prometheusSeries = []string{"up"}
 // Prometheus's token, a binding that lets that ServiceAccount get /metrics,
 // a PrometheusRule of its alerts and a Grafana dashboard. Every expression
 // of the alerts and panels parses as PromQL and names only metrics the
-// binaries register. With the default values none of these objects is
-// rendered.
+// binaries register, and docs/monitoring.md lists exactly the metrics
+// package metrics registers and the alerts the charts make. With the
+// default values none of these objects is rendered.
 func TestHelmChartsMonitoring(t *testing.T) {
 	framework.SkipWithoutTestbed(t)
 	served := servedMetrics(t)
-	for _, tc := range []struct {
+	charts := []struct {
 		chart, namespace string
 		set              []string
 		alerts, panels   []string
@@ -53,7 +56,8 @@ func TestHelmChartsMonitoring(t *testing.T) {
 		chart: "work-agent", namespace: agentNamespace, set: []string{"clusterName=cluster1"},
 		alerts: []string{"WorkAgentClusterUnreachable", "WorkAgentCredentialRejected", "WorkAgentWorksNotApplied", "WorkAgentWorksDegraded", "WorkCredentialExpiringSoon"},
 		panels: []string{"Works by condition", "Manifests by health", "Apply latency", "Status latency", "Requests to each API server", "Request latency by API server", "Clusters unreachable", "Credential expiry"},
-	}} {
+	}}
+	for _, tc := range charts {
 		t.Run(tc.chart, func(t *testing.T) {
 			objs := renderChart(t, tc.chart, tc.namespace, slices.Concat(tc.set, monitoringValues)...)
 			checkScraping(t, objs, tc.chart, tc.namespace)
@@ -83,6 +87,24 @@ func TestHelmChartsMonitoring(t *testing.T) {
 			assert.Equal(t, tc.panels, titles)
 		})
 	}
+
+	t.Run("docs/monitoring.md lists every metric and alert", func(t *testing.T) {
+		page, err := os.ReadFile(framework.RepoPath("docs", "monitoring.md"))
+		require.NoError(t, err)
+		column := func(re string) []string {
+			var names []string
+			for _, m := range regexp.MustCompile(re).FindAllStringSubmatch(string(page), -1) {
+				names = append(names, m[1])
+			}
+			return names
+		}
+		assert.ElementsMatch(t, metrics.Names(), column("(?m)^\\| `(work_[a-z_]+)` \\|"), "the table of metrics")
+		var alerts []string
+		for _, tc := range charts {
+			alerts = append(alerts, tc.alerts...)
+		}
+		assert.ElementsMatch(t, slices.Compact(slices.Sorted(slices.Values(alerts))), column("(?m)^\\| `(Work[A-Za-z]+)` \\|"), "the table of alerts")
+	})
 
 	t.Run("the webhook alert only while it fails closed", func(t *testing.T) {
 		for _, set := range [][]string{{"webhook.failurePolicy=Ignore"}, {"webhook.enabled=false"}} {

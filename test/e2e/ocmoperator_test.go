@@ -407,21 +407,14 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 	// what revisions and approval gates need, beside the RolloutApproval
 	// CRD; restarted, the manager records revisions.
 	require.Equal(t, "work-controller-sa", sa, "the subject of deploy/ocm-hub")
-	for _, args := range [][]string{
-		{"-f", framework.RepoPath("manifests", "hub", "fleet.manifestwork.io_rolloutapprovals.yaml")},
-		{"-k", framework.DeployBase("ocm-hub")},
-	} {
-		cmd := exec.CommandContext(ctx, filepath.Join(e.Bin, "kubectl"), append([]string{"--kubeconfig", hub.Kubeconfig, "apply"}, args...)...)
-		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "kubectl apply %v: %s", args, out)
-	}
+	kubectlOn(t, hub, "apply", "-f", framework.RepoPath("manifests", "hub", "fleet.manifestwork.io_rolloutapprovals.yaml"))
+	kubectlOn(t, hub, "apply", "-k", framework.DeployBase("ocm-hub"))
 	user := "system:serviceaccount:" + framework.ClusterManagerNamespace + ":" + sa
 	for _, attrs := range []authorizationv1.ResourceAttributes{
 		{Verb: "list", Group: "apps", Resource: "controllerrevisions"},
 		{Verb: "list", Group: "fleet.manifestwork.io", Resource: "rolloutapprovals"},
 	} {
-		waitAllowed(t, hub.Kube, user, nil, attrs)
+		require.NoError(t, hub.WaitAccess(t.Context(), time.Minute, user, attrs, true))
 	}
 	const approvalsOff = "approval gates of replica sets stay closed"
 	off := strings.Count(manager.Tail(100000), approvalsOff)

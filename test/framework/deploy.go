@@ -152,22 +152,32 @@ func serviceAccountUser(namespace, name string) string {
 
 // waitAllowed waits until a SubjectAccessReview allows user the attributes.
 func (c *Clients) waitAllowed(ctx context.Context, user string, attrs authorizationv1.ResourceAttributes) error {
+	if err := c.WaitAccess(ctx, rbacTimeout, user, attrs, true); err != nil {
+		return fmt.Errorf("framework: after applying deploy/: %w", err)
+	}
+	return nil
+}
+
+// WaitAccess waits, up to timeout, until a SubjectAccessReview on c of
+// user and the attributes answers allowed: RBAC applied a moment ago takes
+// effect once the API server's authorizer has seen it.
+func (c *Clients) WaitAccess(ctx context.Context, timeout time.Duration, user string, attrs authorizationv1.ResourceAttributes, allowed bool) error {
 	review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
 		User: user, ResourceAttributes: &attrs,
 	}}
 	var last string
-	err := poll(ctx, rbacTimeout, func(ctx context.Context) (bool, error) {
+	err := poll(ctx, timeout, func(ctx context.Context) (bool, error) {
 		got, err := c.Kube.AuthorizationV1().SubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
 		if err != nil {
 			last = err.Error()
 			return false, nil
 		}
-		last = "denied " + got.Status.Reason
-		return got.Status.Allowed, nil
+		last = fmt.Sprintf("allowed %v %s", got.Status.Allowed, got.Status.Reason)
+		return got.Status.Allowed == allowed, nil
 	})
 	if err != nil {
-		return fmt.Errorf("framework: %s may not %s %s in %q after applying deploy/ (%s): %w",
-			user, attrs.Verb, strings.Trim(attrs.Resource+"/"+attrs.Subresource, "/"), attrs.Namespace, last, err)
+		return fmt.Errorf("%s may %s %s in %q: want allowed %v, last answer %s: %w",
+			user, attrs.Verb, strings.Trim(attrs.Resource+"/"+attrs.Subresource, "/"), attrs.Namespace, allowed, last, err)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/util/retry"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -107,23 +108,28 @@ func writePlacement(t *testing.T, s *framework.APIServer, clusters ...string) {
 }
 
 // report sets a work's conditions for its current generation, as an agent
-// would: Applied=True and the given Progressing and Degraded.
+// would: Applied=True and the given Progressing and Degraded. Like an
+// agent, it reads the work again when the hub changed it meanwhile.
 func report(t *testing.T, s *framework.APIServer, cluster string, progressing, degraded metav1.ConditionStatus) {
 	t.Helper()
 	ctx := t.Context()
 	works := s.Work.WorkV1().ManifestWorks(cluster)
-	w, err := works.Get(ctx, rsName, metav1.GetOptions{})
-	require.NoError(t, err)
-	for _, c := range []metav1.Condition{
-		{Type: workv1.WorkApplied, Status: metav1.ConditionTrue, Reason: "AppliedManifestWorkComplete"},
-		{Type: workv1.WorkProgressing, Status: progressing, Reason: "Reported"},
-		{Type: workv1.WorkDegraded, Status: degraded, Reason: "Reported"},
-	} {
-		c.ObservedGeneration = w.Generation
-		apimeta.SetStatusCondition(&w.Status.Conditions, c)
-	}
-	_, err = works.UpdateStatus(ctx, w, metav1.UpdateOptions{})
-	require.NoError(t, err)
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		w, err := works.Get(ctx, rsName, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		for _, c := range []metav1.Condition{
+			{Type: workv1.WorkApplied, Status: metav1.ConditionTrue, Reason: "AppliedManifestWorkComplete"},
+			{Type: workv1.WorkProgressing, Status: progressing, Reason: "Reported"},
+			{Type: workv1.WorkDegraded, Status: degraded, Reason: "Reported"},
+		} {
+			c.ObservedGeneration = w.Generation
+			apimeta.SetStatusCondition(&w.Status.Conditions, c)
+		}
+		_, err = works.UpdateStatus(ctx, w, metav1.UpdateOptions{})
+		return err
+	}))
 }
 
 // clustersWithWork are the clusters where the replica set has a work.

@@ -61,6 +61,12 @@ func (r release) archiveName(platform string) string {
 	return "work_" + r.version + "_" + os + "_" + arch + ext
 }
 
+// changelogName is the version's section of CHANGELOG.md, beside the
+// archives and in each.
+func (r release) changelogName() string {
+	return "CHANGELOG-" + r.version + ".md"
+}
+
 // proved is whether a dry run proved, instead of building, the platform.
 func (r release) proved(t *testing.T, platform string) bool {
 	if !r.dryRun {
@@ -110,6 +116,9 @@ func TestArchives(t *testing.T) {
 			assert.Equal(t, work, files["kubectl-work"+exe], "kubectl-work%s is work%s", exe, exe)
 			assert.NotEmpty(t, files["LICENSE"])
 			assert.NotEmpty(t, files["README.md"])
+			notes, err := os.ReadFile(r.path(r.changelogName()))
+			require.NoError(t, err)
+			assert.Equal(t, string(notes), string(files[r.changelogName()]), "%s has the version's changelog", name)
 			assert.Equal(t, binaryPlatform(t, work), p)
 			if p == host {
 				assert.Equal(t, r.version, workVersion(t, work), "work version")
@@ -254,7 +263,7 @@ func TestChecksums(t *testing.T) {
 
 func TestChangelog(t *testing.T) {
 	r := setup(t)
-	data, err := os.ReadFile(r.path("CHANGELOG-" + r.version + ".md"))
+	data, err := os.ReadFile(r.path(r.changelogName()))
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	require.Greater(t, len(lines), 1, "a heading and what changed")

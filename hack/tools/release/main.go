@@ -7,9 +7,9 @@
 // image writes an OCI image layout: an index with one image per platform,
 // each from scratch with the binary at /work (the entrypoint), a numeric
 // non-root user, the CA bundle and an /etc/passwd; no Docker engine and no
-// network. archive writes a .tar.gz, or a .zip when FILE ends in .zip. Both
-// stamp every file with the commit time, so that one commit gives the same
-// bytes.
+// network. archive writes a .tar.gz, or a .zip when FILE ends in .zip; a
+// PATH given under two NAMEs is a hard link in a tar. Both stamp every file
+// with the commit time, so that one commit gives the same bytes.
 package main
 
 import (
@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,14 +77,12 @@ func pairs(args []string) ([][2]string, error) {
 	return out, nil
 }
 
-// parseTime reads -created: RFC 3339 or seconds since the epoch (git's %ct).
+// parseTime reads -created: seconds since the epoch (git's %ct, what
+// hack/release.sh passes).
 func parseTime(s string) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t.UTC(), nil
-	}
-	var secs int64
-	if _, err := fmt.Sscanf(s, "%d", &secs); err != nil {
-		return time.Time{}, fmt.Errorf("-created %q: RFC 3339 or seconds since the epoch", s)
+	secs, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("-created %q: seconds since the epoch", s)
 	}
 	return time.Unix(secs, 0).UTC(), nil
 }
@@ -289,12 +288,20 @@ func archiveCommand(args []string) error {
 		return err
 	}
 	var files []file
+	// A PATH named twice (kubectl-work is work) is read once and, in a
+	// tar, the later NAME is a hard link to the first, so that the archive
+	// holds the binary once (a zip has no links: a copy).
+	first := map[string]file{}
 	for _, e := range entries {
-		data, err := os.ReadFile(e[1])
+		if f, ok := first[e[1]]; ok {
+			files = append(files, file{name: e[0], mode: f.mode, data: f.data, link: f.name})
+			continue
+		}
+		fi, err := os.Stat(e[1])
 		if err != nil {
 			return err
 		}
-		fi, err := os.Stat(e[1])
+		data, err := os.ReadFile(e[1])
 		if err != nil {
 			return err
 		}
@@ -303,14 +310,7 @@ func archiveCommand(args []string) error {
 			mode = 0o755
 		}
 		f := file{name: e[0], mode: mode, data: data}
-		// kubectl-work is work: in a tar, a hard link, so that the
-		// archive holds the binary once (a zip has no links: a copy).
-		for _, other := range files {
-			if bytes.Equal(other.data, data) {
-				f.link = other.name
-				break
-			}
-		}
+		first[e[1]] = f
 		files = append(files, f)
 	}
 	var data []byte

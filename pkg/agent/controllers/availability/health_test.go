@@ -15,7 +15,7 @@ import (
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/component-base/metrics/testutil"
+	k8smetrics "k8s.io/component-base/metrics"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	ct "github.com/manifestwork/work/pkg/controllertest"
@@ -192,14 +192,31 @@ func TestHealthEvents(t *testing.T) {
 		require.NoError(t, err)
 	}
 	events := func() []string { return ct.Recorded(recorder) }
+	// The gauges are the process's, which the works of other tests (and of
+	// an earlier run, with -count) move too: the test reads how far they
+	// moved since it started.
+	start := map[k8smetrics.GaugeMetric]float64{}
+	moved := func(g k8smetrics.GaugeMetric) float64 {
+		t.Helper()
+		return ct.GaugeValue(t, g) - start[g]
+	}
 	gauge := func(health string) float64 {
 		t.Helper()
-		v, err := testutil.GetGaugeMetricValue(metrics.ManifestHealth.WithLabelValues("Deployment", health))
-		require.NoError(t, err)
-		return v
+		return moved(metrics.ManifestHealth.WithLabelValues("Deployment", health))
 	}
 	works := func(condition string, status metav1.ConditionStatus) float64 {
-		return ct.GaugeValue(t, metrics.ManifestWorks.WithLabelValues(condition, string(status)))
+		t.Helper()
+		return moved(metrics.ManifestWorks.WithLabelValues(condition, string(status)))
+	}
+	for _, h := range []string{workv1.HealthyReasonHealthy, workv1.HealthyReasonDegraded} {
+		g := metrics.ManifestHealth.WithLabelValues("Deployment", h)
+		start[g] = moved(g)
+	}
+	for _, condition := range countedConditions {
+		for _, status := range []metav1.ConditionStatus{metav1.ConditionTrue, metav1.ConditionFalse, metav1.ConditionUnknown} {
+			g := metrics.ManifestWorks.WithLabelValues(condition, string(status))
+			start[g] = moved(g)
+		}
 	}
 	step(rolledOut, 3)
 	assert.Empty(t, events(), "healthy from the start: nothing to tell")

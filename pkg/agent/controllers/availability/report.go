@@ -9,6 +9,7 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
+	k8smetrics "k8s.io/component-base/metrics"
 
 	"github.com/manifestwork/work/pkg/agent/status/health"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
@@ -37,16 +38,11 @@ type healthReport struct {
 	events record.EventRecorder // nil: no Events
 	now    func() time.Time
 
-	mu     sync.Mutex
-	counts map[string]map[healthLabels]float64 // per work key, what it adds to the gauge of manifests
-	works  map[string][]workLabels             // per work key, where it counts in the gauge of works
-	flaps  map[string]map[string]*flapState    // per work key, per manifest
+	mu        sync.Mutex
+	manifests gaugeShare                       // of metrics.ManifestHealth: kind, health
+	works     gaugeShare                       // of metrics.ManifestWorks: condition, status
+	flaps     map[string]map[string]*flapState // per work key, per manifest
 }
-
-type healthLabels struct{ kind, health string }
-
-// workLabels are a condition of a work and its status.
-type workLabels struct{ condition, status string }
 
 // countedConditions are the conditions of a work that metrics.ManifestWorks
 // counts.
@@ -58,7 +54,11 @@ type flapState struct {
 }
 
 func newHealthReport(events record.EventRecorder, now func() time.Time) *healthReport {
-	return &healthReport{events: events, now: now, counts: map[string]map[healthLabels]float64{}, works: map[string][]workLabels{}, flaps: map[string]map[string]*flapState{}}
+	return &healthReport{
+		events: events, now: now,
+		manifests: newGaugeShare(metrics.ManifestHealth), works: newGaugeShare(metrics.ManifestWorks),
+		flaps: map[string]map[string]*flapState{},
+	}
 }
 
 // recordTransitions records an Event for each manifest that turned Degraded
@@ -121,61 +121,69 @@ func (r *healthReport) mayRecord(workKey, manifest string) (suppressed int, ok b
 // count replaces what the work adds to the gauges of manifests by kind and
 // health and of works by condition.
 func (r *healthReport) count(key string, status workv1.ManifestWorkStatus) {
-	var conditions []workLabels
+	works := map[labelPair]float64{}
 	for _, t := range countedConditions {
 		if c := apimeta.FindStatusCondition(status.Conditions, t); c != nil {
-			conditions = append(conditions, workLabels{t, string(c.Status)})
+			works[labelPair{t, string(c.Status)}] = 1
 		}
 	}
-	next := map[healthLabels]float64{}
+	manifests := map[labelPair]float64{}
 	for _, m := range status.ResourceStatus.Manifests {
 		if c := apimeta.FindStatusCondition(m.Conditions, workv1.ManifestHealthy); c != nil {
 			state := health.State(*c)
 			if c.Reason == workv1.HealthyReasonNoHealthCheck {
 				state = workv1.HealthyReasonNoHealthCheck
 			}
-			next[healthLabels{health.KindOf(m.ResourceMeta), state}]++
+			manifests[labelPair{health.KindOf(m.ResourceMeta), state}]++
 		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.setLocked(key, next)
-	r.setWorkLocked(key, conditions)
+	r.manifests.set(key, manifests)
+	r.works.set(key, works)
 }
 
-// forget takes a work that is gone out of the gauge and the flap states.
+// forget takes a work that is gone out of the gauges and the flap states.
 func (r *healthReport) forget(key string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.setLocked(key, nil)
-	r.setWorkLocked(key, nil)
+	r.manifests.set(key, nil)
+	r.works.set(key, nil)
 	delete(r.flaps, key)
 }
 
-func (r *healthReport) setLocked(key string, next map[healthLabels]float64) {
-	for l, n := range r.counts[key] {
-		metrics.ManifestHealth.WithLabelValues(l.kind, l.health).Add(-n)
-	}
-	for l, n := range next {
-		metrics.ManifestHealth.WithLabelValues(l.kind, l.health).Add(n)
-	}
-	if len(next) == 0 {
-		delete(r.counts, key)
-		return
-	}
-	r.counts[key] = next
+// labelPair are the values of a gauge's two labels.
+type labelPair [2]string
+
+// gaugeShare keeps what each work adds to a gauge of two labels, so that a
+// change of the work, or its going, takes back what it added. It moves the
+// gauge by the difference, so that several reports in one process (as in
+// tests) add up and an unchanged work moves nothing. The caller locks.
+type gaugeShare struct {
+	gauge *k8smetrics.GaugeVec
+	parts map[string]map[labelPair]float64 // per work key
 }
 
-func (r *healthReport) setWorkLocked(key string, next []workLabels) {
-	for _, l := range r.works[key] {
-		metrics.ManifestWorks.WithLabelValues(l.condition, l.status).Dec()
+func newGaugeShare(gauge *k8smetrics.GaugeVec) gaugeShare {
+	return gaugeShare{gauge: gauge, parts: map[string]map[labelPair]float64{}}
+}
+
+// set replaces the work's part; an empty one takes the work out.
+func (s gaugeShare) set(key string, next map[labelPair]float64) {
+	last := s.parts[key]
+	for l, n := range next {
+		if d := n - last[l]; d != 0 {
+			s.gauge.WithLabelValues(l[:]...).Add(d)
+		}
 	}
-	for _, l := range next {
-		metrics.ManifestWorks.WithLabelValues(l.condition, l.status).Inc()
+	for l, n := range last {
+		if _, ok := next[l]; !ok {
+			s.gauge.WithLabelValues(l[:]...).Add(-n)
+		}
 	}
 	if len(next) == 0 {
-		delete(r.works, key)
+		delete(s.parts, key)
 		return
 	}
-	r.works[key] = next
+	s.parts[key] = next
 }

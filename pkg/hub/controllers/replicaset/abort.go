@@ -98,7 +98,7 @@ type abortState struct {
 // stable revision (from its ControllerRevision) and whether the current
 // revision is held back.
 func (c *Controller) abortOf(rs *workv1alpha1.ManifestWorkReplicaSet, rev revisionOutcome) abortState {
-	a := abortState{failing: revisionRef{number: rev.number, hash: rev.hash}}
+	a := abortState{failing: rev.ref()}
 	switch v := rs.Annotations[OnFailureAnnotation]; v {
 	case "", OnFailureStop:
 		return a

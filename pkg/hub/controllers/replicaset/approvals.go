@@ -2,7 +2,10 @@ package replicaset
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"time"
@@ -42,11 +45,26 @@ func (c *Controller) gateGroups(ctx context.Context, rs *workv1alpha1.ManifestWo
 			"placement %s holds: %s", name, strings.Join(bad, "; "))}, 0, nil
 	}
 	ordered := rolloutOrder(groups, p.ref.RolloutStrategy)
-	approved := func(g Group) bool {
-		a := c.approvalOf(rs, name, groupID(g.Key), d.hash)
-		return a != nil && apimeta.IsStatusConditionTrue(a.Status.Conditions, fleetv1alpha1.ConditionApproved)
+	approvals := c.approvalsOf(rs, d.revision.hash)
+	strategy := p.ref.RolloutStrategy
+	stopped := func(n int) bool {
+		decision, err := Decide(strategy, ordered[:n], states, now)
+		return err == nil && decision.MaxFailuresReached
 	}
-	cg := firstClosed(ordered, d.gates.of(name, ordered), progressOf(states, works, now), approved, now)
+	all, _ := Decide(strategy, ordered, states, now)
+	key := cache.MetaObjectToName(rs)
+	baked, _ := c.baked.get(key, d.revision.hash)
+	cg := firstClosed(ordered, d.gates.of(name, ordered), gateInputs{
+		done: progressOf(states, all.TimedOut, works, now),
+		approved: func(g Group) bool {
+			a := approvals[gateID(name, g.Key)]
+			return a != nil && apimeta.IsStatusConditionTrue(a.Status.Conditions, fleetv1alpha1.ConditionApproved)
+		},
+		stopped: stopped,
+		baked:   func(g Group) bool { return baked[gateID(name, g.Key)] },
+		now:     now,
+	})
+	c.rememberBaked(key, d.revision.hash, name, baked, cg.baked)
 	pass := ordered[:cg.pass]
 	switch {
 	case !cg.reached:
@@ -54,38 +72,67 @@ func (c *Controller) gateGroups(ctx context.Context, rs *workv1alpha1.ManifestWo
 	case cg.kind == gateBake:
 		return pass, &gateWait{waiting: true, reason: ReasonBaking, message: bakeMessage(name, cg)}, cg.left, nil
 	}
-	wait, err := c.awaitApproval(ctx, rs, name, cg.group, d)
+	wait, err := c.awaitApproval(ctx, rs, name, cg.group, approvals[gateID(name, cg.group.Key)], d)
 	return pass, wait, 0, err
 }
 
+// gateID names a placement's group in gates and approvals: <placement>/<group>.
+func gateID(placement string, k GroupKey) string {
+	return placement + "/" + groupID(k)
+}
+
+// rememberBaked adds the placement's groups whose bake ended to those
+// remembered for the revision of hash, so that a later change in such a
+// group (a Progressing flap) does not close its gate again.
+func (c *Controller) rememberBaked(key cache.ObjectName, hash, placement string, had map[string]bool, ended []Group) {
+	next := maps.Clone(had)
+	for _, g := range ended {
+		if id := gateID(placement, g.Key); !had[id] {
+			if next == nil {
+				next = map[string]bool{}
+			}
+			next[id] = true
+		}
+	}
+	if hash != "" && len(next) > len(had) {
+		c.baked.set(key, hash, next)
+	}
+}
+
 // awaitApproval creates the RolloutApproval of the group for the current
-// revision when the cache lacks it, and says that the group waits for it.
+// revision when the cache lacks it (a is the cached one, nil when none), and
+// says that the group waits for it.
 func (c *Controller) awaitApproval(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, placement string, g Group,
-	d *deployment) (*gateWait, error) {
+	a *fleetv1alpha1.RolloutApproval, d *deployment) (*gateWait, error) {
 	wait := &gateWait{waiting: true, reason: ReasonAwaitingApproval}
-	gate := placement + "/" + groupID(g.Key)
+	gate := gateID(placement, g.Key)
 	switch {
 	case c.approvals == nil:
 		wait.reason = ReasonApprovalsUnavailable
 		wait.message = fmt.Sprintf("%s waits for an approval, which this hub cannot keep: %s", groupText(placement, g), c.approvalsOff)
 		return wait, nil
-	case d.hash == "":
+	case d.revision.hash == "":
 		wait.message = fmt.Sprintf("%s waits for an approval, which needs a revision hash: see the condition %s",
 			groupText(placement, g), ConditionRevisionsRecorded)
 		return wait, nil
 	}
-	a := c.approvalOf(rs, placement, groupID(g.Key), d.hash)
-	name := approvalName(rs.Name, placement, groupID(g.Key), d.hash)
+	name := approvalName(rs.Name, placement, groupID(g.Key), d.revision.hash)
 	if a != nil {
 		name = a.Name
 	}
 	wait.message = fmt.Sprintf("%s waits for the approval of %s: RolloutApproval %s; approve with: work fleet approve %s -n %s --group %s",
-		groupText(placement, g), revisionRef{number: d.revision.number, hash: d.hash}, name, rs.Name, rs.Namespace, gate)
+		groupText(placement, g), d.revision.ref(), name, rs.Name, rs.Namespace, gate)
 	if a != nil {
 		return wait, nil
 	}
+	if other, err := c.approvals.RolloutApprovals(rs.Namespace).Get(name); err == nil && !metav1.IsControlledBy(other, rs) {
+		wait.reason = ReasonApprovalsUnavailable
+		wait.message = fmt.Sprintf("%s waits for an approval, but the RolloutApproval %s is there and this replica set does not control it: "+
+			"delete it or rename the replica set", groupText(placement, g), name)
+		return wait, nil
+	}
 	err := c.createApproval(ctx, rs, name, fleetv1alpha1.RolloutApprovalSpec{
-		ReplicaSet: rs.Name, Placement: placement, Group: groupID(g.Key), Revision: d.revision.number, RevisionHash: d.hash,
+		ReplicaSet: rs.Name, Placement: placement, Group: groupID(g.Key), Revision: d.revision.number, RevisionHash: d.revision.hash,
 	})
 	switch {
 	case err == nil, apierrors.IsAlreadyExists(err): // the cache is a write behind: its event queues us again
@@ -118,25 +165,44 @@ func (c *Controller) createApproval(ctx context.Context, rs *workv1alpha1.Manife
 	return nil
 }
 
-// approvalOf is the cached approval of the replica set's group for the
-// revision of hash, found by its labels and spec; nil when there is none.
-// Only an approval the replica set controls counts.
-func (c *Controller) approvalOf(rs *workv1alpha1.ManifestWorkReplicaSet, placement, group, hash string) *fleetv1alpha1.RolloutApproval {
+// approvalsOf are the cached approvals of the replica set for the revision
+// of hash, by <placement>/<group>; nil when there are none. Only an
+// approval the replica set controls counts.
+func (c *Controller) approvalsOf(rs *workv1alpha1.ManifestWorkReplicaSet, hash string) map[string]*fleetv1alpha1.RolloutApproval {
 	if c.approvals == nil || hash == "" {
 		return nil
 	}
-	selector := labels.SelectorFromSet(labels.Set{revision.ReplicaSetLabel: rs.Name, revision.HashLabel: hash})
-	list, err := c.approvals.RolloutApprovals(rs.Namespace).List(selector)
+	list, err := c.approvals.RolloutApprovals(rs.Namespace).List(ApprovalSelector(rs.Name, hash))
 	if err != nil {
 		return nil
 	}
-	for _, a := range list {
-		if a.Spec.ReplicaSet == rs.Name && a.Spec.Placement == placement && a.Spec.Group == group &&
-			a.Spec.RevisionHash == hash && metav1.IsControlledBy(a, rs) {
-			return a
+	return ApprovalsByGate(rs, hash, list)
+}
+
+// ApprovalSelector selects the approvals of the replica set for the
+// revision of hash, by their labels.
+func ApprovalSelector(replicaSet, hash string) labels.Selector {
+	return labels.SelectorFromSet(labels.Set{revision.ReplicaSetLabel: replicaSet, revision.HashLabel: hash})
+}
+
+// ApprovalsByGate keys the approvals of rs for the revision of hash by
+// their gate, <placement>/<group>. Only an approval that rs controls and
+// whose spec names rs and hash counts: the controller and `work fleet
+// approve` find approvals by this one rule.
+func ApprovalsByGate(rs *workv1alpha1.ManifestWorkReplicaSet, hash string, approvals []*fleetv1alpha1.RolloutApproval) map[string]*fleetv1alpha1.RolloutApproval {
+	var out map[string]*fleetv1alpha1.RolloutApproval
+	for _, a := range approvals {
+		if a.Spec.ReplicaSet != rs.Name || a.Spec.RevisionHash != hash || !metav1.IsControlledBy(a, rs) {
+			continue
+		}
+		if out == nil {
+			out = map[string]*fleetv1alpha1.RolloutApproval{}
+		}
+		if id := a.Spec.Placement + "/" + a.Spec.Group; out[id] == nil {
+			out[id] = a
 		}
 	}
-	return nil
+	return out
 }
 
 // maxApprovalName bounds an approval's name (a DNS subdomain).
@@ -144,12 +210,16 @@ const maxApprovalName = 253
 
 var notInName = regexp.MustCompile(`[^a-z0-9.-]+`)
 
-// approvalName is <replicaset>-<placement>-<group>-<hash>, lowercased, with
-// what a name may not hold turned to "-", cut to fit before the hash.
+// approvalName is <replicaset>-<placement>-<group>-<hash>-<5 hex>,
+// lowercased, with what a name may not hold turned to "-", cut to fit
+// before the hash. The 5 hex digits hash the replica set, placement and
+// group, so that "app"+"eu-prod" and "app-eu"+"prod" never share a name.
 func approvalName(replicaSet, placement, group, hash string) string {
+	sum := sha256.Sum256([]byte(replicaSet + "/" + placement + "/" + group))
+	suffix := "-" + hash + "-" + hex.EncodeToString(sum[:])[:5]
 	prefix := notInName.ReplaceAllString(strings.ToLower(replicaSet+"-"+placement+"-"+group), "-")
-	prefix = strings.TrimRight(workv1.Shorten(prefix, maxApprovalName-len(hash)-1, ""), "-.")
-	return prefix + "-" + hash
+	prefix = strings.TrimRight(workv1.Shorten(prefix, maxApprovalName-len(suffix), ""), "-.")
+	return prefix + suffix
 }
 
 // replicaSetOfApproval maps a RolloutApproval to the replica set its label

@@ -95,8 +95,9 @@ type Controller struct {
 
 	revisions      appslisters.ControllerRevisionLister // nil: revisions are not recorded
 	revisionClient appsv1client.ControllerRevisionsGetter
-	revisionsOff   string              // why they are not, when the hub refused the right
-	blocked        byRevision[blocked] // the templates whose recording the hub refused
+	revisionsOff   string                      // why they are not, when the hub refused the right
+	blocked        byRevision[blocked]         // the templates whose recording the hub refused
+	baked          byRevision[map[string]bool] // the <placement>/<group> whose bake ended, for the current revision
 
 	approvals    fleetlisters.RolloutApprovalLister // nil: approval gates stay closed
 	approvalsOff string                             // why, when they are off
@@ -113,6 +114,11 @@ func New(d Deps) (factory.Controller, error) {
 		return nil, err
 	}
 	c := newController(d)
+	// A work deleted by anyone takes with it what the controller remembers
+	// of its last update (a work it deleted itself was forgotten already).
+	if _, err := d.Works.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: c.wroteWorks.forgetDeleted}); err != nil {
+		return nil, err
+	}
 	f := factory.New().
 		WithInformersQueueKeysFunc(objectKey, d.ReplicaSets.Informer()).
 		WithFilteredEventsInformersQueueKeysFunc(replicaSetOfWork, hasReplicaSetLabel, d.Works.Informer()).
@@ -181,6 +187,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		c.gauges.forget(ref)
 		c.written.forget(ref)
 		c.blocked.forget(ref)
+		c.baked.forget(ref)
 		return nil
 	}
 	if err != nil {

@@ -159,29 +159,32 @@ type groupGate struct {
 }
 
 // of is the gate of each of the placement's groups, given in rollout order.
+// An approval gates the first group an entry names; a bake follows the last,
+// so that a named group OCM split into several decision groups (by
+// clustersPerDecisionGroup) bakes once all of its parts have succeeded.
 func (s gateSpec) of(placement string, ordered []Group) []groupGate {
 	out := make([]groupGate, len(ordered))
-	apply := func(entries []gateEntry, set func(*groupGate, gateEntry)) {
+	apply := func(entries []gateEntry, last bool, set func(*groupGate, gateEntry)) {
 		for _, e := range entries {
 			if e.placement != placement {
 				continue
 			}
+			from := -1
 			for i, g := range ordered {
-				if !e.names(g.Key) {
-					continue
+				if e.names(g.Key) && (from < 0 || last) {
+					from = i
 				}
-				for j := i; j < len(ordered); j++ {
-					set(&out[j], e)
-					if !e.later {
-						break
-					}
+			}
+			for j := from; j >= 0 && j < len(ordered); j++ {
+				set(&out[j], e)
+				if !e.later {
+					break
 				}
-				break
 			}
 		}
 	}
-	apply(s.approve, func(g *groupGate, _ gateEntry) { g.approve = true })
-	apply(s.bake, func(g *groupGate, e gateEntry) { g.bake = max(g.bake, e.bake) })
+	apply(s.approve, false, func(g *groupGate, _ gateEntry) { g.approve = true })
+	apply(s.bake, true, func(g *groupGate, e gateEntry) { g.bake = max(g.bake, e.bake) })
 	return out
 }
 
@@ -211,26 +214,33 @@ func groupID(k GroupKey) string {
 
 // progress is how far one cluster got on the current revision, for gates.
 type progress struct {
-	succeeded bool
-	// at is when it last changed for a bake: the latest of its success and
-	// of its Degraded condition's last transition.
+	// finished: it succeeded, or it failed or timed out (a failure the
+	// strategy may tolerate; whether it does is decided per gate).
+	finished bool
+	// at is when it last changed for a bake: the latest of its success or
+	// failure and of its Degraded condition's last transition.
 	at time.Time
 }
 
-// progressOf reads each cluster's progress from its state and its work.
-func progressOf(states []ClusterState, works map[string]*workv1.ManifestWork, now time.Time) map[string]progress {
+// progressOf reads each cluster's progress from its state and its work;
+// timedOut are the clusters past their progressDeadline.
+func progressOf(states []ClusterState, timedOut []ClusterState, works map[string]*workv1.ManifestWork, now time.Time) map[string]progress {
 	out := map[string]progress{}
+	late := map[string]bool{}
+	for _, s := range timedOut {
+		late[s.Cluster] = true
+	}
 	for _, s := range states {
-		if s.State != Succeeded {
+		if s.State != Succeeded && s.State != Failed && s.State != TimeOut && !late[s.Cluster] {
 			continue
 		}
-		p := progress{at: now}
+		p := progress{at: now, finished: true}
 		if s.Since != nil {
 			p.at = *s.Since
 		}
 		if w := works[s.Cluster]; w != nil {
 			if c := apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkDegraded); c != nil {
-				if c.Status == metav1.ConditionTrue {
+				if s.State == Succeeded && c.Status == metav1.ConditionTrue {
 					continue // degraded: not a success a bake can count
 				}
 				if c.LastTransitionTime.After(p.at) {
@@ -238,7 +248,6 @@ func progressOf(states []ClusterState, works map[string]*workv1.ManifestWork, no
 				}
 			}
 		}
-		p.succeeded = true
 		out[s.Cluster] = p
 	}
 	return out
@@ -259,50 +268,75 @@ type closedGate struct {
 	// pass is how many groups, in rollout order, the rollout may go on with.
 	pass  int
 	group Group // the group that needs approval, or that bakes
-	// reached: every cluster before the approval has succeeded, or every
-	// cluster of the baking group has (the bake runs).
+	// reached: every cluster before the approval has finished, or every
+	// cluster of the baking group has (the bake runs), and failures have not
+	// stopped the rollout.
 	reached bool
+	end     time.Time     // when the bake ends
 	left    time.Duration // how long the bake still runs
+	// baked are the groups before pass whose bake has ended.
+	baked []Group
+}
+
+// gateInputs is what firstClosed reads besides the groups and their gates.
+type gateInputs struct {
+	done     map[string]progress
+	approved func(Group) bool
+	// stopped tells whether failures in the first n groups stop the rollout.
+	stopped func(n int) bool
+	// baked tells whether the group's bake ended already for this revision.
+	baked func(Group) bool
+	now   time.Time
 }
 
 // firstClosed walks the groups in rollout order and returns the first gate
 // that holds: a group that needs an approval it lacks, or a group whose
-// bake has not ended (or not begun). Empty groups have no gate.
-func firstClosed(ordered []Group, gates []groupGate, done map[string]progress, approved func(Group) bool, now time.Time) closedGate {
+// bake has not ended (or not begun). Empty groups have no gate. A bake
+// starts when every cluster of its group has finished, from the latest
+// success or failure (or Degraded transition) among them; once it ended it
+// stays ended for the revision.
+func firstClosed(ordered []Group, gates []groupGate, in gateInputs) closedGate {
 	allDone := func(groups ...Group) bool {
 		for _, g := range groups {
 			for _, c := range g.Clusters {
-				if !done[c].succeeded {
+				if !in.done[c].finished {
 					return false
 				}
 			}
 		}
 		return true
 	}
+	var baked []Group
 	for i, g := range ordered {
 		if len(g.Clusters) == 0 {
 			continue
 		}
-		if gates[i].approve && !approved(g) {
-			return closedGate{kind: gateApproval, pass: i, group: g, reached: allDone(ordered[:i]...)}
+		if gates[i].approve && !in.approved(g) {
+			reached := allDone(ordered[:i]...) && !in.stopped(i)
+			return closedGate{kind: gateApproval, pass: i, group: g, reached: reached, baked: baked}
 		}
 		if gates[i].bake <= 0 {
 			continue
 		}
-		if !allDone(g) {
-			return closedGate{kind: gateBake, pass: i + 1, group: g}
+		if in.baked(g) {
+			baked = append(baked, g)
+			continue
+		}
+		if !allDone(g) || in.stopped(i+1) {
+			return closedGate{kind: gateBake, pass: i + 1, group: g, baked: baked}
 		}
 		var start time.Time
 		for _, c := range g.Clusters {
-			if done[c].at.After(start) {
-				start = done[c].at
+			if in.done[c].at.After(start) {
+				start = in.done[c].at
 			}
 		}
-		if end := start.Add(gates[i].bake); now.Before(end) {
-			return closedGate{kind: gateBake, pass: i + 1, group: g, reached: true, left: end.Sub(now)}
+		if end := start.Add(gates[i].bake); in.now.Before(end) {
+			return closedGate{kind: gateBake, pass: i + 1, group: g, reached: true, end: end, left: end.Sub(in.now), baked: baked}
 		}
+		baked = append(baked, g)
 	}
-	return closedGate{kind: gateNone, pass: len(ordered)}
+	return closedGate{kind: gateNone, pass: len(ordered), baked: baked}
 }
 
 // gateWait is what a placement waits for, for RolloutWaiting.
@@ -343,8 +377,9 @@ func groupText(placement string, g Group) string {
 	return fmt.Sprintf("group %s/%s (%s)", placement, groupID(g.Key), named(g.Clusters))
 }
 
-// bakeMessage says what bakes and for how long still.
+// bakeMessage says what bakes and when it ends: the time, not the time
+// left, so that the message changes only when the bake does.
 func bakeMessage(placement string, cg closedGate) string {
-	return fmt.Sprintf("%s bakes: the groups after it start in %s (annotation %s)",
-		groupText(placement, cg.group), cg.left.Round(time.Second), BakeAfterAnnotation)
+	return fmt.Sprintf("%s bakes: the groups after it start at %s (annotation %s)",
+		groupText(placement, cg.group), cg.end.UTC().Format(time.RFC3339), BakeAfterAnnotation)
 }

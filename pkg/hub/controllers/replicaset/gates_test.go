@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 
+	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
 	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
@@ -122,7 +123,7 @@ func TestFirstClosed(t *testing.T) {
 	doneAt := func(ago ...time.Duration) map[string]progress {
 		m := map[string]progress{}
 		for i, a := range ago {
-			m[[]string{"c1", "c2", "c3", "c4"}[i]] = progress{succeeded: true, at: now.Add(-a)}
+			m[[]string{"c1", "c2", "c3", "c4"}[i]] = progress{finished: true, at: now.Add(-a)}
 		}
 		return m
 	}
@@ -141,6 +142,8 @@ func TestFirstClosed(t *testing.T) {
 		gates    []groupGate
 		done     map[string]progress
 		approved func(Group) bool
+		stopped  bool   // failures stop the rollout
+		baked    string // the group whose bake ended before
 		want     closedGate
 	}{{
 		name:  "no gate: every group passes",
@@ -165,7 +168,7 @@ func TestFirstClosed(t *testing.T) {
 	}, {
 		name:  "a bake starts from the latest success of the group",
 		gates: []groupGate{{bake: 30 * time.Minute}, {}, {}}, done: doneAt(time.Hour, 10*time.Minute), approved: approvedOnly(),
-		want: closedGate{kind: gateBake, pass: 1, group: g0, reached: true, left: 20 * time.Minute},
+		want: closedGate{kind: gateBake, pass: 1, group: g0, reached: true, end: now.Add(20 * time.Minute), left: 20 * time.Minute},
 	}, {
 		name:  "a bake holds the next groups before it starts",
 		gates: []groupGate{{bake: 30 * time.Minute}, {}, {}}, done: doneAt(time.Hour), approved: approvedOnly(),
@@ -173,10 +176,31 @@ func TestFirstClosed(t *testing.T) {
 	}, {
 		name:  "an ended bake passes",
 		gates: []groupGate{{bake: 30 * time.Minute}, {}, {}}, done: doneAt(time.Hour, 31*time.Minute), approved: approvedOnly(),
-		want: closedGate{pass: 3},
+		want: closedGate{pass: 3, baked: []Group{g0}},
+	}, {
+		name:  "a bake that ended stays ended when its group changes again",
+		gates: []groupGate{{bake: 30 * time.Minute}, {}, {}}, done: doneAt(time.Hour, time.Minute), approved: approvedOnly(), baked: "0",
+		want: closedGate{pass: 3, baked: []Group{g0}},
+	}, {
+		name:  "a failure the strategy tolerates finishes its cluster: the approval is reached",
+		gates: []groupGate{{}, {approve: true}, {}}, done: map[string]progress{"c1": {finished: true, at: now}, "c2": {finished: true, at: now}},
+		approved: approvedOnly(),
+		want:     closedGate{kind: gateApproval, pass: 1, group: g1, reached: true},
+	}, {
+		name:  "failures that stop the rollout: the approval is not reached",
+		gates: []groupGate{{}, {approve: true}, {}}, done: doneAt(time.Minute, time.Minute), approved: approvedOnly(), stopped: true,
+		want: closedGate{kind: gateApproval, pass: 1, group: g1},
+	}, {
+		name:  "failures that stop the rollout: the bake does not start",
+		gates: []groupGate{{bake: 30 * time.Minute}, {}, {}}, done: doneAt(time.Hour, time.Hour), approved: approvedOnly(), stopped: true,
+		want: closedGate{kind: gateBake, pass: 1, group: g0},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, firstClosed(ordered, tc.gates, tc.done, tc.approved, now))
+			assert.Equal(t, tc.want, firstClosed(ordered, tc.gates, gateInputs{
+				done: tc.done, approved: tc.approved, now: now,
+				stopped: func(int) bool { return tc.stopped },
+				baked:   func(g Group) bool { return groupID(g.Key) == tc.baked },
+			}))
 		})
 	}
 }
@@ -186,19 +210,20 @@ func TestFirstClosed(t *testing.T) {
 func TestBakeRestartsWhenAClusterTurnsDegraded(t *testing.T) {
 	c1 := succeeded(work("c1", rsName, "1"))
 	states := []ClusterState{{Cluster: "c1", State: Succeeded, Since: ptrTo(now.Add(-time.Hour))}}
-	assert.Equal(t, map[string]progress{"c1": {succeeded: true, at: now.Add(-time.Hour)}}, progressOf(states, map[string]*workv1.ManifestWork{"c1": c1}, now))
+	assert.Equal(t, map[string]progress{"c1": {finished: true, at: now.Add(-time.Hour)}}, progressOf(states, nil, map[string]*workv1.ManifestWork{"c1": c1}, now))
 
 	recovered := c1.DeepCopy()
 	apimeta.FindStatusCondition(recovered.Status.Conditions, workv1.WorkDegraded).LastTransitionTime = metav1.NewTime(now.Add(-5 * time.Minute))
-	done := progressOf(states, map[string]*workv1.ManifestWork{"c1": recovered}, now)
+	done := progressOf(states, nil, map[string]*workv1.ManifestWork{"c1": recovered}, now)
 	assert.Equal(t, now.Add(-5*time.Minute), done["c1"].at)
 	g := Group{Key: GroupKey{Index: 0}, Clusters: []string{"c1"}}
-	cg := firstClosed([]Group{g, {Key: GroupKey{Index: 1}, Clusters: []string{"c2"}}}, []groupGate{{bake: 30 * time.Minute}, {}}, done, nil, now)
+	cg := firstClosed([]Group{g, {Key: GroupKey{Index: 1}, Clusters: []string{"c2"}}}, []groupGate{{bake: 30 * time.Minute}, {}},
+		gateInputs{done: done, now: now, stopped: func(int) bool { return false }, baked: func(Group) bool { return false }})
 	assert.Equal(t, 25*time.Minute, cg.left, "the bake restarted when c1 recovered")
 
 	degraded := c1.DeepCopy()
 	apimeta.FindStatusCondition(degraded.Status.Conditions, workv1.WorkDegraded).Status = metav1.ConditionTrue
-	assert.Empty(t, progressOf(states, map[string]*workv1.ManifestWork{"c1": degraded}, now))
+	assert.Empty(t, progressOf(states, nil, map[string]*workv1.ManifestWork{"c1": degraded}, now))
 }
 
 func ptrTo[T any](v T) *T { return &v }
@@ -266,7 +291,8 @@ func TestApprovalGate(t *testing.T) {
 	a := h.approvals()[0]
 	hash1 := hashOf(t, "1")
 	assert.Equal(t, fleetv1alpha1.RolloutApprovalSpec{ReplicaSet: rsName, Placement: plName, Group: "1", RevisionHash: hash1}, a.Spec)
-	assert.Equal(t, "web-prod-1-"+hash1, a.Name)
+	assert.Equal(t, approvalName(rsName, plName, "1", hash1), a.Name)
+	assert.Regexp(t, "^web-prod-1-"+hash1+"-[0-9a-f]{5}$", a.Name)
 	assert.Equal(t, map[string]string{revision.ReplicaSetLabel: rsName, revision.HashLabel: hash1}, a.Labels)
 	assert.True(t, metav1.IsControlledBy(&a, h.replicaSet()))
 	assert.Contains(t, writes, "create rolloutapprovals apps/"+a.Name)
@@ -321,10 +347,16 @@ func TestBakeGate(t *testing.T) {
 	assert.Equal(t, []string{"c1"}, h.clusters())
 	reason, msg := h.waiting()
 	assert.Equal(t, "True/Baking", reason)
-	assert.Contains(t, msg, "group prod/0 (c1) bakes: the groups after it start in 20m0s")
+	assert.Contains(t, msg, "group prod/0 (c1) bakes: the groups after it start at 2026-01-02T03:24:05Z")
 	after, ok := syncCtx.Q.Delay(rsKey)
 	require.True(t, ok, "not queued for the end of the bake")
 	assert.Equal(t, 20*time.Minute, after)
+
+	h.clock.Step(time.Minute)
+	writes, syncCtx := h.sync()
+	assert.Empty(t, writes, "a pass a minute later, with nothing changed, writes")
+	after, _ = syncCtx.Q.Delay(rsKey)
+	assert.Equal(t, 19*time.Minute, after)
 
 	h.clock.Step(after)
 	h.sync()
@@ -387,4 +419,126 @@ func TestInvalidAndIgnoredGates(t *testing.T) {
 	assert.Equal(t, "False/GatesIgnored", reason)
 	assert.Contains(t, msg, "placement prod rolls out with All")
 	assert.Empty(t, h.approvals())
+}
+
+func namedGroup(d *clusterv1beta1.PlacementDecision, name string) *clusterv1beta1.PlacementDecision {
+	d.Labels[clusterv1beta1.DecisionGroupNameLabel] = name
+	return d
+}
+
+// Gates over several syncs: what rolls out, and what RolloutWaiting says.
+func TestGatesAcrossSyncs(t *testing.T) {
+	tolerant := gatedSet("prod/1", "")
+	tolerant.Spec.PlacementRefs[0].RolloutStrategy = perGroupStrategy(failures(one))
+	for _, tc := range []struct {
+		name   string
+		objs   []runtime.Object
+		then   func(h *harness) // after a first sync
+		want   map[string]string
+		reason string
+	}{{
+		name: "a failure the strategy tolerates lets the rollout reach the approval",
+		objs: []runtime.Object{placement(plName, 3, 2), decision(plName, 0, "c1", "c2"), decision(plName, 1, "c3"), tolerant,
+			succeeded(work("c1", rsName, "1")), reported(work("c2", rsName, "1"), metav1.ConditionTrue, metav1.ConditionTrue, time.Minute)},
+		want:   map[string]string{"c1": "1", "c2": "1"},
+		reason: "True/AwaitingApproval",
+	}, {
+		name: "the bake of a new revision starts when the revision is written, not at the old success",
+		objs: append(twoGroups(), gatedSet("", "prod/0=30m"), succeeded(work("c1", rsName, "1")),
+			succeeded(work("c2", rsName, "1")), succeeded(work("c3", rsName, "1"))),
+		then: func(h *harness) {
+			rs := h.replicaSet()
+			rs.Spec.ManifestWorkTemplate = template("2")
+			h.put(rs)
+			h.sync()
+			// the agent reports generation 2; Progressing stays False, its transition an hour ago
+			w := h.work("c1", rsName)
+			for i := range w.Status.Conditions {
+				w.Status.Conditions[i].ObservedGeneration = w.Generation
+			}
+			h.put(w)
+		},
+		want:   map[string]string{"c1": "2", "c2": "1", "c3": "1"},
+		reason: "True/Baking",
+	}, {
+		name: "a bake after a named group split in parts waits for the last part",
+		objs: []runtime.Object{placement(plName, 3, 3), namedGroup(decision(plName, 0, "c1"), "canary"),
+			namedGroup(decision(plName, 1, "c2"), "canary"), namedGroup(decision(plName, 2, "c3"), "prod"),
+			gatedSet("", "prod/canary=30m"), succeeded(work("c1", rsName, "1")),
+			reported(work("c2", rsName, "1"), metav1.ConditionFalse, metav1.ConditionFalse, time.Minute)},
+		want:   map[string]string{"c1": "1", "c2": "1"},
+		reason: "True/Baking",
+	}, {
+		name: "a bake that ended does not close again when its group changes",
+		objs: []runtime.Object{placement(plName, 3, 3), decision(plName, 0, "c1"), decision(plName, 1, "c2"),
+			decision(plName, 2, "c3"), gatedSet("", "prod/0=30m"), succeeded(work("c1", rsName, "1"))},
+		then: func(h *harness) {
+			require.Equal(t, []string{"c1", "c2"}, h.clusters(), "the bake ended an hour ago")
+			w := h.work("c1", rsName) // a Progressing flap: True, then False again now
+			apimeta.FindStatusCondition(w.Status.Conditions, workv1.WorkProgressing).LastTransitionTime = metav1.NewTime(now)
+			h.put(w, succeeded(h.work("c2", rsName)))
+		},
+		want: map[string]string{"c1": "1", "c2": "1", "c3": "1"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, tc.objs...)
+			h.sync()
+			if tc.then != nil {
+				tc.then(h)
+				h.sync()
+			}
+			assert.Equal(t, tc.want, h.versions())
+			reason, _ := h.waiting()
+			assert.Equal(t, tc.reason, reason)
+		})
+	}
+}
+
+// Approval names: the replica set, placement and group, the revision hash,
+// and a short hash of the three, so that names that read alike never meet.
+func TestApprovalName(t *testing.T) {
+	long := strings.Repeat("a", 300)
+	for _, tc := range []struct {
+		name                                   string
+		rs, placement, group, otherRS, otherPl string
+		wantPrefix                             string
+	}{{
+		name: "names that read alike", rs: "app", placement: "eu-prod", group: "1", otherRS: "app-eu", otherPl: "prod",
+		wantPrefix: "app-eu-prod-1-abc-",
+	}, {
+		name: "what a name may not hold", rs: "App", placement: "EU_prod", group: "canary", otherRS: "app", otherPl: "eu-prod",
+		wantPrefix: "app-eu-prod-canary-abc-",
+	}, {
+		name: "a name too long is cut before the hashes", rs: long, placement: "p", group: "0", otherRS: long + "x", otherPl: "p",
+		wantPrefix: strings.Repeat("a", maxApprovalName-len("-abc-12345")),
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := approvalName(tc.rs, tc.placement, tc.group, "abc")
+			assert.True(t, strings.HasPrefix(got, tc.wantPrefix), got)
+			assert.LessOrEqual(t, len(got), maxApprovalName)
+			assert.NotEqual(t, got, approvalName(tc.otherRS, tc.otherPl, tc.group, "abc"))
+		})
+	}
+}
+
+// An approval of that name that the replica set does not control holds
+// the group, and RolloutWaiting says so.
+func TestApprovalNameTaken(t *testing.T) {
+	rs := gatedSet("prod/0", "")
+	h := newHarness(t, append(twoGroups(), rs)...)
+	h.sync()
+	require.Len(t, h.approvals(), 1)
+	name := h.approvals()[0].Name
+	foreign := h.approvals()[0].DeepCopy()
+	require.NoError(t, h.client.FleetV1alpha1().RolloutApprovals(ns).Delete(t.Context(), name, metav1.DeleteOptions{}))
+	foreign.OwnerReferences, foreign.ResourceVersion = nil, ""
+	_, err := h.client.FleetV1alpha1().RolloutApprovals(ns).Create(t.Context(), foreign, metav1.CreateOptions{})
+	require.NoError(t, err)
+	h.refresh()
+	writes, _ := h.sync()
+	assert.NotContains(t, strings.Join(writes, " "), "create rolloutapprovals")
+	assert.Empty(t, h.clusters())
+	reason, msg := h.waiting()
+	assert.Equal(t, "True/ApprovalsUnavailable", reason)
+	assert.Contains(t, msg, "the RolloutApproval "+name+" is there and this replica set does not control it")
 }

@@ -86,11 +86,11 @@ type deployment struct {
 	// works stay while the rollout is paused.
 	kept   []string
 	paused bool
-	// hash is the current revision's, written on each work written; "" writes none.
-	hash     string
-	revision revisionOutcome // how recording the current revision went
-	abort    abortState      // what on-failure says, and whether the pass aborted or holds
-	gates    gateSpec        // what the gate annotations say
+	// revision is how recording the current revision went; its hash is
+	// written on each work written ("" writes none).
+	revision revisionOutcome
+	abort    abortState // what on-failure says, and whether the pass aborted or holds
+	gates    gateSpec   // what the gate annotations say
 }
 
 type placementResult struct {
@@ -124,7 +124,7 @@ type plan struct {
 func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, rev revisionOutcome,
 	abort abortState) (map[string]*workv1.ManifestWork, deployment, error) {
 	works, extras := c.worksByCluster(rs)
-	d := deployment{paused: isPaused(rs), hash: rev.hash, revision: rev, abort: abort, gates: parseGates(rs)}
+	d := deployment{paused: isPaused(rs), revision: rev, abort: abort, gates: parseGates(rs)}
 	var errs []error
 	for _, w := range extras {
 		if d.paused {
@@ -248,7 +248,7 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 	}
 	applyErr := gateErr
 	if !d.paused {
-		applyErr = errors.Join(gateErr, c.applyWorks(ctx, rs, target{placement: p.ref.Name, hash: d.hash}, decision.ToApply(), works))
+		applyErr = errors.Join(gateErr, c.applyWorks(ctx, rs, target{placement: p.ref.Name, hash: d.revision.hash}, decision.ToApply(), works))
 	}
 	for _, g := range groups {
 		for _, cluster := range g.Clusters {

@@ -53,6 +53,11 @@ type revisionOutcome struct {
 	reason, message string
 }
 
+// ref names the revision in messages.
+func (r revisionOutcome) ref() revisionRef {
+	return revisionRef{number: r.number, hash: r.hash}
+}
+
 // condition is RevisionsRecorded, or absent when revisions are off with no
 // reason to say (a controller built without them).
 func (r revisionOutcome) condition() condition {

@@ -32,10 +32,26 @@ func WorkState(work *workv1.ManifestWork) (State, *time.Time) {
 	case progressing.Status == metav1.ConditionTrue && degraded != nil && degraded.Status == metav1.ConditionTrue:
 		return Failed, since(degraded)
 	case progressing.Status == metav1.ConditionFalse:
-		return Succeeded, since(progressing)
+		return Succeeded, succeededSince(work, progressing)
 	default:
 		return Progressing, since(progressing)
 	}
+}
+
+// RevisionWrittenAtAnnotation is when the hub last wrote a work with a new
+// revision hash (RFC 3339), set in the same write. A success is never older
+// than it: Progressing stays False, its transition time unchanged, when a
+// revision changes nothing that progresses (a ConfigMap).
+const RevisionWrittenAtAnnotation = "work.manifestwork.io/revision-written-at"
+
+// succeededSince is when the work succeeded: the later of Progressing's
+// transition and the revision's write, when the work says it.
+func succeededSince(work *workv1.ManifestWork, progressing *metav1.Condition) *time.Time {
+	t := since(progressing)
+	if at, err := time.Parse(time.RFC3339, work.Annotations[RevisionWrittenAtAnnotation]); err == nil && at.After(*t) {
+		return &at
+	}
+	return t
 }
 
 func since(c *metav1.Condition) *time.Time {

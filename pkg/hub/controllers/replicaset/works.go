@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -87,6 +88,17 @@ func (w *writtenWorks) forget(work *workv1.ManifestWork) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	delete(w.by, cache.MetaObjectToName(work))
+}
+
+// forgetDeleted is forget for an informer's delete event, whose object
+// may be a tombstone.
+func (w *writtenWorks) forgetDeleted(obj any) {
+	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tombstone.Obj
+	}
+	if work, ok := obj.(*workv1.ManifestWork); ok {
+		w.forget(work)
+	}
 }
 
 // worksByCluster is the replica set's work on each cluster and the extra
@@ -228,7 +240,11 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 	if upToDate(existing) {
 		return existing, nil
 	}
-	patch, err := workPatch(existing, spec, written)
+	var annotations map[string]string
+	if to.hash != "" && existing.Labels[revision.HashLabel] != to.hash {
+		annotations = map[string]string{RevisionWrittenAtAnnotation: c.clock.Now().UTC().Format(time.RFC3339)}
+	}
+	patch, err := workPatch(existing, spec, written, annotations)
 	if err != nil {
 		return nil, fmt.Errorf("update work %s/%s: %w", cluster, existing.Name, err)
 	}
@@ -248,8 +264,8 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 // differ, the others kept. It first tests the work's UID, so that it never
 // lands on a work that replaced existing under the same name; unlike an
 // update it does not fail when only the work's status moved on since the
-// cache saw it.
-func workPatch(existing *workv1.ManifestWork, spec workv1.ManifestWorkSpec, written map[string]string) ([]byte, error) {
+// cache saw it. The annotations given are set the same way.
+func workPatch(existing *workv1.ManifestWork, spec workv1.ManifestWorkSpec, written, annotations map[string]string) ([]byte, error) {
 	type op struct {
 		Op    string `json:"op"`
 		Path  string `json:"path"`
@@ -262,15 +278,22 @@ func workPatch(existing *workv1.ManifestWork, spec workv1.ManifestWorkSpec, writ
 	if !sameSpec(existing.Spec, spec) {
 		ops = append(ops, op{Op: "add", Path: "/spec", Value: spec}) // add replaces a member that is there
 	}
-	if len(existing.Labels) == 0 {
-		ops = append(ops, op{Op: "add", Path: "/metadata/labels", Value: written})
-	} else {
-		for _, k := range slices.Sorted(maps.Keys(written)) {
-			if v, ok := existing.Labels[k]; !ok || v != written[k] {
-				ops = append(ops, op{Op: "add", Path: "/metadata/labels/" + jsonPointerEscape(k), Value: written[k]})
+	set := func(path string, have, want map[string]string) {
+		if len(want) == 0 {
+			return
+		}
+		if len(have) == 0 {
+			ops = append(ops, op{Op: "add", Path: path, Value: want})
+			return
+		}
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			if v, ok := have[k]; !ok || v != want[k] {
+				ops = append(ops, op{Op: "add", Path: path + "/" + jsonPointerEscape(k), Value: want[k]})
 			}
 		}
 	}
+	set("/metadata/labels", existing.Labels, written)
+	set("/metadata/annotations", existing.Annotations, annotations)
 	return json.Marshal(ops)
 }
 

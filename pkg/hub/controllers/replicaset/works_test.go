@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
@@ -146,4 +147,26 @@ func TestPassBeforeTheCacheCatchesUpWritesNoWorkAgain(t *testing.T) {
 	h.refresh()
 	h.put(succeeded(h.work("c1", rsName)))
 	assert.Equal(t, []string{"patch manifestworks c2/" + rsName}, workWrites(), "c1 reported from the cache: c2 is next")
+}
+
+// A work deleted by someone else, seen as a delete event or a tombstone,
+// leaves nothing remembered of the controller's last update to it.
+func TestWrittenWorkForgottenWhenDeleted(t *testing.T) {
+	for name, event := range map[string]func(*workv1.ManifestWork) any{
+		"delete event": func(w *workv1.ManifestWork) any { return w },
+		"tombstone":    func(w *workv1.ManifestWork) any { return cache.DeletedFinalStateUnknown{Key: "c1/" + w.Name, Obj: w} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			from := work("c1", rsName, "1")
+			from.ResourceVersion = "1"
+			to := from.DeepCopy()
+			to.ResourceVersion = "2"
+			var w writtenWorks
+			w.remember(from, to)
+			require.Same(t, to, w.current(from), "remembered until the cache shows the update")
+			w.forgetDeleted(event(to))
+			assert.Same(t, from, w.current(from), "forgotten once the work is deleted")
+			assert.Empty(t, w.by)
+		})
+	}
 }
