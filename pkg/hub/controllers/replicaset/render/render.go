@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -327,24 +328,46 @@ func pointerTokens(path string) []string {
 	return tokens
 }
 
-// Input is the cluster's revision input: the template, and the rules that
-// select the cluster with the overrides they belong to, in the order they
-// apply. It holds what changes the work, not how the rules select: a change
-// to an override is a new revision only for the clusters whose rules it
-// changes. With no rule that selects the cluster, it is the template's
-// input, whose hash is that of a replica set without overrides.
-func Input(template workv1.ManifestWorkSpec, overrides []fleetv1alpha1.WorkOverride, c ClusterFacts) (revision.Input, error) {
-	rules, _, err := selectRules(overrides, c)
-	if err != nil {
-		return revision.Input{}, err
-	}
+// Input is the replica set's revision input: the template and the specs of
+// the overrides that name it, in the order they apply. Without overrides,
+// its hash is that of a replica set from before overrides existed. Every
+// change to an override is a new revision; only the clusters whose rendered
+// work changes are written for it.
+func Input(template workv1.ManifestWorkSpec, overrides []fleetv1alpha1.WorkOverride) revision.Input {
+	sorted := slices.Clone(overrides)
+	Sort(sorted)
 	in := revision.Input{ManifestWorkTemplate: template}
-	for _, r := range rules {
-		if n := len(in.Overrides); n == 0 || in.Overrides[n-1].Name != r.override.Name {
-			in.Overrides = append(in.Overrides, revision.Override{Name: r.override.Name})
-		}
-		o := &in.Overrides[len(in.Overrides)-1]
-		o.Rules = append(o.Rules, revision.Rule{Manifests: r.rule.Manifests, Patches: r.rule.Patches, Drop: r.rule.Drop})
+	for _, o := range sorted {
+		in.Overrides = append(in.Overrides, revision.Override{Name: o.Name, Priority: o.Spec.Priority, Rules: o.Spec.Rules})
 	}
-	return in, nil
+	return in
+}
+
+// Overrides are the overrides a revision input holds, as objects Render
+// takes, named replicaSet; their generation is that of the live override of
+// the same name and spec in live, else 0 (the override changed since).
+func Overrides(in revision.Input, replicaSet string, live []fleetv1alpha1.WorkOverride) []fleetv1alpha1.WorkOverride {
+	out := make([]fleetv1alpha1.WorkOverride, 0, len(in.Overrides))
+	for _, o := range in.Overrides {
+		wo := fleetv1alpha1.WorkOverride{Spec: fleetv1alpha1.WorkOverrideSpec{ReplicaSet: replicaSet, Priority: o.Priority, Rules: o.Rules}}
+		wo.Name = o.Name
+		for _, l := range live {
+			if l.Name == o.Name && equality.Semantic.DeepEqual(l.Spec, wo.Spec) {
+				wo.Generation = l.Generation
+			}
+		}
+		out = append(out, wo)
+	}
+	return out
+}
+
+// AppliedAnnotation is the value of a work's annotation that names the
+// overrides that made it: name:generation, comma-separated, in the order
+// they apply; "" when none.
+func AppliedAnnotation(applied []Applied) string {
+	parts := make([]string, len(applied))
+	for i, a := range applied {
+		parts[i] = a.Name + ":" + strconv.FormatInt(a.Generation, 10)
+	}
+	return strings.Join(parts, ",")
 }

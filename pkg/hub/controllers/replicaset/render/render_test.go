@@ -201,35 +201,37 @@ func TestUntouchedManifestKeepsItsBytes(t *testing.T) {
 	assert.Equal(t, deployRaw, string(got.Workload.Manifests[1].Raw))
 }
 
-// A cluster's revision input holds the rules that select it: without any,
-// its hash is the template's, as before overrides; a change to an override
-// is a new revision for the clusters it selects only, and a change to how a
-// rule selects is none for a cluster it still selects.
+// The revision input holds the template and every override's spec, in the
+// order they apply: without overrides, its hash is the template's, as before
+// overrides; any change to an override is a new revision; values are
+// canonical; and the input gives the overrides back for Render.
 func TestInput(t *testing.T) {
-	prod := ClusterFacts{Name: "cluster1", Labels: map[string]string{"env": "prod"}}
-	staging := ClusterFacts{Name: "cluster2", Labels: map[string]string{"env": "staging"}}
-	hash := func(o []fleetv1alpha1.WorkOverride, c ClusterFacts) string {
-		in, err := Input(template(), o, c)
-		require.NoError(t, err)
-		h, err := revision.Hash(in)
+	hash := func(o []fleetv1alpha1.WorkOverride) string {
+		h, err := revision.Hash(Input(template(), o))
 		require.NoError(t, err)
 		return h
 	}
 	plain, err := revision.Hash(revision.Input{ManifestWorkTemplate: template()})
 	require.NoError(t, err)
 
-	v1 := []fleetv1alpha1.WorkOverride{override("o", 0, rule(env("prod"), anyDeployment, patch("replace", "/spec/replicas", `5`)))}
-	v2 := []fleetv1alpha1.WorkOverride{override("o", 0, rule(env("prod"), anyDeployment, patch("replace", "/spec/replicas", `6`)))}
-	reselected := []fleetv1alpha1.WorkOverride{override("o", 0, rule(
-		fleetv1alpha1.ClusterSelector{ClusterNames: []string{"cluster1", "cluster3"}}, anyDeployment, patch("replace", "/spec/replicas", `5`)))}
-	spaced := []fleetv1alpha1.WorkOverride{override("o", 0, rule(env("prod"), anyConfigMap, patch("add", "/data", `{"b": "2", "a": "1"}`)))}
-	sorted := []fleetv1alpha1.WorkOverride{override("o", 0, rule(env("prod"), anyConfigMap, patch("add", "/data", `{"a":"1","b":"2"}`)))}
+	v1 := override("o", 0, rule(env("prod"), anyDeployment, patch("replace", "/spec/replicas", `5`)))
+	v2 := override("o", 0, rule(env("prod"), anyDeployment, patch("replace", "/spec/replicas", `6`)))
+	other := override("a", 1, rule(env("staging"), anyConfigMap, patch("add", "/data/b", `"2"`)))
+	spaced := override("o", 0, rule(env("prod"), anyConfigMap, patch("add", "/data", `{"b": "2", "a": "1"}`)))
+	sorted := override("o", 0, rule(env("prod"), anyConfigMap, patch("add", "/data", `{"a":"1","b":"2"}`)))
 
-	assert.Equal(t, plain, hash(nil, prod), "no override: the hash of today's revisions")
-	assert.Equal(t, plain, hash(v1, staging), "no rule selects the cluster: the template's hash")
-	assert.Equal(t, plain, hash(v2, staging), "a change to rules that do not select the cluster: no new revision")
-	assert.NotEqual(t, plain, hash(v1, prod))
-	assert.NotEqual(t, hash(v1, prod), hash(v2, prod), "a change to a rule that selects the cluster: a new revision")
-	assert.Equal(t, hash(v1, prod), hash(reselected, prod), "how a rule selects is not in the revision")
-	assert.Equal(t, hash(spaced, prod), hash(sorted, prod), "values are canonical")
+	assert.Equal(t, plain, hash(nil), "no override: the hash of today's revisions")
+	assert.NotEqual(t, plain, hash([]fleetv1alpha1.WorkOverride{v1}))
+	assert.NotEqual(t, hash([]fleetv1alpha1.WorkOverride{v1}), hash([]fleetv1alpha1.WorkOverride{v2}), "a change to an override: a new revision")
+	assert.Equal(t, hash([]fleetv1alpha1.WorkOverride{v1, other}), hash([]fleetv1alpha1.WorkOverride{other, v1}), "in the order they apply")
+	assert.Equal(t, hash([]fleetv1alpha1.WorkOverride{spaced}), hash([]fleetv1alpha1.WorkOverride{sorted}), "values are canonical")
+
+	in := Input(template(), []fleetv1alpha1.WorkOverride{v1, other})
+	assert.Equal(t, []string{"o", "a"}, []string{in.Overrides[0].Name, in.Overrides[1].Name}, "priority 0 applies before 1")
+	back := Overrides(in, "web", []fleetv1alpha1.WorkOverride{v2, other})
+	require.Len(t, back, 2)
+	assert.Equal(t, v1.Spec, back[0].Spec)
+	assert.Equal(t, int64(0), back[0].Generation, "o changed since: its generation is unknown")
+	assert.Equal(t, other.Generation, back[1].Generation)
+	assert.Equal(t, "o:0,a:3", AppliedAnnotation([]Applied{{"o", 0}, {"a", 3}}))
 }

@@ -53,45 +53,42 @@ const hashLength = 10
 // maxNameLength bounds a ControllerRevision's name (a DNS subdomain).
 const maxNameLength = 253
 
-// Input is what a cluster's work is rendered from; its canonical JSON is
-// hashed and kept as the ControllerRevision's data. The overrides that
-// apply to the cluster join the template as a field omitted when empty, so
-// that a revision without overrides has the hash it had before overrides
-// existed.
+// Input is what the replica set's works are rendered from: its template
+// and the WorkOverrides that name the replica set; its canonical JSON is
+// hashed and kept as the ControllerRevision's data. A cluster's work is the
+// template with the overrides' rules that select it applied (package
+// render). The overrides join the template as a field omitted when empty,
+// so that a revision without overrides has the hash it had before
+// overrides existed.
 type Input struct {
 	ManifestWorkTemplate workv1.ManifestWorkSpec `json:"manifestWorkTemplate"`
-	// Overrides are the WorkOverrides with rules that select the cluster,
-	// in the order they apply (render.Input builds them).
+	// Overrides are the specs of the WorkOverrides that name the replica
+	// set, in the order they apply (render.Sort: priority, then name).
 	Overrides []Override `json:"overrides,omitempty"`
 }
 
-// Override is the part of a WorkOverride that applies to a cluster: its
-// name and the rules that select the cluster, in order.
+// Override is a WorkOverride as a revision keeps it: its name and spec (the
+// replica set it names is the revision's own).
 type Override struct {
-	Name  string `json:"name"`
-	Rules []Rule `json:"rules"`
+	Name     string                           `json:"name"`
+	Priority int32                            `json:"priority,omitempty"`
+	Rules    []fleetv1alpha1.WorkOverrideRule `json:"rules"`
 }
 
-// Rule is what a rule changes, without how it selects clusters: a change
-// to a rule's selector that still selects the cluster changes nothing there.
-type Rule struct {
-	Manifests []fleetv1alpha1.ManifestSelector `json:"manifests"`
-	Patches   []fleetv1alpha1.Patch            `json:"patches,omitempty"`
-	Drop      bool                             `json:"drop,omitempty"`
-}
-
-// InputOf is the input of the replica set's current revision.
-func InputOf(rs *workv1alpha1.ManifestWorkReplicaSet) Input {
-	return Input{ManifestWorkTemplate: rs.Spec.ManifestWorkTemplate}
+// InputOf is the input of the replica set's revision with the given
+// overrides (those that name it, in the order they apply; none for a
+// replica set without overrides).
+func InputOf(rs *workv1alpha1.ManifestWorkReplicaSet, overrides ...Override) Input {
+	return Input{ManifestWorkTemplate: rs.Spec.ManifestWorkTemplate, Overrides: overrides}
 }
 
 // Canonical is the input's JSON with every manifest and patch value in
 // canonical form (compact, keys sorted, numbers as written): two inputs
 // that differ only in key order or spacing have the same bytes.
 func Canonical(in Input) ([]byte, error) {
-	overrides := make([]Override, len(in.Overrides))
-	for i, o := range in.Overrides {
-		overrides[i] = Override{Name: o.Name, Rules: make([]Rule, len(o.Rules))}
+	var overrides []Override
+	for _, o := range in.Overrides {
+		o.Rules = slices.Clone(o.Rules)
 		for j, r := range o.Rules {
 			r.Patches = slices.Clone(r.Patches)
 			for k, p := range r.Patches {
@@ -104,8 +101,9 @@ func Canonical(in Input) ([]byte, error) {
 				}
 				r.Patches[k].Value = &apiextensionsv1.JSON{Raw: c}
 			}
-			overrides[i].Rules[j] = r
+			o.Rules[j] = r
 		}
+		overrides = append(overrides, o)
 	}
 	in.Overrides = overrides
 
