@@ -169,7 +169,7 @@ func (c *Controller) applyWorks(ctx context.Context, rs *workv1alpha1.ManifestWo
 	close(next)
 	wg.Wait()
 	for i, cluster := range clusters {
-		if errs[i] == nil {
+		if errs[i] == nil && results[i] != nil {
 			works[cluster] = results[i]
 		}
 	}
@@ -177,19 +177,10 @@ func (c *Controller) applyWorks(ctx context.Context, rs *workv1alpha1.ManifestWo
 }
 
 // target is what a work is written for: its placement, the hash of the
-// revision it is rendered from ("": none), and that revision's template
-// (nil: the replica set's).
+// revision it is rendered from ("": none), and that revision's renderer.
 type target struct {
 	placement, hash string
-	spec            *workv1.ManifestWorkSpec
-}
-
-// specOf is the template a work written for to gets.
-func (to target) specOf(rs *workv1alpha1.ManifestWorkReplicaSet) workv1.ManifestWorkSpec {
-	if to.spec != nil {
-		return *to.spec
-	}
-	return rs.Spec.ManifestWorkTemplate
+	render          *renderer
 }
 
 // applyWork gives the cluster's work the target's template and the replica
@@ -197,12 +188,20 @@ func (to target) specOf(rs *workv1alpha1.ManifestWorkReplicaSet) workv1.Manifest
 // name), or creates one named after the replica set. A work being deleted is
 // left to go; its deletion queues the replica set again.
 //
-// The revision hash label is written with the rest, but a work that has the
-// template and lacks only that label (written before revisions were
-// recorded) is up to date: it gets the label when it is next written.
+// The work is the cluster's, rendered from the target's revision: one that
+// cannot be rendered is left as it is (and not created). The revision hash
+// label and the overrides annotation are written with the rest, but a work
+// that has its rendered spec and labels is up to date, whatever revision's
+// hash it carries (one written before revisions were recorded, or from an
+// earlier revision that renders the same for it): it gets the label when
+// it is next written.
 func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, to target, cluster string,
 	existing *workv1.ManifestWork) (*workv1.ManifestWork, error) {
-	placement, spec := to.placement, to.specOf(rs)
+	r := to.render.of(cluster)
+	if r.err != nil {
+		return existing, nil
+	}
+	placement, spec := to.placement, r.spec
 	want := maps.Clone(rs.Labels)
 	if want == nil {
 		want = map[string]string{}
@@ -210,8 +209,7 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 	want[workv1alpha1.ReplicaSetLabel] = replicaSetKey(rs)
 	want[workv1alpha1.PlacementNameLabel] = placement
 	upToDate := func(w *workv1.ManifestWork) bool {
-		h, ok := w.Labels[revision.HashLabel]
-		return sameSpec(w.Spec, spec) && hasLabels(w.Labels, want) && (!ok || h == to.hash)
+		return sameSpec(w.Spec, spec) && hasLabels(w.Labels, want)
 	}
 	written := maps.Clone(want) // the labels a write sets
 	if to.hash != "" {
@@ -222,6 +220,9 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 		w := &workv1.ManifestWork{
 			ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: rs.Name, Labels: written},
 			Spec:       *spec.DeepCopy(),
+		}
+		if r.applied != "" {
+			w.Annotations = map[string]string{OverridesAnnotation: r.applied}
 		}
 		created, err := works.Create(ctx, w, metav1.CreateOptions{})
 		if apierrors.IsAlreadyExists(err) {
@@ -240,9 +241,16 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 	if upToDate(existing) {
 		return existing, nil
 	}
-	var annotations map[string]string
+	annotations := map[string]*string{}
 	if to.hash != "" && existing.Labels[revision.HashLabel] != to.hash {
-		annotations = map[string]string{RevisionWrittenAtAnnotation: c.clock.Now().UTC().Format(time.RFC3339)}
+		at := c.clock.Now().UTC().Format(time.RFC3339)
+		annotations[RevisionWrittenAtAnnotation] = &at
+	}
+	if !sameSpec(existing.Spec, spec) {
+		annotations[OverridesAnnotation] = nil
+		if r.applied != "" {
+			annotations[OverridesAnnotation] = &r.applied
+		}
 	}
 	patch, err := workPatch(existing, spec, written, annotations)
 	if err != nil {
@@ -264,12 +272,13 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 // differ, the others kept. It first tests the work's UID, so that it never
 // lands on a work that replaced existing under the same name; unlike an
 // update it does not fail when only the work's status moved on since the
-// cache saw it. The annotations given are set the same way.
-func workPatch(existing *workv1.ManifestWork, spec workv1.ManifestWorkSpec, written, annotations map[string]string) ([]byte, error) {
+// cache saw it. The annotations given are set the same way, or removed
+// (nil) when the work has them.
+func workPatch(existing *workv1.ManifestWork, spec workv1.ManifestWorkSpec, written map[string]string, annotations map[string]*string) ([]byte, error) {
 	type op struct {
 		Op    string `json:"op"`
 		Path  string `json:"path"`
-		Value any    `json:"value"`
+		Value any    `json:"value,omitempty"` // a nil interface only: remove has none
 	}
 	var ops []op
 	if existing.UID != "" {
@@ -293,7 +302,15 @@ func workPatch(existing *workv1.ManifestWork, spec workv1.ManifestWorkSpec, writ
 		}
 	}
 	set("/metadata/labels", existing.Labels, written)
-	set("/metadata/annotations", existing.Annotations, annotations)
+	setAnnotations := map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
+		if v := annotations[k]; v != nil {
+			setAnnotations[k] = *v
+		} else if _, ok := existing.Annotations[k]; ok {
+			ops = append(ops, op{Op: "remove", Path: "/metadata/annotations/" + jsonPointerEscape(k)})
+		}
+	}
+	set("/metadata/annotations", existing.Annotations, setAnnotations)
 	return json.Marshal(ops)
 }
 

@@ -338,19 +338,19 @@ func Input(template workv1.ManifestWorkSpec, overrides []fleetv1alpha1.WorkOverr
 	Sort(sorted)
 	in := revision.Input{ManifestWorkTemplate: template}
 	for _, o := range sorted {
-		in.Overrides = append(in.Overrides, revision.Override{Name: o.Name, Priority: o.Spec.Priority, Rules: o.Spec.Rules})
+		in.Overrides = append(in.Overrides, revision.Override{Name: o.Name, Generation: o.Generation, Priority: o.Spec.Priority, Rules: o.Spec.Rules})
 	}
 	return in
 }
 
 // Overrides are the overrides a revision input holds, as objects Render
 // takes, named replicaSet; their generation is that of the live override of
-// the same name and spec in live, else 0 (the override changed since).
+// the same name and spec in live, else the one the revision recorded.
 func Overrides(in revision.Input, replicaSet string, live []fleetv1alpha1.WorkOverride) []fleetv1alpha1.WorkOverride {
 	out := make([]fleetv1alpha1.WorkOverride, 0, len(in.Overrides))
 	for _, o := range in.Overrides {
 		wo := fleetv1alpha1.WorkOverride{Spec: fleetv1alpha1.WorkOverrideSpec{ReplicaSet: replicaSet, Priority: o.Priority, Rules: o.Rules}}
-		wo.Name = o.Name
+		wo.Name, wo.Generation = o.Name, o.Generation
 		for _, l := range live {
 			if l.Name == o.Name && equality.Semantic.DeepEqual(l.Spec, wo.Spec) {
 				wo.Generation = l.Generation
