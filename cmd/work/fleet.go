@@ -111,7 +111,7 @@ func newHistoryCommand(o *cli.Options) *cobra.Command {
 
 func newUndoCommand(o *cli.Options) *cobra.Command {
 	var uo cli.UndoOptions
-	cmd := fleetCommand("undo NAME", "Roll a replica set back: copy a revision's template into its spec (the previous revision by default); the rollout strategy rolls it out",
+	cmd := fleetCommand("undo NAME", "Roll a replica set back: copy a revision's template into its spec and restore its WorkOverrides as the revision recorded them (the previous revision by default); the rollout strategy rolls it out",
 		"  work fleet undo web -n fleet\n  work fleet undo web -n fleet --to-revision 1", o, uo.Validate,
 		func(ctx context.Context, name string) error { return cli.Undo(ctx, o, uo, name) })
 	cmd.Flags().Int64Var(&uo.ToRevision, "to-revision", 0, "The revision to go back to (its number in work fleet history); 0 is the newest one that is not current.")
