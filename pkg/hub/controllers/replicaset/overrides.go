@@ -314,29 +314,17 @@ func overrideStatus(o *fleetv1alpha1.WorkOverride, failed map[string]error, now 
 // the resourceVersion it was written over, so that a cache a write behind
 // costs no second write.
 type writtenOverrides struct {
-	mu   sync.Mutex
-	last map[types.UID]writtenOverride
+	sinceWrite[types.UID, fleetv1alpha1.WorkOverrideStatus]
 }
 
-type writtenOverride struct {
-	from   string
-	status fleetv1alpha1.WorkOverrideStatus
-}
-
+// same tells whether status was written last over o as cached.
 func (w *writtenOverrides) same(o *fleetv1alpha1.WorkOverride, status fleetv1alpha1.WorkOverrideStatus) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	last, ok := w.last[o.UID]
-	return ok && last.from == o.ResourceVersion && equality.Semantic.DeepEqual(last.status, status)
+	last, ok := w.get(o.UID, o.ResourceVersion)
+	return ok && equality.Semantic.DeepEqual(last, status)
 }
 
 func (w *writtenOverrides) remember(o *fleetv1alpha1.WorkOverride, status fleetv1alpha1.WorkOverrideStatus) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.last == nil {
-		w.last = map[types.UID]writtenOverride{}
-	}
-	w.last[o.UID] = writtenOverride{from: o.ResourceVersion, status: status}
+	w.set(o.UID, o.ResourceVersion, status)
 }
 
 // writeOverrideStatuses writes each override's status, once per change.

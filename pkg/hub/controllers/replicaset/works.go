@@ -44,50 +44,73 @@ func (c *Controller) labelledWorks(rs *workv1alpha1.ManifestWorkReplicaSet) []*w
 // so that it neither writes it again nor gives its cluster's slot to
 // another.
 type writtenWorks struct {
-	mu sync.Mutex
-	by map[cache.ObjectName]writtenWork
-}
-
-// writtenWork is a work as an update left it, and the resourceVersion of
-// the work the update was made from.
-type writtenWork struct {
-	from string
-	work *workv1.ManifestWork
+	sinceWrite[cache.ObjectName, *workv1.ManifestWork]
 }
 
 // remember records that from was updated into to.
 func (w *writtenWorks) remember(from, to *workv1.ManifestWork) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.by == nil {
-		w.by = map[cache.ObjectName]writtenWork{}
-	}
-	w.by[cache.MetaObjectToName(to)] = writtenWork{from: from.ResourceVersion, work: to}
+	w.set(cache.MetaObjectToName(to), from.ResourceVersion, to)
 }
 
 // current is the work as written when cached is still the work the update
 // was made from; otherwise cached, and the update is forgotten: the cache
 // holds it, or something newer.
 func (w *writtenWorks) current(cached *workv1.ManifestWork) *workv1.ManifestWork {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	key := cache.MetaObjectToName(cached)
-	e, ok := w.by[key]
-	if !ok {
-		return cached
+	if written, ok := w.get(key, cached.ResourceVersion); ok {
+		if written.UID == cached.UID {
+			return written
+		}
+		w.drop(key)
 	}
-	if cached.UID == e.work.UID && cached.ResourceVersion == e.from {
-		return e.work
-	}
-	delete(w.by, key)
 	return cached
 }
 
 // forget drops what is remembered of a work that goes.
 func (w *writtenWorks) forget(work *workv1.ManifestWork) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	delete(w.by, cache.MetaObjectToName(work))
+	w.drop(cache.MetaObjectToName(work))
+}
+
+// sinceWrite remembers, per key, what the controller last wrote and the
+// resourceVersion of the object it wrote over, for as long as the cache
+// still shows that object: once the cache moves on, it is forgotten.
+type sinceWrite[K comparable, V any] struct {
+	mu sync.Mutex
+	by map[K]sinceWriteEntry[V]
+}
+
+type sinceWriteEntry[V any] struct {
+	from  string
+	value V
+}
+
+func (s *sinceWrite[K, V]) set(key K, from string, value V) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.by == nil {
+		s.by = map[K]sinceWriteEntry[V]{}
+	}
+	s.by[key] = sinceWriteEntry[V]{from: from, value: value}
+}
+
+// get is what was written for key when the cache still shows the object
+// of resourceVersion cached it was written over; otherwise it forgets it.
+func (s *sinceWrite[K, V]) get(key K, cached string) (V, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.by[key]
+	if ok && e.from == cached {
+		return e.value, true
+	}
+	delete(s.by, key)
+	var zero V
+	return zero, false
+}
+
+func (s *sinceWrite[K, V]) drop(key K) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.by, key)
 }
 
 // forgetDeleted is forget for an informer's delete event, whose object
