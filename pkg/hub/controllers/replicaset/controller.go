@@ -116,6 +116,7 @@ type Controller struct {
 	overrideIndex   cache.Indexer // WorkOverrides by the replica set they name; nil: none
 	overrideTargets overrideTargets
 	wroteOverrides  writtenOverrides
+	renders         renderMemos                 // the works rendered by each replica set's last pass
 	managedClusters cache.Indexer               // nil: the hub serves no ManagedCluster
 	namespaces      corelisters.NamespaceLister // nil: clusters have no labels
 }
@@ -241,6 +242,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		c.written.forget(ref)
 		c.blocked.forget(ref)
 		c.baked.forget(ref)
+		c.renders.forget(ref)
 		return nil
 	}
 	if err != nil {

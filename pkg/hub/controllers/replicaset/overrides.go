@@ -195,15 +195,23 @@ func groupRefs(plans []*plan) map[string][]render.GroupRef {
 }
 
 // renderer renders the works of one revision: its template with its
-// overrides, per cluster, each cluster once per pass. Without overrides,
-// every cluster's work is the template.
+// overrides, per cluster, each cluster once per pass, and not again on the
+// next pass while the cluster's facts are the same (prior). Without
+// overrides, every cluster's work is the template.
 type renderer struct {
 	template  workv1.ManifestWorkSpec
 	overrides []fleetv1alpha1.WorkOverride
 	facts     func(cluster string) render.ClusterFacts
+	prior     map[string]renderedFor // the previous pass's, of the same revision
 
 	mu   sync.Mutex
-	done map[string]rendered
+	done map[string]renderedFor
+}
+
+// renderedFor is a cluster's work and the facts it was rendered for.
+type renderedFor struct {
+	facts render.ClusterFacts
+	out   rendered
 }
 
 // rendered is a cluster's work, the overrides that made it (the value of
@@ -226,15 +234,45 @@ func (r *renderer) of(cluster string) rendered {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if v, ok := r.done[cluster]; ok {
-		return v
+		return v.out
 	}
-	spec, applied, err := render.Render(r.template, r.overrides, r.facts(cluster))
-	v := rendered{spec: spec, applied: render.AppliedAnnotation(applied), err: err}
+	v := renderedFor{facts: r.facts(cluster)}
+	if p, ok := r.prior[cluster]; ok && equality.Semantic.DeepEqual(p.facts, v.facts) {
+		v.out = p.out
+	} else {
+		spec, applied, err := render.Render(r.template, r.overrides, v.facts)
+		v.out = rendered{spec: spec, applied: render.AppliedAnnotation(applied), err: err}
+	}
 	if r.done == nil {
-		r.done = map[string]rendered{}
+		r.done = map[string]renderedFor{}
 	}
 	r.done[cluster] = v
-	return v
+	return v.out
+}
+
+// rendered are the works the renderer rendered, for the next pass.
+func (r *renderer) rendered() map[string]renderedFor {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.done
+}
+
+// renderMemos keep, per replica set, the works of its current revision
+// rendered by the last pass, so that a pass (each report of an agent
+// makes one) renders again only the clusters whose facts changed.
+type renderMemos struct {
+	byRevision[map[string]renderedFor]
+}
+
+// memoKey names what a memo was rendered from: the revision's hash and
+// the overrides' generations, which the works' annotation names but the
+// hash leaves out.
+func memoKey(hash string, overrides []fleetv1alpha1.WorkOverride) string {
+	applied := make([]render.Applied, len(overrides))
+	for i, o := range overrides {
+		applied[i] = render.Applied{Name: o.Name, Generation: o.Generation}
+	}
+	return hash + "|" + render.AppliedAnnotation(applied)
 }
 
 // renderFailures are the clusters of owner whose work the renderer cannot

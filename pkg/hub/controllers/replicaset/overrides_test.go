@@ -141,6 +141,15 @@ func TestOverridesGiveEachClusterItsValues(t *testing.T) {
 
 	writes, _ := h.sync()
 	assert.Empty(t, writes, "nothing changed: no request")
+
+	c2 := clusterNamespace("c2", map[string]string{"env": "qa"})
+	_, err := h.core.CoreV1().Namespaces().Update(t.Context(), c2, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	h.refresh()
+	writes, _ = h.sync()
+	assert.Equal(t, []string{"patch manifestworks c2/" + rsName}, workWrites(writes), "c2 relabelled: its work only")
+	data, _ := h.data("c2")
+	assert.Equal(t, "qa", data["env"])
 }
 
 // A replica set without overrides has no OverridesRendered, and its works

@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/tools/cache"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
 	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
@@ -153,6 +154,13 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 	groups := groupRefs(plans)
 	facts := func(cluster string) render.ClusterFacts { return c.factsOf(cluster, groups[cluster]) }
 	d.render = newRenderer(rs.Spec.ManifestWorkTemplate, overrides, facts)
+	memo := memoKey(rev.hash, overrides)
+	if rev.hash != "" && len(overrides) > 0 {
+		d.render.prior, _ = c.renders.get(cache.MetaObjectToName(rs), memo)
+		defer func() { c.renders.set(cache.MetaObjectToName(rs), memo, d.render.rendered()) }()
+	} else {
+		c.renders.forget(cache.MetaObjectToName(rs))
+	}
 	if in := d.abort.stableIn; in != nil {
 		d.abort.stableRender = newRenderer(in.ManifestWorkTemplate, render.Overrides(*in, rs.Name, overrides), facts)
 	}
