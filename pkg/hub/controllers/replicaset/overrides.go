@@ -26,7 +26,6 @@ import (
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
-	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
 
 // OverridesAnnotation, on a work, names the WorkOverrides that made it:
@@ -390,9 +389,4 @@ func (c *Controller) writeOverrideStatuses(ctx context.Context, overrides []flee
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// revisionInput is the replica set's revision input with its overrides.
-func revisionInput(rs *workv1alpha1.ManifestWorkReplicaSet, overrides []fleetv1alpha1.WorkOverride) revision.Input {
-	return render.Input(rs.Spec.ManifestWorkTemplate, overrides)
 }

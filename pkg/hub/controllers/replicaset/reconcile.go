@@ -42,7 +42,8 @@ type outcome struct {
 //     rollout allows
 //     (deploy), and the works of clusters that no placement selects any
 //     longer, or the extra works of a cluster, are deleted;
-//  4. the template's revision is recorded as a ControllerRevision before
+//  4. the revision (the template with the specs of the overrides that name
+//     the replica set) is recorded as a ControllerRevision before
 //     any work is written from it (recordRevision), each work written
 //     carries its hash, and revisions beyond the history limit that no
 //     work runs are deleted (pruneRevisions);
@@ -68,7 +69,7 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 		rs = updated
 	}
 	overrides := c.overridesOf(rs)
-	rev, rerr := c.recordRevision(ctx, rs, revisionInput(rs, overrides))
+	rev, rerr := c.recordRevision(ctx, rs, render.Input(rs.Spec.ManifestWorkTemplate, overrides))
 	works, d, err := c.deploy(ctx, rs, rev, c.abortOf(rs, rev), overrides)
 	err = errors.Join(err, rerr, c.pruneRevisions(ctx, rs, &rev))
 	if d.missing == "" && d.render != nil {
