@@ -372,7 +372,7 @@ func restrictedNamespace(t *testing.T, c *framework.Cluster, name string) {
 	}}}
 	_, err := c.Kube.CoreV1().Namespaces().Create(t.Context(), ns, metav1.CreateOptions{})
 	if err == nil {
-		t.Cleanup(func() { _ = c.Kube.CoreV1().Namespaces().Delete(t.Context(), name, metav1.DeleteOptions{}) })
+		t.Cleanup(func() { _ = c.Kube.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{}) })
 		return
 	}
 	require.True(t, apierrors.IsAlreadyExists(err), "create namespace %s: %v", name, err)
