@@ -161,6 +161,9 @@ func (o *Options) preview(ctx context.Context, ro RenderOptions, name string) (*
 	if err != nil {
 		return nil, err
 	}
+	if len(clusters) == 0 {
+		fmt.Fprintf(o.ErrOut, "No cluster: the placements of manifestworkreplicaset %s/%s select none.\n", rs.Namespace, rs.Name)
+	}
 	p := &preview{rs: rs}
 	for _, cluster := range clusters {
 		c := clusterPreview{name: cluster, stored: stored[cluster]}

@@ -256,6 +256,19 @@ func TestDiffNothing(t *testing.T) {
 	assert.Empty(t, h.errOut.String())
 }
 
+// A replica set whose placements select no cluster previews nothing, and
+// says so.
+func TestRenderNoCluster(t *testing.T) {
+	for _, run := range []func(context.Context, *Options, RenderOptions, string) error{Render, Diff} {
+		h := newPreviewHub(true)
+		require.NoError(t, h.work.Tracker().Delete(clusterv1beta1.SchemeGroupVersion.WithResource("placementdecisions"), "fleet", "web-decision-1"))
+		require.NoError(t, h.work.Tracker().Delete(clusterv1beta1.SchemeGroupVersion.WithResource("placementdecisions"), "fleet", "web-decision-2"))
+		require.NoError(t, run(context.Background(), h.opts, RenderOptions{}, "web"))
+		assert.Empty(t, h.out.String())
+		assert.Equal(t, "No cluster: the placements of manifestworkreplicaset fleet/web select none.\n", h.errOut.String())
+	}
+}
+
 // -f previews objects not applied yet: an override of a file replaces the
 // stored one of its name (generation 0), a new one joins them, a replica
 // set of a file replaces the stored template. Objects of other
