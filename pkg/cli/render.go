@@ -227,12 +227,14 @@ type fileObjects struct {
 }
 
 var (
+	listKind       = schema.GroupVersionKind{Version: "v1", Kind: "List"}
 	replicaSetKind = workv1alpha1.SchemeGroupVersion.WithKind("ManifestWorkReplicaSet")
 	overrideKind   = fleetv1alpha1.SchemeGroupVersion.WithKind("WorkOverride")
 )
 
 // readObjects reads the YAML or JSON documents of the files: each is a
-// ManifestWorkReplicaSet or a WorkOverride; one of another namespace is
+// ManifestWorkReplicaSet, a WorkOverride, or a List of them (as kubectl get
+// -o yaml prints them); one of another namespace is
 // left out, one without a namespace is of namespace. Anything else, or a
 // name given twice, exits 2.
 func readObjects(paths []string, namespace string) (fileObjects, error) {
@@ -269,6 +271,19 @@ func (f *fileObjects) add(raw []byte, namespace string) error {
 	switch meta.GroupVersionKind() {
 	case schema.GroupVersionKind{}:
 		return nil // an empty document, or comments only
+	case listKind:
+		var list struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		if err := yaml.Unmarshal(raw, &list); err != nil {
+			return err
+		}
+		for i, item := range list.Items {
+			if err := f.add(item, namespace); err != nil {
+				return fmt.Errorf("items[%d]: %w", i, err)
+			}
+		}
+		return nil
 	case replicaSetKind:
 		obj = &workv1alpha1.ManifestWorkReplicaSet{}
 	case overrideKind:
@@ -318,13 +333,17 @@ func (h hub) replicaSet(ctx context.Context, files fileObjects, name string) (*w
 // override of the files has generation 0, unless its spec is the stored
 // one's (applying it would change nothing).
 func (h hub) overrides(ctx context.Context, files fileObjects, name string) ([]fleetv1alpha1.WorkOverride, error) {
-	list, err := h.work.FleetV1alpha1().WorkOverrides(h.namespace).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return nil, usageError(fmt.Errorf("the workoverrides of %s: %w", h.namespace, err))
-	}
 	byName := map[string]fleetv1alpha1.WorkOverride{}
-	for _, o := range list.Items {
-		byName[o.Name] = o
+	list, err := h.work.FleetV1alpha1().WorkOverrides(h.namespace).List(ctx, metav1.ListOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		// The hub does not serve WorkOverrides (OCM's alone): none is stored.
+	case err != nil:
+		return nil, usageError(fmt.Errorf("the workoverrides of %s: %w", h.namespace, err))
+	default:
+		for _, o := range list.Items {
+			byName[o.Name] = o
+		}
 	}
 	for n, o := range files.overrides {
 		o = o.DeepCopy()

@@ -286,17 +286,21 @@ spec:
     manifests: [{group: apps, kind: Deployment, name: web}]
     patches: [{op: replace, path: /spec/replicas, value: 3}]
 ---
-apiVersion: fleet.manifestwork.io/v1alpha1
-kind: WorkOverride
-metadata: {name: mirror}
-spec:
-  replicaSet: web
-  priority: 10
-  rules:
-  - clusters: {clusterNames: [cluster1]}
-    manifests: [{kind: Deployment}]
-    patches:
-    - {op: replace, path: /spec/template/spec/containers/0/image, value: "mirror-${cluster.claims['region']}.example.com/web:1"}
+# as kubectl get -o yaml prints it
+apiVersion: v1
+kind: List
+items:
+- apiVersion: fleet.manifestwork.io/v1alpha1
+  kind: WorkOverride
+  metadata: {name: mirror, namespace: fleet}
+  spec:
+    replicaSet: web
+    priority: 10
+    rules:
+    - clusters: {clusterNames: [cluster1]}
+      manifests: [{kind: Deployment}]
+      patches:
+      - {op: replace, path: /spec/template/spec/containers/0/image, value: "mirror-${cluster.claims['region']}.example.com/web:1"}
 ---
 apiVersion: fleet.manifestwork.io/v1alpha1
 kind: WorkOverride
@@ -325,6 +329,18 @@ spec:
 	require.NoError(t, Render(context.Background(), h.opts, RenderOptions{Clusters: []string{"cluster1"}, Files: []string{overrides, replicaSet}}, "web"))
 	golden(t, "render-files.yaml", h.out.String())
 	assert.Empty(t, h.writes())
+}
+
+// On a hub that does not serve WorkOverrides (OCM's alone), the works are
+// the template's.
+func TestRenderWithoutOverrides(t *testing.T) {
+	h := newPreviewHub(true)
+	h.work.PrependReactor("list", "workoverrides", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewNotFound(fleetv1alpha1.Resource("workoverrides"), "")
+	})
+	require.NoError(t, Render(context.Background(), h.opts, RenderOptions{Clusters: []string{"cluster3"}}, "web"))
+	assert.Contains(t, h.out.String(), "replicas: 1")
+	assert.NotContains(t, h.out.String(), OverridesAnnotation)
 }
 
 // On a hub without OCM's ManagedCluster, a cluster's facts are its
