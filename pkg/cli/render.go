@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -186,36 +185,21 @@ func (o *Options) preview(ctx context.Context, ro RenderOptions, name string) (*
 	return p, nil
 }
 
-// OverridesAnnotation, on a work of a replica set, names the WorkOverrides
-// that made it, as name:generation, comma-separated, in the order they
-// apply; a work no override changes has none. The controller writes it.
-const OverridesAnnotation = "work.manifestwork.io/overrides"
-
 // hubWork is the work of the replica set on the cluster as the hub writes
 // it: named name, in the cluster's namespace, with the replica set's labels
 // and the two the controller adds (the replica set's, <namespace>.<name>,
-// and the placement's), the overrides applied in OverridesAnnotation, and
+// and the placement's), the overrides applied in render.OverridesAnnotation, and
 // the rendered spec. It leaves out the revision hash label, whose value is
 // the controller's to say.
 func hubWork(rs *workv1alpha1.ManifestWorkReplicaSet, name, cluster, placement string,
 	spec workv1.ManifestWorkSpec, applied []render.Applied) *workv1.ManifestWork {
-	labels := maps.Clone(rs.Labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	labels[workv1alpha1.ReplicaSetLabel] = rs.Namespace + "." + rs.Name
-	labels[workv1alpha1.PlacementNameLabel] = placement
 	w := &workv1.ManifestWork{
 		TypeMeta:   metav1.TypeMeta{APIVersion: workv1.SchemeGroupVersion.String(), Kind: "ManifestWork"},
-		ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: name, Labels: labels},
+		ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: name, Labels: render.WorkLabels(rs, placement)},
 		Spec:       spec,
 	}
 	if len(applied) > 0 {
-		parts := make([]string, len(applied))
-		for i, a := range applied {
-			parts[i] = a.Name + ":" + strconv.FormatInt(a.Generation, 10)
-		}
-		w.Annotations = map[string]string{OverridesAnnotation: strings.Join(parts, ",")}
+		w.Annotations = map[string]string{render.OverridesAnnotation: render.AppliedAnnotation(applied)}
 	}
 	return w
 }

@@ -340,7 +340,7 @@ func TestRenderWithoutOverrides(t *testing.T) {
 	})
 	require.NoError(t, Render(context.Background(), h.opts, RenderOptions{Clusters: []string{"cluster3"}}, "web"))
 	assert.Contains(t, h.out.String(), "replicas: 1")
-	assert.NotContains(t, h.out.String(), OverridesAnnotation)
+	assert.NotContains(t, h.out.String(), render.OverridesAnnotation)
 }
 
 // On a hub without OCM's ManagedCluster, a cluster's facts are its

@@ -115,7 +115,7 @@ func overridesCase(t *testing.T, s *framework.APIServer, name, region string, se
 		if err := json.Unmarshal(w.Spec.Workload.Manifests[0].Raw, &cm); err != nil {
 			return nil, "", err
 		}
-		return cm.Data, w.Annotations[replicaset.OverridesAnnotation], nil
+		return cm.Data, w.Annotations[render.OverridesAnnotation], nil
 	}
 	want := func(cluster string) map[string]string {
 		m := map[string]string{"app": name, "env": envs[cluster], "cluster": cluster}

@@ -376,11 +376,6 @@ func objectKey(obj runtime.Object) []string {
 	return []string{key}
 }
 
-// replicaSetKey is the value of the replica set label on its works.
-func replicaSetKey(rs *workv1alpha1.ManifestWorkReplicaSet) string {
-	return rs.Namespace + "." + rs.Name
-}
-
 // replicaSetLabelOf is the replica set label of a work (or of the last
 // state of a deleted one): the filter, the queue key and the index of works
 // all read it here.

@@ -28,12 +28,6 @@ import (
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
 )
 
-// OverridesAnnotation, on a work, names the WorkOverrides that made it:
-// name:generation of each override with a rule that selects the cluster,
-// comma-separated, in the order they apply. It is written with the spec,
-// and absent when no override applies.
-const OverridesAnnotation = "work.manifestwork.io/overrides"
-
 // ConditionOverridesRendered says whether every cluster's work renders
 // from the current revision's template and overrides: True (reason
 // Rendered), or False (reason RenderFailed) naming the clusters whose work
@@ -214,7 +208,7 @@ type renderedFor struct {
 }
 
 // rendered is a cluster's work, the overrides that made it (the value of
-// OverridesAnnotation), or why it cannot be rendered.
+// render.OverridesAnnotation), or why it cannot be rendered.
 type rendered struct {
 	spec    workv1.ManifestWorkSpec
 	applied string

@@ -84,10 +84,10 @@ func (h *harness) data(cluster string) (map[string]string, string) {
 		var cm corev1.ConfigMap
 		require.NoError(h.t, json.Unmarshal(m.Raw, &cm))
 		if cm.Name == "web" {
-			return cm.Data, w.Annotations[OverridesAnnotation]
+			return cm.Data, w.Annotations[render.OverridesAnnotation]
 		}
 	}
-	return nil, w.Annotations[OverridesAnnotation]
+	return nil, w.Annotations[render.OverridesAnnotation]
 }
 
 func (h *harness) override(name string) *fleetv1alpha1.WorkOverride {
@@ -230,7 +230,7 @@ func TestMissingLabelFailsOnlyItsCluster(t *testing.T) {
 			}
 			assert.ElementsMatch(t, want, workWrites(writes))
 			assert.Equal(t, c2.Spec, h.work("c2", rsName).Spec, "c2's work is left as it was")
-			assert.Empty(t, h.work("c2", rsName).Annotations[OverridesAnnotation])
+			assert.Empty(t, h.work("c2", rsName).Annotations[render.OverridesAnnotation])
 
 			rs = h.replicaSet()
 			assert.Equal(t, "False/"+ReasonRenderFailed, conditionReason(rs, ConditionOverridesRendered))
@@ -278,7 +278,7 @@ func TestDroppedManifest(t *testing.T) {
 	h.sync()
 	assert.Len(t, h.work("c1", rsName).Spec.Workload.Manifests, 1, "prod: debug dropped")
 	assert.Len(t, h.work("c2", rsName).Spec.Workload.Manifests, 2, "staging keeps it")
-	assert.Equal(t, "nodebug:1", h.work("c1", rsName).Annotations[OverridesAnnotation])
+	assert.Equal(t, "nodebug:1", h.work("c1", rsName).Annotations[render.OverridesAnnotation])
 }
 
 // renderedWork is the replica set's work on cluster as the template of
@@ -290,7 +290,7 @@ func renderedWork(t *testing.T, cluster, v string, labels map[string]string, has
 	require.NoError(t, err)
 	w.Spec = spec
 	w.Labels[revision.HashLabel] = hash
-	w.Annotations = map[string]string{OverridesAnnotation: "envs:1"}
+	w.Annotations = map[string]string{render.OverridesAnnotation: "envs:1"}
 	return w
 }
 

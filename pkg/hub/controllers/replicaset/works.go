@@ -21,13 +21,14 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
 
 // labelledWorks are the works that carry the replica set's label, whatever
 // their names.
 func (c *Controller) labelledWorks(rs *workv1alpha1.ManifestWorkReplicaSet) []*workv1.ManifestWork {
-	objs, err := c.works.ByIndex(byReplicaSet, replicaSetKey(rs))
+	objs, err := c.works.ByIndex(byReplicaSet, render.ReplicaSetKey(rs))
 	if err != nil {
 		return nil
 	}
@@ -225,12 +226,7 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 		return existing, nil
 	}
 	placement, spec := to.placement, r.spec
-	want := maps.Clone(rs.Labels)
-	if want == nil {
-		want = map[string]string{}
-	}
-	want[workv1alpha1.ReplicaSetLabel] = replicaSetKey(rs)
-	want[workv1alpha1.PlacementNameLabel] = placement
+	want := render.WorkLabels(rs, placement)
 	upToDate := func(w *workv1.ManifestWork) bool {
 		return sameSpec(w.Spec, spec) && hasLabels(w.Labels, want)
 	}
@@ -245,12 +241,12 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 			Spec:       *spec.DeepCopy(),
 		}
 		if r.applied != "" {
-			w.Annotations = map[string]string{OverridesAnnotation: r.applied}
+			w.Annotations = map[string]string{render.OverridesAnnotation: r.applied}
 		}
 		created, err := works.Create(ctx, w, metav1.CreateOptions{})
 		if apierrors.IsAlreadyExists(err) {
 			return nil, fmt.Errorf("create work %s/%s: a work of that name without the label %s=%s is there; it is left alone",
-				cluster, rs.Name, workv1alpha1.ReplicaSetLabel, replicaSetKey(rs))
+				cluster, rs.Name, workv1alpha1.ReplicaSetLabel, render.ReplicaSetKey(rs))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("create work %s/%s: %w", cluster, rs.Name, err)
@@ -270,9 +266,9 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 		annotations[RevisionWrittenAtAnnotation] = &at
 	}
 	if !sameSpec(existing.Spec, spec) {
-		annotations[OverridesAnnotation] = nil
+		annotations[render.OverridesAnnotation] = nil
 		if r.applied != "" {
-			annotations[OverridesAnnotation] = &r.applied
+			annotations[render.OverridesAnnotation] = &r.applied
 		}
 	}
 	patch, err := workPatch(existing, spec, written, annotations)
