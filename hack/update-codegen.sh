@@ -37,6 +37,8 @@ mv "$out/work.open-cluster-management.io_manifestworkreplicasets.yaml" manifests
 # (approval gates); an OCM hub, whose ClusterManager installs OCM's CRDs,
 # applies this file alone (deploy/ocm-hub).
 mv "$out/fleet.manifestwork.io_rolloutapprovals.yaml" manifests/hub/
+# WorkOverride, the per-cluster overrides of a replica set's works, likewise.
+mv "$out/fleet.manifestwork.io_workoverrides.yaml" manifests/hub/
 # Placement and PlacementDecision, for hubs without OCM only: where OCM runs,
 # its ClusterManager owns these CRDs.
 mv "$out/cluster.open-cluster-management.io_placements.yaml" manifests/placement/

@@ -71,12 +71,28 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &clusterv1beta1.TolerationApplyConfiguration{}
 
 		// Group=fleet.manifestwork.io, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithKind("ClusterSelector"):
+		return &fleetv1alpha1.ClusterSelectorApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("FailedCluster"):
+		return &fleetv1alpha1.FailedClusterApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ManifestSelector"):
+		return &fleetv1alpha1.ManifestSelectorApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("Patch"):
+		return &fleetv1alpha1.PatchApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("RolloutApproval"):
 		return &fleetv1alpha1.RolloutApprovalApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("RolloutApprovalSpec"):
 		return &fleetv1alpha1.RolloutApprovalSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("RolloutApprovalStatus"):
 		return &fleetv1alpha1.RolloutApprovalStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkOverride"):
+		return &fleetv1alpha1.WorkOverrideApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkOverrideRule"):
+		return &fleetv1alpha1.WorkOverrideRuleApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkOverrideSpec"):
+		return &fleetv1alpha1.WorkOverrideSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("WorkOverrideStatus"):
+		return &fleetv1alpha1.WorkOverrideStatusApplyConfiguration{}
 
 		// Group=work.open-cluster-management.io, Version=v1
 	case v1.SchemeGroupVersion.WithKind("AppliedManifestResourceMeta"):

@@ -6,7 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// GroupName is the API group of RolloutApproval.
+// GroupName is the API group of RolloutApproval and WorkOverride.
 const GroupName = "fleet.manifestwork.io"
 
 // SchemeGroupVersion is the group and version of this package's types.
@@ -28,6 +28,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(SchemeGroupVersion,
 		&RolloutApproval{},
 		&RolloutApprovalList{},
+		&WorkOverride{},
+		&WorkOverrideList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

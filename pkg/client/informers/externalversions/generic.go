@@ -51,6 +51,8 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		// Group=fleet.manifestwork.io, Version=v1alpha1
 	case v1alpha1.SchemeGroupVersion.WithResource("rolloutapprovals"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Fleet().V1alpha1().RolloutApprovals().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("workoverrides"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Fleet().V1alpha1().WorkOverrides().Informer()}, nil
 
 		// Group=work.open-cluster-management.io, Version=v1
 	case v1.SchemeGroupVersion.WithResource("appliedmanifestworks"):

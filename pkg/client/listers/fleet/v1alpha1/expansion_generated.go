@@ -12,3 +12,11 @@ type RolloutApprovalListerExpansion interface{}
 // RolloutApprovalNamespaceListerExpansion allows custom methods to be added to
 // RolloutApprovalNamespaceLister.
 type RolloutApprovalNamespaceListerExpansion interface{}
+
+// WorkOverrideListerExpansion allows custom methods to be added to
+// WorkOverrideLister.
+type WorkOverrideListerExpansion interface{}
+
+// WorkOverrideNamespaceListerExpansion allows custom methods to be added to
+// WorkOverrideNamespaceLister.
+type WorkOverrideNamespaceListerExpansion interface{}

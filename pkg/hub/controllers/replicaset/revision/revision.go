@@ -17,10 +17,12 @@ import (
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
 
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 )
@@ -51,23 +53,64 @@ const hashLength = 10
 // maxNameLength bounds a ControllerRevision's name (a DNS subdomain).
 const maxNameLength = 253
 
-// Input is what a cluster's work is rendered from; its canonical JSON is
-// hashed and kept as the ControllerRevision's data. Later inputs (the
-// overrides that apply) join it as fields that are omitted when empty, so
-// that the hashes of today's revisions stay the same.
+// Input is what the replica set's works are rendered from: its template
+// and the WorkOverrides that name the replica set; its canonical JSON is
+// hashed and kept as the ControllerRevision's data. A cluster's work is the
+// template with the overrides' rules that select it applied (package
+// render). The overrides join the template as a field omitted when empty,
+// so that a revision without overrides has the hash it had before
+// overrides existed.
 type Input struct {
 	ManifestWorkTemplate workv1.ManifestWorkSpec `json:"manifestWorkTemplate"`
+	// Overrides are the specs of the WorkOverrides that name the replica
+	// set, in the order they apply (render.Sort: priority, then name).
+	Overrides []Override `json:"overrides,omitempty"`
 }
 
-// InputOf is the input of the replica set's current revision.
-func InputOf(rs *workv1alpha1.ManifestWorkReplicaSet) Input {
-	return Input{ManifestWorkTemplate: rs.Spec.ManifestWorkTemplate}
+// Override is a WorkOverride as a revision keeps it: its name and spec (the
+// replica set it names is the revision's own), and its generation when the
+// revision was recorded, which the works rendered from the revision name;
+// the generation is kept but not hashed: an override back to an earlier
+// spec is that earlier revision again.
+type Override struct {
+	Name       string                           `json:"name"`
+	Generation int64                            `json:"generation,omitempty"`
+	Priority   int32                            `json:"priority,omitempty"`
+	Rules      []fleetv1alpha1.WorkOverrideRule `json:"rules"`
 }
 
-// Canonical is the input's JSON with every manifest in canonical form
-// (compact, keys sorted, numbers as written): two inputs that differ only in
-// key order or spacing have the same bytes.
+// InputOf is the input of the replica set's revision with the given
+// overrides (those that name it, in the order they apply; none for a
+// replica set without overrides).
+func InputOf(rs *workv1alpha1.ManifestWorkReplicaSet, overrides ...Override) Input {
+	return Input{ManifestWorkTemplate: rs.Spec.ManifestWorkTemplate, Overrides: overrides}
+}
+
+// Canonical is the input's JSON with every manifest and patch value in
+// canonical form (compact, keys sorted, numbers as written): two inputs
+// that differ only in key order or spacing have the same bytes.
 func Canonical(in Input) ([]byte, error) {
+	var overrides []Override
+	for _, o := range in.Overrides {
+		o.Rules = slices.Clone(o.Rules)
+		for j, r := range o.Rules {
+			r.Patches = slices.Clone(r.Patches)
+			for k, p := range r.Patches {
+				if p.Value == nil {
+					continue
+				}
+				c, err := canonicalJSON(p.Value.Raw)
+				if err != nil {
+					return nil, fmt.Errorf("override %s, rule %d, patch %d: %w", o.Name, j, k, err)
+				}
+				r.Patches[k].Value = &apiextensionsv1.JSON{Raw: c}
+			}
+			o.Rules[j] = r
+		}
+		overrides = append(overrides, o)
+	}
+	in.Overrides = overrides
+
 	spec := *in.ManifestWorkTemplate.DeepCopy()
 	for i, m := range spec.Workload.Manifests {
 		raw := m.Raw
@@ -99,8 +142,12 @@ func canonicalJSON(raw []byte) ([]byte, error) {
 }
 
 // Hash is the input's hash: the first hex digits of the SHA-256 of its
-// canonical JSON.
+// canonical JSON without the overrides' generations.
 func Hash(in Input) (string, error) {
+	in.Overrides = slices.Clone(in.Overrides)
+	for i := range in.Overrides {
+		in.Overrides[i].Generation = 0
+	}
 	b, err := Canonical(in)
 	if err != nil {
 		return "", err

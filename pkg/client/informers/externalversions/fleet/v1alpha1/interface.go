@@ -13,6 +13,8 @@ import (
 type Interface interface {
 	// RolloutApprovals returns a RolloutApprovalInformer.
 	RolloutApprovals() RolloutApprovalInformer
+	// WorkOverrides returns a WorkOverrideInformer.
+	WorkOverrides() WorkOverrideInformer
 }
 
 type version struct {
@@ -29,4 +31,9 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 // RolloutApprovals returns a RolloutApprovalInformer.
 func (v *version) RolloutApprovals() RolloutApprovalInformer {
 	return &rolloutApprovalInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// WorkOverrides returns a WorkOverrideInformer.
+func (v *version) WorkOverrides() WorkOverrideInformer {
+	return &workOverrideInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -16,6 +16,7 @@ import (
 type FleetV1alpha1Interface interface {
 	RESTClient() rest.Interface
 	RolloutApprovalsGetter
+	WorkOverridesGetter
 }
 
 // FleetV1alpha1Client is used to interact with features provided by the fleet.manifestwork.io group.
@@ -25,6 +26,10 @@ type FleetV1alpha1Client struct {
 
 func (c *FleetV1alpha1Client) RolloutApprovals(namespace string) RolloutApprovalInterface {
 	return newRolloutApprovals(c, namespace)
+}
+
+func (c *FleetV1alpha1Client) WorkOverrides(namespace string) WorkOverrideInterface {
+	return newWorkOverrides(c, namespace)
 }
 
 // NewForConfig creates a new FleetV1alpha1Client for the given config.

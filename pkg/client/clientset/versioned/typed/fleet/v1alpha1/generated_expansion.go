@@ -6,3 +6,5 @@
 package v1alpha1
 
 type RolloutApprovalExpansion interface{}
+
+type WorkOverrideExpansion interface{}

@@ -19,6 +19,10 @@ func (c *FakeFleetV1alpha1) RolloutApprovals(namespace string) v1alpha1.RolloutA
 	return newFakeRolloutApprovals(c, namespace)
 }
 
+func (c *FakeFleetV1alpha1) WorkOverrides(namespace string) v1alpha1.WorkOverrideInterface {
+	return newFakeWorkOverrides(c, namespace)
+}
+
 // RESTClient returns a RESTClient that is used to communicate
 // with API server by this client implementation.
 func (c *FakeFleetV1alpha1) RESTClient() rest.Interface {
