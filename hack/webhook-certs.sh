@@ -2,11 +2,14 @@
 # Usage: hack/webhook-certs.sh OUT_DIR [URL]
 #
 # Makes a self-signed CA and a serving certificate for the work hub's
-# ManifestWork webhook, and a ValidatingWebhookConfiguration trusting that CA.
+# ManifestWork and WorkOverride webhook, and a ValidatingWebhookConfiguration
+# trusting that CA.
 # Writes OUT_DIR/ca.crt, tls.crt, tls.key and validatingwebhookconfiguration.yaml.
 # With URL (e.g. https://127.0.0.1:9443/validate-manifestwork, for a hub
-# running outside the cluster) the configuration calls that URL; without, it
-# calls the Service open-cluster-management-hub/work-webhook on port 443.
+# running outside the cluster) the configuration calls that URL for
+# ManifestWorks, and /validate-workoverride of the same host for
+# WorkOverrides; without, it calls the Service
+# open-cluster-management-hub/work-webhook on port 443.
 # Running it again over the same OUT_DIR rotates everything; a running hub
 # picks up the new tls.crt and tls.key by itself.
 set -euo pipefail
@@ -38,26 +41,28 @@ EXT
 openssl x509 -req -in "$tmp/tls.csr" -CA "$tmp/ca.crt" -CAkey "$tmp/ca.key" -CAcreateserial \
 	-days "$days" -extfile "$tmp/ext.cnf" -out "$tmp/tls.crt" 2>/dev/null
 
-if [[ -n "$url" ]]; then
-	client="    url: \"$url\""
-else
-	client="    service: {namespace: $namespace, name: $service, port: 443, path: /validate-manifestwork}"
-fi
-cat >"$tmp/validatingwebhookconfiguration.yaml" <<YAML
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingWebhookConfiguration
-metadata:
-  name: manifestwork.work.open-cluster-management.io
-webhooks:
-- name: manifestwork.work.open-cluster-management.io
+ca_bundle=$(base64 <"$tmp/ca.crt" | tr -d '\n')
+
+# webhook NAME PATH GROUP RESOURCE writes the entry of webhooks: that
+# reviews CREATE and UPDATE of spec of the resource at PATH: of the URL's
+# host when a URL is given, else of the Service.
+webhook() {
+	local client
+	if [[ -n "$url" ]]; then
+		client="url: \"$(sed -E 's#^(https://[^/]+).*#\1#' <<<"$url")$2\""
+	else
+		client="service: {namespace: $namespace, name: $service, port: 443, path: $2}"
+	fi
+	cat <<YAML
+- name: $1
   clientConfig:
-$client
-    caBundle: $(base64 <"$tmp/ca.crt" | tr -d '\n')
+    $client
+    caBundle: $ca_bundle
   rules:
-  - apiGroups: ["work.open-cluster-management.io"]
+  - apiGroups: ["$3"]
     apiVersions: ["*"]
     operations: ["CREATE", "UPDATE"]
-    resources: ["manifestworks"]
+    resources: ["$4"]
   matchPolicy: Equivalent
   # Only writes of spec reach the webhook: finalizers, labels, deletions and
   # (as a subresource, unmatched anyway) status never wait on it.
@@ -69,6 +74,24 @@ $client
   failurePolicy: Fail
   timeoutSeconds: 5
 YAML
+}
+
+# ManifestWorks at the URL's path (ours or OCM's), WorkOverrides at theirs.
+work_path=/validate-manifestwork
+if [[ -n "$url" ]]; then
+	work_path=$(sed -E 's#^https://[^/]+##' <<<"$url")
+fi
+{
+	cat <<YAML
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: manifestwork.work.open-cluster-management.io
+webhooks:
+YAML
+	webhook manifestwork.work.open-cluster-management.io "$work_path" work.open-cluster-management.io manifestworks
+	webhook workoverride.fleet.manifestwork.io /validate-workoverride fleet.manifestwork.io workoverrides
+} >"$tmp/validatingwebhookconfiguration.yaml"
 
 # Key before certificate: a hub reading in between keeps its last good pair.
 chmod 600 "$tmp/tls.key"

@@ -22,7 +22,7 @@ func newFleetCommand() *cobra.Command {
 	get := &cobra.Command{Use: "get", Short: "List objects of the hub", Args: cobra.NoArgs, RunE: helpOnly}
 	get.AddCommand(newGetWorksCommand(o))
 	cmd.AddCommand(newStatusCommand(o), get, newPauseCommand(o, true), newPauseCommand(o, false), newWaitCommand(o),
-		newHistoryCommand(o), newUndoCommand(o), newApproveCommand(o))
+		newHistoryCommand(o), newUndoCommand(o), newApproveCommand(o), newRenderCommand(o, false), newRenderCommand(o, true))
 	return cmd
 }
 
@@ -37,7 +37,7 @@ func fleetCommand(use, short, example string, o *cli.Options, validate func() er
 		Use: use, Short: short, Example: example,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Out = cmd.OutOrStdout()
+			o.Out, o.ErrOut = cmd.OutOrStdout(), cmd.ErrOrStderr()
 			if err := o.Validate(); err != nil {
 				return err
 			}
@@ -111,7 +111,7 @@ func newHistoryCommand(o *cli.Options) *cobra.Command {
 
 func newUndoCommand(o *cli.Options) *cobra.Command {
 	var uo cli.UndoOptions
-	cmd := fleetCommand("undo NAME", "Roll a replica set back: copy a revision's template into its spec (the previous revision by default); the rollout strategy rolls it out",
+	cmd := fleetCommand("undo NAME", "Roll a replica set back: copy a revision's template into its spec and restore its WorkOverrides as the revision recorded them (the previous revision by default); the rollout strategy rolls it out",
 		"  work fleet undo web -n fleet\n  work fleet undo web -n fleet --to-revision 1", o, uo.Validate,
 		func(ctx context.Context, name string) error { return cli.Undo(ctx, o, uo, name) })
 	cmd.Flags().Int64Var(&uo.ToRevision, "to-revision", 0, "The revision to go back to (its number in work fleet history); 0 is the newest one that is not current.")
@@ -124,5 +124,23 @@ func newApproveCommand(o *cli.Options) *cobra.Command {
 		"  work fleet approve web -n fleet --group prod/1", o, ao.Validate,
 		func(ctx context.Context, name string) error { return cli.Approve(ctx, o, ao, name) })
 	cmd.Flags().StringVar(&ao.Group, "group", "", "The group to approve, as <placement>/<group name or index> (the condition RolloutWaiting names it).")
+	return cmd
+}
+
+// newRenderCommand is render, or diff: both preview the works of the
+// replica set's clusters, from the hub or from files not applied yet.
+func newRenderCommand(o *cli.Options, diff bool) *cobra.Command {
+	var ro cli.RenderOptions
+	use, short, example, run := "render NAME", "Print the ManifestWork the hub would write to each selected cluster (its template and WorkOverrides, or those of -f); "+
+		"Secrets masked; exit 1 when a cluster fails to render",
+		"  work fleet render web -n fleet\n  work fleet render web -n fleet --cluster cluster1 -f web-overrides.yaml", cli.Render
+	if diff {
+		use, short, example, run = "diff NAME", "Show per cluster what would change in its work's spec (a unified diff from the stored work to render's); "+
+			"exit 1 when something would, 0 when nothing would",
+			"  work fleet diff web -n fleet -f web.yaml -f web-overrides.yaml", cli.Diff
+	}
+	cmd := fleetCommand(use, short, example, o, ro.Validate,
+		func(ctx context.Context, name string) error { return run(ctx, o, ro, name) })
+	ro.AddFlags(cmd.Flags())
 	return cmd
 }

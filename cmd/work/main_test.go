@@ -130,6 +130,10 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"fleet", "undo", "web", "--to-revision", "-1"}, cli.ExitUsage},
 		{[]string{"fleet", "undo", "web", "--to-revision", "x"}, cli.ExitUsage},
 		{[]string{"fleet", "undo", "web", "--kubeconfig", "/nonexistent/kubeconfig"}, cli.ExitUsage},
+		{[]string{"fleet", "render"}, cli.ExitUsage},
+		{[]string{"fleet", "render", "web", "--cluster", ""}, cli.ExitUsage},
+		{[]string{"fleet", "diff", "web", "-f", ""}, cli.ExitUsage},
+		{[]string{"fleet", "diff", "web", "--kubeconfig", "/nonexistent/kubeconfig"}, cli.ExitUsage},
 		{[]string{"agent"}, 1},
 		{[]string{"version"}, 0},
 	} {

@@ -12,9 +12,11 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
 
@@ -76,7 +78,11 @@ func History(ctx context.Context, o *Options, ho HistoryOptions, name string) er
 	if err != nil {
 		return usageError(err)
 	}
-	view := historyView(rs, revs, list.Items)
+	overrides, err := overridesOf(ctx, h, rs)
+	if err != nil {
+		return err
+	}
+	view := historyView(rs, revs, list.Items, overrides...)
 	switch ho.Output {
 	case OutputYAML, OutputJSON:
 		return printObject(o.Out, ho.Output, view)
@@ -118,21 +124,22 @@ func whyNoRevisions(rs *workv1alpha1.ManifestWorkReplicaSet) string {
 	return fmt.Sprintf("%s %s %s: %s", c.Type, c.Status, c.Reason, shortMessage(c.Message))
 }
 
-// currentHash is the hash of the replica set's template; "" when it cannot
-// be hashed (no revision is then current).
-func currentHash(rs *workv1alpha1.ManifestWorkReplicaSet) string {
-	h, _ := revision.Hash(revision.InputOf(rs))
+// currentHash is the hash of the replica set's template with the overrides
+// that name it; "" when it cannot be hashed (no revision is then current).
+func currentHash(rs *workv1alpha1.ManifestWorkReplicaSet, overrides ...fleetv1alpha1.WorkOverride) string {
+	h, _ := revision.Hash(render.Input(rs.Spec.ManifestWorkTemplate, overrides))
 	return h
 }
 
-func historyView(rs *workv1alpha1.ManifestWorkReplicaSet, revs []*appsv1.ControllerRevision, works []workv1.ManifestWork) HistoryView {
+func historyView(rs *workv1alpha1.ManifestWorkReplicaSet, revs []*appsv1.ControllerRevision, works []workv1.ManifestWork,
+	overrides ...fleetv1alpha1.WorkOverride) HistoryView {
 	sortWorks(works)
 	on := map[string][]string{}
 	for i := range works {
 		hash := revision.Runs(&works[i])
 		on[hash] = append(on[hash], works[i].Namespace)
 	}
-	current := currentHash(rs)
+	current := currentHash(rs, overrides...)
 	v := HistoryView{Name: rs.Name, Namespace: rs.Namespace, Revisions: []RevisionRow{}}
 	for _, cr := range revs {
 		hash := cr.Labels[revision.HashLabel]

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -27,15 +28,19 @@ type Options struct {
 	Client versioned.Interface
 	// Kube, with Client, is the client of Kubernetes' API (ControllerRevisions).
 	Kube kubernetes.Interface
-	// Out receives what the commands print.
-	Out io.Writer
+	// Dynamic, with Client, reads what the hub may serve or not (OCM's
+	// ManagedClusters).
+	Dynamic dynamic.Interface
+	// Out receives what the commands print; ErrOut what goes wrong for a
+	// part of it while the rest is printed.
+	Out, ErrOut io.Writer
 	// Now is the clock of the AGE columns.
 	Now func() time.Time
 }
 
 // NewOptions returns the defaults documented in the flag help.
 func NewOptions() *Options {
-	return &Options{Out: os.Stdout, Now: time.Now}
+	return &Options{Out: os.Stdout, ErrOut: os.Stderr, Now: time.Now}
 }
 
 // AddFlags registers the connection flags.
@@ -56,18 +61,20 @@ func (o *Options) connect() (versioned.Interface, string, error) {
 }
 
 // hub is what a command reaches the hub with: the clients of our API and of
-// Kubernetes' (for ControllerRevisions), and the command's namespace.
+// Kubernetes' (for ControllerRevisions), a dynamic one, and the command's
+// namespace.
 type hub struct {
 	work      versioned.Interface
 	kube      kubernetes.Interface
+	dynamic   dynamic.Interface
 	namespace string
 }
 
-// connectHub makes both clients from the kubeconfig (or takes o.Client and
-// o.Kube).
+// connectHub makes the clients from the kubeconfig (or takes o.Client,
+// o.Kube and o.Dynamic).
 func (o *Options) connectHub() (hub, error) {
 	if o.Client != nil {
-		return hub{work: o.Client, kube: o.Kube, namespace: cmpOr(o.Namespace, "default")}, nil
+		return hub{work: o.Client, kube: o.Kube, dynamic: o.Dynamic, namespace: cmpOr(o.Namespace, "default")}, nil
 	}
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = o.Kubeconfig
@@ -88,6 +95,9 @@ func (o *Options) connectHub() (hub, error) {
 		return hub{}, usageError(err)
 	}
 	if h.kube, err = kubernetes.NewForConfig(rest); err != nil {
+		return hub{}, usageError(err)
+	}
+	if h.dynamic, err = dynamic.NewForConfig(rest); err != nil {
 		return hub{}, usageError(err)
 	}
 	return h, nil

@@ -2,18 +2,28 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	kubefake "k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
 
 // updates are the replica sets undo sent in updates.
@@ -148,4 +158,102 @@ func TestUndoConflict(t *testing.T) {
 			assertTemplate(t, "v0", rs.Spec.ManifestWorkTemplate)
 		})
 	}
+}
+
+// dataOverride is an override of fleet/web that sets the ConfigMap's key v
+// to value for cluster1.
+func dataOverride(name, value string) *fleetv1alpha1.WorkOverride {
+	raw, _ := json.Marshal(value)
+	return &fleetv1alpha1.WorkOverride{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "fleet", Name: name, UID: types.UID("uid-" + name), Generation: 4},
+		Spec: fleetv1alpha1.WorkOverrideSpec{ReplicaSet: "web", Rules: []fleetv1alpha1.WorkOverrideRule{{
+			Clusters:  fleetv1alpha1.ClusterSelector{ClusterNames: []string{"cluster1"}},
+			Manifests: []fleetv1alpha1.ManifestSelector{{Kind: "ConfigMap"}},
+			Patches:   []fleetv1alpha1.Patch{{Op: fleetv1alpha1.PatchReplace, Path: "/data/v", Value: &apiextensionsv1.JSON{Raw: raw}}},
+		}}},
+	}
+}
+
+// withOverrides is a revision of template(data) with the overrides, as
+// number n.
+func withOverrides(t *testing.T, data string, n int64, overrides ...fleetv1alpha1.WorkOverride) *appsv1.ControllerRevision {
+	t.Helper()
+	cr := revisionOf(t, data, n, time.Hour, "")
+	in := render.Input(template(data), overrides)
+	raw, err := revision.Canonical(in)
+	require.NoError(t, err)
+	hash, err := revision.Hash(in)
+	require.NoError(t, err)
+	cr.Name, cr.Labels[revision.HashLabel], cr.Data.Raw = revision.Name("web", hash), hash, raw
+	return cr
+}
+
+// allowing makes the fake hub answer each SelfSubjectAccessReview of
+// workoverrides with whether verb is allowed.
+func allowing(o *Options, allowed func(verb string) bool) {
+	o.Kube.(*kubefake.Clientset).PrependReactor("create", "selfsubjectaccessreviews", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		r := a.(clienttesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview).DeepCopy()
+		r.Status.Allowed = allowed(r.Spec.ResourceAttributes.Verb)
+		return true, r, nil
+	})
+}
+
+// overrideWrites are the writes of workoverrides undo sent.
+func overrideWrites(client *fake.Clientset) []string {
+	var out []string
+	for _, a := range client.Actions() {
+		if a.GetResource().Resource == "workoverrides" && a.GetVerb() != "list" && a.GetVerb() != "get" {
+			out = append(out, a.GetVerb())
+		}
+	}
+	return out
+}
+
+// Undo restores the revision's overrides with its template: an override
+// changed since is updated back, one deleted since is recreated, one
+// created since is deleted, each said, before the replica set is written.
+// A user who may not write one of them gets exit 2 and nothing is written.
+func TestUndoRestoresOverrides(t *testing.T) {
+	fleet := func() []runtime.Object {
+		rs := replicaSet(false, completeSummary())
+		rs.UID, rs.ResourceVersion = rsUID, "7"
+		return []runtime.Object{rs,
+			withOverrides(t, "v0", 1, *dataOverride("a", "one"), *dataOverride("b", "two")),
+			withOverrides(t, "v2", 2, *dataOverride("a", "changed"), *dataOverride("c", "new")),
+			dataOverride("a", "changed"), dataOverride("c", "new"),
+		}
+	}
+	t.Run("restored", func(t *testing.T) {
+		o, client, out := options(fleet()...)
+		allowing(o, func(string) bool { return true })
+		require.NoError(t, Undo(t.Context(), o, UndoOptions{}, "web"))
+		assert.Equal(t, []string{"update", "create", "delete"}, overrideWrites(client))
+		live, err := client.FleetV1alpha1().WorkOverrides("fleet").List(t.Context(), metav1.ListOptions{})
+		require.NoError(t, err)
+		specs := map[string]fleetv1alpha1.WorkOverrideSpec{}
+		for _, o := range live.Items {
+			specs[o.Name] = o.Spec
+		}
+		assert.Equal(t, map[string]fleetv1alpha1.WorkOverrideSpec{"a": dataOverride("a", "one").Spec, "b": dataOverride("b", "two").Spec}, specs)
+		sent := updates(client)
+		require.Len(t, sent, 1)
+		assertTemplate(t, "v0", sent[0].Spec.ManifestWorkTemplate)
+		assert.Equal(t, "workoverride/a restored as the revision recorded it\n"+
+			"workoverride/b recreated as the revision recorded it\n"+
+			"workoverride/c deleted: the revision has no such override\n"+
+			"manifestworkreplicaset/web rolled back to revision 1\n", out.String())
+
+		require.NoError(t, Undo(t.Context(), o, UndoOptions{ToRevision: 1}, "web"))
+		assert.Contains(t, out.String(), "skipped rollback", "template and overrides are revision 1's: nothing to do")
+	})
+	t.Run("refused", func(t *testing.T) {
+		o, client, out := options(fleet()...)
+		allowing(o, func(verb string) bool { return verb != "delete" })
+		err := Undo(t.Context(), o, UndoOptions{}, "web")
+		assert.Equal(t, ExitUsage, ExitCode(err, -1), "%v", err)
+		assert.ErrorContains(t, err, "you may not delete workoverrides (group fleet.manifestwork.io) in fleet: nothing was written")
+		assert.Empty(t, overrideWrites(client))
+		assert.Empty(t, updates(client))
+		assert.Empty(t, out.String())
+	})
 }

@@ -55,7 +55,7 @@ func NewOptions() *Options {
 // AddFlags registers the hub flags, then the common ones.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.WebhookBindAddress, "webhook-bind-address", o.WebhookBindAddress,
-		"Address serving the ManifestWork validating webhook (HTTPS, path "+webhook.Path+").")
+		"Address serving the validating webhook of ManifestWorks (HTTPS, path "+webhook.Path+") and WorkOverrides (path "+webhook.OverridePath+").")
 	fs.StringVar(&o.TLSCertFile, "tls-cert-file", o.TLSCertFile,
 		"PEM certificate (chain) the webhook serves; re-read when it changes. The webhook runs only with both --tls-cert-file and --tls-private-key-file.")
 	fs.StringVar(&o.TLSPrivateKeyFile, "tls-private-key-file", o.TLSPrivateKeyFile,

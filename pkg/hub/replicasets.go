@@ -8,7 +8,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -21,6 +25,7 @@ import (
 	workclient "github.com/manifestwork/work/pkg/client/clientset/versioned"
 	workscheme "github.com/manifestwork/work/pkg/client/clientset/versioned/scheme"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 	"github.com/manifestwork/work/pkg/kubeconn"
 )
@@ -76,12 +81,16 @@ func (h *hub) runReplicaSets(ctx context.Context, w *wiring) {
 	if withApprovals(ctx, w, &d) {
 		synced = append(synced, d.Approvals.Informer().HasSynced)
 	}
+	facts := h.withOverrides(ctx, w, kube, &d)
+	synced = append(synced, facts.synced...)
 	c, err := replicaset.New(d)
 	if err != nil {
 		logger.Error(err, "ManifestWorkReplicaSets are not handled: the controller cannot be built")
 		return
 	}
 	w.informers.Start(ctx.Done())
+	facts.start(ctx)
+	defer facts.shutdown()
 	if revisions != nil {
 		revisions.Start(ctx.Done())
 		defer revisions.Shutdown()
@@ -141,25 +150,128 @@ func withApprovals(ctx context.Context, w *wiring, d *replicaset.Deps) bool {
 // Any other answer (a timeout, an unavailable API server) is no answer: it
 // asks again, spaced by backoff, until it gets one or ctx is done ("").
 func approvalsOff(ctx context.Context, client workclient.Interface, backoff wait.Backoff) string {
-	const grant = "; the rollouts without approval gates go on"
-	for {
+	return fleetAPIOff(ctx, func(ctx context.Context) error {
 		_, err := client.FleetV1alpha1().RolloutApprovals("").List(ctx, metav1.ListOptions{Limit: 1})
+		return err
+	}, "rolloutapprovals", "get, list, watch, create and delete on them", "; the rollouts without approval gates go on", backoff)
+}
+
+// fleetAPIOff says why the hub's identity cannot list a resource of our
+// fleet.manifestwork.io group with list: the CRD is not installed, or the
+// identity may not list it (grant says what to grant, then says what goes
+// on meanwhile); "" when it may. Any other answer is no answer: it asks
+// again, spaced by backoff, until it gets one or ctx is done ("").
+func fleetAPIOff(ctx context.Context, list func(context.Context) error, resource, grant, then string, backoff wait.Backoff) string {
+	for {
+		err := list(ctx)
 		switch {
 		case err == nil:
 			return ""
 		case apierrors.IsNotFound(err):
-			return "the hub does not serve rolloutapprovals.fleet.manifestwork.io: apply manifests/hub/" +
-				"fleet.manifestwork.io_rolloutapprovals.yaml and restart work hub" + grant
+			return "the hub does not serve " + resource + ".fleet.manifestwork.io: apply manifests/hub/" +
+				"fleet.manifestwork.io_" + resource + ".yaml and restart work hub" + then
 		case apierrors.IsForbidden(err):
-			return "the hub's identity may not list rolloutapprovals (group fleet.manifestwork.io) in all namespaces; " +
-				"grant it get, list, watch, create and delete on them (work hub's ClusterRole does; on an OCM hub, deploy/ocm-hub) " +
-				"and restart work hub" + grant
+			return "the hub's identity may not list " + resource + " (group fleet.manifestwork.io) in all namespaces; " +
+				"grant it " + grant + " (work hub's ClusterRole does; on an OCM hub, deploy/ocm-hub) and restart work hub" + then
 		}
-		klog.FromContext(ctx).V(2).Info("Asking again whether the hub serves RolloutApprovals", "reason", err.Error())
+		klog.FromContext(ctx).V(2).Info("Asking again whether the hub serves "+resource, "reason", err.Error())
 		if !sleepStep(ctx, &backoff) {
 			return ""
 		}
 	}
+}
+
+// clusterFacts are the informers of what a cluster's overrides read: OCM's
+// ManagedClusters (when the hub serves them) and the hub's namespaces.
+type clusterFacts struct {
+	namespaces      kubeinformers.SharedInformerFactory // nil: none
+	managedClusters cache.SharedIndexInformer           // nil: none
+	synced          []cache.InformerSynced
+	stop            context.CancelFunc
+}
+
+func (f *clusterFacts) start(ctx context.Context) {
+	ctx, f.stop = context.WithCancel(ctx)
+	if f.namespaces != nil {
+		f.namespaces.Start(ctx.Done())
+	}
+	if f.managedClusters != nil {
+		go f.managedClusters.RunWithContext(ctx)
+	}
+}
+
+func (f *clusterFacts) shutdown() {
+	if f.stop != nil {
+		f.stop()
+	}
+	if f.namespaces != nil {
+		f.namespaces.Shutdown()
+	}
+}
+
+// managedClusterAPI is OCM's ManagedCluster, served by a hub where OCM's
+// registration runs.
+var managedClusterAPI = kubeconn.API{GroupVersion: render.ManagedClusterResource.GroupVersion().String(),
+	Resource: render.ManagedClusterResource.Resource, Kind: "ManagedCluster", CRD: true}
+
+// withOverrides gives the controller the hub's WorkOverrides and what
+// rules read of a cluster: its ManagedCluster's labels and claims when the
+// hub serves ManagedClusters at start, and its namespace's labels. Each
+// part the hub does not serve, or does not let the hub's identity list, is
+// left out and said once in the log: without WorkOverrides every cluster
+// gets the plain template, as OCM's controller writes it.
+func (h *hub) withOverrides(ctx context.Context, w *wiring, kube kubernetes.Interface, d *replicaset.Deps) *clusterFacts {
+	logger := klog.FromContext(ctx)
+	facts := &clusterFacts{}
+	if off := fleetAPIOff(ctx, func(ctx context.Context) error {
+		_, err := w.client.FleetV1alpha1().WorkOverrides("").List(ctx, metav1.ListOptions{Limit: 1})
+		return err
+	}, "workoverrides", "get, list and watch them and update and patch workoverrides/status", "; every cluster gets the plain template", apiBackoff); off != "" {
+		logger.Info("Warning: WorkOverrides are not applied: " + off)
+		return facts
+	}
+	d.Overrides = w.informers.Fleet().V1alpha1().WorkOverrides()
+	facts.synced = append(facts.synced, d.Overrides.Informer().HasSynced)
+	if _, err := kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{Limit: 1}); apierrors.IsForbidden(err) {
+		logger.Info("Warning: overrides read no label of a cluster's namespace: the hub's identity may not list namespaces; " +
+			"grant it get, list and watch on them (work hub's ClusterRole does; on an OCM hub, deploy/ocm-hub) and restart work hub")
+	} else {
+		facts.namespaces = kubeinformers.NewSharedInformerFactory(kube, informerResync)
+		d.Namespaces = facts.namespaces.Core().V1().Namespaces()
+		facts.synced = append(facts.synced, d.Namespaces.Informer().HasSynced)
+	}
+	if kubeconn.Probe(ctx, h.Hub, h.Config, managedClusterAPI) != nil {
+		logger.V(2).Info("The hub serves no ManagedCluster: overrides read the labels of each cluster's namespace")
+	} else if informer, off := managedClusterInformer(ctx, h); off != "" {
+		logger.Info("Warning: overrides read no ManagedCluster: " + off)
+	} else {
+		facts.managedClusters, d.ManagedClusters = informer, informer
+		facts.synced = append(facts.synced, informer.HasSynced)
+	}
+	return facts
+}
+
+// managedClusterInformer is an informer of OCM's ManagedClusters, or why
+// the hub's identity may not list them.
+func managedClusterInformer(ctx context.Context, h *hub) (cache.SharedIndexInformer, string) {
+	client, err := dynamic.NewForConfig(h.Config)
+	if err != nil {
+		return nil, err.Error()
+	}
+	clusters := client.Resource(render.ManagedClusterResource)
+	if _, err := clusters.List(ctx, metav1.ListOptions{Limit: 1}); apierrors.IsForbidden(err) {
+		return nil, "the hub's identity may not list managedclusters (group cluster.open-cluster-management.io); grant it get, list " +
+			"and watch on them (work hub's ClusterRole does; on an OCM hub, deploy/ocm-hub) and restart work hub"
+	}
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			return clusters.List(ctx, o)
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			return clusters.Watch(ctx, o)
+		},
+	}
+	return cache.NewSharedIndexInformer(lw, &unstructured.Unstructured{}, informerResync, cache.Indexers{}), ""
 }
 
 // eventComponent is the source of the Events on replica sets.

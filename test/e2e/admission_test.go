@@ -16,11 +16,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/manifestwork/work/pkg/admission"
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	"github.com/manifestwork/work/test/fixture"
 	"github.com/manifestwork/work/test/framework"
@@ -174,6 +176,29 @@ func TestAdmission(t *testing.T) {
 	wh, hub := admissionHub(t, e)
 	ns := wh.Namespace
 	admitsAndRefuses(t, e, ns, 4096)
+
+	t.Run("overrides whose rules cannot render are refused", func(t *testing.T) {
+		overrides := e.Hub.Work.FleetV1alpha1().WorkOverrides(ns)
+		override := func(name, value string) *fleetv1alpha1.WorkOverride {
+			return &fleetv1alpha1.WorkOverride{
+				ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+				Spec: fleetv1alpha1.WorkOverrideSpec{ReplicaSet: "web", Rules: []fleetv1alpha1.WorkOverrideRule{{
+					Clusters:  fleetv1alpha1.ClusterSelector{ClusterNames: []string{"cluster1"}},
+					Manifests: []fleetv1alpha1.ManifestSelector{{Kind: "ConfigMap"}},
+					Patches: []fleetv1alpha1.Patch{{Op: fleetv1alpha1.PatchAdd, Path: "/data/cluster",
+						Value: &apiextensionsv1.JSON{Raw: []byte(value)}}},
+				}}},
+			}
+		}
+		_, err := overrides.Create(t.Context(), override("bad-variable", `"${cluster.region}"`), metav1.CreateOptions{})
+		require.Error(t, err)
+		assert.True(t, apierrors.IsInvalid(err), "%v", err)
+		assert.Contains(t, err.Error(), `admission webhook "workoverride.fleet.manifestwork.io" denied the request: `+
+			`WorkOverride.fleet.manifestwork.io "bad-variable" is invalid: spec.rules[0].patches[0].value: Invalid value: `)
+		assert.Contains(t, err.Error(), "${cluster.region} is not a variable")
+		_, err = overrides.Create(t.Context(), override("cluster-name", `"${cluster.name}"`), metav1.CreateOptions{})
+		require.NoError(t, err)
+	})
 
 	t.Run("while the hub is down spec writes fail closed, metadata writes and deletion pass", func(t *testing.T) {
 		_, err := hub.Stop(convergeTimeout)

@@ -235,10 +235,11 @@ func grantAgent(t *testing.T, cluster, resource string, verbs ...string) *rbacv1
 }
 
 // waitAgentMay waits until RBAC allows, or denies, the agent of a managed
-// cluster the verb on a resource of group example.com.
+// cluster the verb on a resource of group example.com. It runs in cleanups
+// too, where t.Context() is already canceled: it waits on its own context.
 func waitAgentMay(t *testing.T, cluster, verb, resource string, allowed bool) {
 	t.Helper()
 	user := "system:serviceaccount:" + framework.AgentLeaseNamespace + ":" + framework.AgentServiceAccount
-	require.NoError(t, env.Cluster(cluster).WaitAccess(t.Context(), convergeTimeout, user,
+	require.NoError(t, env.Cluster(cluster).WaitAccess(context.Background(), convergeTimeout, user,
 		authorizationv1.ResourceAttributes{Verb: verb, Group: "example.com", Resource: resource}, allowed), "the agent of %s", cluster)
 }

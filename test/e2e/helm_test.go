@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -363,7 +364,7 @@ func TestHelmChartsApplyServerSide(t *testing.T) {
 // restrictedNamespace creates a namespace on c that enforces (and warns
 // about) the restricted Pod Security Standard, as the bases of deploy/ make
 // theirs, unless it exists; a namespace it creates is deleted when the test
-// ends.
+// ends, and gone before the next test (or subtest) may create it again.
 func restrictedNamespace(t *testing.T, c *framework.Cluster, name string) {
 	t.Helper()
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{
@@ -372,7 +373,16 @@ func restrictedNamespace(t *testing.T, c *framework.Cluster, name string) {
 	}}}
 	_, err := c.Kube.CoreV1().Namespaces().Create(t.Context(), ns, metav1.CreateOptions{})
 	if err == nil {
-		t.Cleanup(func() { _ = c.Kube.CoreV1().Namespaces().Delete(t.Context(), name, metav1.DeleteOptions{}) })
+		t.Cleanup(func() {
+			namespaces := c.Kube.CoreV1().Namespaces()
+			framework.Eventually(t, convergeTimeout, func() error {
+				err := namespaces.Delete(context.Background(), name, metav1.DeleteOptions{})
+				if apierrors.IsNotFound(err) {
+					return nil
+				}
+				return fmt.Errorf("namespace %s is still there (%v)", name, err)
+			}, "the test's namespace %s is deleted", name)
+		})
 		return
 	}
 	require.True(t, apierrors.IsAlreadyExists(err), "create namespace %s: %v", name, err)

@@ -404,8 +404,8 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(manager.Tail(100000), "may not create tokenreviews"), "said once")
 
 	// deploy/ocm-hub grants the ServiceAccount of OCM's work controller
-	// what revisions and approval gates need, beside the RolloutApproval
-	// CRD; restarted, the manager records revisions.
+	// what revisions, approval gates and overrides need, beside the
+	// RolloutApproval CRD; restarted, the manager records revisions.
 	require.Equal(t, "work-controller-sa", sa, "the subject of deploy/ocm-hub")
 	kubectlOn(t, hub, "apply", "-f", framework.RepoPath("manifests", "hub", "fleet.manifestwork.io_rolloutapprovals.yaml"))
 	kubectlOn(t, hub, "apply", "-k", framework.DeployBase("ocm-hub"))
@@ -413,6 +413,10 @@ func TestOCMClusterManagerRBACRunsReplicaSets(t *testing.T) {
 	for _, attrs := range []authorizationv1.ResourceAttributes{
 		{Verb: "list", Group: "apps", Resource: "controllerrevisions"},
 		{Verb: "list", Group: "fleet.manifestwork.io", Resource: "rolloutapprovals"},
+		{Verb: "list", Group: "fleet.manifestwork.io", Resource: "workoverrides"},
+		{Verb: "patch", Group: "fleet.manifestwork.io", Resource: "workoverrides", Subresource: "status"},
+		{Verb: "watch", Group: "cluster.open-cluster-management.io", Resource: "managedclusters"},
+		{Verb: "watch", Resource: "namespaces"},
 	} {
 		require.NoError(t, hub.WaitAccess(t.Context(), time.Minute, user, attrs, true))
 	}

@@ -38,11 +38,11 @@ const (
 	executorSA  = "system:serviceaccount:default:executor1"
 )
 
-// loadPolicy reads the ValidatingAdmissionPolicy and its binding from
-// manifests/hub-policy.
-func loadPolicy(t *testing.T) (*admissionv1.ValidatingAdmissionPolicy, *admissionv1.ValidatingAdmissionPolicyBinding) {
+// loadPolicy reads a ValidatingAdmissionPolicy and its binding from the
+// file of manifests/hub-policy.
+func loadPolicy(t *testing.T, file string) (*admissionv1.ValidatingAdmissionPolicy, *admissionv1.ValidatingAdmissionPolicyBinding) {
 	t.Helper()
-	data, err := os.ReadFile(framework.RepoPath("manifests", "hub-policy", "manifestwork-policy.yaml"))
+	data, err := os.ReadFile(framework.RepoPath("manifests", "hub-policy", file))
 	require.NoError(t, err)
 	var policy *admissionv1.ValidatingAdmissionPolicy
 	var binding *admissionv1.ValidatingAdmissionPolicyBinding
@@ -123,19 +123,22 @@ func refused(err error, parts ...string) error {
 	return nil
 }
 
-func TestAdmissionPolicy(t *testing.T) {
-	s := server(t)
+// installPolicy creates the policy of file and its binding, bound to the
+// namespaces labelled policyLabel, and namespace with that label; all go
+// when t ends.
+func installPolicy(t *testing.T, s *framework.APIServer, file, namespace string) {
+	t.Helper()
 	ctx := t.Context()
-	policy, binding := loadPolicy(t)
+	policy, binding := loadPolicy(t, file)
 	binding.Spec.MatchResources = &admissionv1.MatchResources{
 		NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{policyLabel: "true"}},
 	}
 
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: policyNamespace, Labels: map[string]string{policyLabel: "true"}}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace, Labels: map[string]string{policyLabel: "true"}}}
 	_, err := s.Kube.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{})
 	require.NoError(t, err)
 	t.Cleanup(func() {
-		_ = s.Kube.CoreV1().Namespaces().Delete(context.Background(), policyNamespace, metav1.DeleteOptions{})
+		_ = s.Kube.CoreV1().Namespaces().Delete(context.Background(), namespace, metav1.DeleteOptions{})
 	})
 
 	admission := s.Kube.AdmissionregistrationV1()
@@ -149,6 +152,12 @@ func TestAdmissionPolicy(t *testing.T) {
 	t.Cleanup(func() {
 		_ = admission.ValidatingAdmissionPolicyBindings().Delete(context.Background(), binding.Name, metav1.DeleteOptions{})
 	})
+}
+
+func TestAdmissionPolicy(t *testing.T) {
+	s := server(t)
+	ctx := t.Context()
+	installPolicy(t, s, "manifestwork-policy.yaml", policyNamespace)
 
 	adminWorks := s.Work.WorkV1().ManifestWorks(policyNamespace)
 	const emptyMessage = "manifests should not be empty" // OCM's webhook's
@@ -168,7 +177,7 @@ func TestAdmissionPolicy(t *testing.T) {
 	})
 	outside := policyWork("outside-policy")
 	outside.Namespace = unbound
-	_, err = s.Work.WorkV1().ManifestWorks(unbound).Create(ctx, outside, metav1.CreateOptions{})
+	_, err := s.Work.WorkV1().ManifestWorks(unbound).Create(ctx, outside, metav1.CreateOptions{})
 	require.NoError(t, err, "a namespace without the label is not bound")
 	require.NoError(t, s.Work.WorkV1().ManifestWorks(unbound).Delete(ctx, outside.Name, metav1.DeleteOptions{}))
 

@@ -20,7 +20,7 @@ import (
 // manifestWorkKind is the kind this webhook reviews.
 var manifestWorkKind = schema.GroupKind{Group: workv1.GroupName, Kind: "ManifestWork"}
 
-// reviewer decides on ManifestWork writes.
+// reviewer decides on ManifestWork and WorkOverride writes.
 type reviewer struct {
 	sars                  SubjectAccessReviews
 	manifestLimit         int
@@ -34,7 +34,7 @@ func (r *reviewer) review(ctx context.Context, req *admissionv1.AdmissionRequest
 	resp := r.decide(ctx, req)
 	resp.UID = req.UID
 	if !resp.Allowed {
-		klog.FromContext(ctx).V(2).Info("Denied a ManifestWork write",
+		klog.FromContext(ctx).V(2).Info("Denied a write", "kind", req.Kind.Kind,
 			"namespace", req.Namespace, "name", req.Name, "operation", req.Operation,
 			"user", req.UserInfo.Username, "reason", resp.Result.Reason, "message", resp.Result.Message)
 	}
@@ -42,26 +42,18 @@ func (r *reviewer) review(ctx context.Context, req *admissionv1.AdmissionRequest
 }
 
 func (r *reviewer) decide(ctx context.Context, req *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse {
-	if req.Kind.Group != manifestWorkKind.Group || req.Kind.Kind != manifestWorkKind.Kind {
+	switch (schema.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}) {
+	case manifestWorkKind:
+	case overrideKind:
+		return decideOverride(req)
+	default:
 		return deny(http.StatusBadRequest, metav1.StatusReasonBadRequest,
-			fmt.Sprintf("this webhook reviews only %s, not %s; check the rules of its ValidatingWebhookConfiguration",
-				manifestWorkKind, schema.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}))
-	}
-	if req.SubResource != "" || (req.Operation != admissionv1.Create && req.Operation != admissionv1.Update) {
-		return allow() // status writes and deletions carry no spec to check
+			fmt.Sprintf("this webhook reviews only %s and %s, not %s; check the rules of its ValidatingWebhookConfiguration",
+				manifestWorkKind, overrideKind, schema.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}))
 	}
 	work := &workv1.ManifestWork{}
-	if err := json.Unmarshal(req.Object.Raw, work); err != nil {
-		return deny(http.StatusBadRequest, metav1.StatusReasonBadRequest, "cannot decode the ManifestWork: "+err.Error())
-	}
-	if req.Operation == admissionv1.Update {
-		same, err := sameSpec(req.OldObject.Raw, req.Object.Raw)
-		if err != nil {
-			return deny(http.StatusBadRequest, metav1.StatusReasonBadRequest, "cannot compare the ManifestWork with its previous version: "+err.Error())
-		}
-		if same {
-			return allow() // finalizers, labels, annotations, deletion: no execute-as needed
-		}
+	if done := specWrite(req, work, manifestWorkKind.Kind); done != nil {
+		return done // finalizers, labels, annotations, deletion: no execute-as needed
 	}
 
 	if err := admission.Validate(work, admission.Options{ManifestLimit: r.manifestLimit}); err != nil {
@@ -75,6 +67,29 @@ func (r *reviewer) decide(ctx context.Context, req *admissionv1.AdmissionRequest
 		return allow()
 	}
 	return r.authorize(ctx, req, work, executor)
+}
+
+// specWrite decodes the object of a CREATE or UPDATE of spec into obj, and
+// is nil then: the write is to be reviewed. Otherwise it is the answer:
+// allowed for status writes, deletions and updates that leave spec as it
+// was; refused for an object that cannot be read.
+func specWrite(req *admissionv1.AdmissionRequest, obj any, kind string) *admissionv1.AdmissionResponse {
+	if req.SubResource != "" || (req.Operation != admissionv1.Create && req.Operation != admissionv1.Update) {
+		return allow() // status writes and deletions carry no spec to check
+	}
+	if err := json.Unmarshal(req.Object.Raw, obj); err != nil {
+		return deny(http.StatusBadRequest, metav1.StatusReasonBadRequest, "cannot decode the "+kind+": "+err.Error())
+	}
+	if req.Operation == admissionv1.Update {
+		same, err := sameSpec(req.OldObject.Raw, req.Object.Raw)
+		if err != nil {
+			return deny(http.StatusBadRequest, metav1.StatusReasonBadRequest, "cannot compare the "+kind+" with its previous version: "+err.Error())
+		}
+		if same {
+			return allow()
+		}
+	}
+	return nil
 }
 
 // defaultExecutor is the executor OCM checks a work without one as, when

@@ -145,7 +145,7 @@ func TestReview(t *testing.T) {
 			r := request(t, admissionv1.Create, validWork(), nil)
 			r.Kind = metav1.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
 			return r
-		}(), wantCode: 400, wantMsg: "this webhook reviews only ManifestWork.work.open-cluster-management.io, not ConfigMap"},
+		}(), wantCode: 400, wantMsg: "this webhook reviews only ManifestWork.work.open-cluster-management.io and WorkOverride.fleet.manifestwork.io, not ConfigMap"},
 		{name: "undecodable object", req: func() *admissionv1.AdmissionRequest {
 			r := request(t, admissionv1.Create, validWork(), nil)
 			r.Object = runtime.RawExtension{Raw: []byte(`{"spec":"nope"}`)}

@@ -1,8 +1,9 @@
-// Package webhook is the hub's validating admission webhook for ManifestWorks:
-// an HTTPS server answering admission.k8s.io/v1 and v1beta1 AdmissionReviews
-// at Path and at OCM's path, OCMPath. It
-// refuses works whose manifests the agent could not apply and works whose
-// executor the requesting user may not "execute-as". Every hub replica serves
+// Package webhook is the hub's validating admission webhook for ManifestWorks
+// and WorkOverrides: an HTTPS server answering admission.k8s.io/v1 and
+// v1beta1 AdmissionReviews at Path, at OCM's path, OCMPath, and at
+// OverridePath. It refuses works whose manifests the agent could not apply,
+// works whose executor the requesting user may not "execute-as", and
+// overrides whose rules could not render. Every hub replica serves
 // it, leader or not.
 package webhook
 
@@ -71,6 +72,7 @@ func Start(ctx context.Context, d Deps) (*Server, error) {
 	}}
 	mux.Handle(Path, h)
 	mux.Handle(OCMPath, h)
+	mux.Handle(OverridePath, h)
 	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}
 	if d.TLSConfig != nil {
 		tlsConfig = d.TLSConfig.Clone()
@@ -106,7 +108,7 @@ func Start(ctx context.Context, d Deps) (*Server, error) {
 		}
 		logger.Info("Webhook server stopped", "address", s.addr)
 	}()
-	logger.Info("Serving the ManifestWork webhook", "address", s.addr, "paths", []string{Path, OCMPath})
+	logger.Info("Serving the ManifestWork and WorkOverride webhook", "address", s.addr, "paths", []string{Path, OCMPath, OverridePath})
 	return s, nil
 }
 

@@ -84,10 +84,12 @@ type abortState struct {
 	noStable string // why Abort cannot go back (it acts as Stop); "" when it can
 	failing  revisionRef
 	stable   revisionRef
-	// stableSpec is the stable revision's template; nil when there is none
-	// to go back to.
-	stableSpec *workv1.ManifestWorkSpec
-	held       bool // the current revision is aborted: the clusters get the stable one
+	// stableIn is the stable revision's template and overrides; nil when
+	// there is none to go back to. stableRender renders its works (set by
+	// deploy, which knows the clusters' groups).
+	stableIn     *revision.Input
+	stableRender *renderer
+	held         bool // the current revision is aborted: the clusters get the stable one
 	// abortRecord is what the abort of the held revision did so far (the
 	// clusters whose failures made it abort, those sent back to the stable
 	// revision, whether its Warning Event was sent), this pass included.
@@ -109,9 +111,9 @@ func (c *Controller) abortOf(rs *workv1alpha1.ManifestWorkReplicaSet, rev revisi
 			OnFailureAnnotation, v, OnFailureStop, OnFailureAbort, OnFailureStop)
 		return a
 	}
-	a.stable, a.stableSpec, a.noStable = c.stableOf(rs, rev)
+	a.stable, a.stableIn, a.noStable = c.stableOf(rs, rev)
 	record, remembered := c.aborted.get(cache.MetaObjectToName(rs), rev.hash)
-	a.held = a.stableSpec != nil && rev.hash != "" && (rs.Annotations[AbortedRevisionAnnotation] == rev.hash || remembered)
+	a.held = a.stableIn != nil && rev.hash != "" && (rs.Annotations[AbortedRevisionAnnotation] == rev.hash || remembered)
 	if a.held {
 		a.abortRecord = abortRecord{failedOn: slices.Clone(record.failedOn), wentBack: slices.Clone(record.wentBack), announced: record.announced}
 	}
@@ -129,9 +131,9 @@ type abortRecord struct {
 	announced          bool // its Warning Event was sent
 }
 
-// stableOf is the replica set's stable revision and its template, or why
-// there is none to go back to.
-func (c *Controller) stableOf(rs *workv1alpha1.ManifestWorkReplicaSet, rev revisionOutcome) (revisionRef, *workv1.ManifestWorkSpec, string) {
+// stableOf is the replica set's stable revision and its input (template and
+// overrides), or why there is none to go back to.
+func (c *Controller) stableOf(rs *workv1alpha1.ManifestWorkReplicaSet, rev revisionOutcome) (revisionRef, *revision.Input, string) {
 	hash := rs.Annotations[StableRevisionAnnotation]
 	switch {
 	case c.revisions == nil || !rev.on || rev.reason != "" && rev.reason != ReasonInvalidHistoryLimit:
@@ -152,7 +154,7 @@ func (c *Controller) stableOf(rs *workv1alpha1.ManifestWorkReplicaSet, rev revis
 	if err != nil {
 		return ref, nil, "the stable revision cannot be read: " + err.Error()
 	}
-	return ref, &in.ManifestWorkTemplate, ""
+	return ref, &in, ""
 }
 
 // startAbort holds the current revision back: it records it in the
@@ -222,8 +224,10 @@ func (c *Controller) annotate(ctx context.Context, rs *workv1alpha1.ManifestWork
 }
 
 // goBack sends the placement's clusters on the held revision, and those
-// without a work, to the stable revision, all at once: maxConcurrency does
-// not apply to going back. A paused replica set writes nothing.
+// without a work, to the stable revision (its template with its overrides,
+// rendered per cluster), all at once: maxConcurrency does not apply to going
+// back. A cluster whose work the held revision could not render was never
+// written: it keeps its work. A paused replica set writes nothing.
 func (c *Controller) goBack(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, p *plan, groups []Group,
 	works map[string]*workv1.ManifestWork, d *deployment) (*placementResult, error) {
 	res := &placementResult{name: p.ref.Name, placement: p.placement}
@@ -234,7 +238,7 @@ func (c *Controller) goBack(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 			switch {
 			case w == nil:
 				back = append(back, cluster)
-			case w.DeletionTimestamp == nil && sameSpec(w.Spec, rs.Spec.ManifestWorkTemplate):
+			case w.DeletionTimestamp == nil && d.onCurrent(cluster, w):
 				back = append(back, cluster)
 				had = append(had, cluster)
 			}
@@ -242,10 +246,10 @@ func (c *Controller) goBack(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 	}
 	var err error
 	if !d.paused {
-		err = c.applyWorks(ctx, rs, target{placement: p.ref.Name, hash: d.abort.stable.hash, spec: d.abort.stableSpec}, back, works)
+		err = c.applyWorks(ctx, rs, target{placement: p.ref.Name, hash: d.abort.stable.hash, render: d.abort.stableRender}, back, works)
 	}
 	for _, cluster := range had {
-		if !current(rs, works[cluster], p.ref.Name) {
+		if !d.current(cluster, works[cluster], p.ref.Name) {
 			d.abort.wentBack = append(d.abort.wentBack, cluster)
 		}
 	}
@@ -253,7 +257,7 @@ func (c *Controller) goBack(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 	d.abort.wentBack = slices.Compact(d.abort.wentBack)
 	for _, g := range groups {
 		for _, cluster := range g.Clusters {
-			if current(rs, works[cluster], p.ref.Name) {
+			if d.current(cluster, works[cluster], p.ref.Name) {
 				res.clusters = append(res.clusters, cluster)
 			} else {
 				res.waiting = append(res.waiting, cluster)

@@ -21,8 +21,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	appsinformers "k8s.io/client-go/informers/apps/v1"
+	coreinformers "k8s.io/client-go/informers/core/v1"
 	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
 	appslisters "k8s.io/client-go/listers/apps/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
@@ -75,6 +77,15 @@ type Deps struct {
 	// RolloutWaiting (the CRD is not installed, or the hub refused the right).
 	Approvals    fleetinformers.RolloutApprovalInformer
 	ApprovalsOff string
+	// Overrides are the hub's WorkOverrides, whose rules render each
+	// cluster's work; nil renders the template as it is for every cluster.
+	Overrides fleetinformers.WorkOverrideInformer
+	// ManagedClusters are OCM's ManagedClusters (unstructured, by name),
+	// whose labels and claims are a cluster's facts; nil when the hub does
+	// not serve them. Namespaces give the labels of a cluster's namespace
+	// instead, for a cluster without one; nil gives no label.
+	ManagedClusters cache.SharedIndexInformer
+	Namespaces      coreinformers.NamespaceInformer
 }
 
 // Controller reconciles ManifestWorkReplicaSets.
@@ -101,13 +112,22 @@ type Controller struct {
 
 	approvals    fleetlisters.RolloutApprovalLister // nil: approval gates stay closed
 	approvalsOff string                             // why, when they are off
+
+	overrideIndex   cache.Indexer // WorkOverrides by the replica set they name; nil: none
+	overrideTargets overrideTargets
+	wroteOverrides  writtenOverrides
+	renders         renderMemos                 // the works rendered by each replica set's last pass
+	managedClusters cache.Indexer               // nil: the hub serves no ManagedCluster
+	namespaces      corelisters.NamespaceLister // nil: clusters have no labels
 }
 
 // New returns the controller, ready to Run. It adds its indexes to the
 // replica set and work informers (started or not).
 // It is woken by its replica sets, by works with the replica set label, and
 // by the Placements and PlacementDecisions its replica sets refer to, and by
-// their ControllerRevisions and RolloutApprovals; a soak time, a progress
+// their ControllerRevisions and RolloutApprovals, by the WorkOverrides
+// that name them, and, for the replica sets with overrides, by a change to
+// a cluster's labels or claims (its ManagedCluster or namespace); a soak time, a progress
 // deadline or a bake time queues the replica set again when it ends.
 func New(d Deps) (factory.Controller, error) {
 	if err := addIndexers(d); err != nil {
@@ -119,7 +139,16 @@ func New(d Deps) (factory.Controller, error) {
 	if _, err := d.Works.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: c.wroteWorks.forgetDeleted}); err != nil {
 		return nil, err
 	}
-	f := factory.New().
+	syncCtx := factory.NewSyncContext(ControllerName, d.Recorder)
+	for _, informer := range []cache.SharedIndexInformer{d.ManagedClusters, namespaceInformer(d)} {
+		if informer == nil {
+			continue
+		}
+		if _, err := informer.AddEventHandler(c.factsHandler(syncCtx.Queue())); err != nil {
+			return nil, err
+		}
+	}
+	f := factory.New().WithSyncContext(syncCtx).
 		WithInformersQueueKeysFunc(objectKey, d.ReplicaSets.Informer()).
 		WithFilteredEventsInformersQueueKeysFunc(replicaSetOfWork, hasReplicaSetLabel, d.Works.Informer()).
 		WithInformersQueueKeysFunc(c.replicaSetsOfPlacement, d.Placements.Informer()).
@@ -130,6 +159,9 @@ func New(d Deps) (factory.Controller, error) {
 	if d.Approvals != nil {
 		f = f.WithInformersQueueKeysFunc(replicaSetOfApproval, d.Approvals.Informer())
 	}
+	if d.Overrides != nil {
+		f = f.WithInformersQueueKeysFunc(c.replicaSetsOfOverride, d.Overrides.Informer())
+	}
 	return f.WithSync(metrics.InstrumentSync(ControllerName, c.sync)).
 		ToController(ControllerName, d.Recorder), nil
 }
@@ -139,7 +171,20 @@ func addIndexers(d Deps) error {
 	if err := d.ReplicaSets.Informer().AddIndexers(cache.Indexers{byPlacement: indexByPlacement}); err != nil {
 		return err
 	}
+	if d.Overrides != nil {
+		if err := d.Overrides.Informer().AddIndexers(cache.Indexers{byOverrideTarget: indexByOverrideTarget}); err != nil {
+			return err
+		}
+	}
 	return d.Works.Informer().AddIndexers(cache.Indexers{byReplicaSet: indexByReplicaSet})
+}
+
+// namespaceInformer is d's Namespace informer; nil when it has none.
+func namespaceInformer(d Deps) cache.SharedIndexInformer {
+	if d.Namespaces == nil {
+		return nil
+	}
+	return d.Namespaces.Informer()
 }
 
 func newController(d Deps) *Controller {
@@ -167,6 +212,15 @@ func newController(d Deps) *Controller {
 	if d.Approvals != nil {
 		c.approvals = d.Approvals.Lister()
 	}
+	if d.Overrides != nil {
+		c.overrideIndex = d.Overrides.Informer().GetIndexer()
+	}
+	if d.ManagedClusters != nil {
+		c.managedClusters = d.ManagedClusters.GetIndexer()
+	}
+	if d.Namespaces != nil {
+		c.namespaces = d.Namespaces.Lister()
+	}
 	return c
 }
 
@@ -188,6 +242,7 @@ func (c *Controller) sync(ctx context.Context, syncCtx factory.SyncContext) erro
 		c.written.forget(ref)
 		c.blocked.forget(ref)
 		c.baked.forget(ref)
+		c.renders.forget(ref)
 		return nil
 	}
 	if err != nil {
@@ -319,11 +374,6 @@ func objectKey(obj runtime.Object) []string {
 		return nil
 	}
 	return []string{key}
-}
-
-// replicaSetKey is the value of the replica set label on its works.
-func replicaSetKey(rs *workv1alpha1.ManifestWorkReplicaSet) string {
-	return rs.Namespace + "." + rs.Name
 }
 
 // replicaSetLabelOf is the replica set label of a work (or of the last

@@ -24,6 +24,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned/fake"
@@ -123,6 +124,8 @@ func succeeded(w *workv1.ManifestWork) *workv1.ManifestWork {
 type harness struct {
 	t         *testing.T
 	kube      *kubefake.Clientset // nil: the controller records no revision
+	core      *kubefake.Clientset // the hub's namespaces, whose labels are the clusters'
+	coreInf   kubeinformers.SharedInformerFactory
 	client    *fake.Clientset
 	informers externalversions.SharedInformerFactory
 	c         *Controller
@@ -146,6 +149,8 @@ func newHarnessWith(t *testing.T, kube *kubefake.Clientset, objs ...runtime.Obje
 	informers := externalversions.NewSharedInformerFactory(client, 0)
 	clk := clocktesting.NewFakeClock(now)
 	events := record.NewFakeRecorder(100)
+	core := kubefake.NewClientset()
+	coreInf := kubeinformers.NewSharedInformerFactory(core, 0)
 	d := Deps{
 		Client:      client,
 		ReplicaSets: informers.Work().V1alpha1().ManifestWorkReplicaSets(),
@@ -155,13 +160,15 @@ func newHarnessWith(t *testing.T, kube *kubefake.Clientset, objs ...runtime.Obje
 		Events:      events,
 		Clock:       clk,
 		Approvals:   informers.Fleet().V1alpha1().RolloutApprovals(),
+		Overrides:   informers.Fleet().V1alpha1().WorkOverrides(),
+		Namespaces:  coreInf.Core().V1().Namespaces(),
 	}
 	if kube != nil {
 		d.Revisions = kubeinformers.NewSharedInformerFactory(kube, 0).Apps().V1().ControllerRevisions()
 		d.RevisionClient = kube.AppsV1()
 	}
 	require.NoError(t, addIndexers(d))
-	h := &harness{t: t, kube: kube, client: client, informers: informers, c: newController(d), clock: clk, events: events}
+	h := &harness{t: t, kube: kube, core: core, coreInf: coreInf, client: client, informers: informers, c: newController(d), clock: clk, events: events}
 	if kube != nil {
 		h.revisionStore = d.Revisions.Informer().GetIndexer()
 	}
@@ -239,6 +246,12 @@ func (h *harness) refresh() {
 	approvals, err := h.client.FleetV1alpha1().RolloutApprovals("").List(ctx, metav1.ListOptions{})
 	require.NoError(h.t, err)
 	replace(h.informers.Fleet().V1alpha1().RolloutApprovals().Informer(), len(approvals.Items), func(i int) any { return &approvals.Items[i] })
+	overrides, err := h.client.FleetV1alpha1().WorkOverrides("").List(ctx, metav1.ListOptions{})
+	require.NoError(h.t, err)
+	replace(h.informers.Fleet().V1alpha1().WorkOverrides().Informer(), len(overrides.Items), func(i int) any { return &overrides.Items[i] })
+	namespaces, err := h.core.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+	require.NoError(h.t, err)
+	replace(h.coreInf.Core().V1().Namespaces().Informer(), len(namespaces.Items), func(i int) any { return &namespaces.Items[i] })
 	if h.kube != nil {
 		revs, err := h.kube.AppsV1().ControllerRevisions("").List(ctx, metav1.ListOptions{})
 		require.NoError(h.t, err)
@@ -277,6 +290,9 @@ func (h *harness) put(objs ...runtime.Object) {
 			_, err = h.client.WorkV1alpha1().ManifestWorkReplicaSets(o.Namespace).Update(h.t.Context(), o, metav1.UpdateOptions{})
 		case *clusterv1beta1.PlacementDecision:
 			_, err = h.client.ClusterV1beta1().PlacementDecisions(o.Namespace).Update(h.t.Context(), o, metav1.UpdateOptions{})
+		case *fleetv1alpha1.WorkOverride:
+			o.Generation++ // as an API server counts a change of spec
+			_, err = h.client.FleetV1alpha1().WorkOverrides(o.Namespace).Update(h.t.Context(), o, metav1.UpdateOptions{})
 		default:
 			h.t.Fatalf("put: %T", o)
 		}

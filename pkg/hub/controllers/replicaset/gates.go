@@ -291,7 +291,10 @@ type gateInputs struct {
 
 // firstClosed walks the groups in rollout order and returns the first gate
 // that holds: a group that needs an approval it lacks, or a group whose
-// bake has not ended (or not begun). Empty groups have no gate. A bake
+// bake has not ended (or not begun). Empty groups have no gate, nor does an
+// approval before a group whose clusters have all finished on the revision
+// already (a WorkOverride change that renders their works as they were
+// leaves nothing there to approve). A bake
 // starts when every cluster of its group has finished, from the latest
 // success or failure (or Degraded transition) among them; once it ended it
 // stays ended for the revision.
@@ -311,7 +314,7 @@ func firstClosed(ordered []Group, gates []groupGate, in gateInputs) closedGate {
 		if len(g.Clusters) == 0 {
 			continue
 		}
-		if gates[i].approve && !in.approved(g) {
+		if gates[i].approve && !in.approved(g) && !allDone(g) {
 			reached := allDone(ordered[:i]...) && !in.stopped(i)
 			return closedGate{kind: gateApproval, pass: i, group: g, reached: reached, baked: baked}
 		}

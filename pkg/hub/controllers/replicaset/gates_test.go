@@ -162,6 +162,10 @@ func TestFirstClosed(t *testing.T) {
 		gates: []groupGate{{}, {approve: true}, {approve: true}}, done: doneAt(time.Minute, time.Minute), approved: approvedOnly("1"),
 		want: closedGate{kind: gateApproval, pass: 2, group: g2},
 	}, {
+		name:  "an approval before a group already done on the revision (its works unchanged) passes",
+		gates: []groupGate{{}, {approve: true}, {}}, done: doneAt(time.Minute, time.Minute, time.Hour), approved: approvedOnly(),
+		want: closedGate{pass: 3},
+	}, {
 		name:  "an approval before the first group holds everything, reached at once",
 		gates: []groupGate{{approve: true}, {}, {}}, done: doneAt(), approved: approvedOnly(),
 		want: closedGate{kind: gateApproval, pass: 0, group: g0, reached: true},

@@ -12,10 +12,13 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/tools/cache"
 
 	clusterv1beta1 "github.com/manifestwork/work/pkg/apis/cluster/v1beta1"
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
 )
 
 // outcome is what reconcile leaves for sync to do.
@@ -34,10 +37,13 @@ type outcome struct {
 //  1. a replica set being deleted has its works deleted, then loses its
 //     finalizer (with Foreground, once its works are gone);
 //  2. a replica set without the finalizer gets it;
-//  3. each placement's clusters get the template as the rollout allows
+//  3. each placement's clusters get their work, the template with the
+//     rules of the WorkOverrides that select the cluster (render), as the
+//     rollout allows
 //     (deploy), and the works of clusters that no placement selects any
 //     longer, or the extra works of a cluster, are deleted;
-//  4. the template's revision is recorded as a ControllerRevision before
+//  4. the revision (the template with the specs of the overrides that name
+//     the replica set) is recorded as a ControllerRevision before
 //     any work is written from it (recordRevision), each work written
 //     carries its hash, and revisions beyond the history limit that no
 //     work runs are deleted (pruneRevisions);
@@ -62,9 +68,13 @@ func (c *Controller) reconcile(ctx context.Context, rs *workv1alpha1.ManifestWor
 		}
 		rs = updated
 	}
-	rev, rerr := c.recordRevision(ctx, rs)
-	works, d, err := c.deploy(ctx, rs, rev, c.abortOf(rs, rev))
+	overrides := c.overridesOf(rs)
+	rev, rerr := c.recordRevision(ctx, rs, render.Input(rs.Spec.ManifestWorkTemplate, overrides))
+	works, d, err := c.deploy(ctx, rs, rev, c.abortOf(rs, rev), overrides)
 	err = errors.Join(err, rerr, c.pruneRevisions(ctx, rs, &rev))
+	if d.missing == "" && d.render != nil {
+		err = errors.Join(err, c.writeOverrideStatuses(ctx, overrides, d.renderFailed))
+	}
 	d.revision = rev
 	next := statusOf(rs, d, works, c.clock.Now())
 	if werr := c.writeStatus(ctx, rs, cached, next.status); werr != nil {
@@ -91,6 +101,12 @@ type deployment struct {
 	revision revisionOutcome
 	abort    abortState // what on-failure says, and whether the pass aborted or holds
 	gates    gateSpec   // what the gate annotations say
+	// render renders each cluster's work from the current revision;
+	// overrides tells whether any WorkOverride names the replica set, and
+	// renderFailed are the selected clusters whose work it cannot render.
+	render       *renderer
+	overrides    bool
+	renderFailed map[string]error
 }
 
 type placementResult struct {
@@ -122,9 +138,9 @@ type plan struct {
 // With on-failure Abort, failures that stop the rollout abort it: the pass
 // holds the current revision back and rolls out the stable one instead.
 func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, rev revisionOutcome,
-	abort abortState) (map[string]*workv1.ManifestWork, deployment, error) {
+	abort abortState, overrides []fleetv1alpha1.WorkOverride) (map[string]*workv1.ManifestWork, deployment, error) {
 	works, extras := c.worksByCluster(rs)
-	d := deployment{paused: isPaused(rs), revision: rev, abort: abort, gates: parseGates(rs)}
+	d := deployment{paused: isPaused(rs), revision: rev, abort: abort, gates: parseGates(rs), overrides: len(overrides) > 0}
 	var errs []error
 	for _, w := range extras {
 		if d.paused {
@@ -136,9 +152,23 @@ func (c *Controller) deploy(ctx context.Context, rs *workv1alpha1.ManifestWorkRe
 	if err != nil || d.missing != "" {
 		return works, d, errors.Join(append(errs, err)...)
 	}
+	groups := groupRefs(plans)
+	facts := func(cluster string) render.ClusterFacts { return c.factsOf(cluster, groups[cluster]) }
+	d.render = newRenderer(rs.Spec.ManifestWorkTemplate, overrides, facts)
+	memo := memoKey(rev.hash, overrides)
+	if rev.hash != "" && len(overrides) > 0 {
+		d.render.prior, _ = c.renders.get(cache.MetaObjectToName(rs), memo)
+		defer func() { c.renders.set(cache.MetaObjectToName(rs), memo, d.render.rendered()) }()
+	} else {
+		c.renders.forget(cache.MetaObjectToName(rs))
+	}
+	if in := d.abort.stableIn; in != nil {
+		d.abort.stableRender = newRenderer(in.ManifestWorkTemplate, render.Overrides(*in, rs.Name, overrides), facts)
+	}
 	owner := owners(plans, works)
+	d.renderFailed = renderFailures(d.render, owner)
 	errs = append(errs, c.rollOutAll(ctx, rs, plans, owner, works, &d))
-	if stops := d.stops(); len(stops) > 0 && d.abort.stableSpec != nil && !d.abort.held && !d.paused {
+	if stops := d.stops(); len(stops) > 0 && d.abort.stableIn != nil && !d.abort.held && !d.paused {
 		if err := c.startAbort(ctx, rs, &d, stops); err != nil {
 			errs = append(errs, err)
 		} else {
@@ -213,13 +243,14 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 		return res, 0, err
 	}
 	res := &placementResult{name: p.ref.Name, placement: p.placement}
-	// Each work is compared with the template once per pass; a work the
-	// pass writes is a new object, compared again.
+	// Each work is compared with its cluster's rendered work once per pass;
+	// a work the pass writes is a new object, compared again.
 	known := map[*workv1.ManifestWork]bool{}
-	isCurrent := func(w *workv1.ManifestWork) bool {
+	isCurrent := func(cluster string) bool {
+		w := works[cluster]
 		v, ok := known[w]
 		if !ok {
-			v = current(rs, w, p.ref.Name)
+			v = d.current(cluster, w, p.ref.Name)
 			known[w] = v
 		}
 		return v
@@ -228,7 +259,12 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 	for _, g := range groups {
 		for _, cluster := range g.Clusters {
 			w := works[cluster]
-			if !isCurrent(w) {
+			if d.renderFailed[cluster] != nil {
+				// Its work is left as it is: a failure of the rollout.
+				states = append(states, ClusterState{Cluster: cluster, Group: g.Key, State: Failed})
+				continue
+			}
+			if !isCurrent(cluster) {
 				continue
 			}
 			state, since := WorkState(w)
@@ -248,11 +284,11 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 	}
 	applyErr := gateErr
 	if !d.paused {
-		applyErr = errors.Join(gateErr, c.applyWorks(ctx, rs, target{placement: p.ref.Name, hash: d.revision.hash}, decision.ToApply(), works))
+		applyErr = errors.Join(gateErr, c.applyWorks(ctx, rs, target{placement: p.ref.Name, hash: d.revision.hash, render: d.render}, decision.ToApply(), works))
 	}
 	for _, g := range groups {
 		for _, cluster := range g.Clusters {
-			if isCurrent(works[cluster]) {
+			if isCurrent(cluster) {
 				res.clusters = append(res.clusters, cluster)
 			} else {
 				res.waiting = append(res.waiting, cluster)
@@ -261,6 +297,11 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 	}
 	if decision.MaxFailuresReached && len(res.waiting) > 0 {
 		res.failures = failuresOf(states, decision, works)
+		for i, f := range res.failures {
+			if err := d.renderFailed[f.cluster]; err != nil {
+				res.failures[i].detail = "its work cannot be rendered, and is left as it is: " + shorten(failureReason(err), maxDetail)
+			}
+		}
 	}
 	return res, earliest(decision.RecheckAfter, gateRecheck), applyErr
 }
@@ -329,11 +370,17 @@ func unknownOwner(plans []*plan, w *workv1.ManifestWork) bool {
 	return false
 }
 
-// current tells whether w is a live work of the placement with the replica
-// set's current template.
-func current(rs *workv1alpha1.ManifestWorkReplicaSet, w *workv1.ManifestWork, placement string) bool {
-	return w != nil && w.DeletionTimestamp == nil && w.Labels[workv1alpha1.PlacementNameLabel] == placement &&
-		sameSpec(w.Spec, rs.Spec.ManifestWorkTemplate)
+// current tells whether w is a live work of the placement with the
+// cluster's work rendered from the current revision.
+func (d *deployment) current(cluster string, w *workv1.ManifestWork, placement string) bool {
+	return w != nil && w.DeletionTimestamp == nil && w.Labels[workv1alpha1.PlacementNameLabel] == placement && d.onCurrent(cluster, w)
+}
+
+// onCurrent tells whether w has the cluster's work rendered from the
+// current revision (false when it cannot be rendered).
+func (d *deployment) onCurrent(cluster string, w *workv1.ManifestWork) bool {
+	r := d.render.of(cluster)
+	return r.err == nil && sameSpec(w.Spec, r.spec)
 }
 
 // groupsOf reads the decision groups of a placement from its

@@ -118,13 +118,13 @@ func (b *byRevision[V]) forget(key cache.ObjectName) {
 // template, not one per sync.
 type blocked struct{ reason, message string }
 
-// recordRevision makes the replica set's template its newest revision: it
+// recordRevision makes in, the replica set's template and overrides, its
+// newest revision: it
 // creates the ControllerRevision of a template not seen before, numbered
 // after the newest, or gives an earlier one of the same content the newest
 // number. It writes nothing when the current revision is the newest already.
 // A refusal is remembered and said in the outcome; the rollout goes on.
-func (c *Controller) recordRevision(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet) (revisionOutcome, error) {
-	in := revision.InputOf(rs)
+func (c *Controller) recordRevision(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, in revision.Input) (revisionOutcome, error) {
 	data, err := revision.Canonical(in)
 	if err != nil {
 		return revisionOutcome{reason: ReasonRecordFailed, message: "The template cannot be hashed: " + err.Error()}, nil

@@ -61,7 +61,7 @@ func statusOf(rs *workv1alpha1.ManifestWorkReplicaSet, d deployment, works map[s
 		var aborted condition
 		aborted, next.aborted = rolloutAborted(rs.Status.Conditions, d.abort, len(d.stops()) > 0)
 		next.abortedHash = d.abort.failing.hash
-		conds = append(conds, aborted, waitingCondition(d))
+		conds = append(conds, aborted, waitingCondition(d), overridesRendered(d))
 	}
 	// Each condition says which generation of the spec it was computed
 	// for, so that a reader (work fleet wait) never takes a stopped or

@@ -21,13 +21,14 @@ import (
 
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
 
 // labelledWorks are the works that carry the replica set's label, whatever
 // their names.
 func (c *Controller) labelledWorks(rs *workv1alpha1.ManifestWorkReplicaSet) []*workv1.ManifestWork {
-	objs, err := c.works.ByIndex(byReplicaSet, replicaSetKey(rs))
+	objs, err := c.works.ByIndex(byReplicaSet, render.ReplicaSetKey(rs))
 	if err != nil {
 		return nil
 	}
@@ -44,50 +45,73 @@ func (c *Controller) labelledWorks(rs *workv1alpha1.ManifestWorkReplicaSet) []*w
 // so that it neither writes it again nor gives its cluster's slot to
 // another.
 type writtenWorks struct {
-	mu sync.Mutex
-	by map[cache.ObjectName]writtenWork
-}
-
-// writtenWork is a work as an update left it, and the resourceVersion of
-// the work the update was made from.
-type writtenWork struct {
-	from string
-	work *workv1.ManifestWork
+	sinceWrite[cache.ObjectName, *workv1.ManifestWork]
 }
 
 // remember records that from was updated into to.
 func (w *writtenWorks) remember(from, to *workv1.ManifestWork) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.by == nil {
-		w.by = map[cache.ObjectName]writtenWork{}
-	}
-	w.by[cache.MetaObjectToName(to)] = writtenWork{from: from.ResourceVersion, work: to}
+	w.set(cache.MetaObjectToName(to), from.ResourceVersion, to)
 }
 
 // current is the work as written when cached is still the work the update
 // was made from; otherwise cached, and the update is forgotten: the cache
 // holds it, or something newer.
 func (w *writtenWorks) current(cached *workv1.ManifestWork) *workv1.ManifestWork {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	key := cache.MetaObjectToName(cached)
-	e, ok := w.by[key]
-	if !ok {
-		return cached
+	if written, ok := w.get(key, cached.ResourceVersion); ok {
+		if written.UID == cached.UID {
+			return written
+		}
+		w.drop(key)
 	}
-	if cached.UID == e.work.UID && cached.ResourceVersion == e.from {
-		return e.work
-	}
-	delete(w.by, key)
 	return cached
 }
 
 // forget drops what is remembered of a work that goes.
 func (w *writtenWorks) forget(work *workv1.ManifestWork) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	delete(w.by, cache.MetaObjectToName(work))
+	w.drop(cache.MetaObjectToName(work))
+}
+
+// sinceWrite remembers, per key, what the controller last wrote and the
+// resourceVersion of the object it wrote over, for as long as the cache
+// still shows that object: once the cache moves on, it is forgotten.
+type sinceWrite[K comparable, V any] struct {
+	mu sync.Mutex
+	by map[K]sinceWriteEntry[V]
+}
+
+type sinceWriteEntry[V any] struct {
+	from  string
+	value V
+}
+
+func (s *sinceWrite[K, V]) set(key K, from string, value V) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.by == nil {
+		s.by = map[K]sinceWriteEntry[V]{}
+	}
+	s.by[key] = sinceWriteEntry[V]{from: from, value: value}
+}
+
+// get is what was written for key when the cache still shows the object
+// of resourceVersion cached it was written over; otherwise it forgets it.
+func (s *sinceWrite[K, V]) get(key K, cached string) (V, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.by[key]
+	if ok && e.from == cached {
+		return e.value, true
+	}
+	delete(s.by, key)
+	var zero V
+	return zero, false
+}
+
+func (s *sinceWrite[K, V]) drop(key K) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.by, key)
 }
 
 // forgetDeleted is forget for an informer's delete event, whose object
@@ -169,7 +193,7 @@ func (c *Controller) applyWorks(ctx context.Context, rs *workv1alpha1.ManifestWo
 	close(next)
 	wg.Wait()
 	for i, cluster := range clusters {
-		if errs[i] == nil {
+		if errs[i] == nil && results[i] != nil {
 			works[cluster] = results[i]
 		}
 	}
@@ -177,19 +201,10 @@ func (c *Controller) applyWorks(ctx context.Context, rs *workv1alpha1.ManifestWo
 }
 
 // target is what a work is written for: its placement, the hash of the
-// revision it is rendered from ("": none), and that revision's template
-// (nil: the replica set's).
+// revision it is rendered from ("": none), and that revision's renderer.
 type target struct {
 	placement, hash string
-	spec            *workv1.ManifestWorkSpec
-}
-
-// specOf is the template a work written for to gets.
-func (to target) specOf(rs *workv1alpha1.ManifestWorkReplicaSet) workv1.ManifestWorkSpec {
-	if to.spec != nil {
-		return *to.spec
-	}
-	return rs.Spec.ManifestWorkTemplate
+	render          *renderer
 }
 
 // applyWork gives the cluster's work the target's template and the replica
@@ -197,21 +212,23 @@ func (to target) specOf(rs *workv1alpha1.ManifestWorkReplicaSet) workv1.Manifest
 // name), or creates one named after the replica set. A work being deleted is
 // left to go; its deletion queues the replica set again.
 //
-// The revision hash label is written with the rest, but a work that has the
-// template and lacks only that label (written before revisions were
-// recorded) is up to date: it gets the label when it is next written.
+// The work is the cluster's, rendered from the target's revision: one that
+// cannot be rendered is left as it is (and not created). The revision hash
+// label and the overrides annotation are written with the rest, but a work
+// that has its rendered spec and labels is up to date, whatever revision's
+// hash it carries (one written before revisions were recorded, or from an
+// earlier revision that renders the same for it): it gets the label when
+// it is next written.
 func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, to target, cluster string,
 	existing *workv1.ManifestWork) (*workv1.ManifestWork, error) {
-	placement, spec := to.placement, to.specOf(rs)
-	want := maps.Clone(rs.Labels)
-	if want == nil {
-		want = map[string]string{}
+	r := to.render.of(cluster)
+	if r.err != nil {
+		return existing, nil
 	}
-	want[workv1alpha1.ReplicaSetLabel] = replicaSetKey(rs)
-	want[workv1alpha1.PlacementNameLabel] = placement
+	placement, spec := to.placement, r.spec
+	want := render.WorkLabels(rs, placement)
 	upToDate := func(w *workv1.ManifestWork) bool {
-		h, ok := w.Labels[revision.HashLabel]
-		return sameSpec(w.Spec, spec) && hasLabels(w.Labels, want) && (!ok || h == to.hash)
+		return sameSpec(w.Spec, spec) && hasLabels(w.Labels, want)
 	}
 	written := maps.Clone(want) // the labels a write sets
 	if to.hash != "" {
@@ -223,10 +240,13 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 			ObjectMeta: metav1.ObjectMeta{Namespace: cluster, Name: rs.Name, Labels: written},
 			Spec:       *spec.DeepCopy(),
 		}
+		if r.applied != "" {
+			w.Annotations = map[string]string{render.OverridesAnnotation: r.applied}
+		}
 		created, err := works.Create(ctx, w, metav1.CreateOptions{})
 		if apierrors.IsAlreadyExists(err) {
 			return nil, fmt.Errorf("create work %s/%s: a work of that name without the label %s=%s is there; it is left alone",
-				cluster, rs.Name, workv1alpha1.ReplicaSetLabel, replicaSetKey(rs))
+				cluster, rs.Name, workv1alpha1.ReplicaSetLabel, render.ReplicaSetKey(rs))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("create work %s/%s: %w", cluster, rs.Name, err)
@@ -240,9 +260,16 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 	if upToDate(existing) {
 		return existing, nil
 	}
-	var annotations map[string]string
+	annotations := map[string]*string{}
 	if to.hash != "" && existing.Labels[revision.HashLabel] != to.hash {
-		annotations = map[string]string{RevisionWrittenAtAnnotation: c.clock.Now().UTC().Format(time.RFC3339)}
+		at := c.clock.Now().UTC().Format(time.RFC3339)
+		annotations[RevisionWrittenAtAnnotation] = &at
+	}
+	if !sameSpec(existing.Spec, spec) {
+		annotations[render.OverridesAnnotation] = nil
+		if r.applied != "" {
+			annotations[render.OverridesAnnotation] = &r.applied
+		}
 	}
 	patch, err := workPatch(existing, spec, written, annotations)
 	if err != nil {
@@ -264,12 +291,13 @@ func (c *Controller) applyWork(ctx context.Context, rs *workv1alpha1.ManifestWor
 // differ, the others kept. It first tests the work's UID, so that it never
 // lands on a work that replaced existing under the same name; unlike an
 // update it does not fail when only the work's status moved on since the
-// cache saw it. The annotations given are set the same way.
-func workPatch(existing *workv1.ManifestWork, spec workv1.ManifestWorkSpec, written, annotations map[string]string) ([]byte, error) {
+// cache saw it. The annotations given are set the same way, or removed
+// (nil) when the work has them.
+func workPatch(existing *workv1.ManifestWork, spec workv1.ManifestWorkSpec, written map[string]string, annotations map[string]*string) ([]byte, error) {
 	type op struct {
 		Op    string `json:"op"`
 		Path  string `json:"path"`
-		Value any    `json:"value"`
+		Value any    `json:"value,omitempty"` // a nil interface only: remove has none
 	}
 	var ops []op
 	if existing.UID != "" {
@@ -293,7 +321,15 @@ func workPatch(existing *workv1.ManifestWork, spec workv1.ManifestWorkSpec, writ
 		}
 	}
 	set("/metadata/labels", existing.Labels, written)
-	set("/metadata/annotations", existing.Annotations, annotations)
+	setAnnotations := map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
+		if v := annotations[k]; v != nil {
+			setAnnotations[k] = *v
+		} else if _, ok := existing.Annotations[k]; ok {
+			ops = append(ops, op{Op: "remove", Path: "/metadata/annotations/" + jsonPointerEscape(k)})
+		}
+	}
+	set("/metadata/annotations", existing.Annotations, setAnnotations)
 	return json.Marshal(ops)
 }
 

@@ -22,8 +22,9 @@ import (
 // A work written from a template ends as an update of the whole work would
 // leave it: the template's spec exactly (a manifest, a field or a manifest
 // config the template no longer has is gone), our labels set and the others
-// kept; a spec that is already the template's is not sent again, and a work
-// that replaced the cached one under its name is not written.
+// kept; a spec that is already the template's is not sent again (a work with
+// it and an older revision's hash is up to date: nothing is written), and a
+// work that replaced the cached one under its name is not written.
 func TestApplyWorkWritesWhatAnUpdateWould(t *testing.T) {
 	withExtras := func(w *workv1.ManifestWork) *workv1.ManifestWork {
 		w.Spec = fixture.NewWork("x", "x").
@@ -44,12 +45,17 @@ func TestApplyWorkWritesWhatAnUpdateWould(t *testing.T) {
 		wantGen    int64
 		wantLabels map[string]string
 		wantErr    string
+		wantNone   bool // nothing is written
 	}{
 		{name: "a removed manifest, field and manifest config go away",
 			cached: withExtras(work("c1", rsName, "1")), template: "2", wantSpec: true, wantGen: 2,
 			wantLabels: map[string]string{"keep": "me"}},
-		{name: "the same spec with a new hash: the labels alone",
-			cached: work("c1", rsName, "1"), template: "1", wantGen: 1},
+		{name: "the same spec with a new hash: up to date",
+			cached:   func() *workv1.ManifestWork { w := work("c1", rsName, "1"); w.Labels["team"] = "web"; return w }(),
+			template: "1", wantNone: true},
+		{name: "the same spec without our labels: the labels alone",
+			cached:   func() *workv1.ManifestWork { w := work("c1", rsName, "1"); w.Labels = map[string]string{}; return w }(),
+			template: "1", wantGen: 1},
 		{name: "a work without labels gets them",
 			cached:   func() *workv1.ManifestWork { w := work("c1", rsName, "1"); w.Labels = nil; return w }(),
 			template: "2", wantSpec: true, wantGen: 2},
@@ -71,7 +77,7 @@ func TestApplyWorkWritesWhatAnUpdateWould(t *testing.T) {
 			h := newHarness(t, rs, stored)
 			h.client.ClearActions()
 
-			to := target{placement: plName, hash: "new-hash"}
+			to := target{placement: plName, hash: "new-hash", render: newRenderer(rs.Spec.ManifestWorkTemplate, nil, nil)}
 			_, err := h.c.applyWork(t.Context(), rs, to, "c1", tc.cached)
 			got, gerr := h.client.WorkV1().ManifestWorks("c1").Get(t.Context(), rsName, metav1.GetOptions{})
 			require.NoError(t, gerr)
@@ -82,6 +88,11 @@ func TestApplyWorkWritesWhatAnUpdateWould(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
+			if tc.wantNone {
+				assert.Empty(t, ct.Writes(h.client.Actions()))
+				assert.Equal(t, stored.Labels, got.Labels)
+				return
+			}
 
 			// What an update of the whole work would have stored.
 			put := tc.cached.DeepCopy()

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 
 	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
+	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
 
@@ -338,19 +340,19 @@ func Input(template workv1.ManifestWorkSpec, overrides []fleetv1alpha1.WorkOverr
 	Sort(sorted)
 	in := revision.Input{ManifestWorkTemplate: template}
 	for _, o := range sorted {
-		in.Overrides = append(in.Overrides, revision.Override{Name: o.Name, Priority: o.Spec.Priority, Rules: o.Spec.Rules})
+		in.Overrides = append(in.Overrides, revision.Override{Name: o.Name, Generation: o.Generation, Priority: o.Spec.Priority, Rules: o.Spec.Rules})
 	}
 	return in
 }
 
 // Overrides are the overrides a revision input holds, as objects Render
 // takes, named replicaSet; their generation is that of the live override of
-// the same name and spec in live, else 0 (the override changed since).
+// the same name and spec in live, else the one the revision recorded.
 func Overrides(in revision.Input, replicaSet string, live []fleetv1alpha1.WorkOverride) []fleetv1alpha1.WorkOverride {
 	out := make([]fleetv1alpha1.WorkOverride, 0, len(in.Overrides))
 	for _, o := range in.Overrides {
 		wo := fleetv1alpha1.WorkOverride{Spec: fleetv1alpha1.WorkOverrideSpec{ReplicaSet: replicaSet, Priority: o.Priority, Rules: o.Rules}}
-		wo.Name = o.Name
+		wo.Name, wo.Generation = o.Name, o.Generation
 		for _, l := range live {
 			if l.Name == o.Name && equality.Semantic.DeepEqual(l.Spec, wo.Spec) {
 				wo.Generation = l.Generation
@@ -359,6 +361,31 @@ func Overrides(in revision.Input, replicaSet string, live []fleetv1alpha1.WorkOv
 		out = append(out, wo)
 	}
 	return out
+}
+
+// OverridesAnnotation, on a work of a replica set, names the WorkOverrides
+// that made it: name:generation of each override with a rule that selects
+// the cluster, comma-separated, in the order they apply (AppliedAnnotation).
+// The controller writes it with the spec; it is absent when no override
+// applies.
+const OverridesAnnotation = "work.manifestwork.io/overrides"
+
+// WorkLabels are the labels of the replica set's work written for a
+// placement: the replica set's own, the replica set label
+// (<namespace>.<name>) and the placement's name.
+func WorkLabels(rs *workv1alpha1.ManifestWorkReplicaSet, placement string) map[string]string {
+	out := maps.Clone(rs.Labels)
+	if out == nil {
+		out = map[string]string{}
+	}
+	out[workv1alpha1.ReplicaSetLabel] = ReplicaSetKey(rs)
+	out[workv1alpha1.PlacementNameLabel] = placement
+	return out
+}
+
+// ReplicaSetKey is the value of the replica set label of its works.
+func ReplicaSetKey(rs *workv1alpha1.ManifestWorkReplicaSet) string {
+	return rs.Namespace + "." + rs.Name
 }
 
 // AppliedAnnotation is the value of a work's annotation that names the

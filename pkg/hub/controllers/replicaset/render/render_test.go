@@ -231,7 +231,10 @@ func TestInput(t *testing.T) {
 	back := Overrides(in, "web", []fleetv1alpha1.WorkOverride{v2, other})
 	require.Len(t, back, 2)
 	assert.Equal(t, v1.Spec, back[0].Spec)
-	assert.Equal(t, int64(0), back[0].Generation, "o changed since: its generation is unknown")
+	assert.Equal(t, v1.Generation, back[0].Generation, "o changed since: the generation recorded")
 	assert.Equal(t, other.Generation, back[1].Generation)
-	assert.Equal(t, "o:0,a:3", AppliedAnnotation([]Applied{{"o", 0}, {"a", 3}}))
+	assert.Equal(t, "o:2,a:3", AppliedAnnotation([]Applied{{"o", 2}, {"a", 3}}))
+	regenerated := v1
+	regenerated.Generation = 7
+	assert.Equal(t, hash([]fleetv1alpha1.WorkOverride{v1}), hash([]fleetv1alpha1.WorkOverride{regenerated}), "generations are not hashed")
 }

@@ -68,11 +68,15 @@ type Input struct {
 }
 
 // Override is a WorkOverride as a revision keeps it: its name and spec (the
-// replica set it names is the revision's own).
+// replica set it names is the revision's own), and its generation when the
+// revision was recorded, which the works rendered from the revision name;
+// the generation is kept but not hashed: an override back to an earlier
+// spec is that earlier revision again.
 type Override struct {
-	Name     string                           `json:"name"`
-	Priority int32                            `json:"priority,omitempty"`
-	Rules    []fleetv1alpha1.WorkOverrideRule `json:"rules"`
+	Name       string                           `json:"name"`
+	Generation int64                            `json:"generation,omitempty"`
+	Priority   int32                            `json:"priority,omitempty"`
+	Rules      []fleetv1alpha1.WorkOverrideRule `json:"rules"`
 }
 
 // InputOf is the input of the replica set's revision with the given
@@ -138,8 +142,12 @@ func canonicalJSON(raw []byte) ([]byte, error) {
 }
 
 // Hash is the input's hash: the first hex digits of the SHA-256 of its
-// canonical JSON.
+// canonical JSON without the overrides' generations.
 func Hash(in Input) (string, error) {
+	in.Overrides = slices.Clone(in.Overrides)
+	for i := range in.Overrides {
+		in.Overrides[i].Generation = 0
+	}
 	b, err := Canonical(in)
 	if err != nil {
 		return "", err
