@@ -19,6 +19,7 @@ import (
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
+	"github.com/manifestwork/work/test/framework"
 )
 
 // An aborted rollout and a long history (issue 38), with our hub controller
@@ -91,37 +92,69 @@ type historyPhase struct {
 func TestRolloutAbort(t *testing.T) {
 	started, machine := time.Now(), thisMachine()
 	e, p, out, h := rolloutSetup(t)
-	ctx := t.Context()
-	spec, err := ourController(p)
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := &abortReport{
 		Started: started, Clusters: p.Rollout.Clusters, Idle: p.Idle.String(),
 		Delays: rolloutDelays(), Machine: machine, Background: rates(h.hub.background),
 	}
-	if r.Command, err = spec.render(rolloutVars{HubKubeconfig: e.Hub.WorkKubeconfig, AdminKubeconfig: e.Hub.Kubeconfig,
+	r.Command, r.Log, r.Errors = h.runOurs(t, e, p, filepath.Join(out, "rollout-abort.log"), func(command, log string) error {
+		r.Command, r.Log = command, log
+		return h.measureAbort(t.Context(), t, r)
+	}, h.reset)
+	r.Machine.LoadAfter = loadAvg()
+	r.Table = tableOf(r.rows(), []abortReport{*r})
+	publishReport(t, out, "rollout-abort-"+r.Started.Format("20060102-150405"), r, r.text(), r.Errors)
+}
+
+// reportCell is the value and "met" of the first row of r's table whose
+// metric starts with metric; t fails when there is none.
+func reportCell[T any](t *testing.T, rows []rowOf[T], r T, metric string) (string, string) {
+	t.Helper()
+	for _, rw := range tableOf(rows, []T{r}) {
+		if strings.HasPrefix(rw.Metric, metric) {
+			return rw.Values[0], rw.Met[0]
+		}
+	}
+	t.Fatalf("no row %q", metric)
+	return "", ""
+}
+
+// runOurs runs measure with our hub controller's command (ourController)
+// and log, then cleans up with reset; it returns the command, the log and
+// what went wrong: measure's error, the simulated agents' failed reports,
+// and the clean-up's error.
+func (h *rolloutHarness) runOurs(t *testing.T, e *framework.E2E, p params, log string, measure func(command, log string) error,
+	reset func(context.Context) error) (command, logPath string, errs []string) {
+	t.Helper()
+	spec, err := ourController(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if command, err = spec.render(rolloutVars{HubKubeconfig: e.Hub.WorkKubeconfig, AdminKubeconfig: e.Hub.Kubeconfig,
 		WorkBinary: e.WorkBinary}); err != nil {
 		t.Fatal(err)
 	}
-	r.Log = filepath.Join(out, "rollout-abort.log")
-	if err := h.measureAbort(ctx, t, r); err != nil {
-		r.Errors = append(r.Errors, fmt.Sprintf("%v (controller log: %s)", err, r.Log))
+	if err := measure(command, log); err != nil {
+		errs = append(errs, fmt.Sprintf("%v (controller log: %s)", err, log))
 	}
 	for _, f := range h.agents.takeFailures() {
-		r.Errors = append(r.Errors, "a simulated agent's report: "+f)
+		errs = append(errs, "a simulated agent's report: "+f)
 	}
-	if err := h.reset(ctx); err != nil {
-		r.Errors = append(r.Errors, "cleaning up: "+err.Error())
+	if err := reset(t.Context()); err != nil {
+		errs = append(errs, "cleaning up: "+err.Error())
 	}
-	r.Machine.LoadAfter = loadAvg()
-	r.Table = tableOf(r.rows(), []abortReport{*r})
-	path, err := writeReport(out, "rollout-abort-"+r.Started.Format("20060102-150405"), r, r.text())
+	return command, log, errs
+}
+
+// publishReport writes the report v and its text under out as name (JSON
+// and .txt), prints the text, and fails t with each error.
+func publishReport(t *testing.T, out, name string, v any, text string, errs []string) {
+	t.Helper()
+	path, err := writeReport(out, name, v, text)
 	if err != nil {
 		t.Error(err)
 	}
-	fmt.Printf("\n%s\nbench: written %s (and .txt)\n", r.text(), path)
-	for _, msg := range r.Errors {
+	fmt.Printf("\n%s\nbench: written %s (and .txt)\n", text, path)
+	for _, msg := range errs {
 		t.Error(msg)
 	}
 }
@@ -388,13 +421,7 @@ func (r *abortReport) text() string {
 func TestAbortReportRows(t *testing.T) {
 	cell := func(r *abortReport, metric string) (string, string) {
 		t.Helper()
-		for _, rw := range tableOf(r.rows(), []abortReport{*r}) {
-			if strings.HasPrefix(rw.Metric, metric) {
-				return rw.Values[0], rw.Met[0]
-			}
-		}
-		t.Fatalf("no row %q", metric)
-		return "", ""
+		return reportCell(t, r.rows(), *r, metric)
 	}
 	patch := reqKey{Verb: "PATCH", Resource: "manifestworks"}
 	r := &abortReport{Clusters: 4, Idle: "1s",

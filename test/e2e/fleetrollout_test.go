@@ -465,6 +465,7 @@ type fleetEvent struct {
 	kind      watch.EventType
 	spec      workv1.ManifestWorkSpec
 	rolledOut bool // Progressing=False for the work's generation
+	work      *workv1.ManifestWork
 }
 
 func (ev fleetEvent) String() string {
@@ -500,7 +501,7 @@ func watchFleetWorks(t *testing.T, e *framework.E2E) *fleetEvents {
 			c := apimeta.FindStatusCondition(work.Status.Conditions, workv1.WorkProgressing)
 			r.mu.Lock()
 			r.events = append(r.events, fleetEvent{
-				cluster: work.Namespace, kind: ev.Type, spec: work.Spec,
+				cluster: work.Namespace, kind: ev.Type, spec: work.Spec, work: work,
 				rolledOut: c != nil && c.ObservedGeneration == work.Generation && c.Status == metav1.ConditionFalse,
 			})
 			r.mu.Unlock()
