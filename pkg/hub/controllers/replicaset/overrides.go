@@ -368,7 +368,11 @@ func (c *Controller) writeOverrideStatuses(ctx context.Context, overrides []flee
 		if equality.Semantic.DeepEqual(o.Status, status) || c.wroteOverrides.same(o, status) {
 			continue
 		}
-		patch, err := json.Marshal(map[string]any{"status": status})
+		// Every field is written, an empty one as null or 0, so that the
+		// merge patch drops the failures an earlier write named.
+		patch, err := json.Marshal(map[string]any{"status": map[string]any{
+			"conditions": status.Conditions, "failedClusters": status.FailedClusters, "failedClusterCount": status.FailedClusterCount,
+		}})
 		if err != nil {
 			return err
 		}

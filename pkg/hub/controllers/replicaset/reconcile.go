@@ -260,8 +260,12 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 		for _, cluster := range g.Clusters {
 			w := works[cluster]
 			if d.renderFailed[cluster] != nil {
-				// Its work is left as it is: a failure of the rollout.
-				states = append(states, ClusterState{Cluster: cluster, Group: g.Key, State: Failed})
+				// Its work is left as it is: a failure of the rollout that
+				// nothing will move on, failed since ever. Its
+				// progressDeadline, when there is one, has passed: it holds
+				// no slot of maxConcurrency; without one it holds one, as a
+				// failed work does.
+				states = append(states, ClusterState{Cluster: cluster, Group: g.Key, State: Failed, Since: new(time.Time)})
 				continue
 			}
 			if !isCurrent(cluster) {
@@ -299,6 +303,7 @@ func (c *Controller) rollOut(ctx context.Context, rs *workv1alpha1.ManifestWorkR
 		res.failures = failuresOf(states, decision, works)
 		for i, f := range res.failures {
 			if err := d.renderFailed[f.cluster]; err != nil {
+				res.failures[i].timedOut = false // it failed; no deadline was waited for
 				res.failures[i].detail = "its work cannot be rendered, and is left as it is: " + shorten(failureReason(err), maxDetail)
 			}
 		}
