@@ -86,7 +86,11 @@ func Approve(ctx context.Context, o *Options, ao ApproveOptions, name string) er
 // waitingApproval is the approval of the group for the replica set's
 // current revision; none exits 1, with what the rollout waits for.
 func waitingApproval(ctx context.Context, h hub, rs *workv1alpha1.ManifestWorkReplicaSet, gate string) (*fleetv1alpha1.RolloutApproval, error) {
-	hash := currentHash(rs)
+	overrides, err := overridesOf(ctx, h, rs)
+	if err != nil {
+		return nil, err
+	}
+	hash := currentHash(rs, overrides...)
 	list, err := h.work.FleetV1alpha1().RolloutApprovals(rs.Namespace).List(ctx, metav1.ListOptions{
 		LabelSelector: replicaset.ApprovalSelector(rs.Name, hash).String(),
 	})
