@@ -78,7 +78,7 @@ func History(ctx context.Context, o *Options, ho HistoryOptions, name string) er
 	if err != nil {
 		return usageError(err)
 	}
-	overrides, err := overridesOf(ctx, h, rs)
+	overrides, err := h.overrides(ctx, fileObjects{}, rs.Name)
 	if err != nil {
 		return err
 	}

@@ -312,16 +312,21 @@ func (h hub) replicaSet(ctx context.Context, files fileObjects, name string) (*w
 	return rs, usageError(err)
 }
 
-// overrides are the WorkOverrides of the replica set: those stored, each
-// replaced by the files' of the same name, and the files' new ones. An
-// override of the files has generation 0, unless its spec is the stored
-// one's (applying it would change nothing).
+// overrides are the WorkOverrides that name the replica set, in the order
+// they apply: those stored (none when the hub does not serve WorkOverrides),
+// each replaced by the files' of the same name, and the files' new ones (no
+// files: fileObjects{}). An override of the files has generation 0, unless
+// its spec is the stored one's (applying it would change nothing). A
+// refusal exits 2.
 func (h hub) overrides(ctx context.Context, files fileObjects, name string) ([]fleetv1alpha1.WorkOverride, error) {
 	byName := map[string]fleetv1alpha1.WorkOverride{}
 	list, err := h.work.FleetV1alpha1().WorkOverrides(h.namespace).List(ctx, metav1.ListOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
 		// The hub does not serve WorkOverrides (OCM's alone): none is stored.
+	case apierrors.IsForbidden(err):
+		return nil, exitf(ExitUsage, "the overrides of manifestworkreplicaset %s/%s cannot be read: you may not list workoverrides "+
+			"(group %s) in %s: %v", h.namespace, name, fleetv1alpha1.GroupName, h.namespace, err)
 	case err != nil:
 		return nil, usageError(fmt.Errorf("the workoverrides of %s: %w", h.namespace, err))
 	default:
