@@ -8,14 +8,17 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
 
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 	"github.com/manifestwork/work/test/fixture"
 )
 
@@ -164,4 +167,67 @@ func TestWaitWithOverrides(t *testing.T) {
 	for _, w := range h.writes() {
 		assert.Regexp(t, "^watch ", w, "wait only reads")
 	}
+}
+
+// History lists a work under the current revision when it has what that
+// revision renders for its cluster, whatever revision its label names:
+// web-environments, added in revision 2, leaves cluster4's work (still
+// labelled with revision 1) as it was, so cluster4 runs revision 2;
+// cluster1's work, the template with an old password, runs revision 1 as
+// its label says; cluster2's was written for revision 2.
+func TestHistoryWithOverrides(t *testing.T) {
+	h := newPreviewHub(true)
+	ctx := context.Background()
+	rsResource := workv1alpha1.SchemeGroupVersion.WithResource("manifestworkreplicasets")
+	obj, err := h.work.Tracker().Get(rsResource, "fleet", "web")
+	require.NoError(t, err)
+	rs := obj.(*workv1alpha1.ManifestWorkReplicaSet)
+	rs.UID = rsUID
+	require.NoError(t, h.work.Tracker().Update(rsResource, rs, "fleet"))
+	all, err := h.opts.Client.FleetV1alpha1().WorkOverrides("fleet").List(ctx, metav1.ListOptions{})
+	require.NoError(t, err)
+	var debugOff, both []fleetv1alpha1.WorkOverride
+	for _, o := range all.Items {
+		if o.Name == "debug-off" {
+			debugOff = append(debugOff, o)
+		}
+		if o.Spec.ReplicaSet == "web" {
+			both = append(both, o)
+		}
+	}
+	rev := func(n int64, overrides []fleetv1alpha1.WorkOverride) (*appsv1.ControllerRevision, string) {
+		in := render.Input(rs.Spec.ManifestWorkTemplate, overrides)
+		raw, err := revision.Canonical(in)
+		require.NoError(t, err)
+		hash, err := revision.Hash(in)
+		require.NoError(t, err)
+		cr := revisionOf(t, "v2", n, time.Duration(3-n)*time.Hour, "")
+		cr.Name, cr.Labels[revision.HashLabel], cr.Data.Raw = revision.Name("web", hash), hash, raw
+		return cr, hash
+	}
+	rev1, hash1 := rev(1, debugOff)
+	rev2, hash2 := rev(2, both)
+	require.NoError(t, h.kube.Tracker().Add(rev1))
+	require.NoError(t, h.kube.Tracker().Add(rev2))
+	worksResource := workv1.SchemeGroupVersion.WithResource("manifestworks")
+	for cluster, hash := range map[string]string{"cluster1": hash1, "cluster2": hash2} {
+		obj, err := h.work.Tracker().Get(worksResource, cluster, "web")
+		require.NoError(t, err)
+		w := obj.(*workv1.ManifestWork)
+		w.Labels[revision.HashLabel] = hash
+		require.NoError(t, h.work.Tracker().Update(worksResource, w, cluster))
+	}
+	cluster4 := storedWork("cluster4", renderedSpecs()["cluster4"])
+	cluster4.Labels[revision.HashLabel] = hash1
+	require.NoError(t, h.work.Tracker().Add(cluster4))
+
+	require.NoError(t, History(ctx, h.opts, HistoryOptions{OutputOptions: OutputOptions{Output: OutputJSON}}, "web"))
+	var view HistoryView
+	require.NoError(t, json.Unmarshal(h.out.Bytes(), &view))
+	require.Len(t, view.Revisions, 2)
+	assert.Equal(t, []any{int64(2), true, []string{"cluster2", "cluster4"}},
+		[]any{view.Revisions[0].Revision, view.Revisions[0].Current, view.Revisions[0].Clusters})
+	assert.Equal(t, []any{int64(1), false, []string{"cluster1"}},
+		[]any{view.Revisions[1].Revision, view.Revisions[1].Current, view.Revisions[1].Clusters})
+	assert.Empty(t, h.writes())
 }
