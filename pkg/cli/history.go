@@ -40,7 +40,7 @@ type RevisionRow struct {
 	Hash     string `json:"hash"`
 	// ControllerRevision is the name of the object that keeps it.
 	ControllerRevision string `json:"controllerRevision"`
-	// Current: it is the replica set's template now.
+	// Current: it is the replica set's template, with its WorkOverrides, now.
 	Current bool `json:"current"`
 	// ChangeCause is the revision's kubernetes.io/change-cause, else, for
 	// the current revision, the replica set's; "" when neither has one.
