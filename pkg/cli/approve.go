@@ -86,7 +86,7 @@ func Approve(ctx context.Context, o *Options, ao ApproveOptions, name string) er
 // waitingApproval is the approval of the group for the replica set's
 // current revision; none exits 1, with what the rollout waits for.
 func waitingApproval(ctx context.Context, h hub, rs *workv1alpha1.ManifestWorkReplicaSet, gate string) (*fleetv1alpha1.RolloutApproval, error) {
-	overrides, err := overridesOf(ctx, h, rs)
+	overrides, err := h.overrides(ctx, fileObjects{}, rs.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -272,7 +272,7 @@ func TestJudge(t *testing.T) {
 			"the work of c1 is not Healthy: Healthy: Deployment.apps default/web is Progressing", ExitOK},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			pending, err := judge(tt.rs, tt.works, tt.forWhat)
+			pending, err := judge(tt.rs, tt.works, tt.forWhat, currentOf(context.Background(), hub{work: fake.NewSimpleClientset(), namespace: "fleet"}))
 			assert.Equal(t, tt.code, ExitCode(err, -1), "%v", err)
 			assert.Equal(t, tt.pending, pending)
 		})

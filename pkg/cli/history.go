@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,13 +40,15 @@ type RevisionRow struct {
 	Hash     string `json:"hash"`
 	// ControllerRevision is the name of the object that keeps it.
 	ControllerRevision string `json:"controllerRevision"`
-	// Current: it is the replica set's template now.
+	// Current: it is the replica set's template, with its WorkOverrides, now.
 	Current bool `json:"current"`
 	// ChangeCause is the revision's kubernetes.io/change-cause, else, for
 	// the current revision, the replica set's; "" when neither has one.
 	ChangeCause string      `json:"changeCause,omitempty"`
 	Created     metav1.Time `json:"created"`
-	// Clusters are the clusters whose work runs the revision.
+	// Clusters are the clusters whose work runs the revision: the current
+	// one when the work has what the hub writes to its cluster now, else
+	// the one its label names.
 	Clusters []string `json:"clusters"`
 }
 
@@ -78,11 +81,15 @@ func History(ctx context.Context, o *Options, ho HistoryOptions, name string) er
 	if err != nil {
 		return usageError(err)
 	}
-	overrides, err := overridesOf(ctx, h, rs)
+	overrides, err := h.overrides(ctx, fileObjects{}, rs.Name)
 	if err != nil {
 		return err
 	}
-	view := historyView(rs, revs, list.Items, overrides...)
+	cur, err := h.currentWorks(ctx, rs, overrides)
+	if err != nil {
+		return err
+	}
+	view := historyView(rs, revs, list.Items, cur, overrides...)
 	switch ho.Output {
 	case OutputYAML, OutputJSON:
 		return printObject(o.Out, ho.Output, view)
@@ -131,15 +138,25 @@ func currentHash(rs *workv1alpha1.ManifestWorkReplicaSet, overrides ...fleetv1al
 	return h
 }
 
+// historyView lists the revisions of rs with the clusters whose work runs
+// each: a work that has what the hub writes to its cluster now (cur) runs
+// the current revision, whatever revision's hash it is labelled with (an
+// override change that leaves a cluster's work as it was leaves its label
+// too), once that revision is recorded; another runs the revision of its
+// label, else of its spec's hash.
 func historyView(rs *workv1alpha1.ManifestWorkReplicaSet, revs []*appsv1.ControllerRevision, works []workv1.ManifestWork,
-	overrides ...fleetv1alpha1.WorkOverride) HistoryView {
+	cur *current, overrides ...fleetv1alpha1.WorkOverride) HistoryView {
 	sortWorks(works)
+	current := currentHash(rs, overrides...)
+	recorded := slices.ContainsFunc(revs, func(cr *appsv1.ControllerRevision) bool { return cr.Labels[revision.HashLabel] == current })
 	on := map[string][]string{}
 	for i := range works {
 		hash := revision.Runs(&works[i])
+		if ok, _, _ := cur.has(&works[i]); ok && recorded && works[i].DeletionTimestamp == nil {
+			hash = current
+		}
 		on[hash] = append(on[hash], works[i].Namespace)
 	}
-	current := currentHash(rs, overrides...)
 	v := HistoryView{Name: rs.Name, Namespace: rs.Namespace, Revisions: []RevisionRow{}}
 	for _, cr := range revs {
 		hash := cr.Labels[revision.HashLabel]

@@ -155,7 +155,7 @@ func NewWaitOptions() *WaitOptions {
 
 // AddFlags registers --for and --timeout.
 func (o *WaitOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.For, "for", o.For, "What to wait for: rolled-out (every selected cluster's work has the current template and has succeeded) or healthy (rolled out, and every work Healthy).")
+	fs.StringVar(&o.For, "for", o.For, "What to wait for: rolled-out (every selected cluster's work has what the hub writes to it now, the template or its render with WorkOverrides, and has succeeded) or healthy (rolled out, and every work Healthy).")
 	fs.DurationVar(&o.Timeout, "timeout", o.Timeout, "How long to wait; past it the command exits 3.")
 }
 

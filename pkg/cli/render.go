@@ -117,11 +117,44 @@ func (p *preview) failed() error {
 			names = append(names, c.name)
 		}
 	}
+	return renderFailed(p.rs, names, len(p.clusters), "")
+}
+
+// renderFailed is exit code 1 naming the clusters (of total) whose render
+// fails, then why that matters (then, "" or a sentence); nil when none does.
+func renderFailed(rs *workv1alpha1.ManifestWorkReplicaSet, names []string, total int, then string) error {
 	if len(names) == 0 {
 		return nil
 	}
-	return exitf(ExitFailed, "manifestworkreplicaset %s/%s: %d of %d clusters fail to render, and the hub keeps their works as they are: %s",
-		p.rs.Namespace, p.rs.Name, len(names), len(p.clusters), strings.Join(names, ", "))
+	return exitf(ExitFailed, "manifestworkreplicaset %s/%s: %d of %d clusters fail to render, and the hub keeps their works as they are: %s%s",
+		rs.Namespace, rs.Name, len(names), total, strings.Join(names, ", "), then)
+}
+
+// renderedWork is a cluster's work as the hub renders it: its spec and
+// the overrides that made it, or why it cannot be rendered (a
+// *render.Error).
+type renderedWork struct {
+	spec    workv1.ManifestWorkSpec
+	applied []render.Applied
+	err     error
+}
+
+// renderWorks renders the work of each of the clusters (which selected
+// selects): the template of rs with the overrides that select the cluster,
+// for the facts h.facts reads, as the hub does.
+func (h hub) renderWorks(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, overrides []fleetv1alpha1.WorkOverride,
+	clusters []string, selected map[string]*selection) (map[string]renderedWork, error) {
+	facts, err := h.facts(ctx, clusters, selected)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]renderedWork, len(clusters))
+	for _, cluster := range clusters {
+		var r renderedWork
+		r.spec, r.applied, r.err = render.Render(rs.Spec.ManifestWorkTemplate, overrides, facts[cluster])
+		out[cluster] = r
+	}
+	return out, nil
 }
 
 // preview reads the replica set, its overrides, decisions, works and
@@ -156,7 +189,7 @@ func (o *Options) preview(ctx context.Context, ro RenderOptions, name string) (*
 	if err != nil {
 		return nil, err
 	}
-	facts, err := h.facts(ctx, clusters, selected)
+	rendered, err := h.renderWorks(ctx, rs, overrides, clusters, selected)
 	if err != nil {
 		return nil, err
 	}
@@ -166,9 +199,8 @@ func (o *Options) preview(ctx context.Context, ro RenderOptions, name string) (*
 	p := &preview{rs: rs}
 	for _, cluster := range clusters {
 		c := clusterPreview{name: cluster, stored: stored[cluster]}
-		spec, applied, err := render.Render(rs.Spec.ManifestWorkTemplate, overrides, facts[cluster])
-		if err != nil {
-			c.err = err
+		spec, applied := rendered[cluster].spec, rendered[cluster].applied
+		if c.err = rendered[cluster].err; c.err != nil {
 			p.clusters = append(p.clusters, c)
 			continue
 		}
@@ -312,16 +344,21 @@ func (h hub) replicaSet(ctx context.Context, files fileObjects, name string) (*w
 	return rs, usageError(err)
 }
 
-// overrides are the WorkOverrides of the replica set: those stored, each
-// replaced by the files' of the same name, and the files' new ones. An
-// override of the files has generation 0, unless its spec is the stored
-// one's (applying it would change nothing).
+// overrides are the WorkOverrides that name the replica set, in the order
+// they apply: those stored (none when the hub does not serve WorkOverrides),
+// each replaced by the files' of the same name, and the files' new ones (no
+// files: fileObjects{}). An override of the files has generation 0, unless
+// its spec is the stored one's (applying it would change nothing). A
+// refusal exits 2.
 func (h hub) overrides(ctx context.Context, files fileObjects, name string) ([]fleetv1alpha1.WorkOverride, error) {
 	byName := map[string]fleetv1alpha1.WorkOverride{}
 	list, err := h.work.FleetV1alpha1().WorkOverrides(h.namespace).List(ctx, metav1.ListOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
 		// The hub does not serve WorkOverrides (OCM's alone): none is stored.
+	case apierrors.IsForbidden(err):
+		return nil, exitf(ExitUsage, "the overrides of manifestworkreplicaset %s/%s cannot be read: you may not list workoverrides "+
+			"(group %s) in %s: %v", h.namespace, name, fleetv1alpha1.GroupName, h.namespace, err)
 	case err != nil:
 		return nil, usageError(fmt.Errorf("the workoverrides of %s: %w", h.namespace, err))
 	default:

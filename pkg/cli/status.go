@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -13,10 +15,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
 	"github.com/manifestwork/work/pkg/client/clientset/versioned"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/revision"
 )
 
@@ -42,7 +46,9 @@ type ClusterRow struct {
 	Placement string `json:"placement,omitempty"`
 	// Revision is the hash of the revision the work runs (revision.OfWork), empty before the controller labelled it.
 	Revision string `json:"revision,omitempty"`
-	// Updated: the work has the replica set's current template.
+	// Updated: the work has what the hub writes to its cluster now: the
+	// replica set's template, or its render with the WorkOverrides that
+	// name the replica set.
 	Updated bool `json:"updated"`
 	// The status of the work's conditions of these types, "" when absent.
 	Applied     metav1.ConditionStatus `json:"applied,omitempty"`
@@ -58,15 +64,23 @@ type ClusterRow struct {
 // Status prints the rollout of the replica set name; it exits 1 when the
 // rollout has stopped or aborted.
 func Status(ctx context.Context, o *Options, out OutputOptions, name string) error {
-	client, namespace, err := o.connect()
+	h, err := o.connectHub()
 	if err != nil {
 		return err
 	}
-	rs, works, err := replicaSetAndWorks(ctx, client, namespace, name)
+	rs, works, err := replicaSetAndWorks(ctx, h.work, h.namespace, name)
 	if err != nil {
 		return err
 	}
-	view := statusView(rs, works)
+	overrides, err := h.overrides(ctx, fileObjects{}, name)
+	if err != nil {
+		return err
+	}
+	cur, err := h.currentWorks(ctx, rs, overrides)
+	if err != nil {
+		return err
+	}
+	view := statusView(rs, works, cur)
 	switch out.Output {
 	case OutputYAML, OutputJSON:
 		err = printObject(o.Out, out.Output, view)
@@ -97,7 +111,10 @@ func worksSelector(rs *workv1alpha1.ManifestWorkReplicaSet) labels.Selector {
 	return labels.SelectorFromSet(labels.Set{workv1alpha1.ReplicaSetLabel: rs.Namespace + "." + rs.Name})
 }
 
-func statusView(rs *workv1alpha1.ManifestWorkReplicaSet, works []workv1.ManifestWork) StatusView {
+// statusView is the view of rs and its works; a work is updated when it
+// has what cur says the hub writes to its cluster now. A work whose render
+// fails is not, and its message says why.
+func statusView(rs *workv1alpha1.ManifestWorkReplicaSet, works []workv1.ManifestWork, cur *current) StatusView {
 	v := StatusView{
 		Name: rs.Name, Namespace: rs.Namespace,
 		Paused:     rs.Annotations[replicaset.PausedAnnotation] == "true",
@@ -108,20 +125,24 @@ func statusView(rs *workv1alpha1.ManifestWorkReplicaSet, works []workv1.Manifest
 		Clusters:   []ClusterRow{},
 	}
 	sortWorks(works)
-	template := jsonValue(rs.Spec.ManifestWorkTemplate)
 	for i := range works {
 		w := &works[i]
+		updated, _, renderErr := cur.has(w)
+		message := problem(w)
+		if renderErr != nil {
+			message = notRendered(renderErr)
+		}
 		v.Clusters = append(v.Clusters, ClusterRow{
 			Cluster: w.Namespace, Work: w.Name, Placement: w.Labels[workv1alpha1.PlacementNameLabel],
 			Revision:    revision.OfWork(w),
-			Updated:     sameTemplate(w.Spec, template),
+			Updated:     updated,
 			Applied:     conditionStatus(w, workv1.WorkApplied),
 			Progressing: conditionStatus(w, workv1.WorkProgressing),
 			Degraded:    conditionStatus(w, workv1.WorkDegraded),
 			Healthy:     conditionStatus(w, workv1.WorkHealthy),
 			InSync:      conditionStatus(w, workv1.WorkInSync),
 			Created:     w.CreationTimestamp,
-			Message:     problem(w),
+			Message:     message,
 		})
 	}
 	return v
@@ -184,16 +205,97 @@ func problem(w *workv1.ManifestWork) string {
 	return ""
 }
 
+// notRendered is the message of a work whose cluster's render fails: the
+// reason first, then where (the override's status has the whole).
+func notRendered(err error) string {
+	var re *render.Error
+	if !errors.As(err, &re) {
+		return shortMessage("NotRendered: " + err.Error())
+	}
+	return shortMessage(fmt.Sprintf("NotRendered: %s (override %s, rule %d)", re.Reason, re.Override, re.Rule))
+}
+
 func shortMessage(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return workv1.Shorten(strings.TrimSpace(s), messageWidth, " …")
 }
 
-// sameTemplate tells whether a work's spec is the template, given as
-// jsonValue(template): both compared as JSON values, so that the
-// manifests' key order does not count.
-func sameTemplate(spec workv1.ManifestWorkSpec, template any) bool {
-	return equality.Semantic.DeepEqual(jsonValue(spec), template)
+// current is what the hub writes now to each cluster of a replica set:
+// its template, or, when WorkOverrides name the replica set, each selected
+// cluster's render of it.
+type current struct {
+	rs       *workv1alpha1.ManifestWorkReplicaSet
+	template any // jsonValue of the template, without overrides
+	// rendered, with overrides, are the selected clusters' works as
+	// jsonValue of their spec, or why they cannot be rendered.
+	rendered map[string]renderedValue
+}
+
+type renderedValue struct {
+	spec any
+	err  error
+}
+
+// currentWorks is what the hub writes now to each cluster of rs with the
+// overrides that name it: without any, the template, read from rs alone;
+// with some, the render of each selected cluster (its decisions and facts
+// read, as render does).
+func (h hub) currentWorks(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaSet, overrides []fleetv1alpha1.WorkOverride) (*current, error) {
+	c := &current{rs: rs, template: jsonValue(rs.Spec.ManifestWorkTemplate)}
+	if len(overrides) == 0 {
+		return c, nil
+	}
+	selected, err := h.selected(ctx, rs)
+	if err != nil {
+		return nil, err
+	}
+	clusters := slices.Sorted(maps.Keys(selected))
+	works, err := h.renderWorks(ctx, rs, overrides, clusters, selected)
+	if err != nil {
+		return nil, err
+	}
+	c.rendered = make(map[string]renderedValue, len(works))
+	for cluster, w := range works {
+		v := renderedValue{err: w.err}
+		if w.err == nil {
+			v.spec = jsonValue(w.spec)
+		}
+		c.rendered[cluster] = v
+	}
+	return c, nil
+}
+
+// has tells whether w has what the hub writes to its cluster now (both
+// compared as JSON values, so that the manifests' key order does not
+// count); if not, lacks says so as the end of a sentence about the work
+// ("does not have the current template yet", "does not have its rendered
+// spec yet", "is on a cluster no placement selects"), and err is why it
+// cannot get it: its cluster's render fails.
+func (c *current) has(w *workv1.ManifestWork) (ok bool, lacks string, err error) {
+	if c.rendered == nil {
+		return equality.Semantic.DeepEqual(jsonValue(w.Spec), c.template), "does not have the current template yet", nil
+	}
+	r, selected := c.rendered[w.Namespace]
+	switch {
+	case !selected:
+		return false, "is on a cluster no placement selects", nil
+	case r.err != nil:
+		return false, "does not have its rendered spec", r.err
+	}
+	return equality.Semantic.DeepEqual(jsonValue(w.Spec), r.spec), "does not have its rendered spec yet", nil
+}
+
+// failed is exit code 1 naming the selected clusters whose render fails,
+// then why it matters; nil when none does.
+func (c *current) failed(then string) error {
+	var names []string
+	for cluster, r := range c.rendered {
+		if r.err != nil {
+			names = append(names, cluster)
+		}
+	}
+	slices.Sort(names)
+	return renderFailed(c.rs, names, len(c.rendered), then)
 }
 
 func jsonValue(v any) any {

@@ -50,7 +50,7 @@ func Undo(ctx context.Context, o *Options, uo UndoOptions, name string) error {
 	if err != nil {
 		return err
 	}
-	overrides, err := overridesOf(ctx, h, rs)
+	overrides, err := h.overrides(ctx, fileObjects{}, rs.Name)
 	if err != nil {
 		return err
 	}
@@ -80,29 +80,6 @@ func Undo(ctx context.Context, o *Options, uo UndoOptions, name string) error {
 		rs = fresh
 		restore = func([]overrideAction) error { return nil } // written on the first try
 	}
-}
-
-// overridesOf are the WorkOverrides that name rs, in the order they apply;
-// none when the hub does not serve WorkOverrides. A refusal exits 2.
-func overridesOf(ctx context.Context, h hub, rs *workv1alpha1.ManifestWorkReplicaSet) ([]fleetv1alpha1.WorkOverride, error) {
-	list, err := h.work.FleetV1alpha1().WorkOverrides(rs.Namespace).List(ctx, metav1.ListOptions{})
-	switch {
-	case apierrors.IsNotFound(err):
-		return nil, nil
-	case apierrors.IsForbidden(err):
-		return nil, exitf(ExitUsage, "the overrides of manifestworkreplicaset %s/%s cannot be read: you may not list workoverrides "+
-			"(group fleet.manifestwork.io) in %s: %v", rs.Namespace, rs.Name, rs.Namespace, err)
-	case err != nil:
-		return nil, usageError(err)
-	}
-	var out []fleetv1alpha1.WorkOverride
-	for _, o := range list.Items {
-		if o.Spec.ReplicaSet == rs.Name {
-			out = append(out, o)
-		}
-	}
-	render.Sort(out)
-	return out, nil
 }
 
 // overrideAction is one write that restores an override as a revision

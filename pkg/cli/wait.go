@@ -24,10 +24,11 @@ var failureConditions = []string{replicaset.ConditionRolloutStopped, replicaset.
 // Wait watches the replica set name and its works until wo.For holds
 // (exit 0), the rollout stops or aborts (1), or wo.Timeout passes (3).
 func Wait(ctx context.Context, o *Options, wo WaitOptions, name string) error {
-	client, namespace, err := o.connect()
+	h, err := o.connectHub()
 	if err != nil {
 		return err
 	}
+	client, namespace := h.work, h.namespace
 	rs, err := client.WorkV1alpha1().ManifestWorkReplicaSets(namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return usageError(err)
@@ -49,7 +50,7 @@ func Wait(ctx context.Context, o *Options, wo WaitOptions, name string) error {
 		if !rsInformer.HasSynced() || !worksInformer.HasSynced() {
 			continue
 		}
-		done, err := judgeStores(rsInformer.GetStore(), worksInformer.GetStore(), namespace, name, wo.For)
+		done, err := judgeStores(rsInformer.GetStore(), worksInformer.GetStore(), namespace, name, wo.For, currentOf(ctx, h))
 		if err != nil {
 			return err
 		}
@@ -61,9 +62,23 @@ func Wait(ctx context.Context, o *Options, wo WaitOptions, name string) error {
 	}
 }
 
+// currentOf reads what the hub writes now to each cluster of a replica
+// set (see currentWorks): its overrides, and with some, its decisions and
+// the facts of its clusters.
+func currentOf(ctx context.Context, h hub) func(*workv1alpha1.ManifestWorkReplicaSet) (*current, error) {
+	return func(rs *workv1alpha1.ManifestWorkReplicaSet) (*current, error) {
+		overrides, err := h.overrides(ctx, fileObjects{}, rs.Name)
+		if err != nil {
+			return nil, err
+		}
+		return h.currentWorks(ctx, rs, overrides)
+	}
+}
+
 // judgeStores judges the replica set and its works as the watches have
 // them (see judge); a replica set gone is a failure.
-func judgeStores(replicaSets, works cache.Store, namespace, name, forWhat string) (string, error) {
+func judgeStores(replicaSets, works cache.Store, namespace, name, forWhat string,
+	currentOf func(*workv1alpha1.ManifestWorkReplicaSet) (*current, error)) (string, error) {
 	obj, exists, err := replicaSets.GetByKey(cache.NewObjectName(namespace, name).String())
 	if err != nil {
 		return "", usageError(err)
@@ -75,7 +90,7 @@ func judgeStores(replicaSets, works cache.Store, namespace, name, forWhat string
 	for _, w := range works.List() {
 		list = append(list, w.(*workv1.ManifestWork))
 	}
-	return judge(obj.(*workv1alpha1.ManifestWorkReplicaSet), list, forWhat)
+	return judge(obj.(*workv1alpha1.ManifestWorkReplicaSet), list, forWhat, currentOf)
 }
 
 // watchRollout starts informers of rs and of its works that poke changed
@@ -137,28 +152,54 @@ func currentCondition(rs *workv1alpha1.ManifestWorkReplicaSet, t string) *metav1
 
 // judge tells whether for ("rolled-out" or "healthy") holds for rs and its
 // works: "" when it does, else what is still missing; an exit code 1 error
-// when the rollout has stopped or aborted.
+// when the rollout has stopped or aborted, or cannot complete because a
+// selected cluster's work fails to render.
 //
 // Rolled out: PlacementRolledOut is True (the controller counts every
 // selected cluster succeeded), and the works say the same now: as many
-// as the placements select have the current template and have succeeded
-// (Progressing False for their generation), and no other is left.
-// Healthy: rolled out, and every work Healthy True.
-func judge(rs *workv1alpha1.ManifestWorkReplicaSet, works []*workv1.ManifestWork, forWhat string) (string, error) {
+// as the placements select have what the hub writes to their cluster now
+// (the current template, or with WorkOverrides its render for the cluster)
+// and have succeeded (Progressing False for their generation), and no
+// other is left. Healthy: rolled out, and every work Healthy True.
+//
+// currentOf says what the hub writes now; judge asks it once at most, and
+// only when it needs to: when the rollout says it is rolled out, or that a
+// cluster fails to render (OverridesRendered False, which it then checks).
+func judge(rs *workv1alpha1.ManifestWorkReplicaSet, works []*workv1.ManifestWork, forWhat string,
+	currentOf func(*workv1alpha1.ManifestWorkReplicaSet) (*current, error)) (string, error) {
 	selector := worksSelector(rs)
 	if err := failed(rs); err != nil {
 		return "", err
 	}
+	var cur *current
+	read := func() error {
+		if cur != nil {
+			return nil
+		}
+		var err error
+		if cur, err = currentOf(rs); err != nil {
+			return err
+		}
+		return cur.failed(": the rollout cannot complete")
+	}
+	if c := apimeta.FindStatusCondition(rs.Status.Conditions, replicaset.ConditionOverridesRendered); c != nil && c.Status == metav1.ConditionFalse {
+		if err := read(); err != nil {
+			return "", err
+		}
+	}
 	if c := currentCondition(rs, workv1alpha1.ConditionPlacementRolledOut); c == nil || c.Status != metav1.ConditionTrue {
 		return fmt.Sprintf("%s is not True yet", workv1alpha1.ConditionPlacementRolledOut), nil
 	}
-	succeeded, template := 0, jsonValue(rs.Spec.ManifestWorkTemplate)
+	if err := read(); err != nil {
+		return "", err
+	}
+	succeeded := 0
 	for _, w := range works {
 		if w.DeletionTimestamp != nil || !selector.Matches(labels.Set(w.Labels)) {
 			continue
 		}
-		if !sameTemplate(w.Spec, template) {
-			return fmt.Sprintf("the work of %s does not have the current template yet", w.Namespace), nil
+		if ok, lacks, _ := cur.has(w); !ok {
+			return fmt.Sprintf("the work of %s %s", w.Namespace, lacks), nil
 		}
 		if state, _ := replicaset.WorkState(w); state != replicaset.Succeeded {
 			return fmt.Sprintf("the work of %s is %s", w.Namespace, state), nil

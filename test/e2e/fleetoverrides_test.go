@@ -126,6 +126,17 @@ func TestFleetOverrides(t *testing.T) {
 	res = work("fleet", "diff", fleetName)
 	assert.Equal(t, cli.ExitOK, res.ExitCode, "nothing pending: %+v", res)
 	assert.Empty(t, res.Stdout)
+	// The CLI's own view agrees: every cluster has its rendered work.
+	res = work("fleet", "wait", fleetName, "--for", "rolled-out", "--timeout", "30s")
+	assert.Equal(t, cli.ExitOK, res.ExitCode, "work fleet wait with overrides: %+v", res)
+	res = work("fleet", "status", fleetName, "-o", "json")
+	require.Equal(t, cli.ExitOK, res.ExitCode, "%+v", res)
+	var view cli.StatusView
+	require.NoError(t, json.Unmarshal([]byte(res.Stdout), &view))
+	require.Len(t, view.Clusters, len(fleetClusters))
+	for _, row := range view.Clusters {
+		assert.True(t, row.Updated, "work fleet status: %s has its rendered work", row.Cluster)
+	}
 
 	// 2. A change for prod: previewed, then rolled out one cluster at a time.
 	before := workSnapshots(t, fleetClusters)
@@ -197,6 +208,9 @@ func TestFleetOverrides(t *testing.T) {
 	if c := apimeta.FindStatusCondition(o.Status.Conditions, fleetv1alpha1.ConditionRendered); assert.NotNil(t, c) {
 		assert.Equal(t, []any{metav1.ConditionFalse, fleetv1alpha1.ReasonRenderFailed}, []any{c.Status, c.Reason}, c.Message)
 	}
+	res = work("fleet", "wait", fleetName, "--for", "rolled-out", "--timeout", "30s")
+	assert.Equal(t, cli.ExitFailed, res.ExitCode, "work fleet wait cannot complete: %+v", res)
+	assert.Contains(t, res.Stdout+res.Stderr, "cluster2")
 	w, err := getWork(t.Context(), "cluster2", fleetName)
 	require.NoError(t, err)
 	assert.Equal(t, before["cluster2"].Spec, w.Spec, "cluster2's work is left as it was")
