@@ -11,7 +11,6 @@ import (
 	"os"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -29,6 +28,7 @@ import (
 	fleetv1alpha1 "github.com/manifestwork/work/pkg/apis/fleet/v1alpha1"
 	workv1 "github.com/manifestwork/work/pkg/apis/work/v1"
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset"
 	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
 )
 
@@ -403,25 +403,25 @@ func (h hub) selected(ctx context.Context, rs *workv1alpha1.ManifestWorkReplicaS
 		if err != nil {
 			return nil, usageError(fmt.Errorf("the placementdecisions of placement %s/%s: %w", rs.Namespace, ref.Name, err))
 		}
-		for _, pd := range list.Items {
-			index, err := strconv.ParseInt(pd.Labels[clusterv1beta1.DecisionGroupIndexLabel], 10, 32)
-			if err != nil {
-				return nil, exitf(ExitUsage, "placementdecision %s/%s: label %s is %q, not a group index",
-					pd.Namespace, pd.Name, clusterv1beta1.DecisionGroupIndexLabel, pd.Labels[clusterv1beta1.DecisionGroupIndexLabel])
-			}
-			group := render.GroupRef{Placement: ref.Name, Name: pd.Labels[clusterv1beta1.DecisionGroupNameLabel], Index: int32(index)}
-			for _, d := range pd.Status.Decisions {
-				s := out[d.ClusterName]
+		decisions := make([]*clusterv1beta1.PlacementDecision, len(list.Items))
+		for i := range list.Items {
+			decisions[i] = &list.Items[i]
+		}
+		groups, err := replicaset.GroupsOf(decisions)
+		if err != nil {
+			return nil, exitf(ExitUsage, "placement %s/%s: %v", rs.Namespace, ref.Name, err)
+		}
+		for _, g := range groups {
+			for _, cluster := range g.Clusters {
+				s := out[cluster]
 				if s == nil {
 					s = &selection{}
-					out[d.ClusterName] = s
+					out[cluster] = s
 				}
 				if !slices.Contains(s.placements, ref.Name) {
 					s.placements = append(s.placements, ref.Name)
 				}
-				if !slices.Contains(s.groups, group) {
-					s.groups = append(s.groups, group)
-				}
+				s.groups = append(s.groups, g.Key.Ref(ref.Name))
 			}
 		}
 	}

@@ -180,7 +180,7 @@ func groupRefs(plans []*plan) map[string][]render.GroupRef {
 	for _, p := range plans {
 		for _, g := range p.groups {
 			for _, cluster := range g.Clusters {
-				out[cluster] = append(out[cluster], render.GroupRef{Placement: p.ref.Name, Name: g.Key.Name, Index: g.Key.Index})
+				out[cluster] = append(out[cluster], g.Key.Ref(p.ref.Name))
 			}
 		}
 	}

@@ -396,12 +396,19 @@ func (c *Controller) groupsOf(placement *clusterv1beta1.Placement) ([]Group, err
 	if err != nil {
 		return nil, err
 	}
+	return GroupsOf(decisions)
+}
+
+// GroupsOf are the decision groups of one placement's PlacementDecisions,
+// by their labels, in index order, each with its clusters sorted: the
+// controller's groups, and what the CLI previews.
+func GroupsOf(decisions []*clusterv1beta1.PlacementDecision) ([]Group, error) {
 	byKey := map[GroupKey]*Group{}
 	for _, pd := range decisions {
 		index, err := strconv.ParseInt(pd.Labels[clusterv1beta1.DecisionGroupIndexLabel], 10, 32)
 		if err != nil {
-			return nil, fmt.Errorf("PlacementDecision %s: label %s is %q, not a group index",
-				pd.Name, clusterv1beta1.DecisionGroupIndexLabel, pd.Labels[clusterv1beta1.DecisionGroupIndexLabel])
+			return nil, fmt.Errorf("PlacementDecision %s/%s: label %s is %q, not a group index",
+				pd.Namespace, pd.Name, clusterv1beta1.DecisionGroupIndexLabel, pd.Labels[clusterv1beta1.DecisionGroupIndexLabel])
 		}
 		key := GroupKey{Name: pd.Labels[clusterv1beta1.DecisionGroupNameLabel], Index: int32(index)}
 		g := byKey[key]

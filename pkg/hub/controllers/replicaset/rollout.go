@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	workv1alpha1 "github.com/manifestwork/work/pkg/apis/work/v1alpha1"
+	"github.com/manifestwork/work/pkg/hub/controllers/replicaset/render"
 )
 
 // State is where a cluster stands in a rollout of the current template.
@@ -52,6 +53,11 @@ func (s State) String() string {
 type GroupKey struct {
 	Name  string
 	Index int32
+}
+
+// Ref is the group as WorkOverride rules name it, in placement.
+func (k GroupKey) Ref(placement string) render.GroupRef {
+	return render.GroupRef{Placement: placement, Name: k.Name, Index: k.Index}
 }
 
 // Group is one decision group and its clusters.
