@@ -458,32 +458,11 @@ func (h hub) storedWorks(ctx context.Context, rs *workv1alpha1.ManifestWorkRepli
 	if err != nil {
 		return nil, usageError(err)
 	}
-	works := list.Items
-	slices.SortStableFunc(works, func(a, b workv1.ManifestWork) int {
-		rank := func(w workv1.ManifestWork) int {
-			r := 0
-			if w.DeletionTimestamp != nil {
-				r += 2
-			}
-			if w.Name != rs.Name {
-				r++
-			}
-			return r
-		}
-		if c := rank(a) - rank(b); c != 0 {
-			return c
-		}
-		if c := a.CreationTimestamp.Compare(b.CreationTimestamp.Time); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	out := map[string]*workv1.ManifestWork{}
-	for i := range works {
-		if out[works[i].Namespace] == nil {
-			out[works[i].Namespace] = &works[i]
-		}
+	works := make([]*workv1.ManifestWork, len(list.Items))
+	for i := range list.Items {
+		works[i] = &list.Items[i]
 	}
+	out, _ := replicaset.WorksByCluster(rs, works)
 	return out, nil
 }
 

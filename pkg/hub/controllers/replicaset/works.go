@@ -131,7 +131,14 @@ func (w *writtenWorks) forgetDeleted(obj any) {
 // kept before one that is, then the work named after the replica set, then
 // the oldest.
 func (c *Controller) worksByCluster(rs *workv1alpha1.ManifestWorkReplicaSet) (map[string]*workv1.ManifestWork, []*workv1.ManifestWork) {
-	works := c.labelledWorks(rs)
+	return WorksByCluster(rs, c.labelledWorks(rs))
+}
+
+// WorksByCluster picks the replica set's work on each cluster from its
+// labelled works: one not being deleted first, then the one named after the
+// replica set, then the oldest; the others not being deleted are extras.
+// The controller keeps what it picks; the CLI shows it. works is sorted.
+func WorksByCluster(rs *workv1alpha1.ManifestWorkReplicaSet, works []*workv1.ManifestWork) (map[string]*workv1.ManifestWork, []*workv1.ManifestWork) {
 	slices.SortFunc(works, func(a, b *workv1.ManifestWork) int {
 		if (a.DeletionTimestamp == nil) != (b.DeletionTimestamp == nil) {
 			if a.DeletionTimestamp == nil {
